@@ -1,0 +1,35 @@
+import { fileURLToPath } from 'node:url';
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema/index.ts';
+
+export type Db = PostgresJsDatabase<typeof schema>;
+export type Sql = postgres.Sql;
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export function connect(url: string, opts: { max?: number } = {}): { sql: Sql; db: Db } {
+  const sql = postgres(url, {
+    max: opts.max ?? 10,
+    onnotice: () => {},
+    // A restarted server leaves dead sockets: drop idle ones so the pool heals by itself.
+    idle_timeout: 30,
+    connect_timeout: 10,
+  });
+  return { sql, db: drizzle(sql, { schema }) };
+}
+
+/** Applies the committed migrations; idempotent, safe to run from several instances at once. */
+export async function migrateDatabase(url: string): Promise<void> {
+  const { sql, db } = connect(url, { max: 1 });
+  try {
+    // Serialize concurrent boots: drizzle's migrator is not safe against two runners.
+    await sql`select pg_advisory_lock(724011)`;
+    await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
+  } finally {
+    await sql.end();
+  }
+}
+
+export { schema };

@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { check, date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull().unique(),
+    /** Credits bought or granted; never expire. */
+    purchasedBalance: integer('purchased_balance').notNull().default(0),
+    /** What is left of the free allowance on `freeDay` (UTC); a later day starts at the full allowance. */
+    freeRemaining: integer('free_remaining').notNull().default(0),
+    freeDay: date('free_day', { mode: 'string' }),
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    passwordHash: text('password_hash'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('purchased_non_negative', sql`${t.purchasedBalance} >= 0`),
+    check('free_non_negative', sql`${t.freeRemaining} >= 0`),
+  ],
+);
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** First characters of the key, shown in listings so a holder can tell keys apart. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    hash: text('hash').notNull().unique(),
+    rateLimitPerMinute: integer('rate_limit_per_minute'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('api_keys_account_idx').on(t.accountId)],
+);

@@ -1,0 +1,86 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { customType, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const regconfig = customType<{ data: string }>({ dataType: () => 'regconfig' });
+
+/** A translated transcript per (video, source, target); usable as a transcript in the target language. */
+export const translations = pgTable(
+  'translations',
+  {
+    videoId: text('video_id').notNull(),
+    sourceLang: text('source_lang').notNull(),
+    targetLang: text('target_lang').notNull(),
+    segmentCount: integer('segment_count').notNull(),
+    duration: real('duration').notNull(),
+    body: text('body').notNull(),
+    model: text('model').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.sourceLang, t.targetLang] })],
+);
+
+export const articles = pgTable(
+  'articles',
+  {
+    id: text('id').primaryKey(),
+    videoId: text('video_id').notNull(),
+    lang: text('lang').notNull(),
+    length: text('length').notNull(),
+    sourceLang: text('source_lang').notNull(),
+    title: text('title').notNull(),
+    summary: text('summary').notNull(),
+    category: text('category').notNull(),
+    tags: text('tags').array().notNull(),
+    /** The whole article as served. */
+    body: jsonb('body').notNull(),
+    /** Text search configuration for `lang` (english, german, ... or simple). */
+    searchConfig: regconfig('search_config').notNull(),
+    /** Tags, key points and section text, flattened for the index. */
+    searchText: text('search_text').notNull(),
+    searchVector: tsvector('search_vector')
+      .notNull()
+      .generatedAlwaysAs(
+        (): SQL => sql`setweight(to_tsvector(search_config, title), 'A')
+          || setweight(to_tsvector('simple', title), 'A')
+          || setweight(to_tsvector(search_config, summary), 'B')
+          || setweight(to_tsvector(search_config, search_text), 'C')`,
+      ),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('articles_variant_idx').on(t.videoId, t.lang, t.length, t.sourceLang),
+    index('articles_search_idx').using('gin', t.searchVector),
+    index('articles_filter_idx').on(t.category, t.lang, t.createdAt),
+  ],
+);
+
+/** Long work a caller can poll: GET /api/v1/jobs/{id}. */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    kind: text('kind', { enum: ['summary', 'translation'] }).notNull(),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    progress: real('progress').notNull().default(0),
+    input: jsonb('input').notNull(),
+    result: jsonb('result'),
+    error: jsonb('error').$type<{ code: string; message: string }>(),
+    creditsCharged: integer('credits_charged').notNull().default(0),
+    requestId: text('request_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('tasks_account_idx').on(t.accountId, t.createdAt)],
+);
+
+export const llmUsage = pgTable('llm_usage', {
+  id: text('id').primaryKey(),
+  taskId: text('task_id'),
+  operation: text('operation').notNull(),
+  model: text('model').notNull(),
+  inputTokens: integer('input_tokens').notNull(),
+  outputTokens: integer('output_tokens').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,5 @@
+export * from './accounts.ts';
+export * from './credits.ts';
+export * from './videos.ts';
+export * from './blobs.ts';
+export * from './articles.ts';

@@ -1,0 +1,50 @@
+import { boolean, integer, jsonb, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
+import type { SourceTrack } from '../../src/domain/ports.ts';
+import type { VideoInfo } from '../../src/domain/video/schemas.ts';
+
+/** Metadata and track list as last fetched; refreshed after a TTL. */
+export const videos = pgTable('videos', {
+  videoId: text('video_id').primaryKey(),
+  info: jsonb('info').$type<VideoInfo>().notNull(),
+  tracks: jsonb('tracks').$type<SourceTrack[]>().notNull(),
+  fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Stored transcripts, one per (video, language, origin). `body` is the segments array already serialized,
+ * so the hot path answers without re-serializing a thousand segments.
+ */
+export const transcripts = pgTable(
+  'transcripts',
+  {
+    videoId: text('video_id').notNull(),
+    lang: text('lang').notNull(),
+    /** 'manual' | 'asr' for YouTube tracks, 'translation' for ours. */
+    origin: text('origin', { enum: ['manual', 'asr', 'translation'] }).notNull(),
+    trackName: text('track_name').notNull(),
+    segmentCount: integer('segment_count').notNull(),
+    /** Seconds: the end of the last segment. */
+    duration: real('duration').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.lang, t.origin] })],
+);
+
+export const frames = pgTable(
+  'frames',
+  {
+    videoId: text('video_id').notNull(),
+    /** Milliseconds, so that 1.5 and 1.500 are the same frame. */
+    tMs: integer('t_ms').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    mimeType: text('mime_type').notNull(),
+    bytes: integer('bytes').notNull(),
+    blobKey: text('blob_key').notNull(),
+    source: text('source', { enum: ['stream', 'storyboard'] }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.videoId, t.tMs, t.width] })],
+);
+

@@ -1,0 +1,103 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Deps } from '../deps.ts';
+import { newId } from '../domain/ids.ts';
+import type { Context, Surface } from '../router/context.ts';
+import { errorBody } from '../router/error-table.ts';
+import { appRouter } from '../router/index.ts';
+import { renderDocsPage } from './docs-page.ts';
+import { handleMcp } from './mcp.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import { restRouteTable } from './rest-routes.ts';
+import { createRestHandler, REST_PREFIX } from './rest.ts';
+import { rateLimitHeaders } from './response-headers.ts';
+
+type Env = { Variables: { requestId: string } };
+
+/** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
+export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
+  const app = new Hono<Env>();
+  const makeContext = (req: Request, requestId: string, surface: Surface): Context => ({
+    deps,
+    requestId,
+    surface,
+    headers: req.headers,
+    log: deps.log.child({ reqId: requestId }),
+    signal: req.signal,
+    caller: null,
+    out: {},
+  });
+
+  app.use(async (c, next) => {
+    const requestId = newId('req');
+    c.set('requestId', requestId);
+    const started = performance.now();
+    await next();
+    c.header('x-request-id', requestId);
+    deps.log.info(
+      { reqId: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+  app.use(
+    bodyLimit({
+      maxSize: deps.config.MAX_BODY_BYTES,
+      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`), 413),
+    }),
+  );
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', async (c) => {
+    try {
+      await deps.sql`select 1`;
+      return c.json({ status: 'ready' });
+    } catch {
+      return c.json(errorBody('SERVICE_BUSY', 'Database unreachable'), 503);
+    }
+  });
+
+  let openapi: unknown;
+  const openapiDoc = () => (openapi ??= buildOpenApiDocument(deps.publicUrl));
+  app.get(`${REST_PREFIX}/openapi.json`, (c) => c.json(openapiDoc()));
+  app.get('/docs', (c) => c.html(renderDocsPage(openapiDoc())));
+
+  extra?.(app);
+
+  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'));
+  const routes = restRouteTable(appRouter);
+  const ids = new WeakMap<Request, string>();
+  const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');
+  app.all(`${REST_PREFIX}/*`, async (c) => {
+    const path = c.req.path.slice(REST_PREFIX.length);
+    const allowed = routes.methodsFor(path);
+    if (allowed.length === 0) return c.json(errorBody('NOT_FOUND', `No route ${c.req.path}; see ${REST_PREFIX}/openapi.json`), 404);
+    if (!allowed.includes(c.req.method)) {
+      c.header('Allow', allowed.join(', '));
+      return c.json(errorBody('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`), 405);
+    }
+    ids.set(c.req.raw, c.get('requestId'));
+    return rest(c.req.raw);
+  });
+
+  app.all('/trpc/*', async (c) => {
+    const ctx = makeContext(c.req.raw, c.get('requestId'), 'trpc');
+    const res = await fetchRequestHandler({
+      endpoint: '/trpc',
+      req: c.req.raw,
+      router: appRouter,
+      createContext: () => ctx,
+      responseMeta: () => ({ headers: new Headers(rateLimitHeaders(ctx.out.rateLimit)) }),
+    });
+    return res;
+  });
+
+  app.all('/mcp', async (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
+
+  app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.path}`), 404));
+  app.onError((err, c) => {
+    deps.log.error({ err, reqId: c.get('requestId') }, 'unhandled error');
+    return c.json(errorBody('INTERNAL_ERROR', `Internal error (request ${c.get('requestId')})`), 500);
+  });
+  return app;
+}

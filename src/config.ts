@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+const list = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const bool = z.stringbool();
+
+/** The whole environment the service reads. Nothing else reads process.env. */
+export const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public origin used in links (frame URLs, docs). Defaults to http://localhost:PORT. */
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().optional(),
+  /** Where the embedded PostgreSQL keeps its data when DATABASE_URL is unset. */
+  DATA_DIR: z.string().default('./.data'),
+  MODE: z.enum(['all', 'api', 'worker']).default('all'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DAILY_FREE_CREDITS: z.coerce.number().int().min(0).default(10),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */
+  SIGNING_SECRET: z.string().min(32).optional(),
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+
+  YOUTUBE_BASE_URL: z.url().default('https://www.youtube.com'),
+  YOUTUBE_PROXY_URLS: list.default([]),
+  YOUTUBE_COOKIE: z.string().optional(),
+  YOUTUBE_PO_TOKEN: z.string().optional(),
+  YOUTUBE_VISITOR_DATA: z.string().optional(),
+  YOUTUBE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+
+  EXTRACT_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  FRAME_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  LLM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
+  /** Jobs allowed to wait per queue before new work is refused with 503 SERVICE_BUSY. */
+  QUEUE_MAX_WAITING: z.coerce.number().int().min(0).default(100),
+  /** How long a request waits for its job before answering (REST/MCP clients give up near 60 s). */
+  REQUEST_WAIT_MS: z.coerce.number().int().min(100).default(50_000),
+
+  FFMPEG_PATH: z.string().optional(),
+  FRAME_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+  BLOB_DIR: z.string().optional(),
+
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z.url().optional(),
+  LLM_MODEL: z.string().optional(),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+
+  SEARCH_BACKEND: z.enum(['postgres', 'typesense']).default('postgres'),
+  TYPESENSE_URL: z.url().optional(),
+  TYPESENSE_API_KEY: z.string().optional(),
+
+  TRUST_PROXY: bool.default(false),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings mean "unset", as in most .env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = ConfigSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,38 @@
+import type { Article, ArticleCategory } from './schemas.ts';
+
+export interface ArticleHit {
+  id: string;
+  videoId: string;
+  title: string;
+  summary: string;
+  lang: string;
+  category: ArticleCategory;
+  tags: string[];
+  createdAt: string;
+  /** Highlighted excerpt around the match, when the backend has one. */
+  snippet?: string;
+}
+
+export interface ArticleSearchQuery {
+  /** Full-text query; absent or blank lists the newest first. */
+  query?: string;
+  category?: ArticleCategory;
+  lang?: string;
+  /** 1-based. */
+  page: number;
+  limit: number;
+}
+
+export interface ArticleSearchResult {
+  total: number;
+  page: number;
+  limit: number;
+  results: ArticleHit[];
+}
+
+/** Full-text search over articles. Implementations: Typesense (src/infra/search) and Postgres. */
+export interface ArticleSearch {
+  /** Adds or replaces the article (by id). */
+  index(article: Article): Promise<void>;
+  search(query: ArticleSearchQuery): Promise<ArticleSearchResult>;
+}

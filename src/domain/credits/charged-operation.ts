@@ -1,0 +1,35 @@
+import type { Sql } from '../../../db/client.ts';
+import { ServiceError } from '../errors.ts';
+import { chargeCredits, getCredits, type ChargeRequest } from './credits.ts';
+
+/** Fails with 402 before any work starts when the balance cannot cover `amount`. */
+export async function assertAffordable(sql: Sql, accountId: string, amount: number, dailyAllowance: number): Promise<void> {
+  if (amount <= 0) return;
+  const credits = await getCredits(sql, accountId, dailyAllowance);
+  if (credits.balance < amount) {
+    throw new ServiceError(
+      'INSUFFICIENT_CREDITS',
+      `This operation costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${credits.balance}. ` +
+        `The free allowance resets at ${credits.resetsAt}.`,
+    );
+  }
+}
+
+/**
+ * Charge on success: `store` records the result of work that has already succeeded, and the
+ * charge is taken in the same transaction. Either both happen or neither does, so a result is
+ * never kept uncharged and a failure is never charged, even if the process dies mid-way.
+ * When the balance was spent by a concurrent request meanwhile, nothing is stored and 402 is thrown.
+ */
+export async function commitCharged<T>(
+  sql: Sql,
+  req: ChargeRequest,
+  dailyAllowance: number,
+  store: (tx: Sql) => Promise<T>,
+): Promise<T> {
+  return (await sql.begin(async (tx) => {
+    const value = await store(tx as unknown as Sql);
+    await chargeCredits(tx as unknown as Sql, req, dailyAllowance);
+    return value;
+  })) as T;
+}

@@ -1,0 +1,49 @@
+// Every failure the service can answer. The status and tRPC code for each live in one table
+// (src/bridges/error-table.ts); the domain only names the code.
+export const ERROR_CODES = [
+  // the spec's codes
+  'INVALID_REQUEST',
+  'INVALID_API_KEY',
+  'INSUFFICIENT_CREDITS',
+  'TRANSCRIPT_NOT_FOUND',
+  'NO_SUBTITLES',
+  'RATE_LIMITED',
+  'EXTRACTION_FAILED',
+  'SERVICE_BUSY',
+  // ours, documented in the OpenAPI document and README
+  'VIDEO_NOT_FOUND',
+  'VIDEO_AGE_RESTRICTED',
+  'VIDEO_MEMBERS_ONLY',
+  'VIDEO_PAID',
+  'VIDEO_REGION_BLOCKED',
+  'VIDEO_LIVE',
+  'VIDEO_UPCOMING',
+  'VIDEO_UNPLAYABLE',
+  'FRAME_FAILED',
+  'LLM_NOT_CONFIGURED',
+  'LLM_FAILED',
+  'JOB_NOT_FOUND',
+  'ARTICLE_NOT_FOUND',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'INTERNAL_ERROR',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class ServiceError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Seconds after which a retry may succeed (RATE_LIMITED, SERVICE_BUSY). */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ServiceError';
+  }
+}
+
+export const isServiceError = (e: unknown): e is ServiceError => e instanceof ServiceError;

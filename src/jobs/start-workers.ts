@@ -1,0 +1,22 @@
+import type { Deps } from '../deps.ts';
+import { pruneRateCounters } from '../domain/rate-limit/consume.ts';
+import type { QueueSpec } from './queue.ts';
+
+/** Queue definitions; every instance creates them, only workers consume them. */
+export function queueSpecs(deps: Deps): QueueSpec[] {
+  const c = deps.config;
+  return [
+    { name: 'extract', concurrency: c.EXTRACT_CONCURRENCY, expireInSeconds: 120, retryLimit: 2 },
+    { name: 'frames', concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1 },
+    { name: 'llm', concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2 },
+  ];
+}
+
+export async function startWorkers(deps: Deps, opts: { work: boolean }) {
+  await deps.queue.start(queueSpecs(deps));
+  if (opts.work) {
+    // handlers are registered here as features land
+  }
+  const timer = setInterval(() => void pruneRateCounters(deps.sql).catch(() => {}), 60_000);
+  timer.unref();
+}

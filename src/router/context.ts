@@ -1,0 +1,24 @@
+import type { Deps } from '../deps.ts';
+import type { Caller } from '../domain/keys/manage-keys.ts';
+import type { RateLimitState } from '../domain/rate-limit/consume.ts';
+import type { Logger } from '../infra/log/logger.ts';
+
+export type Surface = 'rest' | 'trpc' | 'mcp';
+
+/** What a procedure learns about its request, and what it reports back to the HTTP layer. */
+export interface Context {
+  deps: Deps;
+  requestId: string;
+  surface: Surface;
+  headers: Headers;
+  log: Logger;
+  signal?: AbortSignal;
+  /** Set by the MCP bridge, which authenticates before the transport; otherwise resolved from headers. */
+  caller: Caller | null;
+  /** Filled in by middleware and procedures, turned into response headers by the bridges. */
+  out: { rateLimit?: RateLimitState; status?: number };
+}
+
+export interface AuthedContext extends Context {
+  caller: Caller;
+}

@@ -1,0 +1,119 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
+import { authenticateApiKey } from '../domain/keys/manage-keys.ts';
+import { readApiKey } from '../domain/keys/api-key.ts';
+import { consumeRateLimit } from '../domain/rate-limit/consume.ts';
+import type { AuthedContext, Context } from './context.ts';
+import { ERROR_TABLE } from './error-table.ts';
+
+export interface McpMeta {
+  /** The MCP tool name (snake_case, the spec's). */
+  name: string;
+  description: string;
+  readOnly?: boolean;
+  /** Whether calling twice does the same thing (cached results). */
+  idempotent?: boolean;
+  /** Reaches outside the service (YouTube, an LLM). */
+  openWorld?: boolean;
+  /** A one-line summary put before the JSON in the text content, for models that read text. */
+  summarize?: (output: any) => string;
+  /** Answer as an image content block instead of JSON. */
+  image?: (output: any) => { base64: string; mimeType: string; caption: string };
+}
+
+/** `errors`: the codes this operation can answer beyond the common ones (documented in OpenAPI). */
+export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[] };
+
+/** The spec code a failure carries, whatever threw it. */
+export function codeOf(error: TRPCError): { code: ErrorCode; message: string } {
+  const cause = error.cause;
+  if (isServiceError(cause)) return { code: cause.code, message: cause.message };
+  if (cause instanceof z.ZodError) return { code: 'INVALID_REQUEST', message: describeZodError(cause) };
+  switch (error.code) {
+    case 'BAD_REQUEST':
+    case 'PARSE_ERROR':
+      return { code: 'INVALID_REQUEST', message: error.message };
+    case 'NOT_FOUND':
+      return { code: 'NOT_FOUND', message: error.message };
+    case 'METHOD_NOT_SUPPORTED':
+      return { code: 'METHOD_NOT_ALLOWED', message: error.message };
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'POST bodies must be JSON (Content-Type: application/json)' };
+    case 'PAYLOAD_TOO_LARGE':
+      return { code: 'PAYLOAD_TOO_LARGE', message: error.message };
+    default:
+      return { code: 'INTERNAL_ERROR', message: 'Internal error' };
+  }
+}
+
+export function describeZodError(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+    .join('; ');
+}
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error, ctx }) {
+      const { code, message } = codeOf(error);
+      const safe = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx?.requestId ?? 'unknown'})` : message;
+      // tRPC clients read `data.code`; REST bodies are rewritten to { error: { code, message } } by the bridge.
+      return {
+        message: safe,
+        code: shape.code,
+        data: { code, httpStatus: ERROR_TABLE[code].status, requestId: ctx?.requestId },
+      };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** First on every procedure: domain errors become tRPC errors with the table's code; unknown ones are logged. */
+const errorMapping = t.middleware(async ({ ctx, next, path }) => {
+  const result = await next();
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (isServiceError(cause)) {
+      throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
+    }
+    if (result.error.code === 'INTERNAL_SERVER_ERROR') {
+      ctx.log.error({ err: result.error.cause ?? result.error, path }, 'unhandled error');
+      if (isDatabaseDown(result.error.cause)) {
+        throw new TRPCError({
+          code: 'SERVICE_UNAVAILABLE',
+          cause: new ServiceError('SERVICE_BUSY', 'The service is briefly unavailable; retry in a few seconds', 5),
+        });
+      }
+    }
+  }
+  return result;
+});
+
+function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return (
+    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'CONNECTION_CLOSED' || code === 'CONNECTION_ENDED' ||
+    code === 'CONNECTION_DESTROYED' || code === 'CONNECT_TIMEOUT' || code === '57P01' || code === '57P03'
+  );
+}
+
+export const publicProcedure = t.procedure.use(errorMapping);
+
+/** Needs an API key; counts against the key's rate limit. */
+export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const caller = ctx.caller ?? (await authenticateApiKey(ctx.deps.sql, readApiKey(ctx.headers)));
+  ctx.deps.lastUsed.touch(caller.keyId);
+  const limit = caller.rateLimit ?? ctx.deps.config.RATE_LIMIT_PER_MINUTE;
+  const state = await consumeRateLimit(ctx.deps.sql, caller.keyId, limit);
+  ctx.out.rateLimit = state;
+  if (!state.allowed) {
+    throw new ServiceError('RATE_LIMITED', `Rate limit of ${limit} requests per minute exceeded; retry in ${state.reset} s`, state.reset);
+  }
+  return next({ ctx: { ...ctx, caller } as AuthedContext });
+});

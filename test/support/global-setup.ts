@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { migrateDatabase } from '../../db/client.ts';
+import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres.ts';
+import { adminUrl, TEMPLATE_DB, urlFor } from './databases.ts';
+
+async function reachable(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 });
+  }
+}
+
+/**
+ * Once per run: find a PostgreSQL (TEST_DATABASE_URL, the local server, or an embedded one on a
+ * machine with none), then build a migrated template database that each test file clones.
+ */
+export default async function setup() {
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!(await reachable(adminUrl()))) {
+    if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but unreachable`);
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'subtext-test-pg-'));
+    const embedded = await startEmbeddedPostgres(dir);
+    process.env.TEST_DATABASE_URL = embedded.url; // inherited by the test workers
+    stopEmbedded = embedded.stop;
+    console.log('No PostgreSQL on 127.0.0.1:5432: the tests run on an embedded one.');
+  }
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`drop database if exists ${TEMPLATE_DB} with (force)`);
+    await admin.unsafe(`create database ${TEMPLATE_DB}`);
+  } finally {
+    await admin.end();
+  }
+  await migrateDatabase(urlFor(TEMPLATE_DB));
+  // pg-boss creates its schema on first start; do it once here so each clone starts fast.
+  const { PgBoss } = await import('pg-boss');
+  const boss = new PgBoss({ connectionString: urlFor(TEMPLATE_DB), schema: 'pgboss', supervise: false, schedule: false } as never);
+  await boss.start();
+  await boss.stop({ graceful: false } as never);
+  return async () => {
+    await stopEmbedded?.();
+  };
+}

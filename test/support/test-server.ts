@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { buildDeps } from '../../src/build-deps.ts';
+import { createHttpApp } from '../../src/bridges/http-app.ts';
+import { parseConfig } from '../../src/config.ts';
+import type { Deps } from '../../src/deps.ts';
+import { grantCredits } from '../../src/domain/credits/credits.ts';
+import { createApiKey, ensureAccount } from '../../src/domain/keys/manage-keys.ts';
+import { createLogger } from '../../src/infra/log/logger.ts';
+import { startWorkers } from '../../src/jobs/start-workers.ts';
+import { createTestDatabase } from './databases.ts';
+
+export interface TestServer {
+  url: string;
+  deps: Deps;
+  /** A new account with a key; `credits` are granted as purchased credits on top of the daily allowance. */
+  newKey(opts?: { credits?: number; rateLimit?: number; expiresAt?: Date }): Promise<{ key: string; keyId: string; accountId: string }>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+/** The real service on a random port, against its own database. */
+export async function startTestServer(
+  env: Record<string, string> = {},
+  overrides: Partial<Deps> = {},
+  opts: { database?: { url: string; drop(): Promise<void> } } = {},
+): Promise<TestServer> {
+  const database = opts.database ?? (await createTestDatabase());
+  const config = parseConfig({ DAILY_FREE_CREDITS: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env, DATABASE_URL: database.url, PORT: '0' });
+  const log = createLogger(config.LOG_LEVEL);
+  const runtime = await buildDeps(config, log, overrides);
+  await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
+  const app = createHttpApp(runtime.deps);
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  runtime.deps.publicUrl = url;
+
+  return {
+    url,
+    deps: runtime.deps,
+    async newKey(o = {}) {
+      const account = await ensureAccount(runtime.deps.sql, `user${++counter}-${Date.now()}@example.com`);
+      if (o.credits) await grantCredits(runtime.deps.sql, account.id, o.credits);
+      const k = await createApiKey(runtime.deps.sql, { accountId: account.id, name: 'test', rateLimit: o.rateLimit ?? null, expiresAt: o.expiresAt ?? null });
+      return { key: k.key, keyId: k.id, accountId: account.id };
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await runtime.close();
+      if (!opts.database) await database.drop();
+    },
+  };
+}
