@@ -6,6 +6,14 @@ import { createLastUsedRecorder } from './domain/keys/last-used.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/database/embedded-postgres.ts';
 import type { Logger } from './infra/log/logger.ts';
 import { createJobQueue } from './jobs/queue.ts';
+import { createFsBlobStore } from './infra/blob/fs-blob-store.ts';
+import { createPgBlobStore } from './infra/blob/pg-blob-store.ts';
+import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
+import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
+import { createAnthropicLlm, DEFAULT_LLM_MODEL } from './infra/llm/anthropic-llm.ts';
+import { createPgArticleSearch } from './infra/search/pg-article-search.ts';
+import { createTypesenseSearch } from './infra/search/typesense-search.ts';
+import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -29,7 +37,9 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
-  const deps = {
+  const customOrigin = config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
+
+  const deps: Deps = {
     config,
     sql,
     db,
@@ -38,9 +48,38 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     queue,
     signingSecret,
     publicUrl,
-    llm: null,
+    youtube: createYoutubeSource({
+      baseUrl: config.YOUTUBE_BASE_URL,
+      proxyUrls: config.YOUTUBE_PROXY_URLS,
+      cookie: config.YOUTUBE_COOKIE,
+      poToken: config.YOUTUBE_PO_TOKEN,
+      visitorData: config.YOUTUBE_VISITOR_DATA,
+      timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+      log: log.child({ component: 'youtube' }),
+    }),
+    frames: createFfmpegFrameGrabber({
+      ffmpegPath: findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path,
+      extraOrigins: customOrigin,
+      timeoutMs: config.FRAME_TIMEOUT_MS,
+      maxConcurrent: config.FRAME_CONCURRENCY,
+    }),
+    blobs: config.BLOB_DIR ? createFsBlobStore(config.BLOB_DIR) : createPgBlobStore(sql),
+    llm: config.ANTHROPIC_API_KEY
+      ? createAnthropicLlm({
+          apiKey: config.ANTHROPIC_API_KEY,
+          baseURL: config.ANTHROPIC_BASE_URL,
+          model: config.LLM_MODEL ?? DEFAULT_LLM_MODEL,
+          timeoutMs: config.LLM_TIMEOUT_MS,
+          maxRetries: 4,
+          log: log.child({ component: 'llm' }),
+        })
+      : null,
+    search:
+      config.SEARCH_BACKEND === 'typesense'
+        ? createTypesenseSearch({ urls: [config.TYPESENSE_URL!], apiKey: config.TYPESENSE_API_KEY!, collection: 'articles' })
+        : createPgArticleSearch(sql),
     ...overrides,
-  } as Deps;
+  };
 
   return {
     deps,

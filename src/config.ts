@@ -3,7 +3,6 @@ import { z } from 'zod';
 const list = z
   .string()
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
-const bool = z.stringbool();
 
 /** The whole environment the service reads. Nothing else reads process.env. */
 export const ConfigSchema = z.object({
@@ -50,7 +49,12 @@ export const ConfigSchema = z.object({
   TYPESENSE_URL: z.url().optional(),
   TYPESENSE_API_KEY: z.string().optional(),
 
-  TRUST_PROXY: bool.default(false),
+  /** Searched for an ffmpeg binary when FFMPEG_PATH is unset. */
+  PATH: z.string().default(''),
+}).superRefine((c, ctx) => {
+  if (c.SEARCH_BACKEND === 'typesense' && (!c.TYPESENSE_URL || !c.TYPESENSE_API_KEY)) {
+    ctx.addIssue({ code: 'custom', path: ['SEARCH_BACKEND'], message: 'typesense needs TYPESENSE_URL and TYPESENSE_API_KEY' });
+  }
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -1,6 +1,7 @@
 import type { Db, Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { LastUsedRecorder } from './domain/keys/last-used.ts';
+import type { ArticleSearch } from './domain/articles/search-port.ts';
 import type { BlobStore, FrameGrabber, Llm, VideoSource } from './domain/ports.ts';
 import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './jobs/queue.ts';
@@ -15,7 +16,9 @@ export interface Deps {
   youtube: VideoSource;
   frames: FrameGrabber;
   blobs: BlobStore;
+  /** null when no LLM is configured: summaries fall back to the extractive generator. */
   llm: Llm | null;
+  search: ArticleSearch;
   queue: JobQueue;
   /** HMAC secret for signed URLs. */
   signingSecret: string;

@@ -1,12 +1,14 @@
 import type { Deps } from '../deps.ts';
 import { pruneRateCounters } from '../domain/rate-limit/consume.ts';
+import { EXTRACT_QUEUE } from '../domain/video/load-video.ts';
+import { extractHandler } from './extract-worker.ts';
 import type { QueueSpec } from './queue.ts';
 
 /** Queue definitions; every instance creates them, only workers consume them. */
 export function queueSpecs(deps: Deps): QueueSpec[] {
   const c = deps.config;
   return [
-    { name: 'extract', concurrency: c.EXTRACT_CONCURRENCY, expireInSeconds: 120, retryLimit: 2 },
+    { name: EXTRACT_QUEUE, concurrency: c.EXTRACT_CONCURRENCY, expireInSeconds: 120, retryLimit: 2 },
     { name: 'frames', concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1 },
     { name: 'llm', concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2 },
   ];
@@ -15,7 +17,7 @@ export function queueSpecs(deps: Deps): QueueSpec[] {
 export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   await deps.queue.start(queueSpecs(deps));
   if (opts.work) {
-    // handlers are registered here as features land
+    await deps.queue.work(EXTRACT_QUEUE, extractHandler(deps));
   }
   const timer = setInterval(() => void pruneRateCounters(deps.sql).catch(() => {}), 60_000);
   timer.unref();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../errors.ts';
 import type { Llm, LlmUsage } from '../ports.ts';
-import { mapLimit } from '../translate/map-limit.ts';
+import { mapLimit } from '../map-limit.ts';
 import type { Chapter, Segment } from '../video/schemas.ts';
 import { ARTICLE_LENGTHS, ArticleCategory, ArticleSection, type ArticleDraft, type ArticleLength } from './schemas.ts';
 import { fixSections, timedText, videoLength, windowsByTime, type TimeWindow } from './transcript-windows.ts';

@@ -3,7 +3,7 @@ import { ServiceError } from '../errors.ts';
 import type { Llm, LlmUsage } from '../ports.ts';
 import type { Segment } from '../video/schemas.ts';
 import { chunkSegments, type ChunkOptions, type SegmentChunk } from './chunk-segments.ts';
-import { mapLimit } from './map-limit.ts';
+import { mapLimit } from '../map-limit.ts';
 
 /** What the model answers per chunk: one entry per numbered segment, numbered as in the prompt (1..n). */
 export const ChunkTranslation = z.object({

@@ -1,0 +1,42 @@
+// Where frames come from: the smallest video-only stream at least as wide as asked (ffmpeg seeks in it), or the
+// storyboard sprites when no stream URL can be had.
+import type { YT } from 'youtubei.js';
+import { ServiceError } from '../../domain/errors.ts';
+import type { FrameSource } from '../../domain/ports.ts';
+import { parseStoryboardSpec } from './parse-storyboard-spec.ts';
+import type { RawPlayerResponse } from './player-response.ts';
+
+type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
+
+/** Video-only mp4/webm formats, the narrowest one with width >= `width`, else the widest. */
+export function chooseVideoFormat(formats: Format[], width: number): Format | undefined {
+  // Adaptive video formats are video-only; has_video is unreliable (it keys on qualityLabel).
+  const candidates = formats
+    .filter((f) => !f.has_audio && /^video\/(mp4|webm)/.test(f.mime_type) && (f.width ?? 0) > 0)
+    .filter((f) => f.url || f.signature_cipher || f.cipher)
+    // Plain URLs before ciphered ones of the same width: they need no player script.
+    .sort((a, b) => (a.width ?? 0) - (b.width ?? 0) || Number(!a.url) - Number(!b.url));
+  return candidates.find((f) => (f.width ?? 0) >= width) ?? candidates.at(-1);
+}
+
+/** The storyboard level with the largest thumbnails, as a FrameSource; undefined when the response has none. */
+export function storyboardSource(raw: RawPlayerResponse, durationSeconds: number, rewrite: (url: string) => string): FrameSource | undefined {
+  const spec = raw.storyboards?.playerStoryboardSpecRenderer?.spec;
+  if (!spec) return undefined;
+  const best = parseStoryboardSpec(spec).sort((a, b) => b.thumbWidth - a.thumbWidth)[0];
+  if (!best || best.count === 0) return undefined;
+  return {
+    kind: 'storyboard',
+    sheetUrl: (index) => rewrite(best.sheetUrl(index)),
+    thumbWidth: best.thumbWidth,
+    thumbHeight: best.thumbHeight,
+    columns: best.columns,
+    rows: best.rows,
+    interval: best.interval || (durationSeconds > 0 ? durationSeconds / best.count : 0),
+    count: best.count,
+  };
+}
+
+export function noFrameSource(videoId: string): ServiceError {
+  return new ServiceError('EXTRACTION_FAILED', `No video stream or storyboard is available for ${videoId}`);
+}

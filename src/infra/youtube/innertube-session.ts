@@ -1,0 +1,50 @@
+// Innertube instances, created once per source and reused. The plain one makes no request at creation
+// (session generated locally, no player, no remote config). The deciphering one downloads YouTube's player script
+// and is only built when a stream URL is signature-ciphered.
+import { Innertube, Platform } from 'youtubei.js';
+import { createPlayerEvaluator } from './player-evaluator.ts';
+
+export interface SessionOptions {
+  fetch: typeof fetch;
+  cookie?: string;
+  poToken?: string;
+  visitorData?: string;
+}
+
+// youtubei.js takes its JavaScript evaluator from a process-wide shim; ours runs player code in node:vm.
+Platform.shim.eval = createPlayerEvaluator();
+
+export function createSessions(opts: SessionOptions) {
+  const make = (retrievePlayer: boolean) =>
+    Innertube.create({
+      fetch: opts.fetch,
+      retrieve_player: retrievePlayer,
+      generate_session_locally: true,
+      retrieve_innertube_config: false,
+      enable_session_cache: false,
+      // English reasons: classify-playability matches some of YouTube's English phrases.
+      lang: 'en',
+      location: 'US',
+      cookie: opts.cookie,
+      po_token: opts.poToken,
+      visitor_data: opts.visitorData,
+    });
+  let plain: Promise<Innertube> | undefined;
+  let deciphering: Promise<Innertube> | undefined;
+  // A failed creation is not cached, so the next call tries again.
+  const cached = (get: () => Promise<Innertube> | undefined, set: (p: Promise<Innertube> | undefined) => void, player: boolean) => {
+    let p = get();
+    if (!p) {
+      p = make(player);
+      set(p);
+      p.catch(() => set(undefined));
+    }
+    return p;
+  };
+  return {
+    plain: () => cached(() => plain, (p) => (plain = p), false),
+    deciphering: () => cached(() => deciphering, (p) => (deciphering = p), true),
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

@@ -1,0 +1,68 @@
+// The one fetch all YouTube traffic goes through (InnerTube calls, caption downloads, watch pages, stream URLs):
+// it moves every request onto `baseUrl` (tests and relays stand in for youtube.com and googlevideo.com), adds the
+// proxy, a timeout and the caller's abort signal, and hands the raw /player answer to whoever is waiting for it.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ProxyPool } from './proxy-pool.ts';
+
+export const YOUTUBE_ORIGIN = 'https://www.youtube.com';
+
+/** What one player request saw; filled in by the fetch, read by the client chain (see fetch-player.ts). */
+export interface PlayerCapture {
+  signal?: AbortSignal;
+  status?: number;
+  body?: string;
+  error?: unknown;
+}
+
+// youtubei.js parses the player response and drops what we need for classification (errorScreen, microformat
+// dates, storyboard specs); the capture keeps the raw body for the call that is running, even with calls in flight
+// concurrently on the shared Innertube instance.
+export const playerCapture = new AsyncLocalStorage<PlayerCapture>();
+
+export interface YoutubeFetchOptions {
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+  proxies: ProxyPool;
+}
+
+export function rewriteOrigin(url: string | URL, baseUrl: string | undefined): URL {
+  const out = new URL(url, YOUTUBE_ORIGIN);
+  if (!baseUrl || baseUrl === YOUTUBE_ORIGIN) return out;
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/$/, '');
+  return new URL(`${prefix}${out.pathname}${out.search}`, base.origin);
+}
+
+export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
+  const send = opts.fetch ?? globalThis.fetch;
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  return async (input, init = {}) => {
+    const request = input instanceof Request ? input : undefined;
+    const url = rewriteOrigin(request ? request.url : input.toString(), opts.baseUrl);
+    const method = init.method ?? request?.method ?? 'GET';
+    const capture = url.pathname.endsWith('/youtubei/v1/player') ? playerCapture.getStore() : undefined;
+    const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);
+    const dispatcher = await opts.proxies.next();
+    const body = init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
+    const forward = {
+      method,
+      headers: init.headers ?? request?.headers,
+      body,
+      redirect: init.redirect ?? request?.redirect ?? 'follow',
+      signal: AbortSignal.any(signals),
+      ...(dispatcher ? { dispatcher } : {}),
+    } as RequestInit;
+    try {
+      const response = await send(url, forward);
+      if (capture) {
+        capture.status = response.status;
+        capture.body = await response.clone().text();
+      }
+      return response;
+    } catch (error) {
+      if (capture) capture.error = error;
+      throw error;
+    }
+  };
+}
