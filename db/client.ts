@@ -9,7 +9,12 @@ export type Sql = postgres.Sql;
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export function connect(url: string, opts: { max?: number } = {}): { sql: Sql; db: Db } {
+/**
+ * The service's pool. Queries are plain postgres.js: drizzle is used for the schema and migrations
+ * only, because its postgres-js driver replaces the client's type parsers (dates and JSON come back
+ * as strings), which would break every raw query sharing the client.
+ */
+export function connect(url: string, opts: { max?: number } = {}): { sql: Sql } {
   const sql = postgres(url, {
     max: opts.max ?? 10,
     onnotice: () => {},
@@ -17,12 +22,13 @@ export function connect(url: string, opts: { max?: number } = {}): { sql: Sql; d
     idle_timeout: 30,
     connect_timeout: 10,
   });
-  return { sql, db: drizzle(sql, { schema }) };
+  return { sql };
 }
 
 /** Applies the committed migrations; idempotent, safe to run from several instances at once. */
 export async function migrateDatabase(url: string): Promise<void> {
-  const { sql, db } = connect(url, { max: 1 });
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const db = drizzle(sql, { schema });
   try {
     // Serialize concurrent boots: drizzle's migrator is not safe against two runners.
     await sql`select pg_advisory_lock(724011)`;

@@ -31,7 +31,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     log.info({ dataDir: config.DATA_DIR }, 'embedded PostgreSQL is running');
   }
   await migrateDatabase(url);
-  const { sql, db } = connect(url, { max: 20 });
+  const { sql } = connect(url, { max: 20 });
   const signingSecret = config.SIGNING_SECRET ?? (await storedSecret(sql));
   const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING });
   const lastUsed = createLastUsedRecorder(sql);
@@ -42,7 +42,6 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
   const deps: Deps = {
     config,
     sql,
-    db,
     log,
     lastUsed,
     queue,

@@ -1,4 +1,4 @@
-import type { Db, Sql } from '../db/client.ts';
+import type { Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { LastUsedRecorder } from './domain/keys/last-used.ts';
 import type { ArticleSearch } from './domain/articles/search-port.ts';
@@ -10,7 +10,6 @@ import type { JobQueue } from './jobs/queue.ts';
 export interface Deps {
   config: Config;
   sql: Sql;
-  db: Db;
   log: Logger;
   lastUsed: LastUsedRecorder;
   youtube: VideoSource;

@@ -69,10 +69,15 @@ export const tasks = pgTable(
     error: jsonb('error').$type<{ code: string; message: string }>(),
     creditsCharged: integer('credits_charged').notNull().default(0),
     requestId: text('request_id').notNull(),
+    /**
+     * The queue's dedup key of the work this task waits on (one job per key). Every task with the key follows that
+     * job, so two callers asking for the same translation at once each get a pollable task for one piece of work.
+     */
+    jobKey: text('job_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('tasks_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [index('tasks_account_idx').on(t.accountId, t.createdAt), index('tasks_job_key_idx').on(t.jobKey)],
 );
 
 export const llmUsage = pgTable('llm_usage', {

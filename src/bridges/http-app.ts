@@ -7,6 +7,9 @@ import type { Context, Surface } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { renderDocsPage } from './docs-page.ts';
+import { serveFrameImage } from './frame-image-route.ts';
+import { mountSignedFrames } from './frame-routes.ts';
+import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { handleMcp } from './mcp.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
@@ -63,9 +66,13 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   app.get('/docs', (c) => c.html(renderDocsPage(openapiDoc())));
 
   extra?.(app);
+  mountSignedFrames(app, deps);
+  app.get(`${REST_PREFIX}/videos/:videoId/frame`, (c) =>
+    serveFrameImage(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
+  );
 
   const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'));
-  const routes = restRouteTable(appRouter);
+  const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();
   const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');
   app.all(`${REST_PREFIX}/*`, async (c) => {
@@ -75,6 +82,14 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     if (!allowed.includes(c.req.method)) {
       c.header('Allow', allowed.join(', '));
       return c.json(errorBody('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`), 405);
+    }
+    if (c.req.method === 'HEAD') {
+      // trpc-to-openapi answers HEAD with an empty 204 without running the procedure (no key check, no limit):
+      // answer it as the GET it stands for, without the body (RFC 9110 9.3.2).
+      const get = new Request(c.req.raw.url, { method: 'GET', headers: c.req.raw.headers, signal: c.req.raw.signal });
+      ids.set(get, c.get('requestId'));
+      const res = await rest(get);
+      return new Response(null, { status: res.status, headers: res.headers });
     }
     ids.set(c.req.raw, c.get('requestId'));
     return rest(c.req.raw);

@@ -53,7 +53,11 @@ export function buildOpenApiDocument(baseUrl: string) {
     describeErrors(op, meta.errors ?? []);
   }
   for (const [path, item] of Object.entries<any>(extraPaths())) {
-    for (const [method, op] of Object.entries<any>(item)) describeErrors(doc.paths[path][method], op['x-error-codes'] ?? []);
+    for (const [method, op] of Object.entries<any>(item)) {
+      const target = doc.paths[path][method];
+      describeErrors(target, op['x-error-codes'] ?? []);
+      delete target['x-error-codes'];
+    }
   }
   return doc;
 }

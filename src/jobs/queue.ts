@@ -26,17 +26,30 @@ const CHANNEL = 'subtext_job_done';
 export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number }) {
   const boss = new PgBoss({ connectionString: opts.url, schema: 'pgboss', max: 4, useListenNotify: true } as never);
   boss.on('error', (err: unknown) => opts.log.warn({ err }, 'job queue error'));
-  const waiters = new Map<string, (o: JobOutcome) => void>();
+  // Several requests (in this process) may wait for the same job: every one of them is woken.
+  const waiters = new Map<string, Set<(o: JobOutcome) => void>>();
   const specs = new Map<string, QueueSpec>();
   const workerIds = new Map<string, string>();
   let unlisten: (() => Promise<void>) | undefined;
 
   const settle = (id: string, outcome: JobOutcome) => {
-    const w = waiters.get(id);
-    if (w) {
-      waiters.delete(id);
-      w(outcome);
-    }
+    const set = waiters.get(id);
+    if (!set) return;
+    waiters.delete(id);
+    for (const w of set) w(outcome);
+  };
+
+  /**
+   * Live counts from the job table. pg-boss's getQueue() counts are a cache its monitor refreshes about once a
+   * minute, far too stale to notice a burst filling the queue.
+   */
+  const pressure = async (name: string, key: string) => {
+    const [row] = await opts.sql<{ waiting: number; active: number; same: number }[]>`
+      select count(*) filter (where state in ('created', 'retry'))::int as waiting,
+             count(*) filter (where state = 'active')::int as active,
+             count(*) filter (where singleton_key = ${key})::int as same
+      from pgboss.job where name = ${name} and state in ('created', 'retry', 'active')`;
+    return row ?? { waiting: 0, active: 0, same: 0 };
   };
 
   return {
@@ -65,7 +78,10 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       const spec = specs.get(name)!;
       const id = await boss.work(
         name,
-        { localConcurrency: spec.concurrency, pollingIntervalSeconds: 0.5, includeMetadata: true, batchSize: 1 } as any,
+        // With LISTEN/NOTIFY on, pg-boss polls only every 30 s by default and a job coming back from `retry`
+        // sends no notification, so a retry (due after 1-4 s of backoff) would wait for that poll, outlasting the
+        // request waiting for it. Poll every second as well.
+        { localConcurrency: spec.concurrency, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, includeMetadata: true, batchSize: 1 } as any,
         (async (jobs: Job<any>[]) => {
           const job = jobs[0] as Job<any> & { retryCount: number; retryLimit: number };
           let outcome: JobOutcome;
@@ -90,8 +106,12 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
      * Returns `{ outcome, producer }`; `null` outcome when the wait ran out.
      */
     async run<T>(name: string, data: object, key: string, waitMs: number): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
-      const q = await boss.getQueue(name);
-      if (q && q.queuedCount >= opts.maxWaiting) {
+      // Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already
+      // queued or running under this key adds no work, so it is never refused. The capacity is this
+      // instance's concurrency: an estimate when several instances work the queue.
+      const { waiting, active, same } = await pressure(name, key);
+      const wouldWait = waiting > 0 || active >= (specs.get(name)?.concurrency ?? 1);
+      if (same === 0 && wouldWait && waiting >= opts.maxWaiting) {
         throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
       }
       let id = await boss.send(name, data, { singletonKey: key });
@@ -114,7 +134,9 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
         const finish = (o: JobOutcome | null) => {
           clearTimeout(timer);
           clearInterval(poll);
-          waiters.delete(id);
+          const set = waiters.get(id);
+          set?.delete(finish);
+          if (set?.size === 0) waiters.delete(id);
           resolve(o as JobOutcome<T> | null);
         };
         const timer = setTimeout(() => finish(null), waitMs);
@@ -126,7 +148,8 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
             finish({ ok: false, error: { code: 'EXTRACTION_FAILED', message: 'The job failed; nothing was charged' } });
           }
         }, 1000);
-        waiters.set(id, finish);
+        if (!waiters.has(id)) waiters.set(id, new Set());
+        waiters.get(id)!.add(finish);
       });
     },
 

@@ -2,6 +2,10 @@ import type { Deps } from '../deps.ts';
 import { pruneRateCounters } from '../domain/rate-limit/consume.ts';
 import { EXTRACT_QUEUE } from '../domain/video/load-video.ts';
 import { extractHandler } from './extract-worker.ts';
+import { llmHandler } from './llm-worker.ts';
+import { LLM_QUEUE } from '../domain/jobs/llm-jobs.ts';
+import { FRAMES_QUEUE } from '../domain/frames/capture-frames.ts';
+import { framesHandler } from './frames-worker.ts';
 import type { QueueSpec } from './queue.ts';
 
 /** Queue definitions; every instance creates them, only workers consume them. */
@@ -9,7 +13,7 @@ export function queueSpecs(deps: Deps): QueueSpec[] {
   const c = deps.config;
   return [
     { name: EXTRACT_QUEUE, concurrency: c.EXTRACT_CONCURRENCY, expireInSeconds: 120, retryLimit: 2 },
-    { name: 'frames', concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1 },
+    { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1 },
     { name: 'llm', concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2 },
   ];
 }
@@ -18,6 +22,8 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   await deps.queue.start(queueSpecs(deps));
   if (opts.work) {
     await deps.queue.work(EXTRACT_QUEUE, extractHandler(deps));
+    await deps.queue.work(LLM_QUEUE, llmHandler(deps));
+    await deps.queue.work(FRAMES_QUEUE, framesHandler(deps));
   }
   const timer = setInterval(() => void pruneRateCounters(deps.sql).catch(() => {}), 60_000);
   timer.unref();

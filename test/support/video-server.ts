@@ -28,7 +28,8 @@ export interface VideoServer {
   close(): Promise<void>;
 }
 
-export async function startVideoServer(routes: Record<string, Route>): Promise<VideoServer> {
+/** `fallback` answers paths with no exact route (e.g. every storyboard sheet). */
+export async function startVideoServer(routes: Record<string, Route>, fallback?: (path: string) => Route | undefined): Promise<VideoServer> {
   const requests: ServedRequest[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -43,7 +44,7 @@ export async function startVideoServer(routes: Record<string, Route>): Promise<V
     };
     res.on('close', onClosed);
     requests.push(served);
-    const route = routes[path];
+    const route = routes[path] ?? fallback?.(path);
     if (!route) return reply(res, served, 404);
     if ('hang' in route) return; // never answers; the client has to give up
     if ('handle' in route) return route.handle(req, res, served);

@@ -38,7 +38,8 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
   const send = opts.fetch ?? globalThis.fetch;
   const timeoutMs = opts.timeoutMs ?? 15_000;
   return async (input, init = {}) => {
-    const request = input instanceof Request ? input : undefined;
+    // Duck-typed: youtubei.js may hand us a Request from another realm or from undici's own classes.
+    const request = typeof input === 'object' && 'url' in input && 'method' in input ? (input as Request) : undefined;
     const url = rewriteOrigin(request ? request.url : input.toString(), opts.baseUrl);
     const method = init.method ?? request?.method ?? 'GET';
     const capture = url.pathname.endsWith('/youtubei/v1/player') ? playerCapture.getStore() : undefined;

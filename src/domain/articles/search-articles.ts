@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { ServiceError } from '../errors.ts';
+import { LangCode } from '../subtitles/schemas.ts';
+import { ArticleCategory } from './schemas.ts';
+import type { ArticleSearch } from './search-port.ts';
+
+/** Deep pages cost the database more than they are worth: page * limit is capped. */
+export const MAX_SEARCH_WINDOW = 10_000;
+
+export const SearchArticlesInput = z.object({
+  query: z.string().trim().max(200).optional().describe('Full-text query (words, "quoted phrases", -excluded); omitted or blank: newest first'),
+  category: ArticleCategory.optional(),
+  lang: LangCode.optional().describe('Only articles written in this language (en also matches en-GB)'),
+  page: z.number().int().min(1).max(MAX_SEARCH_WINDOW).default(1).describe('1-based page number; page * limit <= 10,000'),
+  limit: z.number().int().min(1).max(50).default(10).describe('Results per page, 1-50'),
+});
+export type SearchArticlesInput = z.infer<typeof SearchArticlesInput>;
+
+export const ArticleHit = z.object({
+  id: z.string().describe('art_...; GET /api/v1/articles/{id} has the whole article'),
+  videoId: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  lang: z.string(),
+  category: ArticleCategory,
+  tags: z.array(z.string()),
+  createdAt: z.string().describe('ISO 8601 date-time'),
+  snippet: z.string().optional().describe('Excerpt around the match, matches marked with <b>...</b> (Postgres) or <mark>...</mark> (Typesense)'),
+});
+export type ArticleHit = z.infer<typeof ArticleHit>;
+
+export const SearchArticlesOutput = z.object({
+  total: z.number().int().describe('Matching articles in all'),
+  page: z.number().int(),
+  limit: z.number().int(),
+  totalPages: z.number().int().describe('ceil(total / limit); 0 when nothing matches'),
+  hasMore: z.boolean().describe('A later page has results'),
+  results: z.array(ArticleHit).describe('Best match first (newest first without a query); empty past the last page'),
+});
+export type SearchArticlesOutput = z.infer<typeof SearchArticlesOutput>;
+
+export async function searchArticles(search: ArticleSearch, input: SearchArticlesInput): Promise<SearchArticlesOutput> {
+  const page = input.page ?? 1;
+  const limit = input.limit ?? 10;
+  if (page * limit > MAX_SEARCH_WINDOW) {
+    throw new ServiceError('INVALID_REQUEST', `page * limit must be at most ${MAX_SEARCH_WINDOW}; narrow the query instead of paging this deep`);
+  }
+  const res = await search.search({
+    query: input.query?.trim() || undefined,
+    category: input.category,
+    lang: input.lang,
+    page,
+    limit,
+  });
+  const totalPages = Math.ceil(res.total / limit);
+  return {
+    total: res.total,
+    page,
+    limit,
+    totalPages,
+    hasMore: page < totalPages,
+    results: res.results,
+  };
+}

@@ -1,0 +1,106 @@
+import type { Deps } from '../../deps.ts';
+import { assertAffordable } from '../credits/charged-operation.ts';
+import { isServiceError, ServiceError } from '../errors.ts';
+import type { Caller } from '../keys/manage-keys.ts';
+import { mapLimit } from '../map-limit.ts';
+import { loadVideo, runJob } from '../video/load-video.ts';
+import { parseVideoRef } from '../video/video-ref.ts';
+import { frameBlobKey, signedFrameUrl } from './frame-url.ts';
+import { readStoredFrames, type StoredFrame } from './frame-store.ts';
+import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame } from './schemas.ts';
+
+export const FRAMES_QUEUE = 'frames';
+export const FRAME_PRICE = 1;
+/** Captures of one request in flight at once; the queue's FRAME_CONCURRENCY caps the whole instance. */
+const PER_REQUEST_PARALLELISM = 4;
+
+export interface FrameJob {
+  videoId: string;
+  tMs: number;
+  width: number;
+  accountId: string;
+  requestId: string;
+  price: number;
+  deadline: number;
+}
+
+/**
+ * Still frames at the given times. Stored frames are free; the rest are captured as jobs and
+ * charged 1 each when stored. A request that cannot afford every new frame fails up front.
+ */
+export async function captureFrames(
+  deps: Deps,
+  req: { caller: Caller; requestId: string },
+  input: CaptureFramesInput,
+): Promise<CapturedFrames> {
+  const videoId = parseVideoRef(input);
+  if ((input.t === undefined) === (input.timestamps === undefined)) {
+    throw new ServiceError('INVALID_REQUEST', 'Give either t or timestamps (not both, not neither)');
+  }
+  const times = input.timestamps ?? [input.t!];
+  const width = input.width ?? DEFAULT_WIDTH;
+  const video = await loadVideo(deps, videoId);
+  if (video.info.isLive) throw new ServiceError('VIDEO_LIVE', 'Frames of a stream in progress are not available; try after it ends');
+  const duration = video.info.duration;
+  for (const [i, t] of times.entries()) {
+    if (duration > 0 && t >= duration) {
+      const field = input.timestamps ? `timestamps.${i}` : 't';
+      throw new ServiceError('INVALID_REQUEST', `${field}: ${t} s is past the end of the video (${duration} s)`);
+    }
+  }
+
+  const tMs = times.map((t) => Math.round(t * 1000));
+  const stored = await readStoredFrames(deps.sql, videoId, width, tMs);
+  const missing = new Set(tMs.filter((t) => !stored.has(t)));
+  await assertAffordable(deps.sql, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
+
+  const deadline = Date.now() + deps.config.REQUEST_WAIT_MS - 1000;
+  const outcomes = await mapLimit(tMs, PER_REQUEST_PARALLELISM, async (t, i) => {
+    const known = stored.get(t);
+    if (known) return { ok: true as const, frame: await present(deps, videoId, times[i]!, t, width, known, true, input.includeBase64), charged: 0 };
+    try {
+      const job: FrameJob = { videoId, tMs: t, width, accountId: req.caller.accountId, requestId: req.requestId, price: FRAME_PRICE, deadline };
+      const { value } = await runJob<{ frame: StoredFrame; chargedRequestId: string | null }>(deps, FRAMES_QUEUE, job, `frame:${videoId}:${t}:${width}`);
+      const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
+      return { ok: true as const, frame: await present(deps, videoId, times[i]!, t, width, value.frame, charged === 0, input.includeBase64), charged };
+    } catch (err) {
+      if (!isServiceError(err)) throw err;
+      return { ok: false as const, t: times[i]!, error: err };
+    }
+  });
+
+  const frames = outcomes.flatMap((o) => (o.ok ? [o.frame] : []));
+  const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ t: o.t, error: { code: o.error.code, message: o.error.message } }]));
+  // All failed: answer with the (first) reason, as for any single operation.
+  const firstFailure = outcomes.find((o) => !o.ok);
+  if (frames.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.error;
+  return { videoId, frames, failed, creditsCharged: outcomes.reduce((n, o) => n + (o.ok ? o.charged : 0), 0) };
+}
+
+async function present(
+  deps: Deps,
+  videoId: string,
+  t: number,
+  tMs: number,
+  width: number,
+  f: StoredFrame,
+  cached: boolean,
+  includeBase64: boolean | undefined,
+): Promise<Frame> {
+  const frame: Frame = {
+    t,
+    width: f.width,
+    height: f.height,
+    mimeType: f.mimeType,
+    bytes: f.bytes,
+    url: signedFrameUrl(deps.publicUrl, deps.signingSecret, { videoId, tMs, width }),
+    source: f.source,
+    cached,
+  };
+  if (includeBase64) {
+    const blob = await deps.blobs.get(f.blobKey ?? frameBlobKey(videoId, tMs, width));
+    if (!blob) throw new ServiceError('FRAME_FAILED', 'The stored frame is missing; retry');
+    frame.base64 = blob.bytes.toString('base64');
+  }
+  return frame;
+}

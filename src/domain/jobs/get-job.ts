@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import type { Deps } from '../../deps.ts';
+import { Article } from '../articles/schemas.ts';
+import { ServiceError } from '../errors.ts';
+import type { Caller } from '../keys/manage-keys.ts';
+import { articleOf } from '../summaries/request-summary.ts';
+import { translationOf } from '../translations/request-translation.ts';
+import { TranslatedTranscript } from '../translations/schemas.ts';
+import { reconcileTask } from './llm-jobs.ts';
+import { JobResource, isFinal } from './schemas.ts';
+import { presentTask, readTask } from './task-store.ts';
+
+export const GetJobInput = z.object({
+  id: z.string().trim().min(1).max(64).describe('The job id (job_...) from a 202 answer of translate or summaries'),
+});
+export type GetJobInput = z.infer<typeof GetJobInput>;
+
+export const JobWithResult = JobResource.extend({
+  result: z
+    .object({
+      translation: TranslatedTranscript.optional().describe('For kind translation'),
+      article: Article.optional().describe('For kind summary'),
+    })
+    .optional()
+    .describe('Present when status is succeeded'),
+});
+export type JobWithResult = z.infer<typeof JobWithResult>;
+
+/** A job of the caller's account, with its result once succeeded. Another account's id reads as JOB_NOT_FOUND. */
+export async function getJob(deps: Deps, caller: Caller, input: GetJobInput): Promise<JobWithResult> {
+  let task = await readTask(deps.sql, input.id, caller.accountId);
+  if (!task) throw new ServiceError('JOB_NOT_FOUND', `No job ${JSON.stringify(input.id)} for this account`);
+  if (!isFinal(task.status)) task = (await reconcileTask(deps, task)) ?? task;
+  const job = presentTask(task);
+  if (task.status !== 'succeeded') return job;
+  return task.kind === 'translation'
+    ? { ...job, result: { translation: await translationOf(deps, task) } }
+    : { ...job, result: { article: await articleOf(deps, task) } };
+}

@@ -1,0 +1,207 @@
+// Long LLM work (translations, LLM summaries) runs as pg-boss jobs on the `llm` queue. A request creates its task
+// row, enqueues (or joins) the job by key, waits a bounded time, then answers with whatever the task row says:
+// the result, the failure, or a pollable job (202). The worker stores the result and charges in one transaction.
+import { z } from 'zod';
+import type { Deps } from '../../deps.ts';
+import { commitCharged } from '../credits/charged-operation.ts';
+import { isServiceError, ServiceError } from '../errors.ts';
+import { newId } from '../ids.ts';
+import type { Caller } from '../keys/manage-keys.ts';
+import type { Llm, LlmUsage } from '../ports.ts';
+import { ArticleLength } from '../articles/schemas.ts';
+import {
+  createTask,
+  deleteTask,
+  readTask,
+  setProgress,
+  settleTask,
+  succeedTasks,
+  waitingTasks,
+  type TaskResultRef,
+  type TaskRow,
+} from './task-store.ts';
+import type { JobKind } from './schemas.ts';
+
+export const LLM_QUEUE = 'llm';
+
+const Common = {
+  /** Dedup key: one job per key runs at a time; every task with this key follows it. */
+  key: z.string(),
+  /** The task of the request that enqueued the job: charged first. */
+  taskId: z.string(),
+  videoId: z.string(),
+  price: z.number().int().min(0),
+};
+
+export const TranslationJob = z.object({
+  kind: z.literal('translation'),
+  ...Common,
+  /** The stored transcript's language (as stored, e.g. en-US). */
+  sourceLang: z.string(),
+  targetLang: z.string(),
+});
+export type TranslationJob = z.infer<typeof TranslationJob>;
+
+export const SummaryJob = z.object({
+  kind: z.literal('summary'),
+  ...Common,
+  lang: z.string(),
+  length: ArticleLength,
+  sourceLang: z.string(),
+});
+export type SummaryJob = z.infer<typeof SummaryJob>;
+
+export const LlmJob = z.discriminatedUnion('kind', [TranslationJob, SummaryJob]);
+export type LlmJob = z.infer<typeof LlmJob>;
+
+export interface WorkRequest {
+  caller: Caller;
+  requestId: string;
+}
+
+/**
+ * Creates the caller's task, enqueues the job (or joins the one running under the same key), and waits up to
+ * `waitMs`. Returns the task as it stands then: succeeded, failed, or still queued/running (the caller answers
+ * 202 with it). 503 SERVICE_BUSY when the queue is saturated (nothing is left behind).
+ */
+export async function runLlmTask(
+  deps: Deps,
+  req: WorkRequest,
+  opts: { kind: JobKind; input: Record<string, unknown>; key: string; job: (taskId: string) => LlmJob; waitMs: number },
+): Promise<TaskRow> {
+  const task = await createTask(deps.sql, {
+    accountId: req.caller.accountId,
+    kind: opts.kind,
+    input: opts.input,
+    requestId: req.requestId,
+    jobKey: opts.key,
+  });
+  let outcome;
+  try {
+    ({ outcome } = await deps.queue.run(LLM_QUEUE, opts.job(task.id), opts.key, Math.max(0, opts.waitMs)));
+  } catch (err) {
+    await deleteTask(deps.sql, task.id).catch(() => {});
+    throw err;
+  }
+  const row = (await readTask(deps.sql, task.id, req.caller.accountId)) ?? task;
+  // The job ended but our row was not moved: we joined it after its last update. reconcileTask settles it.
+  if (outcome && (row.status === 'queued' || row.status === 'running')) return (await reconcileTask(deps, row)) ?? row;
+  return row;
+}
+
+/** A failed task as the error it ended with. */
+export function taskError(t: TaskRow): ServiceError {
+  return new ServiceError(t.error?.code ?? 'LLM_FAILED', t.error?.message ?? 'The job failed; nothing was charged');
+}
+
+/** Wait left of a request's budget (REQUEST_WAIT_MS from its start), so no call outlives it. */
+export const remainingWait = (deps: Deps, startedAt: number) => Math.max(0, deps.config.REQUEST_WAIT_MS - (Date.now() - startedAt));
+
+// ---- worker side ------------------------------------------------------------------------------------------------
+
+/**
+ * Stores a finished result and charges for it in one transaction (commitCharged), then marks every waiting task
+ * succeeded. The job's own requester pays; when their balance was spent meanwhile, the next waiting requester who
+ * can pay does (they asked for this very result). Nobody able to pay: nothing is stored, 402 for all.
+ */
+export async function commitResult<T>(
+  deps: Deps,
+  job: { key: string; taskId: string; price: number; videoId: string },
+  operation: 'translation' | 'summary',
+  store: (tx: Deps['sql']) => Promise<{ value: T; ref: TaskResultRef }>,
+): Promise<T> {
+  const waiting = await waitingTasks(deps.sql, job.key);
+  const payers = [...waiting.filter((t) => t.id === job.taskId), ...waiting.filter((t) => t.id !== job.taskId)];
+  if (payers.length === 0) throw new ServiceError('LLM_FAILED', 'The request behind this job is gone; nothing was stored or charged');
+  let lastError: unknown;
+  for (const payer of payers) {
+    try {
+      return await commitCharged(
+        deps.sql,
+        { accountId: payer.accountId, amount: job.price, operation, videoId: job.videoId, requestId: payer.requestId },
+        deps.config.DAILY_FREE_CREDITS,
+        async (tx) => {
+          const { value, ref } = await store(tx);
+          await succeedTasks(tx, job.key, ref, { taskId: payer.id, amount: job.price });
+          return value;
+        },
+      );
+    } catch (err) {
+      if (!(isServiceError(err) && err.code === 'INSUFFICIENT_CREDITS')) throw err;
+      lastError = err;
+    }
+  }
+  throw lastError;
+}
+
+/** An Llm that adds up the tokens of every call (failed jobs included) and reports each finished call. */
+export function meteredLlm(llm: Llm, onCall?: (calls: number) => void): Llm & { usage: LlmUsage; calls: () => number } {
+  const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
+  let calls = 0;
+  return {
+    model: llm.model,
+    usage,
+    calls: () => calls,
+    async generate(req) {
+      const out = await llm.generate(req);
+      usage.inputTokens += out.usage.inputTokens;
+      usage.outputTokens += out.usage.outputTokens;
+      onCall?.(++calls);
+      return out;
+    },
+  };
+}
+
+export async function recordUsage(deps: Deps, taskId: string, operation: string, llm: { model: string; usage: LlmUsage }): Promise<void> {
+  if (llm.usage.inputTokens === 0 && llm.usage.outputTokens === 0) return;
+  await deps.sql`
+    insert into llm_usage (id, task_id, operation, model, input_tokens, output_tokens)
+    values (${newId('llu')}, ${taskId}, ${operation}, ${llm.model}, ${llm.usage.inputTokens}, ${llm.usage.outputTokens})`;
+}
+
+/** Progress writes at most every `everyMs` (a 3-hour translation reports dozens of chunks), the last one always. */
+export function progressReporter(deps: Deps, key: string, everyMs = 250) {
+  let last = 0;
+  let pending: Promise<void> = Promise.resolve();
+  return {
+    report(fraction: number, force = false) {
+      const now = Date.now();
+      if (!force && now - last < everyMs) return;
+      last = now;
+      pending = pending.then(() => setProgress(deps.sql, key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')));
+    },
+    flush: () => pending,
+  };
+}
+
+/**
+ * A task still queued/running whose job has ended (it joined after the job's last update, or the job died past
+ * its retries) is settled from what is stored: the result if it exists, else a failure. Returns null when the
+ * job is still alive.
+ */
+export async function reconcileTask(deps: Deps, task: TaskRow, resultRef?: () => Promise<TaskResultRef | null>): Promise<TaskRow | null> {
+  if (!task.jobKey) return null;
+  const jobs = await deps.queue.boss.findJobs(LLM_QUEUE, { key: task.jobKey } as never).catch(() => null);
+  if (!jobs) return null; // cannot tell; leave it
+  if (jobs.some((j: { state: string }) => ['created', 'retry', 'active'].includes(j.state))) return null;
+  const ref = await (resultRef ?? (() => findStoredResult(deps, task)))();
+  await settleTask(
+    deps.sql,
+    task.id,
+    ref ? { result: ref } : { error: { code: 'LLM_FAILED', message: 'The job stopped without a result; nothing was charged. Send the request again.' } },
+  );
+  return readTask(deps.sql, task.id, task.accountId);
+}
+
+/** The stored result a task asked for, if some job has produced it. */
+async function findStoredResult(deps: Deps, task: TaskRow): Promise<TaskResultRef | null> {
+  const i = task.input as Record<string, string>;
+  if (task.kind === 'translation') {
+    const [row] = await deps.sql<{ n: number }[]>`
+      select 1 as n from translations where video_id = ${i.videoId ?? ''} and source_lang = ${i.resolvedSourceLang ?? ''} and target_lang = ${i.targetLang ?? ''}`;
+    return row ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! } : null;
+  }
+  const [row] = await deps.sql<{ id: string }[]>`
+    select id from articles where video_id = ${i.videoId ?? ''} and lang = ${i.lang ?? ''} and length = ${i.length ?? ''} and source_lang = ${i.resolvedSourceLang ?? ''}`;
+  return row ? { kind: 'summary', articleId: row.id } : null;
+}

@@ -1,0 +1,14 @@
+/**
+ * Translations and summaries cost 1 credit per started hour of the video (61 minutes -> 2), minimum 1.
+ * Measured on the video's duration as YouTube reports it, or the transcript's end when that is unknown (0 for
+ * live streams).
+ */
+export function hourlyPrice(durationSeconds: number): number {
+  if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) return 1;
+  // Sub-second noise in reported durations (3600.0004 s) must not start another hour.
+  return Math.max(1, Math.ceil(Math.floor(durationSeconds) / 3600));
+}
+
+/** The duration a price is measured on: the video's reported duration, else the transcript's. */
+export const pricedDuration = (videoDuration: number | null | undefined, transcriptDuration: number): number =>
+  videoDuration && videoDuration > 0 ? videoDuration : transcriptDuration;

@@ -1,0 +1,56 @@
+import type { Deps } from '../../deps.ts';
+import { generateArticle } from '../articles/generate-article.ts';
+import { findArticle, storeArticle } from '../articles/store-article.ts';
+import { videoLength } from '../articles/transcript-windows.ts';
+import { ServiceError } from '../errors.ts';
+import { commitResult, meteredLlm, progressReporter, recordUsage, type SummaryJob } from '../jobs/llm-jobs.ts';
+import { succeedTasks } from '../jobs/task-store.ts';
+import { findTranscriptIn } from '../subtitles/transcript-store.ts';
+import { readStoredVideo } from '../video/video-store.ts';
+import { indexArticle } from './request-summary.ts';
+
+/** generateArticle's map step: one call per 20-minute window past 25 minutes, then one to write the article. */
+const WINDOW_SECONDS = 1_200;
+const expectedCalls = (duration: number) => (duration <= WINDOW_SECONDS * 1.25 ? 1 : Math.ceil(duration / WINDOW_SECONDS) + 1);
+
+/** The worker side of an LLM summary: idempotent (a stored LLM article of the variant ends the job for free). */
+export async function runSummaryJob(deps: Deps, job: SummaryJob): Promise<{ stored: boolean }> {
+  const existing = await findArticle(deps.sql, { videoId: job.videoId, lang: job.lang, length: job.length, sourceLang: job.sourceLang, llmOnly: true });
+  if (existing && existing.sourceLang === job.sourceLang) {
+    await succeedTasks(deps.sql, job.key, { kind: 'summary', articleId: existing.id }, null);
+    return { stored: false };
+  }
+  if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');
+  const transcript = await findTranscriptIn(deps.sql, job.videoId, job.sourceLang);
+  if (!transcript) throw new ServiceError('TRANSCRIPT_NOT_FOUND', `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`);
+  const video = await readStoredVideo(deps.sql, job.videoId);
+  const durationSeconds = video?.info.duration ?? 0;
+
+  const progress = progressReporter(deps, job.key);
+  progress.report(0, true);
+  const calls = expectedCalls(videoLength(transcript.segments, durationSeconds));
+  const llm = meteredLlm(deps.llm, (n) => progress.report((0.99 * Math.min(n, calls)) / calls));
+  try {
+    const { article: draft } = await generateArticle(llm, {
+      videoId: job.videoId,
+      segments: transcript.segments,
+      durationSeconds,
+      title: video?.info.title ?? '',
+      lang: job.lang,
+      length: job.length,
+      sourceLang: job.sourceLang,
+      chapters: video?.info.chapters ?? [],
+      windowSeconds: WINDOW_SECONDS,
+    });
+    await progress.flush();
+    const article = await commitResult(deps, job, 'summary', async (tx) => {
+      const a = await storeArticle(tx, draft);
+      return { value: a, ref: { kind: 'summary', articleId: a.id } };
+    });
+    await indexArticle(deps, article);
+    return { stored: true };
+  } finally {
+    await progress.flush();
+    await recordUsage(deps, job.taskId, 'summary', llm).catch((err: unknown) => deps.log.warn({ err }, 'llm usage not recorded'));
+  }
+}

@@ -1,0 +1,87 @@
+import type { Deps } from '../../deps.ts';
+import { assertAffordable } from '../credits/charged-operation.ts';
+import { ServiceError } from '../errors.ts';
+import { remainingWait, runLlmTask, taskError, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { hourlyPrice, pricedDuration } from '../jobs/price.ts';
+import { createTask, presentTask, type TaskRow } from '../jobs/task-store.ts';
+import { findTranscriptIn } from '../subtitles/transcript-store.ts';
+import { parseVideoRef } from '../video/video-ref.ts';
+import { readStoredVideo } from '../video/video-store.ts';
+import { normalizeLang, sameLang } from './normalize-lang.ts';
+import type { TranslateInput, TranslateOutput } from './schemas.ts';
+import { readTranslation } from './translation-store.ts';
+
+export const translationKey = (videoId: string, sourceLang: string, targetLang: string) => `tr:${videoId}:${sourceLang}:${targetLang}`;
+
+/**
+ * Translates a stored transcript, keeping every segment's start and end. Order of checks: input (400), stored
+ * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits (402),
+ * then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
+ */
+export async function requestTranslation(deps: Deps, req: WorkRequest, input: TranslateInput): Promise<TranslateOutput> {
+  const startedAt = Date.now();
+  const videoId = parseVideoRef({ videoId: input.videoId });
+  const sourceLang = normalizeLang(input.sourceLang);
+  const targetLang = normalizeLang(input.targetLang);
+  if (sameLang(sourceLang, targetLang)) {
+    throw new ServiceError('INVALID_REQUEST', `sourceLang and targetLang are both "${targetLang}"; give two different languages`);
+  }
+  const source = await findTranscriptIn(deps.sql, videoId, sourceLang);
+  if (!source) {
+    throw new ServiceError(
+      'TRANSCRIPT_NOT_FOUND',
+      `No stored "${sourceLang}" transcript for video ${videoId}. Fetch the subtitles first (POST /api/v1/subtitles, ` +
+        `MCP get_video_subtitles, with lang "${sourceLang}"), then translate.`,
+    );
+  }
+  if (sameLang(source.lang, targetLang)) {
+    throw new ServiceError('INVALID_REQUEST', `The stored "${sourceLang}" transcript is already in ${source.lang}`);
+  }
+  const taskInput = { videoId, sourceLang, targetLang, resolvedSourceLang: source.lang };
+
+  const cached = await readTranslation(deps.sql, videoId, source.lang, targetLang);
+  if (cached) {
+    const task = await createTask(deps.sql, {
+      accountId: req.caller.accountId,
+      kind: 'translation',
+      input: taskInput,
+      requestId: req.requestId,
+      status: 'succeeded',
+      result: { kind: 'translation', videoId, sourceLang: source.lang, targetLang },
+    });
+    return { status: 'succeeded', cached: true, creditsCharged: 0, job: presentTask(task), translation: cached };
+  }
+
+  if (!deps.llm) {
+    throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)');
+  }
+  const video = await readStoredVideo(deps.sql, videoId);
+  const price = hourlyPrice(pricedDuration(video?.info.duration, source.duration));
+  await assertAffordable(deps.sql, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
+
+  const key = translationKey(videoId, source.lang, targetLang);
+  const task = await runLlmTask(deps, req, {
+    kind: 'translation',
+    input: taskInput,
+    key,
+    job: (taskId) => ({ kind: 'translation', key, taskId, videoId, price, sourceLang: source.lang, targetLang }),
+    waitMs: remainingWait(deps, startedAt),
+  });
+  return presentTranslationTask(deps, task);
+}
+
+async function presentTranslationTask(deps: Deps, task: TaskRow): Promise<TranslateOutput> {
+  if (task.status === 'failed') throw taskError(task);
+  const job = presentTask(task);
+  if (task.status !== 'succeeded') return { status: task.status, cached: false, creditsCharged: 0, job };
+  const translation = await translationOf(deps, task);
+  return { status: 'succeeded', cached: false, creditsCharged: task.creditsCharged, job, translation };
+}
+
+/** The stored translation a succeeded task points at. */
+export async function translationOf(deps: Deps, task: TaskRow) {
+  const ref = task.result;
+  const translation = ref?.kind === 'translation' ? await readTranslation(deps.sql, ref.videoId, ref.sourceLang, ref.targetLang) : null;
+  if (!translation) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its translation is missing`);
+  return translation;
+}

@@ -1,0 +1,45 @@
+import type { Deps } from '../../deps.ts';
+import { ServiceError } from '../errors.ts';
+import { commitResult, meteredLlm, progressReporter, recordUsage, type TranslationJob } from '../jobs/llm-jobs.ts';
+import { succeedTasks } from '../jobs/task-store.ts';
+import { findTranscriptIn } from '../subtitles/transcript-store.ts';
+import { translateSegments } from '../translate/translate-transcript.ts';
+import { readTranslation, storeTranslation } from './translation-store.ts';
+
+/** Chunks of one translation in flight at once (the queue's LLM_CONCURRENCY bounds translations per instance). */
+const CHUNK_CONCURRENCY = 4;
+
+/** The worker side of a translation: idempotent (a stored translation ends the job for free). */
+export async function runTranslationJob(deps: Deps, job: TranslationJob): Promise<{ stored: boolean }> {
+  const ref = { kind: 'translation' as const, videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang };
+  if (await readTranslation(deps.sql, job.videoId, job.sourceLang, job.targetLang)) {
+    await succeedTasks(deps.sql, job.key, ref, null);
+    return { stored: false };
+  }
+  if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server');
+  const source = await findTranscriptIn(deps.sql, job.videoId, job.sourceLang);
+  if (!source) throw new ServiceError('TRANSCRIPT_NOT_FOUND', `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`);
+
+  const progress = progressReporter(deps, job.key);
+  progress.report(0, true);
+  const llm = meteredLlm(deps.llm);
+  try {
+    const out = await translateSegments(llm, source.segments, {
+      sourceLang: job.sourceLang,
+      targetLang: job.targetLang,
+      concurrency: CHUNK_CONCURRENCY,
+      maxAttempts: 3,
+      // Kept below 1: the task reaches 1 only when the result is stored and charged.
+      onProgress: (done, total) => progress.report(total ? (0.99 * done) / total : 0),
+    });
+    await progress.flush();
+    await commitResult(deps, job, 'translation', async (tx) => {
+      await storeTranslation(tx, { videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang, segments: out.segments, model: llm.model });
+      return { value: undefined, ref };
+    });
+    return { stored: true };
+  } finally {
+    await progress.flush();
+    await recordUsage(deps, job.taskId, 'translation', llm).catch((err: unknown) => deps.log.warn({ err }, 'llm usage not recorded'));
+  }
+}

@@ -1,0 +1,29 @@
+import type { Deps } from '../deps.ts';
+import { isServiceError } from '../domain/errors.ts';
+import { LlmJob } from '../domain/jobs/llm-jobs.ts';
+import { failTasks } from '../domain/jobs/task-store.ts';
+import { runSummaryJob } from '../domain/summaries/summary-job.ts';
+import { runTranslationJob } from '../domain/translations/translation-job.ts';
+
+/**
+ * The `llm` queue's handler. A ServiceError is final: the LLM adapter has already retried transient upstream
+ * failures with backoff, and a misaligned chunk has been re-asked, so re-running the whole job would only repeat
+ * paid calls. The failure is recorded on every waiting task and the job completes (its waiters read their task).
+ * Anything else (a crash, a database blip) is retried by pg-boss; the tasks stay running meanwhile.
+ */
+export function llmHandler(deps: Deps) {
+  return async (data: unknown, attempt: { retryCount: number; retryLimit: number }) => {
+    const job = LlmJob.parse(data);
+    try {
+      return job.kind === 'translation' ? await runTranslationJob(deps, job) : await runSummaryJob(deps, job);
+    } catch (err) {
+      if (!isServiceError(err) && attempt.retryCount < attempt.retryLimit) throw err;
+      const error = isServiceError(err)
+        ? { code: err.code, message: err.message }
+        : { code: 'LLM_FAILED' as const, message: 'The work failed; nothing was charged' };
+      await failTasks(deps.sql, job.key, error);
+      if (!isServiceError(err)) throw err;
+      return { failed: error };
+    }
+  };
+}

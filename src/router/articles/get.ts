@@ -1,0 +1,26 @@
+import { getArticle, GetArticleInput } from '../../domain/articles/get-article.ts';
+import { Article } from '../../domain/articles/schemas.ts';
+import { keyedProcedure } from '../trpc.ts';
+
+export const getArticleProcedure = keyedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/articles/{id}',
+      tags: ['articles'],
+      summary: 'One article',
+      description: 'The whole article by id (art_..., from POST /summaries or GET /articles). Free.',
+    },
+    // Not in the spec's tool list, but an agent that found an article with search_articles needs a way to read it.
+    mcp: {
+      name: 'get_article',
+      description: 'The whole article (sections with timestamps, key points, tags) by its id (art_...) from search_articles or summarize_video. Free.',
+      readOnly: true,
+      idempotent: true,
+      summarize: (a) => `"${a.title}" (${a.lang}, ${a.sections.length} sections, video ${a.videoId}).`,
+    },
+    errors: ['ARTICLE_NOT_FOUND'],
+  })
+  .input(GetArticleInput)
+  .output(Article)
+  .query(({ ctx, input }) => getArticle(ctx.deps.sql, input));

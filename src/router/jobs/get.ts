@@ -1,0 +1,32 @@
+import { getJob, GetJobInput, JobWithResult } from '../../domain/jobs/get-job.ts';
+import { keyedProcedure } from '../trpc.ts';
+
+export const getJobProcedure = keyedProcedure
+  .meta({
+    openapi: {
+      method: 'GET',
+      path: '/jobs/{id}',
+      tags: ['jobs'],
+      summary: 'A job’s status and result',
+      description:
+        'Long translations and summaries answer 202 with a job; poll this (every few seconds) until `status` is succeeded (then `result` holds the translation or article) or failed (then `error` says why; nothing was charged). ' +
+        '`progress` goes from 0 to 1. Only the account that started the job can see it (JOB_NOT_FOUND otherwise). Free.',
+    },
+    mcp: {
+      name: 'get_job',
+      description:
+        'Status of a background job started by translate_transcript or summarize_video when they answered with status "queued" or "running". Arg: id (job_...). ' +
+        'Returns status (queued|running|succeeded|failed), progress 0..1, and when succeeded result.translation or result.article; when failed, error. Free; poll every few seconds.',
+      readOnly: true,
+      summarize: (j) =>
+        j.status === 'succeeded'
+          ? `Job ${j.id} succeeded; ${j.creditsCharged} credits charged.`
+          : j.status === 'failed'
+            ? `Job ${j.id} failed: ${j.error?.code} ${j.error?.message}`
+            : `Job ${j.id} ${j.status}, ${Math.round(j.progress * 100)}% done; call get_job again in a few seconds.`,
+    },
+    errors: ['JOB_NOT_FOUND'],
+  })
+  .input(GetJobInput)
+  .output(JobWithResult)
+  .query(({ ctx, input }) => getJob(ctx.deps, ctx.caller, input));

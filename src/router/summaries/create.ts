@@ -1,0 +1,40 @@
+import { SummarizeInput, SummarizeOutput } from '../../domain/summaries/schemas.ts';
+import { requestSummary } from '../../domain/summaries/request-summary.ts';
+import { keyedProcedure } from '../trpc.ts';
+
+export const createSummary = keyedProcedure
+  .meta({
+    openapi: {
+      method: 'POST',
+      path: '/summaries',
+      tags: ['summaries'],
+      summary: 'Generate an article from a video',
+      description:
+        'A structured article (title, summary, timed sections in video order within the video, key points, tags, category) written in `lang` from the video’s transcript. Give `url` or `videoId`. ' +
+        'The transcript is used from storage, else extracted first and charged as subtitles (2 credits). The article costs 1 credit per started hour of the video (minimum 1), charged only when stored; 402 before any work when unaffordable. ' +
+        'Stored per (video, lang, length, sourceLang): repeats are free. Every article gets an id (GET /articles/{id}) and is searchable (GET /articles). ' +
+        '`generator` says how it was written: by the language model, or, on a server without one, `extractive` (sentences picked from the transcript, in the transcript’s language; upgraded to an LLM article once one is configured). ' +
+        'Long work: the request waits up to about 50 s; if the article is not done by then the answer is **202** with `status` queued/running and a `job` to poll with GET /jobs/{id} until it succeeds (the article is then in `result.article`).',
+    },
+    mcp: {
+      name: 'summarize_video',
+      description:
+        'Generate a structured article from a YouTube video: title, summary, sections with start/end seconds, key points, tags, category. Args: url or videoId, lang (language to write in), optional length (short|medium|long, default medium) and sourceLang (transcript language). ' +
+        'Costs 1 credit per started hour of video (+2 if the transcript must first be extracted); a stored article is free. ' +
+        'If the answer has status "queued" or "running" instead of an article, the work continues in the background: call get_job with job.id (every few seconds) until status is "succeeded" and read result.article.',
+      idempotent: true,
+      openWorld: true,
+      summarize: (o) =>
+        o.article
+          ? `"${o.article.title}" (${o.article.lang}, ${o.article.sections.length} sections, ${o.article.generator.kind}); article id ${o.article.id}; ${o.creditsCharged} credits charged${o.cached ? ' (cached)' : ''}.`
+          : `Article ${o.status} (progress ${Math.round(o.job.progress * 100)}%). Call get_job with id "${o.job.id}" until status is succeeded.`,
+    },
+    errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],
+  })
+  .input(SummarizeInput)
+  .output(SummarizeOutput)
+  .mutation(async ({ ctx, input }) => {
+    const out = await requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input);
+    if (out.status !== 'succeeded') ctx.out.status = 202;
+    return out;
+  });

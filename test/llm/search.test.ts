@@ -1,0 +1,192 @@
+// GET /api/v1/articles (MCP search_articles) and GET /api/v1/articles/{id} on the Postgres backend, over a few
+// hundred articles stored with the same function summaries use.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArticleCategory, ArticleDraft } from '../../src/domain/articles/schemas.ts';
+import { ARTICLE_CATEGORIES } from '../../src/domain/articles/schemas.ts';
+import { storeArticle } from '../../src/domain/articles/store-article.ts';
+import { mcpClient, rest } from '../support/clients.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { newVideoId } from './llm-fixtures.ts';
+
+const TOPICS = ['volcano', 'saxophone', 'blockchain', 'marathon', 'origami', 'telescope', 'espresso', 'glacier', 'robotics', 'chess'];
+const LANGS = ['en', 'de', 'fr', 'es', 'pt-BR'];
+const COUNT = 300;
+
+let s: TestServer;
+let key: string;
+const byCategoryLang = new Map<string, number>();
+let sourdoughId = '';
+
+function draft(k: number, over: Partial<ArticleDraft> = {}): ArticleDraft {
+  const topic = TOPICS[k % TOPICS.length]!;
+  const category = ARTICLE_CATEGORIES[k % ARTICLE_CATEGORIES.length] as ArticleCategory;
+  const lang = LANGS[k % LANGS.length]!;
+  return {
+    videoId: newVideoId(),
+    lang,
+    length: 'medium',
+    sourceLang: lang,
+    title: `All about ${topic} part ${k}`,
+    summary: `This video talks about ${topic} in some detail, episode ${k}.`,
+    sections: [
+      { heading: `Intro to ${topic}`, start: 0, end: 60, text: `Some words about ${topic}. We also mention sourdough once.` },
+      { heading: 'Wrap up', start: 60, end: 120, text: 'Thanks for watching.' },
+    ],
+    keyPoints: [`${topic} matters`],
+    tags: [topic, 'series'],
+    category,
+    generator: { kind: 'extractive' },
+    ...over,
+  };
+}
+
+beforeAll(async () => {
+  s = await startTestServer({});
+  ({ key } = await s.newKey());
+  const base = Date.now() - COUNT * 1000;
+  for (let k = 0; k < COUNT; k++) {
+    const d = draft(k);
+    await storeArticle(s.deps.sql, d, { now: new Date(base + k * 1000) });
+    byCategoryLang.set(`${d.category}|${d.lang}`, (byCategoryLang.get(`${d.category}|${d.lang}`) ?? 0) + 1);
+  }
+  const special = await storeArticle(
+    s.deps.sql,
+    draft(COUNT, {
+      lang: 'en',
+      sourceLang: 'en',
+      title: 'The complete guide to sourdough fermentation',
+      summary: 'How wild yeast and bacteria make sourdough bread rise.',
+      category: 'food',
+      tags: ['sourdough', 'baking'],
+      sections: [{ heading: 'Starter', start: 0, end: 300, text: 'Feed the starter with flour and water every day.' }],
+      keyPoints: ['A starter needs daily feeding'],
+    }),
+    { now: new Date(base - 10_000) }, // the oldest: it must win on relevance, not recency
+  );
+  sourdoughId = special.id;
+});
+afterAll(() => s?.close());
+
+const search = (query: Record<string, string>) => rest(s.url, 'GET', '/articles', { key, query });
+
+describe('relevance', () => {
+  it('the article about the query comes first (title beats a passing mention in sections)', async () => {
+    const r = await search({ query: 'sourdough fermentation' });
+    expect(r.status).toBe(200);
+    expect(r.json.results[0].id).toBe(sourdoughId);
+    const broad = await search({ query: 'sourdough' });
+    expect(broad.json.total).toBe(COUNT + 1); // every other article mentions it in a section
+    expect(broad.json.results[0].id).toBe(sourdoughId);
+    expect(broad.json.results[0].snippet).toContain('<b>');
+  });
+
+  it('stemmed and topic queries find the right articles', async () => {
+    const r = await search({ query: 'volcanoes', lang: 'en', limit: '50' });
+    expect(r.json.total).toBeGreaterThan(0);
+    for (const hit of r.json.results) expect(hit.title).toContain('volcano');
+    const phrase = await search({ query: '"complete guide"' });
+    expect(phrase.json.results.map((h: { id: string }) => h.id)).toEqual([sourdoughId]);
+  });
+
+  it('without a query lists newest first', async () => {
+    const r = await search({ limit: '3' });
+    expect(r.json.total).toBe(COUNT + 1);
+    expect(r.json.results.map((h: { title: string }) => h.title)).toEqual([`All about chess part 299`, `All about robotics part 298`, `All about glacier part 297`]);
+  });
+});
+
+describe('filters', () => {
+  it('category and lang narrow the results exactly', async () => {
+    for (const [category, lang] of [['food', 'de'], ['food', 'en'], ['science', 'en'], ['music', 'pt-BR']] as Array<[string, string]>) {
+      const expected = byCategoryLang.get(`${category}|${lang}`) ?? 0;
+      const r = await search({ category, lang, limit: '50' });
+      expect(r.status).toBe(200);
+      expect(r.json.total, `${category} ${lang}`).toBe(expected + (category === 'food' && lang === 'en' ? 1 : 0));
+      for (const hit of r.json.results) expect([hit.category, hit.lang]).toEqual([category, lang]);
+    }
+    const base = await search({ lang: 'pt', limit: '1' });
+    expect(base.json.total).toBe(COUNT / LANGS.length); // pt matches pt-BR
+    const combined = await search({ query: 'sourdough', category: 'food', lang: 'en' });
+    expect(combined.json.results[0].id).toBe(sourdoughId);
+  });
+
+  it('an unknown category or a malformed lang is 400', async () => {
+    for (const q of [{ category: 'cooking' }, { lang: 'english!' }] as Record<string, string>[]) {
+      const r = await search(q);
+      expect(r.status).toBe(400);
+      expect(r.json.error.code).toBe('INVALID_REQUEST');
+    }
+  });
+});
+
+describe('paging', () => {
+  it('walks to the last page, and past it', async () => {
+    const total = COUNT + 1;
+    const first = await search({ limit: '50' });
+    expect(first.json).toMatchObject({ total, page: 1, limit: 50, totalPages: 7, hasMore: true });
+    const last = await search({ limit: '50', page: '7' });
+    expect(last.json).toMatchObject({ total, page: 7, totalPages: 7, hasMore: false });
+    expect(last.json.results).toHaveLength(total - 6 * 50);
+    const past = await search({ limit: '50', page: '8' });
+    expect(past.status).toBe(200);
+    expect(past.json).toMatchObject({ total, page: 8, totalPages: 7, hasMore: false, results: [] });
+    const seen = new Set<string>();
+    for (let page = 1; page <= 7; page++) for (const h of (await search({ limit: '50', page: String(page) })).json.results) seen.add(h.id);
+    expect(seen.size).toBe(total);
+  });
+
+  it('defaults to page 1 of 10; nothing matching is total 0, totalPages 0', async () => {
+    const r = await search({});
+    expect(r.json).toMatchObject({ page: 1, limit: 10 });
+    expect(r.json.results).toHaveLength(10);
+    const none = await search({ query: 'zzzunmatchedzzz' });
+    expect(none.json).toEqual({ total: 0, page: 1, limit: 10, totalPages: 0, hasMore: false, results: [] });
+  });
+
+  it('limit 1..50, page >= 1 and page * limit <= 10,000, else 400', async () => {
+    for (const q of [{ limit: '0' }, { limit: '51' }, { page: '0' }, { page: '-1' }, { page: '1.5' }, { page: 'abc' }, { limit: '50', page: '201' }, { page: '10001' }] as Record<string, string>[]) {
+      const r = await search(q);
+      expect(r.status, JSON.stringify(q)).toBe(400);
+      expect(r.json.error.code).toBe('INVALID_REQUEST');
+    }
+    expect((await search({ limit: '50', page: '200' })).status).toBe(200);
+    expect((await search({ limit: '1' })).json.results).toHaveLength(1);
+  });
+});
+
+describe('hostile queries', () => {
+  it('quotes, SQL and tsquery operators are harmless text', async () => {
+    for (const query of ["'; drop table articles; --", '"unbalanced', "it's", '!:*&|', 'a & | b', '((( volcano', '\\', '%_', 'volcano:* | !chess', '<b>x</b>', '😀 ünïcödé', 'x'.repeat(200)]) {
+      const r = await search({ query });
+      expect(r.status, query).toBe(200);
+      expect(Array.isArray(r.json.results)).toBe(true);
+    }
+    const op = await search({ query: 'volcano:* | !chess' });
+    for (const hit of op.json.results) expect(hit.title).toContain('volcano');
+    expect((await search({ query: 'x'.repeat(201) })).status).toBe(400);
+    const [row] = await s.deps.sql`select count(*)::int as n from articles`;
+    expect(row!.n).toBe(COUNT + 1);
+  });
+});
+
+describe('one article and MCP', () => {
+  it('GET /articles/{id} returns the whole article; an unknown id is 404 ARTICLE_NOT_FOUND', async () => {
+    const r = await rest(s.url, 'GET', `/articles/${sourdoughId}`, { key });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ id: sourdoughId, title: 'The complete guide to sourdough fermentation', sections: expect.any(Array), keyPoints: expect.any(Array) });
+    const missing = await rest(s.url, 'GET', '/articles/art_nope', { key });
+    expect(missing.status).toBe(404);
+    expect(missing.json.error.code).toBe('ARTICLE_NOT_FOUND');
+  });
+
+  it('search_articles over MCP answers the same, and is free', async () => {
+    const client = await mcpClient(s.url, key);
+    const result: any = await client.callTool({ name: 'search_articles', arguments: { query: 'sourdough fermentation', limit: 5 } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ total: 1, page: 1, limit: 5, totalPages: 1, hasMore: false });
+    expect(result.structuredContent.results[0].id).toBe(sourdoughId);
+    const one: any = await client.callTool({ name: 'get_article', arguments: { id: sourdoughId } });
+    expect(one.structuredContent.id).toBe(sourdoughId);
+    await client.close();
+  });
+});

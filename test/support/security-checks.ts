@@ -1,0 +1,311 @@
+// One shared set of security and money checks for every keyed procedure, run on all three surfaces
+// (REST over HTTP, tRPC over HTTP, MCP through the SDK's real client). A feature adds itself with one line:
+//
+//   describeKeyedProcedureChecks('videos.info', () => server, { input: { videoId: 'x' }, authed: { status: 400, code: 'INVALID_REQUEST' } });
+//
+// REST method and path, the tRPC path and type, and the MCP tool name are read from the procedure's own meta,
+// so the checks follow the contract rather than a copy of it.
+import { randomBytes } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it } from 'vitest';
+import { listProcedures } from '../../src/bridges/procedures.ts';
+import { getCredits } from '../../src/domain/credits/credits.ts';
+import type { ErrorCode } from '../../src/domain/errors.ts';
+import { revokeApiKey } from '../../src/domain/keys/manage-keys.ts';
+import { ERROR_TABLE } from '../../src/router/error-table.ts';
+import { appRouter } from '../../src/router/index.ts';
+import type { TestServer } from './test-server.ts';
+
+export type Surface = 'rest' | 'trpc' | 'mcp';
+export const SURFACES: Surface[] = ['rest', 'trpc', 'mcp'];
+
+type Input = Record<string, unknown>;
+
+export interface KeyedProcedureCall {
+  /**
+   * The procedure's input (tRPC and MCP take it as is; REST gets path parameters filled from it, and the rest as
+   * query parameters for GET or the JSON body otherwise). A function is called for every request: priced operations
+   * whose results are cached need a fresh input each time (a cache hit is free).
+   */
+  input: Input | (() => Input);
+  /** What an authenticated, affordable call answers. Default 200 (an error code when the status is >= 400). */
+  authed?: { status: number; code?: ErrorCode };
+  /** Credits the operation costs on a cache miss; when set, the insufficient-credits check runs. */
+  price?: number;
+  /** Surfaces the procedure is not on (for example an operation without an MCP tool). */
+  skip?: Surface[];
+}
+
+/** Headers carrying a key, or deliberately broken ones. */
+export type Auth = { key: string; form?: 'bearer' | 'x-api-key' } | { headers: Record<string, string> } | null;
+
+/** What a surface answered, normalized: `error` is the spec's {code, message} when it failed. */
+export interface Outcome {
+  surface: Surface;
+  /** HTTP status (MCP tool results: 200 for success, the table's status for an isError result). */
+  status: number;
+  headers: Headers;
+  error?: { code: string; message: string };
+  data?: unknown;
+}
+
+const randomKey = () => 'sk_' + randomBytes(24).toString('base64url').replace(/[-_]/g, 'A');
+
+function authHeaders(auth: Auth): Record<string, string> {
+  if (!auth) return {};
+  if ('headers' in auth) return auth.headers;
+  return auth.form === 'x-api-key' ? { 'x-api-key': auth.key } : { authorization: `Bearer ${auth.key}` };
+}
+
+function procedureOf(name: string) {
+  const entry = listProcedures(appRouter).find((e) => e.path === name);
+  if (!entry) throw new Error(`No procedure ${name} in the router`);
+  return { ...entry, type: (entry.procedure._def as unknown as { type: 'query' | 'mutation' }).type };
+}
+
+/** The REST request for an input, from the procedure's meta.openapi. */
+export function restRequestFor(name: string, input: Input): { method: string; path: string; query: Record<string, string>; body?: unknown } {
+  const { meta } = procedureOf(name);
+  if (!meta.openapi) throw new Error(`${name} has no REST route`);
+  const rest: Input = { ...input };
+  const path = meta.openapi.path.replace(/\{(\w+)\}/g, (_, p: string) => {
+    const v = rest[p];
+    delete rest[p];
+    return encodeURIComponent(String(v));
+  });
+  const method = meta.openapi.method.toUpperCase();
+  if (method === 'GET' || method === 'DELETE') {
+    return { method, path, query: Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)])) };
+  }
+  return { method, path, query: {}, body: rest };
+}
+
+/** Asserts the spec's error body exactly: `{"error":{"code","message"}}`, nothing else, a non-empty message. */
+export function expectErrorBody(body: unknown, code: string) {
+  expect(body).toEqual({ error: { code, message: expect.any(String) } });
+  expect((body as { error: { message: string } }).error.message.length).toBeGreaterThan(0);
+}
+
+async function callRest(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
+  const req = restRequestFor(name, input);
+  const url = new URL(`/api/v1${req.path}`, base);
+  for (const [k, v] of Object.entries(req.query)) url.searchParams.set(k, v);
+  const headers: Record<string, string> = { ...authHeaders(auth) };
+  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) });
+  const json = await res.json();
+  if (res.status >= 400) {
+    expectErrorBody(json, json?.error?.code);
+    return { surface: 'rest', status: res.status, headers: res.headers, error: json.error };
+  }
+  return { surface: 'rest', status: res.status, headers: res.headers, data: json };
+}
+
+async function callTrpc(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
+  const { type } = procedureOf(name);
+  const headers = authHeaders(auth);
+  const res =
+    type === 'query'
+      ? await fetch(`${base}/trpc/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
+      : await fetch(`${base}/trpc/${name}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+  const json = await res.json();
+  if (json.error) {
+    // tRPC keeps its own envelope (its client reads it); the spec's code rides in data.code with the same status.
+    expect(json.error.data).toMatchObject({ code: expect.any(String), httpStatus: res.status });
+    expect(typeof json.error.message).toBe('string');
+    return { surface: 'trpc', status: res.status, headers: res.headers, error: { code: json.error.data.code, message: json.error.message } };
+  }
+  return { surface: 'trpc', status: res.status, headers: res.headers, data: json.result.data };
+}
+
+/** Raw JSON-RPC to /mcp, for requests the bridge must refuse before the MCP transport. */
+export async function rawMcp(base: string, headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' }) {
+  return fetch(`${base}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The SDK's client; `lastHeaders()` are the HTTP headers of the latest response (rate-limit headers ride there). */
+export async function connectMcp(base: string, headers: Record<string, string>): Promise<Client & { lastHeaders(): Headers }> {
+  const client = new Client({ name: 'subtext-security-checks', version: '1.0.0' });
+  let last = new Headers();
+  const recordingFetch = async (url: string | URL, init?: RequestInit) => {
+    const res = await fetch(url, init);
+    last = res.headers;
+    return res;
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers }, fetch: recordingFetch }));
+  return Object.assign(client, { lastHeaders: () => last });
+}
+
+async function callMcp(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
+  const tool = procedureOf(name).meta.mcp?.name;
+  if (!tool) throw new Error(`${name} has no MCP tool`);
+  const headers = authHeaders(auth);
+  // Only a tools/call runs the procedure; the key is checked on every HTTP request, before the transport.
+  const probe = await rawMcp(base, headers, { jsonrpc: '2.0', id: 0, method: 'ping' });
+  if (probe.status === 401) {
+    const json = await probe.json();
+    expectErrorBody(json, 'INVALID_API_KEY');
+    return { surface: 'mcp', status: 401, headers: probe.headers, error: json.error };
+  }
+  await probe.body?.cancel();
+  const client = await connectMcp(base, headers);
+  try {
+    const result: any = await client.callTool({ name: tool, arguments: input });
+    if (result.isError) {
+      expect(result.content).toHaveLength(1);
+      expect(result.content[0].type).toBe('text');
+      const body = JSON.parse(result.content[0].text);
+      expectErrorBody(body, body?.error?.code);
+      const code = body.error.code as ErrorCode;
+      return { surface: 'mcp', status: ERROR_TABLE[code]?.status ?? 500, headers: client.lastHeaders(), error: body.error };
+    }
+    return { surface: 'mcp', status: 200, headers: client.lastHeaders(), data: result.structuredContent ?? result.content };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Calls a procedure on one surface. */
+export function callSurface(surface: Surface, s: TestServer, name: string, input: Input, auth: Auth): Promise<Outcome> {
+  if (surface === 'rest') return callRest(s.url, name, input, auth);
+  if (surface === 'trpc') return callTrpc(s.url, name, input, auth);
+  return callMcp(s.url, name, input, auth);
+}
+
+/** The outcome is the spec's error `code` with the table's status. */
+export function expectError(o: Outcome, code: ErrorCode) {
+  expect(o.error, `${o.surface}: expected ${code}, got status ${o.status}`).toMatchObject({ code });
+  expect(o.status, o.surface).toBe(ERROR_TABLE[code].status);
+}
+
+/**
+ * Generates the shared checks for one keyed procedure: no key, malformed Authorization, unknown, revoked and
+ * expired keys, both header forms, the rate limit, and (for priced operations) insufficient credits.
+ * `server` is read when the tests run, so it may be started in the caller's beforeAll.
+ */
+export function describeKeyedProcedureChecks(name: string, server: () => TestServer, call: KeyedProcedureCall) {
+  const authed = call.authed ?? { status: 200 };
+  const surfaces = SURFACES.filter((x) => !call.skip?.includes(x));
+  const input = () => (typeof call.input === 'function' ? call.input() : call.input);
+  // Enough for every authed call a check makes; the insufficient-credits check makes its own poor account.
+  const newKey = (o: { rateLimit?: number } = {}) => server().newKey({ ...o, credits: (call.price ?? 0) * 20 });
+
+  const expectAuthed = (o: Outcome) => {
+    if (authed.status >= 400) expectError(o, authed.code!);
+    else {
+      expect(o.error, `${o.surface}: ${JSON.stringify(o.error)}`).toBeUndefined();
+      if (o.surface !== 'mcp') expect(o.status).toBe(authed.status);
+    }
+  };
+
+  describe(`${name}: keyed-procedure security checks`, () => {
+    describe.each(surfaces)('on %s', (surface) => {
+      const refuse = async (auth: Auth) => expectError(await callSurface(surface, server(), name, input(), auth), 'INVALID_API_KEY');
+
+      it('refuses a request without a key with 401 INVALID_API_KEY', async () => {
+        await refuse(null);
+      });
+
+      it('refuses a malformed Authorization header', async () => {
+        const { key } = await newKey();
+        for (const authorization of [`Basic ${Buffer.from('user:pass').toString('base64')}`, 'Bearer', 'Bearer ', `Bearer ${key} extra`, key, `Token ${key}`]) {
+          await refuse({ headers: { authorization } });
+        }
+        await refuse({ headers: { 'x-api-key': '' } });
+      });
+
+      it('refuses an unknown key, including a near miss of a real one', async () => {
+        const { key } = await newKey();
+        await refuse({ key: randomKey() });
+        await refuse({ key: key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a') });
+        await refuse({ key: key.toUpperCase() });
+        await refuse({ key: `${key}x` });
+      });
+
+      it('refuses a revoked key at once', async () => {
+        const { key, keyId, accountId } = await newKey();
+        expectAuthed(await callSurface(surface, server(), name, input(), { key }));
+        expect(await revokeApiKey(server().deps.sql, accountId, keyId)).toBe(true);
+        await refuse({ key });
+        await refuse({ key, form: 'x-api-key' });
+      });
+
+      it('refuses an expired key', async () => {
+        const { key, keyId } = await newKey();
+        expectAuthed(await callSurface(surface, server(), name, input(), { key }));
+        await server().deps.sql`update api_keys set expires_at = now() - interval '1 second' where id = ${keyId}`;
+        await refuse({ key });
+        await refuse({ key, form: 'x-api-key' });
+      });
+
+      it('accepts both header forms (Authorization: Bearer and x-api-key)', async () => {
+        const { key } = await newKey();
+        expectAuthed(await callSurface(surface, server(), name, input(), { key, form: 'bearer' }));
+        expectAuthed(await callSurface(surface, server(), name, input(), { key, form: 'x-api-key' }));
+        // The auth scheme is case-insensitive (RFC 9110 11.1).
+        expectAuthed(await callSurface(surface, server(), name, input(), { headers: { authorization: `bearer ${key}` } }));
+      });
+
+      it('answers 429 RATE_LIMITED past the key’s limit, with Retry-After and RateLimit headers', async () => {
+        const { key } = await newKey({ rateLimit: 2 });
+        const first = await callSurface(surface, server(), name, input(), { key });
+        expectAuthed(first);
+        expectAuthed(await callSurface(surface, server(), name, input(), { key }));
+        const third = await callSurface(surface, server(), name, input(), { key });
+        expectError(third, 'RATE_LIMITED');
+        expect(first.headers.get('ratelimit-limit')).toBe('2');
+        expect(first.headers.get('ratelimit-remaining')).toBe('1');
+        expect(third.headers.get('ratelimit-limit')).toBe('2');
+        expect(third.headers.get('ratelimit-remaining')).toBe('0');
+        const reset = Number(third.headers.get('ratelimit-reset'));
+        expect(reset).toBeGreaterThanOrEqual(1);
+        expect(reset).toBeLessThanOrEqual(60);
+        // REST answers an HTTP 429; over MCP the HTTP exchange succeeded and the tool result carries the error.
+        if (surface === 'rest') expect(third.headers.get('retry-after')).toBe(String(reset));
+      });
+
+      if (call.price) {
+        it(`refuses with 402 INSUFFICIENT_CREDITS when the balance is below the price (${call.price}), charging nothing`, async () => {
+          const s = server();
+          const allowance = s.deps.config.DAILY_FREE_CREDITS;
+          const purchased = call.price! - 1 - allowance;
+          if (purchased < 0) throw new Error(`the free allowance (${allowance}) alone pays for ${name}; start the server with a smaller DAILY_FREE_CREDITS`);
+          const { key, accountId } = await s.newKey({ credits: purchased });
+          const before = await getCredits(s.deps.sql, accountId, allowance);
+          expect(before.balance).toBe(call.price! - 1);
+          expectError(await callSurface(surface, s, name, input(), { key }), 'INSUFFICIENT_CREDITS');
+          expect(await getCredits(s.deps.sql, accountId, allowance)).toEqual(before);
+          const charges = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+          expect(charges).toHaveLength(0);
+        });
+      }
+    });
+
+    if (surfaces.includes('mcp')) {
+      it('MCP refuses a bad key with HTTP 401 in the spec shape before the transport, on every MCP method', async () => {
+        for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: `Bearer ${randomKey()}` }]) {
+          for (const method of ['initialize', 'tools/list', 'tools/call']) {
+            const res = await rawMcp(server().url, headers, { jsonrpc: '2.0', id: 1, method, params: method === 'tools/call' ? { name: procedureOf(name).meta.mcp!.name, arguments: input() } : {} });
+            expect(res.status).toBe(401);
+            expectErrorBody(await res.json(), 'INVALID_API_KEY');
+          }
+        }
+        // The SDK client surfaces the refusal when it connects.
+        await expect(connectMcp(server().url, { authorization: `Bearer ${randomKey()}` })).rejects.toThrow();
+      });
+    }
+
+    if (surfaces.length > 1) {
+      it('shares one rate-limit counter across surfaces', async () => {
+        const { key } = await newKey({ rateLimit: surfaces.length - 1 });
+        for (const surface of surfaces.slice(0, -1)) expectAuthed(await callSurface(surface, server(), name, input(), { key }));
+        expectError(await callSurface(surfaces.at(-1)!, server(), name, input(), { key }), 'RATE_LIMITED');
+      });
+    }
+  });
+}
