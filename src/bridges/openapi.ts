@@ -51,6 +51,14 @@ export function buildOpenApiDocument(baseUrl: string) {
     const op = doc.paths?.[meta.openapi.path]?.[meta.openapi.method.toLowerCase()];
     if (!op) continue;
     describeErrors(op, meta.errors ?? []);
+    if (meta.acceptedAsJob && op.responses?.['200']) {
+      op.responses['202'] = {
+        ...op.responses['200'],
+        description:
+          'Accepted: the work goes on in the background. `status` is queued or running and `job.id` is the job to poll with GET /api/v1/jobs/{id} (MCP: get_job) until it succeeds; the `Location` header points at it.',
+        headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
+      };
+    }
   }
   for (const [path, item] of Object.entries<any>(extraPaths())) {
     for (const [method, op] of Object.entries<any>(item)) {

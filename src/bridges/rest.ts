@@ -55,6 +55,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
           for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
           headers.set('x-request-id', ctx.requestId);
           if (status < 400) {
+            if (ctx.out.location) headers.set('location', ctx.out.location);
             resolve(new Response(text, { status: ctx.out.status ?? status, headers }));
             return;
           }

@@ -15,8 +15,10 @@ export interface Context {
   signal?: AbortSignal;
   /** Set by the MCP bridge, which authenticates before the transport; otherwise resolved from headers. */
   caller: Caller | null;
+  /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */
+  clientIp?: string;
   /** Filled in by middleware and procedures, turned into response headers by the bridges. */
-  out: { rateLimit?: RateLimitState; status?: number };
+  out: { rateLimit?: RateLimitState; status?: number; location?: string; setCookies?: string[] };
 }
 
 export interface AuthedContext extends Context {

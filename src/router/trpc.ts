@@ -2,11 +2,10 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
-import { authenticateApiKey } from '../domain/keys/manage-keys.ts';
-import { readApiKey } from '../domain/keys/api-key.ts';
 import { consumeRateLimit } from '../domain/rate-limit/consume.ts';
 import type { AuthedContext, Context } from './context.ts';
 import { ERROR_TABLE } from './error-table.ts';
+import { callerFromRequest, SESSION_CALLER_PREFIX } from './session-auth.ts';
 
 export interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
@@ -24,7 +23,8 @@ export interface McpMeta {
 }
 
 /** `errors`: the codes this operation can answer beyond the common ones (documented in OpenAPI). */
-export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[] };
+/** `acceptedAsJob`: may answer 202 with a job to poll (documented in OpenAPI). */
+export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[]; acceptedAsJob?: boolean };
 
 /** The spec code a failure carries, whatever threw it. */
 export function codeOf(error: TRPCError): { code: ErrorCode; message: string } {
@@ -105,10 +105,11 @@ function isDatabaseDown(err: unknown): boolean {
 
 export const publicProcedure = t.procedure.use(errorMapping);
 
-/** Needs an API key; counts against the key's rate limit. */
+/** Needs an API key or a website session; counts against the key's (or the session account's) rate limit. */
 export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const caller = ctx.caller ?? (await authenticateApiKey(ctx.deps.sql, readApiKey(ctx.headers)));
-  ctx.deps.lastUsed.touch(caller.keyId);
+  // An API key, or (for the website) a session cookie with its CSRF token: see session-auth.ts.
+  const caller = ctx.caller ?? (await callerFromRequest(ctx));
+  if (!caller.keyId.startsWith(SESSION_CALLER_PREFIX)) ctx.deps.lastUsed.touch(caller.keyId);
   const limit = caller.rateLimit ?? ctx.deps.config.RATE_LIMIT_PER_MINUTE;
   const state = await consumeRateLimit(ctx.deps.sql, caller.keyId, limit);
   ctx.out.rateLimit = state;

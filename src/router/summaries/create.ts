@@ -29,12 +29,16 @@ export const createSummary = keyedProcedure
           ? `"${o.article.title}" (${o.article.lang}, ${o.article.sections.length} sections, ${o.article.generator.kind}); article id ${o.article.id}; ${o.creditsCharged} credits charged${o.cached ? ' (cached)' : ''}.`
           : `Article ${o.status} (progress ${Math.round(o.job.progress * 100)}%). Call get_job with id "${o.job.id}" until status is succeeded.`,
     },
+    acceptedAsJob: true,
     errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],
   })
   .input(SummarizeInput)
   .output(SummarizeOutput)
   .mutation(async ({ ctx, input }) => {
     const out = await requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input);
-    if (out.status !== 'succeeded') ctx.out.status = 202;
+    if (out.status !== 'succeeded') {
+      ctx.out.status = 202;
+      ctx.out.location = `/api/v1/jobs/${out.job.id}`;
+    }
     return out;
   });

@@ -30,12 +30,16 @@ export const translateTranscript = keyedProcedure
           ? `${o.translation.segmentCount} segments translated ${o.translation.sourceLang} -> ${o.translation.targetLang}; ${o.creditsCharged} credits charged${o.cached ? ' (cached)' : ''}.`
           : `Translation ${o.status} (progress ${Math.round(o.job.progress * 100)}%). Call get_job with id "${o.job.id}" until status is succeeded.`,
     },
+    acceptedAsJob: true,
     errors: ['TRANSCRIPT_NOT_FOUND', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDITS', 'LLM_FAILED'],
   })
   .input(TranslateInput)
   .output(TranslateOutput)
   .mutation(async ({ ctx, input }) => {
     const out = await requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input);
-    if (out.status !== 'succeeded') ctx.out.status = 202;
+    if (out.status !== 'succeeded') {
+      ctx.out.status = 202;
+      ctx.out.location = `/api/v1/jobs/${out.job.id}`;
+    }
     return out;
   });
