@@ -20,6 +20,11 @@ export const ConfigSchema = z.object({
   /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  /** Website sign-in attempts allowed per email, and per client IP, in each 15-minute window. */
+  SIGN_IN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
+  /** Behind a reverse proxy: take the client IP from the last X-Forwarded-For hop instead of the socket. */
+  TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
 
   YOUTUBE_BASE_URL: z.url().default('https://www.youtube.com'),
   YOUTUBE_PROXY_URLS: list.default([]),

@@ -3,3 +3,4 @@ export * from './credits.ts';
 export * from './videos.ts';
 export * from './blobs.ts';
 export * from './articles.ts';
+export * from './sessions.ts';

@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
+import { redactKeys } from '../domain/keys/api-key.ts';
 import type { Context, Surface } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
@@ -15,6 +16,8 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
 import { rateLimitHeaders } from './response-headers.ts';
+import { clientIp } from './client-ip.ts';
+import { mountWebsite } from './web.ts';
 
 type Env = { Variables: { requestId: string } };
 
@@ -39,14 +42,19 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     await next();
     c.header('x-request-id', requestId);
     deps.log.info(
-      { reqId: requestId, method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      // Clients do paste keys into URLs; the log keeps only the display prefix.
+      { reqId: requestId, method: c.req.method, path: redactKeys(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) },
       'request',
     );
   });
   app.use(
     bodyLimit({
       maxSize: deps.config.MAX_BODY_BYTES,
-      onError: (c) => c.json(errorBody('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`), 413),
+      onError: (c) => {
+        // The rest of the body is never read: close the connection, or a client reusing it sees a reset.
+        c.header('Connection', 'close');
+        return c.json(errorBody('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`), 413);
+      },
     }),
   );
 
@@ -96,18 +104,26 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   });
 
   app.all('/trpc/*', async (c) => {
-    const ctx = makeContext(c.req.raw, c.get('requestId'), 'trpc');
+    const ctx = { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) };
     const res = await fetchRequestHandler({
       endpoint: '/trpc',
       req: c.req.raw,
       router: appRouter,
       createContext: () => ctx,
-      responseMeta: () => ({ headers: new Headers(rateLimitHeaders(ctx.out.rateLimit)) }),
+      responseMeta: () => {
+        const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
+        // Answers may carry a session cookie or a CSRF token: never stored by a cache.
+        headers.set('cache-control', 'no-store');
+        for (const cookie of ctx.out.setCookies ?? []) headers.append('set-cookie', cookie);
+        return { headers };
+      },
     });
     return res;
   });
 
   app.all('/mcp', async (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
+
+  mountWebsite(app, deps);
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.path}`), 404));
   app.onError((err, c) => {

@@ -8,6 +8,14 @@ import { captureFramesProcedure } from './frames/capture.ts';
 import { getFrameProcedure } from './frames/get-one.ts';
 import { getSubtitles } from './subtitles/get.ts';
 import { router } from './trpc.ts';
+import { meProcedure } from './account/me.ts';
+import { signInProcedure } from './account/sign-in.ts';
+import { signOutProcedure } from './account/sign-out.ts';
+import { signUpProcedure } from './account/sign-up.ts';
+import { createKeyProcedure } from './keys/create.ts';
+import { listKeysProcedure } from './keys/list.ts';
+import { revokeKeyProcedure } from './keys/revoke.ts';
+import { usageSummaryProcedure } from './usage/summary.ts';
 import { getVideoInfoProcedure } from './videos/get-info.ts';
 import { listTracksProcedure } from './videos/list-tracks.ts';
 
@@ -21,6 +29,10 @@ export const appRouter = router({
   summaries: router({ create: createSummary }),
   articles: router({ search: searchArticlesProcedure, get: getArticleProcedure }),
   jobs: router({ get: getJobProcedure }),
+  // The website's own procedures: tRPC only (no REST route, no MCP tool), authenticated by the session cookie.
+  account: router({ signUp: signUpProcedure, signIn: signInProcedure, signOut: signOutProcedure, me: meProcedure }),
+  keys: router({ create: createKeyProcedure, list: listKeysProcedure, revoke: revokeKeyProcedure }),
+  usage: router({ summary: usageSummaryProcedure }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -29,7 +29,7 @@ const charge = (accountId: string, amount: number, allowance: number, now?: Date
 
 async function settle<T>(promises: Promise<T>[]) {
   const results = await Promise.allSettled(promises);
-  const ok = results.filter((r): r is PromiseFulfilledResult<T> => r.status === 'fulfilled').map((r) => r.value);
+  const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<T>> => r.status === 'fulfilled').map((r) => r.value);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
   return { ok, failed };
 }

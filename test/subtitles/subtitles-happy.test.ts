@@ -137,13 +137,24 @@ describe.skipIf(!sharedAvailable)('video info', () => {
     expect(new Date(r.json.publishDate).toISOString()).toBe('2022-08-04T19:59:59.000Z');
   });
 
+  it('REST takes a percent-encoded YouTube URL in place of the id', async () => {
+    const { key } = await h.s.newKey();
+    const url = encodeURIComponent(`https://www.youtube.com/watch?v=${ID.web15}&t=42`);
+    const info = await rest(h.s.url, 'GET', `/videos/${url}`, { key });
+    expect(info.json).toMatchObject({ videoId: ID.web15, channelName: 'MrBeast' });
+    const tracks = await rest(h.s.url, 'GET', `/videos/${url}/tracks`, { key });
+    expect(tracks.json.tracks).toHaveLength(15);
+  });
+
   it('MCP get_video_info is the same procedure; a second ask is served from storage', async () => {
     const { key } = await h.s.newKey();
     const client = await mcpClient(h.s.url, key);
     const result: any = await client.callTool({ name: 'get_video_info', arguments: { videoId: ID.own } });
     expect(result.structuredContent).toMatchObject({ title: 'Our own test video', duration: 120, publishDate: '2024-05-06T07:08:09-07:00', channelName: 'Subtext Tests', viewCount: 4321, isLive: false });
     const asked = h.yt.count(isPlayer(ID.own));
-    await client.callTool({ name: 'get_video_info', arguments: { videoId: ID.own } });
+    // The parameter takes a URL too (agents often hold one).
+    const again: any = await client.callTool({ name: 'get_video_info', arguments: { videoId: `https://youtu.be/${ID.own}` } });
+    expect(again.structuredContent).toEqual(result.structuredContent);
     expect(h.yt.count(isPlayer(ID.own))).toBe(asked);
     await client.close();
   });

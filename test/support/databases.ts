@@ -1,9 +1,26 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 
 /** The server tests run against: TEST_DATABASE_URL, or the local PostgreSQL with trust auth. */
 export const adminUrl = () => process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const TEMPLATE_DB = 'subtext_test_template';
+/**
+ * The migrated template each test database is cloned from. Its name carries a hash of the migrations and the
+ * pg-boss version, so concurrent test runs (several engineers share one PostgreSQL) share a finished template
+ * and never drop one another's: a run with different migrations builds its own under another name.
+ */
+export const TEMPLATE_DB = `subtext_tpl_${templateHash()}`;
+
+function templateHash(): string {
+  const hash = createHash('sha256');
+  const dir = fileURLToPath(new URL('../../db/migrations', import.meta.url));
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  const boss = fileURLToPath(new URL('../../node_modules/pg-boss/package.json', import.meta.url));
+  hash.update(JSON.parse(readFileSync(boss, 'utf8')).version);
+  return hash.digest('hex').slice(0, 12);
+}
 
 export function urlFor(db: string): string {
   const u = new URL(adminUrl());

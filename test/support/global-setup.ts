@@ -32,20 +32,36 @@ export default async function setup() {
     stopEmbedded = embedded.stop;
     console.log('No PostgreSQL on 127.0.0.1:5432: the tests run on an embedded one.');
   }
-  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`drop database if exists ${TEMPLATE_DB} with (force)`);
-    await admin.unsafe(`create database ${TEMPLATE_DB}`);
-  } finally {
-    await admin.end();
-  }
-  await migrateDatabase(urlFor(TEMPLATE_DB));
-  // pg-boss creates its schema on first start; do it once here so each clone starts fast.
-  const { PgBoss } = await import('pg-boss');
-  const boss = new PgBoss({ connectionString: urlFor(TEMPLATE_DB), schema: 'pgboss', supervise: false, schedule: false } as never);
-  await boss.start();
-  await boss.stop({ graceful: false } as never);
+  await ensureTemplate();
   return async () => {
     await stopEmbedded?.();
   };
+}
+
+/**
+ * Builds the template once per migration set, safely against concurrent runs: under an advisory lock, built
+ * under a temporary name and renamed when complete, so a clone never sees a half-built template.
+ */
+async function ensureTemplate() {
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  try {
+    await admin`select pg_advisory_lock(724012)`;
+    const [exists] = await admin`select 1 from pg_database where datname = ${TEMPLATE_DB}`;
+    if (exists) return;
+    const building = `${TEMPLATE_DB}_building`;
+    await admin.unsafe(`drop database if exists ${building} with (force)`);
+    await admin.unsafe(`create database ${building}`);
+    await migrateDatabase(urlFor(building));
+    // pg-boss creates its schema on first start; do it once here so each clone starts fast.
+    const { PgBoss } = await import('pg-boss');
+    const boss = new PgBoss({ connectionString: urlFor(building), schema: 'pgboss', supervise: false, schedule: false } as never);
+    await boss.start();
+    await boss.stop({ graceful: false } as never);
+    // pg-boss's pool may still be closing; a rename (like a clone) needs the database to itself.
+    await admin`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${building} and pid <> pg_backend_pid()`;
+    await admin.unsafe(`alter database ${building} rename to ${TEMPLATE_DB}`);
+  } finally {
+    await admin`select pg_advisory_unlock(724012)`.catch(() => {});
+    await admin.end();
+  }
 }

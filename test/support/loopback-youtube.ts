@@ -57,7 +57,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     other: (url) => routes.other?.(url) ?? { status: 404, body: 'no route' },
   });
   const requests: SeenRequest[] = [];
-  const holds: Array<{ match: RequestMatch; gate: Promise<void>; caught: number; notify: () => void }> = [];
+  const holds: Array<{ match: RequestMatch; gate: Promise<void>; caught: number; open: () => void }> = [];
   const delays: Array<{ match: RequestMatch; ms: number }> = [];
   const listeners = new Set<() => void>();
   const changed = () => listeners.forEach((l) => l());
@@ -77,7 +77,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     const seen = describe(req, body);
     requests.push(seen);
     changed();
-    for (const h of holds) {
+    for (const h of [...holds]) {
       if (!h.match(seen)) continue;
       h.caught++;
       changed();
@@ -110,7 +110,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     waitFor: (match, n = 1) => until(() => requests.filter(match).length >= n),
     hold(match) {
       let open!: () => void;
-      const entry = { match, gate: new Promise<void>((r) => (open = r)), caught: 0, notify: changed };
+      const entry = { match, gate: new Promise<void>((r) => (open = r)), caught: 0, open: () => open() };
       holds.push(entry);
       return {
         get caught() {
@@ -118,8 +118,8 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
         },
         caughtAtLeast: (n = 1) => until(() => entry.caught >= n),
         release() {
-          holds.splice(holds.indexOf(entry), 1);
-          open();
+          if (holds.includes(entry)) holds.splice(holds.indexOf(entry), 1);
+          entry.open();
         },
       };
     },
@@ -127,7 +127,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     setRoutes: (r) => void (routes = r),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const h of holds.splice(0)) h.notify();
+        for (const h of holds.splice(0)) h.open(); // held handlers finish (their sockets are gone)
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -145,15 +145,21 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
   const tool = procedureOf(name).meta.mcp?.name;
   if (!tool) throw new Error(`${name} has no MCP tool`);
   const headers = authHeaders(auth);
-  // Only a tools/call runs the procedure; the key is checked on every HTTP request, before the transport.
-  const probe = await rawMcp(base, headers, { jsonrpc: '2.0', id: 0, method: 'ping' });
-  if (probe.status === 401) {
-    const json = await probe.json();
+  const refused = async (): Promise<Outcome> => {
+    // The bridge refuses before the transport, so one raw request shows the whole answer (and runs nothing).
+    const res = await rawMcp(base, headers, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: input } });
+    const json = await res.json();
+    if (res.status !== 401) throw new Error(`MCP refused the connection but answered ${res.status}: ${JSON.stringify(json)}`);
     expectErrorBody(json, 'INVALID_API_KEY');
-    return { surface: 'mcp', status: 401, headers: probe.headers, error: json.error };
+    return { surface: 'mcp', status: 401, headers: res.headers, error: json.error };
+  };
+  if (!auth) return refused();
+  let client: Awaited<ReturnType<typeof connectMcp>>;
+  try {
+    client = await connectMcp(base, headers);
+  } catch {
+    return refused();
   }
-  await probe.body?.cancel();
-  const client = await connectMcp(base, headers);
   try {
     const result: any = await client.callTool({ name: tool, arguments: input });
     if (result.isError) {
@@ -183,12 +189,27 @@ export function expectError(o: Outcome, code: ErrorCode) {
   expect(o.status, o.surface).toBe(ERROR_TABLE[code].status);
 }
 
+const covered = new Set<string>();
+
+/**
+ * One `it.todo` per REST or MCP procedure that no describeKeyedProcedureChecks call covers yet; call it after them.
+ * (Website procedures, authenticated by session rather than key, are not part of the public API and not listed.)
+ */
+export function listUncoveredProcedures() {
+  const uncovered = listProcedures(appRouter).filter((e) => (e.meta.openapi || e.meta.mcp) && !covered.has(e.path));
+  describe('keyed procedures without the shared checks', () => {
+    for (const e of uncovered) it.todo(`${e.path}: add describeKeyedProcedureChecks('${e.path}', ...) to test/foundation/security.test.ts`);
+  });
+}
+
 /**
  * Generates the shared checks for one keyed procedure: no key, malformed Authorization, unknown, revoked and
  * expired keys, both header forms, the rate limit, and (for priced operations) insufficient credits.
  * `server` is read when the tests run, so it may be started in the caller's beforeAll.
  */
 export function describeKeyedProcedureChecks(name: string, server: () => TestServer, call: KeyedProcedureCall) {
+  procedureOf(name); // fails collection at once for a name the router does not have
+  covered.add(name);
   const authed = call.authed ?? { status: 200 };
   const surfaces = SURFACES.filter((x) => !call.skip?.includes(x));
   const input = () => (typeof call.input === 'function' ? call.input() : call.input);
@@ -288,7 +309,8 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
 
     if (surfaces.includes('mcp')) {
       it('MCP refuses a bad key with HTTP 401 in the spec shape before the transport, on every MCP method', async () => {
-        for (const headers of [{}, { authorization: 'Basic abc' }, { authorization: `Bearer ${randomKey()}` }]) {
+        const refused: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: `Bearer ${randomKey()}` }];
+        for (const headers of refused) {
           for (const method of ['initialize', 'tools/list', 'tools/call']) {
             const res = await rawMcp(server().url, headers, { jsonrpc: '2.0', id: 1, method, params: method === 'tools/call' ? { name: procedureOf(name).meta.mcp!.name, arguments: input() } : {} });
             expect(res.status).toBe(401);

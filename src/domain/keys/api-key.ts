@@ -14,6 +14,13 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+const KEY_SHAPED = /sk_[A-Za-z0-9]{16,}/g;
+
+/** Masks anything shaped like a key, for text that is logged (a key pasted into a URL path, say). */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_SHAPED, (k) => `${k.slice(0, DISPLAY_CHARS)}…[redacted]`);
+}
+
 /** Bearer or x-api-key; the two forms are equivalent. */
 export function readApiKey(headers: Headers): string | null {
   const auth = headers.get('authorization');

@@ -36,6 +36,13 @@ export async function ensureAccount(sql: Sql, email: string): Promise<{ id: stri
   return { id: row!.id, email: normalized, created: false };
 }
 
+/** The account with this email, or null; never creates one. */
+export async function findAccount(sql: Sql, email: string): Promise<{ id: string; email: string } | null> {
+  const normalized = email.trim().toLowerCase();
+  const [row] = await sql<{ id: string }[]>`select id from accounts where email = ${normalized}`;
+  return row ? { id: row.id, email: normalized } : null;
+}
+
 export async function createApiKey(
   sql: Sql,
   input: { accountId: string; name: string; expiresAt?: Date | null; rateLimit?: number | null },

@@ -15,8 +15,24 @@ export const TrackList = z.object({
 });
 export type TrackList = z.infer<typeof TrackList>;
 
-/** A path parameter may be an id or, for convenience (agents often hold URLs), a YouTube URL. */
-export const videoIdOf = (raw: string) => (VIDEO_ID_PATTERN.test(raw) ? parseVideoRef({ videoId: raw }) : parseVideoRef({ url: raw }));
+/**
+ * A path parameter may be an id or, for convenience (agents often hold URLs), a YouTube URL. Anything without
+ * a URL's `.`, `/` or `:` is judged as an id, so "abc" is reported as a malformed id rather than as a foreign host.
+ */
+export const videoIdOf = (param: string) => {
+  // Over REST a URL arrives percent-encoded (https%3A%2F%2Fyoutu.be%2F...): trpc-to-openapi does not decode path
+  // parameters. An id never contains "%", so decoding cannot change one.
+  const raw = /%[0-9A-Fa-f]{2}/.test(param) ? decodeOr(param) : param;
+  return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw) ? parseVideoRef({ videoId: raw }) : parseVideoRef({ url: raw });
+};
+
+function decodeOr(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
 
 export async function getVideoInfo(deps: Deps, videoId: string): Promise<VideoInfo> {
   return (await loadVideo(deps, videoIdOf(videoId))).info;

@@ -1,0 +1,156 @@
+// Shared pieces of the benchmarks: a dedicated database per bench, the service in a child process, autocannon runs,
+// percentiles and the machine description. Every server here listens on 127.0.0.1 only.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import postgres from 'postgres';
+import { migrateDatabase } from '../db/client.ts';
+import { adminUrl, urlFor } from '../test/support/databases.ts';
+
+export const REPO = new URL('../', import.meta.url).pathname;
+
+/** A fresh, migrated database of our own (no shared template is touched), dropped by `drop()`. */
+export async function benchDatabase(tag: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `subtext_bench_${tag}_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = urlFor(name);
+  await migrateDatabase(url);
+  return {
+    url,
+    async drop() {
+      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
+      try {
+        await a.unsafe(`drop database if exists ${name} with (force)`);
+      } finally {
+        await a.end();
+      }
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ChildServer {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  rssMiB(): number;
+  stop(): Promise<void>;
+}
+
+/** Runs a TypeScript entry point under Node with tsx, waits until `readyPath` answers 200. */
+export async function startChild(entry: string, env: Record<string, string>, readyPath = '/healthz'): Promise<ChildServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: REPO,
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited ${child.exitCode}: ${stderr}`);
+    try {
+      const r = await fetch(url + readyPath);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${entry} did not get ready: ${stderr}`);
+    await sleep(100);
+  }
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    rssMiB: () => rssOf(child.pid!),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        child.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+export function rssOf(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+/** One autocannon run (programmatic API). */
+export async function load(opts: { url: string; connections: number; seconds: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<LoadResult> {
+  const r = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.seconds,
+    method: opts.method ?? 'POST',
+    headers: opts.headers,
+    body: opts.body,
+  });
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    total: r.requests.total,
+  };
+}
+
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+export const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+export function machine(): string {
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  return `${cpu}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB memory, Node ${process.version}, ${os.platform()} ${os.release()}`;
+}
+
+export function table(head: string[], rows: (string | number)[][]): string {
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+export interface BenchSection {
+  title: string;
+  markdown: string;
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
+
+export const Email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+
+export const Credentials = z.object({
+  email: Email,
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+});
+export type Credentials = z.infer<typeof Credentials>;
+
+/** Sign-in accepts any length: a policy change must not lock out an older password, and length is no hint. */
+export const SignInInput = z.object({ email: Email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
+export type SignInInput = z.infer<typeof SignInInput>;
+
+export const AccountView = z.object({ id: z.string(), email: z.string() });
+
+export const SignedIn = z.object({
+  account: AccountView,
+  /** Send as x-csrf-token on every call that changes state. */
+  csrfToken: z.string(),
+});
+export type SignedIn = z.infer<typeof SignedIn>;

@@ -1,0 +1,18 @@
+import { Credentials, SignedIn } from '../../domain/accounts/credentials.ts';
+import { createSession } from '../../domain/accounts/sessions.ts';
+import { signUp } from '../../domain/accounts/sign-up.ts';
+import { readSessionToken, setSessionCookie } from '../session-cookie.ts';
+import { assertSameOrigin, clientIpOf } from '../session-procedure.ts';
+import { publicProcedure } from '../trpc.ts';
+import { throttleLimits } from './throttle-limits.ts';
+
+export const signUpProcedure = publicProcedure
+  .input(Credentials)
+  .output(SignedIn)
+  .mutation(async ({ ctx, input }) => {
+    assertSameOrigin(ctx);
+    const { accountId } = await signUp(ctx.deps.sql, input, clientIpOf(ctx), throttleLimits(ctx));
+    const { token, session } = await createSession(ctx.deps.sql, accountId, readSessionToken(ctx.headers));
+    setSessionCookie(ctx, token);
+    return { account: { id: session.accountId, email: session.email }, csrfToken: session.csrfToken };
+  });

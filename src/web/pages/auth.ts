@@ -1,0 +1,58 @@
+import { api, explain } from '../api.ts';
+import { busy, field, h, messageArea, replace } from '../dom.ts';
+import { navigate, type Page } from '../router.ts';
+import { session } from '../session.ts';
+
+function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSearchParams): void {
+  const signingUp = mode === 'sign-up';
+  const email = h('input', { type: 'email', name: 'email', required: true, autocomplete: 'email', inputmode: 'email' });
+  const password = h('input', {
+    type: 'password',
+    name: 'password',
+    required: true,
+    minlength: signingUp ? 10 : null,
+    autocomplete: signingUp ? 'new-password' : 'current-password',
+  });
+  const submit = h('button', { type: 'submit', class: 'primary' }, signingUp ? 'Create account' : 'Sign in');
+  const message = messageArea();
+  const form = h(
+    'form',
+    { class: 'card narrow', novalidate: false },
+    field('Email', email),
+    field('Password', password, signingUp ? 'At least 10 characters. A passphrase of a few words is easy to remember and hard to guess.' : undefined),
+    message,
+    submit,
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    message.clear();
+    try {
+      const input = { email: email.value, password: password.value };
+      session.current = await busy(submit, signingUp ? 'Creating account…' : 'Signing in…', () =>
+        signingUp ? api.account.signUp.mutate(input) : api.account.signIn.mutate(input),
+      );
+      const next = query.get('next');
+      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : signingUp ? '/keys' : '/service');
+    } catch (err) {
+      message.error(explain(err));
+      password.focus();
+    }
+  });
+  replace(
+    main,
+    h('h1', { tabindex: -1 }, signingUp ? 'Create your Subtext account' : 'Sign in to Subtext'),
+    signingUp
+      ? h('p', null, 'Every account gets free credits every day. Use them here, or create an API key for scripts and AI agents.')
+      : null,
+    form,
+    h(
+      'p',
+      null,
+      signingUp ? 'Already have an account? ' : 'New here? ',
+      h('a', { href: signingUp ? '/sign-in' : '/sign-up' }, signingUp ? 'Sign in' : 'Create an account'),
+    ),
+  );
+}
+
+export const signInPage: Page = { title: 'Sign in', auth: false, render: (main, _p, q) => authForm('sign-in', main, q) };
+export const signUpPage: Page = { title: 'Sign up', auth: false, render: (main, _p, q) => authForm('sign-up', main, q) };

@@ -1,0 +1,14 @@
+import type { api } from '../api.ts';
+
+export type VideoInfo = Awaited<ReturnType<typeof api.videos.info.query>>;
+export type Track = Awaited<ReturnType<typeof api.videos.tracks.query>>['tracks'][number];
+export type Transcript = Awaited<ReturnType<typeof api.subtitles.get.mutate>>;
+
+/** What the panels of one video share: its info and tracks, and the transcript once fetched. */
+export interface VideoContext {
+  info: VideoInfo;
+  tracks: Track[];
+  transcript: Transcript | null;
+  /** Called when a transcript (original or translated) has been loaded. */
+  onTranscript(t: Transcript | { videoId: string; lang: string; segments: Transcript['segments'] }): void;
+}
