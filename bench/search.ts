@@ -14,18 +14,8 @@ const LANGS = ['en', 'en', 'en', 'en-GB', 'de', 'fr', 'es', 'pt-BR'];
 /** A generated vocabulary: pronounceable words, a few common ones and a long tail (Zipf-like use). */
 function vocabulary(n: number): string[] {
   const syll = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vek', 'ul', 'dor', 'phi', 'an', 'tre', 'mos', 'qui', 'zel', 'bar'];
-  const words = new Set<string>();
-  for (let i = 0; words.size < n; i++) {
-    let x = i * 2654435761;
-    const len = 2 + (i % 3);
-    let w = '';
-    for (let s = 0; s < len; s++) {
-      w += syll[Math.abs(x) % syll.length];
-      x = Math.floor(x / 7) + 13 * s;
-    }
-    words.add(w);
-  }
-  return [...words];
+  // Word i spells i + 16 in base 16 with a syllable per digit: distinct by construction, 2 to 4 syllables.
+  return Array.from({ length: n }, (_, i) => [...(i + 16).toString(16)].map((d) => syll[parseInt(d, 16)]).join(''));
 }
 
 export async function run(): Promise<BenchSection[]> {

@@ -17,5 +17,10 @@ describeKeyedProcedureChecks('videos.info', server, { input: { videoId: 'x' }, a
 describeKeyedProcedureChecks('videos.tracks', server, { input: { videoId: 'x' }, authed: { status: 400, code: 'INVALID_REQUEST' } });
 describeKeyedProcedureChecks('subtitles.get', server, { input: () => ({ videoId: freshVideoId() }), price: 2 });
 
-// Procedures still to add a line above for (shown as todo, not failed).
-listUncoveredProcedures();
+// Past the fake video's 60 s: answers 400 once the key has passed (frames themselves are tested in test/frames).
+describeKeyedProcedureChecks('frames.capture', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['mcp'] });
+describeKeyedProcedureChecks('frames.get', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['rest'] });
+
+// Procedures still to add a line above for (shown as todo, not failed). The LLM-backed ones need a fake
+// Anthropic server and get the same checks in test/llm/security.test.ts.
+listUncoveredProcedures(['transcripts.translate', 'summaries.create', 'articles.search', 'articles.get', 'jobs.get']);
