@@ -1,5 +1,6 @@
 import { SummarizeInput, SummarizeOutput } from '../../domain/summaries/schemas.ts';
 import { requestSummary } from '../../domain/summaries/request-summary.ts';
+import { acceptedUnlessDone } from '../accepted-job.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const createSummary = keyedProcedure
@@ -34,11 +35,6 @@ export const createSummary = keyedProcedure
   })
   .input(SummarizeInput)
   .output(SummarizeOutput)
-  .mutation(async ({ ctx, input }) => {
-    const out = await requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input);
-    if (out.status !== 'succeeded') {
-      ctx.out.status = 202;
-      ctx.out.location = `/api/v1/jobs/${out.job.id}`;
-    }
-    return out;
-  });
+  .mutation(async ({ ctx, input }) =>
+    acceptedUnlessDone(ctx, await requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input)),
+  );

@@ -1,5 +1,6 @@
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
 import { TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
+import { acceptedUnlessDone } from '../accepted-job.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const translateTranscript = keyedProcedure
@@ -35,11 +36,6 @@ export const translateTranscript = keyedProcedure
   })
   .input(TranslateInput)
   .output(TranslateOutput)
-  .mutation(async ({ ctx, input }) => {
-    const out = await requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input);
-    if (out.status !== 'succeeded') {
-      ctx.out.status = 202;
-      ctx.out.location = `/api/v1/jobs/${out.job.id}`;
-    }
-    return out;
-  });
+  .mutation(async ({ ctx, input }) =>
+    acceptedUnlessDone(ctx, await requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input)),
+  );
