@@ -61,7 +61,8 @@ export async function run(): Promise<BenchSection[]> {
     }
     await sql`analyze articles`;
     const loadSeconds = (performance.now() - t0) / 1000;
-    const [{ size }] = (await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size('articles')) as size`) as [{ size: string }];
+    const [sizeRow] = await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size('articles')) as size`;
+    const size = sizeRow!.size;
 
     // The mix: common and rare single words, two-word AND, a phrase, an exclusion, each alone and with filters,
     // plus filter-only listings (newest first) and a deep page.

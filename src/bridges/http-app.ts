@@ -5,6 +5,7 @@ import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
 import type { Context, Surface } from '../router/context.ts';
+import { isDatabaseDown } from '../router/database-errors.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { renderDocsPage } from './docs-page.ts';
@@ -127,6 +128,10 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
 
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.path}`), 404));
   app.onError((err, c) => {
+    if (isDatabaseDown(err)) {
+      c.header('retry-after', '5');
+      return c.json(errorBody('SERVICE_BUSY', 'The service is briefly unavailable; retry in a few seconds'), 503);
+    }
     deps.log.error({ err, reqId: c.get('requestId') }, 'unhandled error');
     return c.json(errorBody('INTERNAL_ERROR', `Internal error (request ${c.get('requestId')})`), 500);
   });

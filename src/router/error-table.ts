@@ -1,5 +1,6 @@
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server';
 import type { ErrorCode } from '../domain/errors.ts';
+import { redactKeys } from '../domain/keys/api-key.ts';
 
 interface ErrorEntry {
   status: number;
@@ -40,5 +41,5 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorEntry> = {
   INTERNAL_ERROR: { status: 500, trpc: 'INTERNAL_SERVER_ERROR', description: 'An unexpected error; the message carries the request id to report.' },
 };
 
-/** The spec's error body. */
-export const errorBody = (code: ErrorCode, message: string) => ({ error: { code, message } });
+/** The spec's error body. Messages may quote the caller's input: a key pasted into the wrong field is masked. */
+export const errorBody = (code: ErrorCode, message: string) => ({ error: { code, message: redactKeys(message) } });

@@ -26,9 +26,10 @@ export async function requireSession(ctx: Context, csrf: boolean): Promise<{ ses
  * its own), else the website session cookie. Cookie callers must send the CSRF token on every call, queries
  * included, because some queries spend credits (frames.get) and a cross-site navigation carries Lax cookies.
  */
+export const sendsApiKey = (headers: Headers) => headers.has('authorization') || headers.has('x-api-key');
+
 export async function callerFromRequest(ctx: Context): Promise<Caller> {
-  const sentKey = ctx.headers.has('authorization') || ctx.headers.has('x-api-key');
-  if (sentKey || !readSessionToken(ctx.headers)) return authenticateApiKey(ctx.deps.sql, readApiKey(ctx.headers));
+  if (sendsApiKey(ctx.headers) || !readSessionToken(ctx.headers)) return authenticateApiKey(ctx.deps.sql, readApiKey(ctx.headers));
   const token = readSessionToken(ctx.headers);
   const session = await findSession(ctx.deps.sql, token);
   if (!session) throw new ServiceError('INVALID_API_KEY', 'Your website session has expired; sign in again, or send an API key');

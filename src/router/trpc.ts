@@ -2,10 +2,13 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
-import { consumeRateLimit } from '../domain/rate-limit/consume.ts';
+import { readApiKey, redactKeys } from '../domain/keys/api-key.ts';
+import { authenticateAndCount } from '../domain/keys/authenticate-and-count.ts';
+import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit/consume.ts';
 import type { AuthedContext, Context } from './context.ts';
+import { isDatabaseDown, isUnstorableText } from './database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
-import { callerFromRequest, SESSION_CALLER_PREFIX } from './session-auth.ts';
+import { callerFromRequest, SESSION_CALLER_PREFIX, sendsApiKey } from './session-auth.ts';
 
 export interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
@@ -61,7 +64,7 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error, ctx }) {
       const { code, message } = codeOf(error);
-      const safe = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx?.requestId ?? 'unknown'})` : message;
+      const safe = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx?.requestId ?? 'unknown'})` : redactKeys(message);
       // tRPC clients read `data.code`; REST bodies are rewritten to { error: { code, message } } by the bridge.
       return {
         message: safe,
@@ -84,6 +87,12 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
     }
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {
       ctx.log.error({ err: result.error.cause ?? result.error, path }, 'unhandled error');
+      if (isUnstorableText(result.error.cause)) {
+        throw new TRPCError({
+          code: 'BAD_REQUEST',
+          cause: new ServiceError('INVALID_REQUEST', 'The request contains text that cannot be processed (a NUL character or invalid UTF-8)'),
+        });
+      }
       if (isDatabaseDown(result.error.cause)) {
         throw new TRPCError({
           code: 'SERVICE_UNAVAILABLE',
@@ -95,26 +104,26 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-function isDatabaseDown(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code;
-  return (
-    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'CONNECTION_CLOSED' || code === 'CONNECTION_ENDED' ||
-    code === 'CONNECTION_DESTROYED' || code === 'CONNECT_TIMEOUT' || code === '57P01' || code === '57P03'
-  );
-}
 
 export const publicProcedure = t.procedure.use(errorMapping);
 
 /** Needs an API key or a website session; counts against the key's (or the session account's) rate limit. */
 export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  // An API key, or (for the website) a session cookie with its CSRF token: see session-auth.ts.
-  const caller = ctx.caller ?? (await callerFromRequest(ctx));
+  const defaultLimit = ctx.deps.config.RATE_LIMIT_PER_MINUTE;
+  let caller = ctx.caller;
+  let state: RateLimitState;
+  if (!caller && sendsApiKey(ctx.headers)) {
+    // The common case, in one round trip: the key's caller and its rate-limit count.
+    ({ caller, rateLimit: state } = await authenticateAndCount(ctx.deps.sql, readApiKey(ctx.headers), defaultLimit));
+  } else {
+    // An API key, or (for the website) a session cookie with its CSRF token: see session-auth.ts.
+    caller ??= await callerFromRequest(ctx);
+    state = await consumeRateLimit(ctx.deps.sql, caller.keyId, caller.rateLimit ?? defaultLimit);
+  }
   if (!caller.keyId.startsWith(SESSION_CALLER_PREFIX)) ctx.deps.lastUsed.touch(caller.keyId);
-  const limit = caller.rateLimit ?? ctx.deps.config.RATE_LIMIT_PER_MINUTE;
-  const state = await consumeRateLimit(ctx.deps.sql, caller.keyId, limit);
   ctx.out.rateLimit = state;
   if (!state.allowed) {
-    throw new ServiceError('RATE_LIMITED', `Rate limit of ${limit} requests per minute exceeded; retry in ${state.reset} s`, state.reset);
+    throw new ServiceError('RATE_LIMITED', `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.reset} s`, state.reset);
   }
   return next({ ctx: { ...ctx, caller } as AuthedContext });
 });

@@ -15,8 +15,14 @@ const WINDOW_MS = 60_000;
  * Postgres and is incremented atomically, so every instance shares it and exactly `limit`
  * requests get through per window, however many arrive at once.
  */
+/** The fixed one-minute window `now` falls in, and the seconds until it ends. */
+export function windowOf(now: number): { start: Date; reset: number } {
+  const start = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
+  return { start, reset: Math.max(1, Math.ceil((start.getTime() + WINDOW_MS - now) / 1000)) };
+}
+
 export async function consumeRateLimit(sql: Sql, keyId: string, limit: number, now = Date.now()): Promise<RateLimitState> {
-  const windowStart = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
+  const { start: windowStart, reset } = windowOf(now);
   const [row] = await sql<{ count: number }[]>`
     insert into rate_counters (key_id, window_start, count) values (${keyId}, ${windowStart.toISOString()}::timestamptz, 1)
     on conflict (key_id, window_start) do update set count = rate_counters.count + 1
@@ -25,7 +31,7 @@ export async function consumeRateLimit(sql: Sql, keyId: string, limit: number, n
   return {
     limit,
     remaining: Math.max(0, limit - count),
-    reset: Math.max(1, Math.ceil((windowStart.getTime() + WINDOW_MS - now) / 1000)),
+    reset,
     allowed: count <= limit,
   };
 }

@@ -1,0 +1,14 @@
+/** Connection-level failures: the database is restarting or unreachable, so the answer is "retry shortly". */
+export function isDatabaseDown(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return (
+    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'CONNECTION_CLOSED' || code === 'CONNECTION_ENDED' ||
+    code === 'CONNECTION_DESTROYED' || code === 'CONNECT_TIMEOUT' || code === '57P01' || code === '57P02' || code === '57P03'
+  );
+}
+
+/** Text PostgreSQL cannot store (a NUL character, bytes that are not UTF-8): the caller's input, not our fault. */
+export function isUnstorableText(err: unknown): boolean {
+  const code = (err as { code?: string } | undefined)?.code;
+  return code === '22021' || code === '22P05';
+}
