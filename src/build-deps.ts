@@ -3,6 +3,7 @@ import { connect, migrateDatabase } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createLastUsedRecorder } from './domain/keys/last-used.ts';
+import { createHotCache } from './domain/subtitles/hot-cache.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/database/embedded-postgres.ts';
 import type { Logger } from './infra/log/logger.ts';
 import { createJobQueue } from './jobs/queue.ts';
@@ -45,6 +46,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     log,
     lastUsed,
     queue,
+    hotCache: createHotCache(),
     signingSecret,
     publicUrl,
     youtube: createYoutubeSource({

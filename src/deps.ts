@@ -3,6 +3,7 @@ import type { Config } from './config.ts';
 import type { LastUsedRecorder } from './domain/keys/last-used.ts';
 import type { ArticleSearch } from './domain/articles/search-port.ts';
 import type { BlobStore, FrameGrabber, Llm, VideoSource } from './domain/ports.ts';
+import type { HotCache } from './domain/subtitles/hot-cache.ts';
 import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './jobs/queue.ts';
 
@@ -19,6 +20,8 @@ export interface Deps {
   llm: Llm | null;
   search: ArticleSearch;
   queue: JobQueue;
+  /** Stored transcripts and video rows kept in memory for the cached-transcript hot path. */
+  hotCache: HotCache;
   /** HMAC secret for signed URLs. */
   signingSecret: string;
   publicUrl: string;

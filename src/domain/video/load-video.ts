@@ -35,10 +35,18 @@ export async function runJob<T>(deps: Deps, queue: string, data: object, key: st
  * capacity-limited extraction queue (one fetch per video however many ask at once).
  */
 export async function loadVideo(deps: Deps, videoId: string, opts: { maxAgeMs?: number } = {}): Promise<SourceVideo> {
+  const maxAge = opts.maxAgeMs ?? VIDEO_INFO_TTL_MS;
+  const isFresh = (v: { fetchedAt: Date } | null | undefined) => !!v && Date.now() - v.fetchedAt.getTime() < maxAge;
+  const cached = deps.hotCache.getVideo(videoId);
+  if (cached && isFresh(cached)) return cached;
   const stored = await readStoredVideo(deps.sql, videoId);
-  if (stored && Date.now() - stored.fetchedAt.getTime() < (opts.maxAgeMs ?? VIDEO_INFO_TTL_MS)) return stored;
+  if (stored && isFresh(stored)) {
+    deps.hotCache.setVideo(videoId, stored);
+    return stored;
+  }
   await runJob(deps, EXTRACT_QUEUE, { kind: 'info', videoId } satisfies ExtractJob, `info:${videoId}`);
-  const fresh = await readStoredVideo(deps.sql, videoId);
-  if (!fresh) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');
-  return fresh;
+  const fetched = await readStoredVideo(deps.sql, videoId);
+  if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');
+  deps.hotCache.setVideo(videoId, fetched);
+  return fetched;
 }

@@ -1,0 +1,45 @@
+/**
+ * A small in-process cache in front of PostgreSQL for data that rarely changes (stored transcripts,
+ * video rows): bounded by an estimate of bytes, least recently used first out, entries expiring after
+ * their TTL. Postgres stays the truth; a miss just reads it again.
+ */
+export function createLruCache<V>(opts: { maxBytes: number }) {
+  const entries = new Map<string, { value: V; bytes: number; expires: number }>();
+  let bytes = 0;
+  const drop = (key: string) => {
+    const e = entries.get(key);
+    if (e) {
+      bytes -= e.bytes;
+      entries.delete(key);
+    }
+  };
+  return {
+    get(key: string, now = Date.now()): V | undefined {
+      const e = entries.get(key);
+      if (!e) return undefined;
+      if (e.expires <= now) {
+        drop(key);
+        return undefined;
+      }
+      // Re-insert: Map keeps insertion order, so the oldest use is first.
+      entries.delete(key);
+      entries.set(key, e);
+      return e.value;
+    },
+    set(key: string, value: V, size: number, ttlMs: number, now = Date.now()) {
+      drop(key);
+      if (size > opts.maxBytes) return;
+      entries.set(key, { value, bytes: size, expires: now + ttlMs });
+      bytes += size;
+      for (const oldest of entries.keys()) {
+        if (bytes <= opts.maxBytes) break;
+        drop(oldest);
+      }
+    },
+    delete: drop,
+    get size() {
+      return entries.size;
+    },
+  };
+}
+export type LruCache<V> = ReturnType<typeof createLruCache<V>>;
