@@ -12,12 +12,17 @@ import { createPgBlobStore } from './infra/blob/pg-blob-store.ts';
 import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { createAnthropicLlm, DEFAULT_LLM_MODEL } from './infra/llm/anthropic-llm.ts';
-import { createPgArticleSearch } from './infra/search/pg-article-search.ts';
-import { createTypesenseSearch } from './infra/search/typesense-search.ts';
+import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
 
 export interface Runtime {
   deps: Deps;
+  /**
+   * Stops claiming jobs and waits up to `timeoutMs` for the ones this instance holds; pg-boss then fails any still
+   * running back to `retry` (retry_count + 1), for another worker to take. The queue's pool stays open: a request
+   * still in flight can enqueue a job, or wait for one another instance runs. Call close() after.
+   */
+  drainJobs(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,15 +80,17 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
           log: log.child({ component: 'llm' }),
         })
       : null,
-    search:
-      config.SEARCH_BACKEND === 'typesense'
-        ? createTypesenseSearch({ urls: [config.TYPESENSE_URL!], apiKey: config.TYPESENSE_API_KEY!, collection: 'articles' })
-        : createPgArticleSearch(sql),
+    search: createArticleSearch(config, sql),
     ...overrides,
   };
 
   return {
     deps,
+    async drainJobs(timeoutMs) {
+      // pg-boss 12: stop() with graceful waits for the handlers (until timeout), then fails the rest
+      // (node_modules/pg-boss/dist/index.js #doStop -> manager.failWip); close: false keeps its pool for close().
+      await queue.boss.stop({ graceful: true, close: false, timeout: timeoutMs } as never);
+    },
     async close() {
       await lastUsed.stop();
       await queue.stop().catch(() => {});

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { connect, migrateDatabase } from '../db/client.ts';
-import { parseConfig } from './config.ts';
+import { ConfigError, parseConfig } from './config.ts';
 import { grantCredits } from './domain/credits/credits.ts';
 import { isServiceError } from './domain/errors.ts';
 import { createApiKey, ensureAccount, findAccount, listApiKeys, revokeApiKey } from './domain/keys/manage-keys.ts';
@@ -8,6 +8,8 @@ import { startEmbeddedPostgres } from './infra/database/embedded-postgres.ts';
 import { Credentials } from './domain/accounts/credentials.ts';
 import { hashPassword } from './domain/accounts/password.ts';
 import { setPassword } from './domain/accounts/sign-in.ts';
+import { reindexArticles } from './domain/articles/reindex-articles.ts';
+import { createArticleSearch } from './infra/search/create-article-search.ts';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -21,7 +23,8 @@ const USAGE = `Usage: npm run cli -- <command>
   keys revoke --email <email> --id <key id>
   credits grant --email <email> --amount <n>
   accounts list
-  accounts set-password --email <email>   (reads the password from stdin, e.g. a pipe; it never goes in argv)`;
+  accounts set-password --email <email>   (reads the password from stdin, e.g. a pipe; it never goes in argv)
+  search reindex [--batch-size <n>]       (SEARCH_BACKEND=typesense: upserts every stored article, n per request, default 100)`;
 
 class UsageError extends Error {}
 
@@ -57,13 +60,26 @@ async function main(argv: string[]) {
       'rate-limit': { type: 'string' },
       id: { type: 'string' },
       amount: { type: 'string' },
+      'batch-size': { type: 'string' },
     },
   });
   const command = positionals.join(' ');
-  const known = ['keys create', 'keys list', 'keys revoke', 'credits grant', 'accounts list', 'accounts set-password'];
+  const known = ['keys create', 'keys list', 'keys revoke', 'credits grant', 'accounts list', 'accounts set-password', 'search reindex'];
   if (!known.includes(command)) throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
 
   const config = parseConfig(process.env);
+  let batchSize = 0;
+  if (command === 'search reindex') {
+    // Refused before any database work: with Postgres the articles table is the index (a generated tsvector column).
+    if (config.SEARCH_BACKEND !== 'typesense') {
+      throw new UsageError(
+        `search reindex: SEARCH_BACKEND is ${config.SEARCH_BACKEND}, whose index is the articles table itself (kept current on every insert); ` +
+          'there is nothing to rebuild. Set SEARCH_BACKEND=typesense, TYPESENSE_URL and TYPESENSE_API_KEY to fill a Typesense collection.',
+      );
+    }
+    batchSize = values['batch-size'] === undefined ? 100 : Number(values['batch-size']);
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new UsageError('--batch-size must be an integer from 1 to 10000');
+  }
   const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres(config.DATA_DIR);
   const url = config.DATABASE_URL ?? embedded!.url;
   await migrateDatabase(url);
@@ -116,6 +132,38 @@ async function main(argv: string[]) {
         console.log(`Password set for ${account.email}; its website sessions were signed out.`);
         break;
       }
+      case 'search reindex': {
+        const search = createArticleSearch(config, sql);
+        const [{ n: total } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from articles`;
+        console.error(`Reindexing ${total} articles into Typesense at ${new URL(config.TYPESENSE_URL!).origin}, ${batchSize} per request...`);
+        let shown = 0;
+        let done = { read: 0, indexed: 0 };
+        let result;
+        try {
+          result = await reindexArticles(sql, search, {
+            batchSize,
+            onBatch: (p) => {
+              done = { read: p.read, indexed: p.indexed };
+              // A progress line about every 10% (and the last): enough to see it move, not one per batch.
+              if (p.read - shown >= Math.max(batchSize, total / 10) || p.read >= total) {
+                shown = p.read;
+                console.error(`  ${p.read} read, ${p.indexed} indexed, ${p.failed.length} failed`);
+              }
+            },
+          });
+        } catch (err) {
+          // A whole request failed (Typesense down, wrong key): a runtime failure, not a usage error. Upserts are
+          // idempotent, so running the command again redoes the lot.
+          console.error(`Reindex stopped after ${done.indexed} of ${total} articles were indexed: ${(err as Error).message}`);
+          process.exitCode = 1;
+          break;
+        }
+        for (const f of result.failed.slice(0, 20)) console.error(`  failed ${f.id}: ${f.error}`);
+        if (result.failed.length > 20) console.error(`  ...and ${result.failed.length - 20} more`);
+        console.log(`Indexed ${result.indexed} of ${result.read} articles; ${result.failed.length} failed.`);
+        if (result.failed.length) process.exitCode = 1;
+        break;
+      }
       case 'accounts list': {
         const rows = await sql`select id, email, purchased_balance, created_at from accounts order by created_at`;
         console.table(rows.map((r) => ({ ...r })));
@@ -129,6 +177,10 @@ async function main(argv: string[]) {
 }
 
 main(process.argv.slice(2)).catch((err) => {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(2);
+  }
   // parseArgs reports unknown options and missing values as ERR_PARSE_ARGS_* errors: usage errors too.
   const parseError = String((err as { code?: unknown })?.code ?? '').startsWith('ERR_PARSE_ARGS');
   if (err instanceof UsageError || isServiceError(err) || parseError) {

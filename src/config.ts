@@ -33,11 +33,16 @@ export const ConfigSchema = z.object({
   YOUTUBE_VISITOR_DATA: z.string().optional(),
   YOUTUBE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
 
-  EXTRACT_CONCURRENCY: z.coerce.number().int().min(1).default(4),
+  EXTRACTION_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   FRAME_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   LLM_CONCURRENCY: z.coerce.number().int().min(1).default(2),
   /** Jobs allowed to wait per queue before new work is refused with 503 SERVICE_BUSY. */
   QUEUE_MAX_WAITING: z.coerce.number().int().min(0).default(100),
+  /**
+   * A job whose worker stopped sending heartbeats (killed, lost) this many seconds ago is retried by another
+   * worker (plus up to 5 s for the supervisor to notice). Live workers refresh their heartbeat every half of it.
+   */
+  JOB_EXPIRE_SECONDS: z.coerce.number().int().min(10).max(3600).default(20),
   /** How long a request waits for its job before answering (REST/MCP clients give up near 60 s). */
   REQUEST_WAIT_MS: z.coerce.number().int().min(100).default(50_000),
 

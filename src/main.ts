@@ -5,6 +5,12 @@ import { ConfigError, parseConfig } from './config.ts';
 import { createLogger } from './infra/log/logger.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 
+/**
+ * How long a stopping instance lets its running jobs finish before pg-boss hands them to another worker. Under the
+ * 30 s an orchestrator usually allows between SIGTERM and SIGKILL (Kubernetes' terminationGracePeriodSeconds).
+ */
+const JOB_DRAIN_MS = 20_000;
+
 /** The composition root: config, dependencies, then the HTTP API and/or the job workers (MODE). */
 async function main() {
   let config;
@@ -37,8 +43,20 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
-    // Stop accepting; in-flight requests finish before close() calls back.
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    // Both at once, so the two waits overlap rather than add up:
+    // - HTTP: the listener closes (new connections are refused), idle keep-alive connections are closed, and
+    //   close() calls back once every in-flight request has been answered. A request waits for its job at most
+    //   REQUEST_WAIT_MS, so past that (plus a margin) whatever connection is left is cut.
+    // - Jobs: the workers stop claiming at once (a draining instance should not take work another instance could
+    //   finish), finish what they hold within JOB_DRAIN_MS, and pg-boss hands back what is still running.
+    const http = new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      const s = server as import('node:http').Server;
+      const cut = setTimeout(() => s.closeAllConnections(), config.REQUEST_WAIT_MS + 10_000);
+      s.close(() => (clearTimeout(cut), resolve()));
+      s.closeIdleConnections();
+    });
+    await Promise.all([http, runtime.drainJobs(JOB_DRAIN_MS).catch((err: unknown) => log.warn({ err }, 'job queue did not drain'))]);
     await runtime.close();
     log.info('stopped');
     process.exit(0);

@@ -11,6 +11,7 @@ import { appRouter } from '../router/index.ts';
 import { renderDocsPage } from './docs-page.ts';
 import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
+import { serveSubtitlesFile } from './subtitles-file-route.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { handleMcp } from './mcp.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -78,6 +79,9 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   mountSignedFrames(app, deps);
   app.get(`${REST_PREFIX}/videos/:videoId/frame`, (c) =>
     serveFrameImage(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
+  );
+  app.get(`${REST_PREFIX}/videos/:videoId/subtitles`, (c) =>
+    serveSubtitlesFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
 
   const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'));

@@ -67,7 +67,11 @@ function successResult(def: ToolDef, output: unknown): CallToolResult {
     const img = mcp.image(output);
     return { content: [{ type: 'image', data: img.base64, mimeType: img.mimeType }, { type: 'text', text: img.caption }] };
   }
-  const text = mcp.summarize ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}` : JSON.stringify(output);
+  const text = mcp.text
+    ? mcp.text(output)
+    : mcp.summarize
+      ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}`
+      : JSON.stringify(output);
   return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
 }
 

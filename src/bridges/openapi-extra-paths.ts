@@ -1,7 +1,15 @@
 import { DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH } from '../domain/frames/schemas.ts';
+import { FILE_FORMATS, FILE_TYPES } from '../domain/subtitles/formats.ts';
+import { LANG_PATTERN } from '../domain/subtitles/schemas.ts';
+import { DEFAULT_FILE_FORMAT } from './subtitles-file-route.ts';
 
-/** Operations served by plain routes rather than through trpc-to-openapi (binary answers). */
-export const EXTRA_REST_ROUTES = [{ method: 'GET', path: '/videos/{videoId}/frame' }];
+/** Operations served by plain routes rather than through trpc-to-openapi (answers that are not JSON). */
+export const EXTRA_REST_ROUTES = [
+  { method: 'GET', path: '/videos/{videoId}/frame' },
+  { method: 'GET', path: '/videos/{videoId}/subtitles' },
+];
+
+const TRANSCRIPT_ERRORS = ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED'];
 
 export function extraPaths(): Record<string, any> {
   return {
@@ -27,6 +35,33 @@ export function extraPaths(): Record<string, any> {
           },
         },
         'x-error-codes': ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
+      },
+    },
+    '/videos/{videoId}/subtitles': {
+      get: {
+        operationId: 'subtitles-file',
+        tags: ['subtitles'],
+        summary: 'Download a transcript as a file',
+        description:
+          'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
+          'The same operation as POST /subtitles with `format` (same language choice, same price: 2 credits when the transcript must be extracted, free when stored); `X-Credits-Charged` says what it cost and `Content-Language` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.',
+        parameters: [
+          { name: 'videoId', in: 'path', required: true, description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)', schema: { type: 'string' } },
+          { name: 'lang', in: 'query', required: false, description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track', schema: { type: 'string', pattern: LANG_PATTERN.source } },
+          { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: [...FILE_FORMATS], default: DEFAULT_FILE_FORMAT } },
+        ],
+        responses: {
+          '200': {
+            description: 'The transcript file',
+            headers: {
+              'X-Credits-Charged': { schema: { type: 'integer' } },
+              'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="{videoId}.{lang}.{txt|srt|vtt}"' },
+              'Content-Language': { schema: { type: 'string' }, description: 'The language of the transcript answered' },
+            },
+            content: Object.fromEntries(FILE_FORMATS.map((f) => [`${FILE_TYPES[f].mediaType}; charset=utf-8`, { schema: { type: 'string' } }])),
+          },
+        },
+        'x-error-codes': TRANSCRIPT_ERRORS,
       },
     },
   };

@@ -2,6 +2,7 @@ import { PgBoss, type Job } from 'pg-boss';
 import type { Sql } from '../../db/client.ts';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
 import type { Logger } from '../infra/log/logger.ts';
+import { isDatabaseDown } from '../router/database-errors.ts';
 
 export type JobOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
 
@@ -12,7 +13,18 @@ export interface QueueSpec {
   /** A job running longer than this is presumed dead (worker killed) and retried. */
   expireInSeconds: number;
   retryLimit: number;
+  /**
+   * Workers refresh a heartbeat on their jobs; a job whose heartbeat is this many seconds old (its worker died) is
+   * retried, well before `expireInSeconds`. pg-boss requires at least 10.
+   */
+  heartbeatSeconds?: number;
 }
+
+/**
+ * How often pg-boss's supervisor looks for expired jobs and stale heartbeats (its default, 60 s, would add up to a
+ * minute to every dead worker's job). One instance at a time does it (pg-boss takes a lock).
+ */
+export const SUPERVISE_INTERVAL_SECONDS = 5;
 
 export type Handler = (data: any, attempt: { retryCount: number; retryLimit: number }) => Promise<unknown>;
 
@@ -24,7 +36,14 @@ const CHANNEL = 'subtext_job_done';
  * a slow poll of pg-boss's own state covers a missed notification.
  */
 export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number }) {
-  const boss = new PgBoss({ connectionString: opts.url, schema: 'pgboss', max: 4, useListenNotify: true } as never);
+  const boss = new PgBoss({
+    connectionString: opts.url,
+    schema: 'pgboss',
+    max: 4,
+    useListenNotify: true,
+    superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+    monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
+  } as never);
   boss.on('error', (err: unknown) => opts.log.warn({ err }, 'job queue error'));
   // Several requests (in this process) may wait for the same job: every one of them is woken.
   const waiters = new Map<string, Set<(o: JobOutcome) => void>>();
@@ -59,8 +78,15 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       for (const q of queues) {
         specs.set(q.name, q);
         const existing = await boss.getQueue(q.name);
-        const options = { retryLimit: q.retryLimit, retryDelay: 1, retryBackoff: true, expireInSeconds: q.expireInSeconds, notify: true };
-        if (!existing) await boss.createQueue(q.name, { policy: 'exclusive', ...options } as never);
+        const options = {
+          retryLimit: q.retryLimit,
+          retryDelay: 1,
+          retryBackoff: true,
+          expireInSeconds: q.expireInSeconds,
+          heartbeatSeconds: q.heartbeatSeconds ?? null,
+          notify: true,
+        };
+        if (!existing) await boss.createQueue(q.name, { policy: 'exclusive', ...options, heartbeatSeconds: q.heartbeatSeconds } as never);
         else await boss.updateQueue(q.name, options as never);
       }
       const sub = await opts.sql.listen(CHANNEL, (payload) => {
@@ -88,12 +114,19 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
           try {
             outcome = { ok: true, value: await handler(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit }) };
           } catch (err) {
+            // The database went away under the handler: pg-boss could not record a failure now, and the job would
+            // sit `active` until its heartbeat or expiry ran out. Wait for the database (bounded) and then fail it,
+            // so pg-boss retries it within seconds of the database's return.
+            if (isDatabaseDown(err)) await untilDatabaseBack(opts.sql, DATABASE_WAIT_MS);
             const retryable = !isServiceError(err) || err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED';
             if (retryable && job.retryCount < job.retryLimit) throw err; // pg-boss retries with backoff
             if (!isServiceError(err)) opts.log.error({ err, queue: name }, 'job failed');
             outcome = { ok: false, error: isServiceError(err) ? { code: err.code, message: err.message } : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' } };
           }
-          await opts.sql.notify(CHANNEL, JSON.stringify({ id: job.id, outcome: shrink(outcome) }));
+          // Waiters in this process first, without the database: a charged result must reach its requester even
+          // if the NOTIFY below cannot be sent. Then every other instance (settle() ignores ids it has no waiter for).
+          settle(job.id, outcome);
+          await notifyWhenUp(opts.sql, JSON.stringify({ id: job.id, outcome: shrink(outcome) }));
           return outcome;
         }) as any,
       );
@@ -158,6 +191,32 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       await boss.stop({ graceful: true, timeout: 20_000 } as never);
     },
   };
+}
+
+const DATABASE_WAIT_MS = 30_000;
+
+/** Resolves once `select 1` answers again, or after `maxMs`. */
+async function untilDatabaseBack(sql: Sql, maxMs: number): Promise<void> {
+  const until = Date.now() + maxMs;
+  while (Date.now() < until) {
+    try {
+      await sql`select 1`;
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+/** NOTIFY, retried while the database is briefly unreachable (the outcome is also in pg-boss's job row). */
+async function notifyWhenUp(sql: Sql, payload: string): Promise<void> {
+  try {
+    await sql.notify(CHANNEL, payload);
+  } catch (err) {
+    if (!isDatabaseDown(err)) throw err;
+    await untilDatabaseBack(sql, DATABASE_WAIT_MS);
+    await sql.notify(CHANNEL, payload);
+  }
 }
 
 /** NOTIFY payloads are limited to 8000 bytes; outcomes are small, but messages are not ours to trust. */

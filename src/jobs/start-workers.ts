@@ -12,9 +12,9 @@ import type { QueueSpec } from './queue.ts';
 export function queueSpecs(deps: Deps): QueueSpec[] {
   const c = deps.config;
   return [
-    { name: EXTRACT_QUEUE, concurrency: c.EXTRACT_CONCURRENCY, expireInSeconds: 120, retryLimit: 2 },
-    { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1 },
-    { name: 'llm', concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2 },
+    { name: EXTRACT_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 120, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    { name: 'llm', concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
   ];
 }
 

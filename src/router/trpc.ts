@@ -21,6 +21,11 @@ export interface McpMeta {
   openWorld?: boolean;
   /** A one-line summary put before the JSON in the text content, for models that read text. */
   summarize?: (output: any) => string;
+  /**
+   * The whole text content, written for a model to read and cite, instead of the summary and the JSON dump
+   * (structuredContent still carries the full output).
+   */
+  text?: (output: any) => string;
   /** Answer as an image content block instead of JSON. */
   image?: (output: any) => { base64: string; mimeType: string; caption: string };
 }

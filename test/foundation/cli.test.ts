@@ -1,8 +1,11 @@
 // The operator CLI as an operator runs it: a child process against a database, checked through the service.
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ArticleDraft } from '../../src/domain/articles/schemas.ts';
+import { storeArticle } from '../../src/domain/articles/store-article.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { rest } from '../support/clients.ts';
+import { startFakeTypesense } from '../support/fake-typesense.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -24,11 +27,15 @@ interface Run {
 
 /** `npx tsx src/cli.ts ...args`, as one node process with tsx's loader (the wrapper would double the startup cost). */
 function cli(...args: string[]): Promise<Run> {
+  return cliWith({}, ...args);
+}
+
+function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       ['--import', 'tsx', 'src/cli.ts', ...args],
-      { env: { PATH: process.env.PATH, DATABASE_URL: database.url }, timeout: 20_000 },
+      { env: { PATH: process.env.PATH, DATABASE_URL: database.url, ...env }, timeout: 60_000 },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -103,5 +110,99 @@ describe('cli', () => {
     });
     const made = await s.deps.sql`select email from accounts where email in ('x@example.com', 'typo@example.com')`;
     expect(made).toEqual([]);
+  });
+});
+
+describe('cli search reindex', () => {
+  const TS_KEY = 'ts-cli-key';
+  const N = 260;
+  const draft = (i: number): ArticleDraft => ({
+    videoId: `reidx${String(i).padStart(6, '0')}`,
+    lang: 'en',
+    length: 'medium',
+    sourceLang: 'en',
+    title: `Reindexed article ${i}`,
+    summary: `Summary ${i} about sourdough`,
+    sections: [{ heading: 'Start', start: 0, end: 30, text: `section text ${i}` }],
+    keyPoints: ['k'],
+    tags: ['baking'],
+    category: 'food',
+    generator: { kind: 'extractive' },
+  });
+  let ids: string[] = [];
+  beforeAll(async () => {
+    const stored = [];
+    for (let i = 0; i < N; i += 20) stored.push(...(await Promise.all(Array.from({ length: Math.min(20, N - i) }, (_, k) => storeArticle(s.deps.sql, draft(i + k))))));
+    ids = stored.map((a) => a.id);
+  });
+
+  it('upserts every stored article into Typesense in bounded batches, and again idempotently', async () => {
+    const ts = await startFakeTypesense(TS_KEY);
+    try {
+      const env = { SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: TS_KEY };
+      const r = await cliWith(env, 'search', 'reindex', '--batch-size', '40');
+      expect(r.code, r.stderr).toBe(0);
+      expect(lastLine(r.stdout)).toBe(`Indexed ${N} of ${N} articles; 0 failed.`);
+      expect(r.stderr).not.toContain(TS_KEY);
+
+      const docs = ts.collections.get('articles')!.docs;
+      expect([...docs.keys()].sort()).toEqual([...ids].sort());
+      expect(docs.get(ids[7]!)).toMatchObject({ id: ids[7], title: expect.stringMatching(/^Reindexed article \d+$/), category: 'food', lang: 'en' });
+      const imports = ts.requests.filter((q) => q.path === '/collections/articles/documents/import');
+      expect(imports.every((q) => q.method === 'POST' && q.query.get('action') === 'upsert')).toBe(true);
+      const sizes = imports.map((q) => q.body.split('\n').filter(Boolean).length);
+      expect(sizes).toEqual([...Array.from({ length: Math.floor(N / 40) }, () => 40), N % 40]);
+      expect(ts.requests.every((q) => q.headers['x-typesense-api-key'] === TS_KEY)).toBe(true);
+
+      // A second run replaces, never duplicates or refuses (action=upsert); the default batch is 100.
+      ts.requests.length = 0;
+      const again = await cliWith(env, 'search', 'reindex');
+      expect(again.code, again.stderr).toBe(0);
+      expect(docs.size).toBe(N);
+      expect(ts.requests.filter((q) => q.path.endsWith('/import')).map((q) => q.body.split('\n').filter(Boolean).length)).toEqual([100, 100, N - 200]);
+    } finally {
+      await ts.close();
+    }
+  });
+
+  it('reports documents Typesense refused and exits 1; the others are indexed', async () => {
+    const ts = await startFakeTypesense(TS_KEY);
+    try {
+      ts.rejectIds.add(ids[3]!).add(ids[200]!);
+      const r = await cliWith({ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: TS_KEY }, 'search', 'reindex');
+      expect(r.code).toBe(1);
+      expect(lastLine(r.stdout)).toBe(`Indexed ${N - 2} of ${N} articles; 2 failed.`);
+      expect(r.stderr).toContain(`failed ${ids[3]}: Field \`created_at\` must be an int64.`);
+      expect(r.stderr).toContain(`failed ${ids[200]}`);
+      expect(ts.collections.get('articles')!.docs.size).toBe(N - 2);
+    } finally {
+      await ts.close();
+    }
+  });
+
+  it('a request Typesense refuses (wrong key) stops the run with exit 1 and says how far it got', async () => {
+    const ts = await startFakeTypesense(TS_KEY);
+    try {
+      const r = await cliWith({ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: 'wrong-key' }, 'search', 'reindex');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/Reindex stopped after 0 of 260 articles were indexed: Could not index 100 articles \(\w+ 401\)/);
+      expect(r.stderr).not.toContain('wrong-key');
+    } finally {
+      await ts.close();
+    }
+  });
+
+  it('exits 2 with a clear message for the Postgres backend, incomplete Typesense config and a bad batch size', async () => {
+    const cases: [Record<string, string>, string[], RegExp][] = [
+      [{}, [], /SEARCH_BACKEND is postgres, whose index is the articles table itself.*nothing to rebuild/],
+      [{ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://127.0.0.1:9' }, [], /typesense needs TYPESENSE_URL and TYPESENSE_API_KEY/],
+      [{ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://127.0.0.1:9', TYPESENSE_API_KEY: 'k' }, ['--batch-size', '0'], /--batch-size must be an integer/],
+    ];
+    const runs = await Promise.all(cases.map(([env, args]) => cliWith(env, 'search', 'reindex', ...args)));
+    runs.forEach((r, i) => {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(cases[i]![2]);
+      expect(r.stdout).toBe('');
+    });
   });
 });

@@ -81,6 +81,9 @@ describe('202 and polling', () => {
       if (result.structuredContent.status === 'succeeded') break;
     }
     expect(result.structuredContent).toMatchObject({ status: 'succeeded', creditsCharged: 1, result: { article: { videoId, generator: { kind: 'llm' } } } });
+    // The text is the article in markdown, after the job's status line.
+    expect(result.content[0].text).toMatch(new RegExp(`^Job ${id} \\(summary\\) succeeded; 1 credit charged\\.\n\n# .+\n`));
+    expect(result.content[0].text).toContain(`## ${result.structuredContent.result.article.sections[0].heading} (`);
     await client.close();
   });
 

@@ -50,15 +50,30 @@ export function writeReport(): void {
   if (!existsSync(NOTES_DIR)) return;
   const titles = JSON.parse(readFileSync(path.join(NOTES_DIR, '_titles.json'), 'utf8')) as Record<string, string>;
   const files = readdirSync(NOTES_DIR).filter((f) => f.endsWith('.md')).sort();
-  const body = files.map((f) => `## ${titles[f.slice(0, -3)] ?? f}\n\n${readFileSync(path.join(NOTES_DIR, f), 'utf8').trim()}\n`);
+  const stamp = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const sections = new Map<string, string>();
+  // A filtered run (`npm run test:reliability -- shutdown`) rewrites only the sections its tests wrote: the others
+  // are kept as the run that wrote them left them, each with its own date.
+  const report = path.join(REPO, 'RELIABILITY.md');
+  if (existsSync(report)) {
+    for (const section of readFileSync(report, 'utf8').split(/\n(?=## )/).slice(1)) {
+      sections.set(section.slice(3, section.indexOf('\n')).trim(), `${section.trim()}\n`);
+    }
+  }
+  for (const f of files) {
+    const title = titles[f.slice(0, -3)] ?? f;
+    sections.set(title, `## ${title}\n\n_Written ${stamp}._\n\n${readFileSync(path.join(NOTES_DIR, f), 'utf8').trim()}\n`);
+  }
+  const body = [...sections.entries()].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([, text]) => text);
   writeFileSync(
-    path.join(REPO, 'RELIABILITY.md'),
+    report,
     [
       '# Reliability',
       '',
-      `Written by \`npm run test:reliability\` (vitest.reliability.config.ts, test/reliability/**) on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC,`,
-      `${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores, Node ${process.version}. Each section is written by a test after its checks ran;`,
-      'a section missing here means its test did not get that far (see the vitest output). Timing figures are reported, never asserted.',
+      `Written by \`npm run test:reliability\` (vitest.reliability.config.ts, test/reliability/**), last on ${stamp},`,
+      `${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores, Node ${process.version}. Each section is written by a test after its checks ran,`,
+      'and dated: a run filtered to some files rewrites only their sections. A section missing, or older than its test\'s last run, means',
+      'the test did not get that far (see the vitest output). Timing figures are reported, never asserted.',
       '',
       ...body,
     ].join('\n'),
@@ -155,12 +170,12 @@ let seq = 0;
 /** A fresh valid video id (cache misses on purpose). */
 export const newVideoId = (prefix = 'R') => `${prefix}${process.pid.toString(36)}${(seq++).toString(36)}`.padEnd(11, '_').slice(0, 11);
 
-export async function call(base: string, method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {}) {
+export async function call(base: string, method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; signal?: AbortSignal } = {}) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
   const body = opts.raw !== undefined ? (typeof opts.raw === 'string' ? opts.raw : new Uint8Array(opts.raw)) : opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const res = await fetch(new URL(path, base), { method, headers, body });
+  const res = await fetch(new URL(path, base), { method, headers, body, signal: opts.signal });
   const text = await res.text();
   let json: any;
   try {

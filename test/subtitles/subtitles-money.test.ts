@@ -101,7 +101,7 @@ describe.skipIf(!sharedAvailable)('capacity', () => {
   let busy: Harness;
   beforeAll(async () => {
     // One extraction at a time, and one job allowed to wait behind it.
-    if (sharedAvailable) busy = await startRecordedHarness({ EXTRACT_CONCURRENCY: '1', QUEUE_MAX_WAITING: '1' });
+    if (sharedAvailable) busy = await startRecordedHarness({ EXTRACTION_CONCURRENCY: '1', QUEUE_MAX_WAITING: '1' });
   });
   afterAll(() => busy?.close());
 

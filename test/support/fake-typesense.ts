@@ -18,6 +18,8 @@ type Doc = Record<string, unknown> & { id: string };
 export async function startFakeTypesense(apiKey: string) {
   const requests: TsRequest[] = [];
   const collections = new Map<string, { schema: Record<string, unknown>; docs: Map<string, Doc> }>();
+  /** Documents with these ids fail on import, as a document the schema refuses does. */
+  const rejectIds = new Set<string>();
 
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -55,10 +57,22 @@ export async function startFakeTypesense(apiKey: string) {
         return reply(201, doc);
       }
       if (op === 'import' && req.method === 'POST') {
-        const lines = body.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Doc);
-        for (const d of lines) col.docs.set(d.id, d);
+        // One result line per document, in order; a failed line carries `error` and `code` and the rest go on.
+        const action = url.searchParams.get('action') ?? 'create';
+        const results = body.split('\n').filter(Boolean).map((line) => {
+          let d: Doc;
+          try {
+            d = JSON.parse(line) as Doc;
+          } catch {
+            return { success: false, error: 'Bad JSON.', code: 400, document: line };
+          }
+          if (rejectIds.has(d.id)) return { success: false, error: `Field \`created_at\` must be an int64.`, code: 400, document: line };
+          if (action === 'create' && col.docs.has(d.id)) return { success: false, error: 'A document with id already exists.', code: 409, document: line };
+          col.docs.set(d.id, d);
+          return { success: true };
+        });
         res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-        return res.end(lines.map(() => '{"success":true}').join('\n'));
+        return res.end(results.map((r) => JSON.stringify(r)).join('\n'));
       }
       if (op === 'search' && req.method === 'GET') return reply(200, search(col.docs, url.searchParams));
       return reply(404, { message: 'Not Found' });
@@ -70,6 +84,7 @@ export async function startFakeTypesense(apiKey: string) {
     url: `http://127.0.0.1:${port}`,
     requests,
     collections,
+    rejectIds,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
 }

@@ -47,10 +47,29 @@ export async function startTestServer(
       const k = await createApiKey(runtime.deps.sql, { accountId: account.id, name: 'test', rateLimit: o.rateLimit ?? null, expiresAt: o.expiresAt ?? null });
       return { key: k.key, keyId: k.id, accountId: account.id };
     },
+    // Bounded even when the database is gone or clients keep connections open: a hung close would only show up as
+    // a hook timeout minutes later, hiding the test's own failure.
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await runtime.close();
+      const http = server as import('node:http').Server;
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      http.closeIdleConnections?.();
+      await within(closed, 5_000, () => http.closeAllConnections?.());
+      await within(runtime.close(), 30_000, () => runtime.deps.log.warn('test server: runtime.close() still running after 30 s; left behind'));
       if (!opts.database) await database.drop();
     },
   };
+}
+
+/** Waits for `p` at most `ms` (its error, if it fails in time, is thrown); past that, calls `onTimeout` and goes on. */
+async function within(p: Promise<unknown>, ms: number, onTimeout: () => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
+  try {
+    if ((await Promise.race([p, late])) === 'late') {
+      p.catch(() => {});
+      onTimeout();
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -30,9 +30,20 @@ export interface ArticleSearchResult {
   results: ArticleHit[];
 }
 
+/** What a bulk upsert did: failures are per article, the rest were indexed. */
+export interface BulkIndexResult {
+  indexed: number;
+  failed: { id: string; error: string }[];
+}
+
 /** Full-text search over articles. Implementations: Typesense (src/infra/search) and Postgres. */
 export interface ArticleSearch {
   /** Adds or replaces the article (by id). */
   index(article: Article): Promise<void>;
+  /**
+   * Adds or replaces many articles in one request (rebuilding an external index). Absent on a backend for which
+   * storing an article is indexing it (Postgres): there is nothing to rebuild.
+   */
+  indexMany?(articles: Article[]): Promise<BulkIndexResult>;
   search(query: ArticleSearchQuery): Promise<ArticleSearchResult>;
 }

@@ -38,6 +38,15 @@ export async function readArticle(sql: Sql, id: string): Promise<Article | null>
   return row ? fromRow(row) : null;
 }
 
+/** Up to `limit` stored articles with ids after `afterId`, in id order: keyset pages that stay fast at any depth. */
+export async function listArticlesAfter(sql: Sql, afterId: string | null, limit: number): Promise<Article[]> {
+  const rows = await sql<ArticleRow[]>`
+    select id, body, created_at from articles
+    ${afterId === null ? sql`` : sql`where id > ${afterId}`}
+    order by id limit ${limit}`;
+  return rows.map(fromRow);
+}
+
 /**
  * A stored article for (video, lang, length), from `sourceLang`'s transcript when given (exact or base language),
  * else from any transcript, the one in `lang` first. `llmOnly` skips extractive ones (an LLM can do better now).

@@ -3,7 +3,7 @@
 import { Client, Errors } from 'typesense';
 import type { CollectionCreateSchema } from 'typesense';
 import { ServiceError } from '../../domain/errors.ts';
-import type { ArticleHit, ArticleSearch, ArticleSearchQuery } from '../../domain/articles/search-port.ts';
+import type { ArticleHit, ArticleSearch, ArticleSearchQuery, BulkIndexResult } from '../../domain/articles/search-port.ts';
 import type { Article, ArticleCategory } from '../../domain/articles/schemas.ts';
 
 export interface TypesenseSearchOptions {
@@ -112,6 +112,26 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
       } catch (e) {
         throw new ServiceError('INTERNAL_ERROR', `Could not index the article (${describe(e)})`);
       }
+    },
+
+    async indexMany(articles): Promise<BulkIndexResult> {
+      if (articles.length === 0) return { indexed: 0, failed: [] };
+      let results;
+      try {
+        await ensureCollection();
+        // One JSONL request; Typesense answers one result line per document, in order
+        // (https://typesense.org/docs/latest/api/documents.html#index-multiple-documents). throwOnFail: false so
+        // per-document failures come back as results instead of one exception for the whole batch.
+        results = await docs().import(articles.map(toDoc), { action: 'upsert', throwOnFail: false });
+      } catch (e) {
+        throw new ServiceError('INTERNAL_ERROR', `Could not index ${articles.length} articles (${describe(e)})`);
+      }
+      const failed = articles.flatMap((a, i) => {
+        const r = results[i];
+        // The error text only: a failed result can echo the whole document back.
+        return r?.success === true ? [] : [{ id: a.id, error: String(r?.error ?? 'no result for this document').slice(0, 200) }];
+      });
+      return { indexed: articles.length - failed.length, failed };
     },
 
     async search(q: ArticleSearchQuery) {

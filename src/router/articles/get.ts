@@ -1,5 +1,6 @@
 import { getArticle, GetArticleInput } from '../../domain/articles/get-article.ts';
 import { Article } from '../../domain/articles/schemas.ts';
+import { articleMarkdown } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const getArticleProcedure = keyedProcedure
@@ -17,7 +18,7 @@ export const getArticleProcedure = keyedProcedure
       description: 'The whole article (sections with timestamps, key points, tags) by its id (art_...) from search_articles or summarize_video. Free.',
       readOnly: true,
       idempotent: true,
-      summarize: (a) => `"${a.title}" (${a.lang}, ${a.sections.length} sections, video ${a.videoId}).`,
+      text: articleMarkdown,
     },
     errors: ['ARTICLE_NOT_FOUND'],
   })

@@ -1,4 +1,5 @@
 import { searchArticles, SearchArticlesInput, SearchArticlesOutput } from '../../domain/articles/search-articles.ts';
+import { searchText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const searchArticlesProcedure = keyedProcedure
@@ -19,7 +20,7 @@ export const searchArticlesProcedure = keyedProcedure
         'Search articles already generated on the service (by summarize_video). Args: query (words or "phrases"), optional category, lang, page (from 1), limit (1-50). Returns total, totalPages, hasMore and results with id, videoId, title, summary, tags; get the whole article with its id. Free.',
       readOnly: true,
       idempotent: true,
-      summarize: (o) => `${o.total} articles match; page ${o.page} of ${o.totalPages}${o.hasMore ? ' (more pages)' : ''}.`,
+      text: searchText,
     },
   })
   .input(SearchArticlesInput)

@@ -1,4 +1,5 @@
 import { getJob, GetJobInput, JobWithResult } from '../../domain/jobs/get-job.ts';
+import { jobText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const getJobProcedure = keyedProcedure
@@ -18,12 +19,7 @@ export const getJobProcedure = keyedProcedure
         'Status of a background job started by translate_transcript or summarize_video when they answered with status "queued" or "running". Arg: id (job_...). ' +
         'Returns status (queued|running|succeeded|failed), progress 0..1, and when succeeded result.translation or result.article; when failed, error. Free; poll every few seconds.',
       readOnly: true,
-      summarize: (j) =>
-        j.status === 'succeeded'
-          ? `Job ${j.id} succeeded; ${j.creditsCharged} credits charged.`
-          : j.status === 'failed'
-            ? `Job ${j.id} failed: ${j.error?.code} ${j.error?.message}`
-            : `Job ${j.id} ${j.status}, ${Math.round(j.progress * 100)}% done; call get_job again in a few seconds.`,
+      text: jobText,
     },
     errors: ['JOB_NOT_FOUND'],
   })

@@ -1,6 +1,7 @@
 import { SummarizeInput, SummarizeOutput } from '../../domain/summaries/schemas.ts';
 import { requestSummary } from '../../domain/summaries/request-summary.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
+import { summarizeText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const createSummary = keyedProcedure
@@ -20,15 +21,12 @@ export const createSummary = keyedProcedure
     mcp: {
       name: 'summarize_video',
       description:
-        'Generate a structured article from a YouTube video: title, summary, sections with start/end seconds, key points, tags, category. Args: url or videoId, lang (language to write in), optional length (short|medium|long, default medium) and sourceLang (transcript language). ' +
+        'Generate a structured article from a YouTube video: title, summary, sections with start/end seconds, key points, tags, category (as markdown text, and as structured content). Args: url or videoId, lang (language to write in), optional length (short|medium|long, default medium) and sourceLang (transcript language). ' +
         'Costs 1 credit per started hour of video (+2 if the transcript must first be extracted); a stored article is free. ' +
         'If the answer has status "queued" or "running" instead of an article, the work continues in the background: call get_job with job.id (every few seconds) until status is "succeeded" and read result.article.',
       idempotent: true,
       openWorld: true,
-      summarize: (o) =>
-        o.article
-          ? `"${o.article.title}" (${o.article.lang}, ${o.article.sections.length} sections, ${o.article.generator.kind}); article id ${o.article.id}; ${o.creditsCharged} credits charged${o.cached ? ' (cached)' : ''}.`
-          : `Article ${o.status} (progress ${Math.round(o.job.progress * 100)}%). Call get_job with id "${o.job.id}" until status is succeeded.`,
+      text: summarizeText,
     },
     acceptedAsJob: true,
     errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],

@@ -1,4 +1,5 @@
 import { getVideoInfo, VideoIdInput, VideoInfo } from '../../domain/video/video-queries.ts';
+import { videoInfoText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const getVideoInfoProcedure = keyedProcedure
@@ -17,7 +18,7 @@ export const getVideoInfoProcedure = keyedProcedure
       readOnly: true,
       idempotent: true,
       openWorld: true,
-      summarize: (v) => `${v.title} (${v.duration} s, ${v.channelName ?? 'unknown channel'}, published ${v.publishDate ?? 'unknown'})`,
+      text: videoInfoText,
     },
     errors: ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'EXTRACTION_FAILED'],
   })

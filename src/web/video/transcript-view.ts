@@ -1,6 +1,8 @@
 import { h } from '../dom.ts';
 import { clock, youtubeAt } from '../format.ts';
-import { download, toSrt, toText, toVtt, type Segment } from '../transcript-formats.ts';
+import { FILE_TYPES, toSrt, toText, toVtt } from '../../domain/subtitles/formats.ts';
+import type { Segment } from '../../domain/video/schemas.ts';
+import { download } from '../download-file.ts';
 
 /** A transcript with clickable timestamps, a filter, and downloads made in the browser from the segments. */
 export function transcriptView(videoId: string, lang: string, segments: Segment[], heading: string): HTMLElement {
@@ -30,7 +32,7 @@ export function transcriptView(videoId: string, lang: string, segments: Segment[
     'section',
     { class: 'card transcript', 'aria-label': heading },
     h('h3', null, heading),
-    h('div', { class: 'toolbar' }, filter, h('div', { class: 'downloads', role: 'group', 'aria-label': 'Download' }, dl('Text', 'txt', toText, 'text/plain'), dl('SRT', 'srt', toSrt, 'application/x-subrip'), dl('WebVTT', 'vtt', toVtt, 'text/vtt'))),
+    h('div', { class: 'toolbar' }, filter, h('div', { class: 'downloads', role: 'group', 'aria-label': 'Download' }, dl('Text', FILE_TYPES.text.extension, toText, FILE_TYPES.text.mediaType), dl('SRT', FILE_TYPES.srt.extension, toSrt, FILE_TYPES.srt.mediaType), dl('WebVTT', FILE_TYPES.vtt.extension, toVtt, FILE_TYPES.vtt.mediaType))),
     h('p', { class: 'hint' }, `${segments.length} segments. Select a time to open the video there.`),
     list,
   );

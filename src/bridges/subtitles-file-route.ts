@@ -1,0 +1,45 @@
+import { getTRPCErrorFromUnknown } from '@trpc/server';
+import { FILE_FORMATS, FILE_TYPES, type FileFormat } from '../domain/subtitles/formats.ts';
+import type { Context } from '../router/context.ts';
+import { ERROR_TABLE, errorBody } from '../router/error-table.ts';
+import { appRouter } from '../router/index.ts';
+import { codeOf, createCallerFactory } from '../router/trpc.ts';
+import { rateLimitHeaders } from './response-headers.ts';
+
+const createCaller = createCallerFactory(appRouter);
+
+export const DEFAULT_FILE_FORMAT: FileFormat = 'srt';
+
+/**
+ * GET /api/v1/videos/{videoId}/subtitles?lang=&format=text|srt|vtt answers the file itself, so `curl -OJ` works.
+ * trpc-to-openapi answers only JSON, so this plain route calls the same procedure as POST /subtitles (and MCP's
+ * get_video_subtitles): auth, rate limit, credits and errors are the procedure's.
+ */
+export async function serveSubtitlesFile(ctx: Context, videoId: string, query: Record<string, string>): Promise<Response> {
+  const headers = new Headers({ 'x-request-id': ctx.requestId });
+  try {
+    const format = (query.format || DEFAULT_FILE_FORMAT) as FileFormat;
+    // The path takes a YouTube URL too (percent-encoded), like GET /videos/{videoId}.
+    const ref = /[./:]/.test(videoId) ? { url: videoId } : { videoId };
+    // Any other format (json included) is left for the procedure's input validation to refuse, so a bad request
+    // without a valid key is still a 401 and with one a 400 (the message is rewritten below).
+    const t = await createCaller(ctx).subtitles.get({ ...ref, lang: query.lang || undefined, format: FILE_FORMATS.includes(format) ? format : (`not ${format}` as never) });
+    const type = FILE_TYPES[format];
+    for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
+    headers.set('content-type', `${type.mediaType}; charset=utf-8`);
+    // videoId and lang come from the answer: an 11-character id and a BCP 47 code, nothing to escape.
+    headers.set('content-disposition', `attachment; filename="${t.videoId}.${t.lang}.${type.extension}"`);
+    headers.set('content-language', t.lang);
+    headers.set('cache-control', 'private, max-age=3600');
+    headers.set('x-credits-charged', String(t.creditsCharged));
+    return new Response(t.content ?? '', { status: 200, headers });
+  } catch (err) {
+    const { code, message: raw } = codeOf(getTRPCErrorFromUnknown(err));
+    const message = code === 'INVALID_REQUEST' ? raw.replace(/\bformat: [^;]*/, `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`) : raw;
+    for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
+    if (code === 'RATE_LIMITED' && ctx.out.rateLimit) headers.set('retry-after', String(ctx.out.rateLimit.reset));
+    headers.set('content-type', 'application/json');
+    const text = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx.requestId})` : message;
+    return new Response(JSON.stringify(errorBody(code, text)), { status: ERROR_TABLE[code].status, headers });
+  }
+}

@@ -1,0 +1,38 @@
+import type { Sql } from '../../../db/client.ts';
+import { ServiceError } from '../errors.ts';
+import type { ArticleSearch, BulkIndexResult } from './search-port.ts';
+import { listArticlesAfter } from './store-article.ts';
+
+export interface ReindexProgress {
+  /** Articles read from Postgres so far. */
+  read: number;
+  indexed: number;
+  failed: BulkIndexResult['failed'];
+}
+
+/**
+ * Copies every stored article into the search backend, `batchSize` at a time in id order (keyset pagination: each
+ * page is one index range scan, and articles stored meanwhile past the cursor are picked up too). A failing
+ * article is recorded and the rebuild goes on; a failing request (backend down, bad key) stops it, by throwing.
+ */
+export async function reindexArticles(
+  sql: Sql,
+  search: ArticleSearch,
+  opts: { batchSize: number; onBatch?: (p: ReindexProgress) => void },
+): Promise<ReindexProgress> {
+  if (!search.indexMany) throw new ServiceError('INTERNAL_ERROR', 'This search backend has no index to rebuild');
+  const progress: ReindexProgress = { read: 0, indexed: 0, failed: [] };
+  let after: string | null = null;
+  for (;;) {
+    const page = await listArticlesAfter(sql, after, opts.batchSize);
+    if (page.length === 0) break;
+    const result = await search.indexMany(page);
+    progress.read += page.length;
+    progress.indexed += result.indexed;
+    progress.failed.push(...result.failed);
+    opts.onBatch?.(progress);
+    after = page.at(-1)!.id;
+    if (page.length < opts.batchSize) break;
+  }
+  return progress;
+}
