@@ -20,6 +20,23 @@ import { rateLimitHeaders } from './response-headers.ts';
 
 const createCaller = createCallerFactory(appRouter);
 
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * tools/call as the SDK would parse it, except that `arguments` may be anything: the SDK's own schema wants a record,
+ * and its parse failure came back as JSON-RPC -32603 "Internal error" carrying zod's issue list. Arguments that are
+ * not an object (an array, a string, 20,000 nested arrays) are set aside here, unexamined, and answered below as a
+ * tool error with INVALID_REQUEST, like any other invalid input.
+ */
+const LenientCallToolRequest = z.looseObject({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }).transform((p) => {
+    if (p.arguments === undefined || p.arguments === null || isPlainObject(p.arguments)) return p;
+    const kind = Array.isArray(p.arguments) ? 'an array' : typeof p.arguments === 'string' ? 'a string' : `a ${typeof p.arguments}`;
+    return { ...p, arguments: undefined, invalidArguments: kind };
+  }),
+});
+
 interface ToolDef {
   tool: Tool;
   entry: ProcedureEntry;
@@ -95,9 +112,11 @@ export async function handleMcp(request: Request, ctx: Context): Promise<Respons
 
   const server = new Server({ name: 'subtext', version: '1.0.0' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools().map((t) => t.tool) }));
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<CallToolResult> => {
+  server.setRequestHandler(LenientCallToolRequest as unknown as typeof CallToolRequestSchema, async (req): Promise<CallToolResult> => {
     const def = mcpTools().find((t) => t.tool.name === req.params.name);
     if (!def) return errorResult('INVALID_REQUEST', `Unknown tool ${JSON.stringify(req.params.name)}`);
+    const invalid = (req.params as { invalidArguments?: string }).invalidArguments;
+    if (invalid) return errorResult('INVALID_REQUEST', `Tool arguments must be a JSON object, not ${invalid}`);
     try {
       const output = await callByPath(createCaller(toolCtx), def.entry.path, req.params.arguments ?? {});
       return successResult(def, output);

@@ -3,6 +3,7 @@ import type { Sql } from '../../db/client.ts';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
 import type { Logger } from '../infra/log/logger.ts';
 import { isDatabaseDown } from '../router/database-errors.ts';
+import { withGlobalSlot } from './global-slots.ts';
 
 export type JobOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
 
@@ -112,7 +113,9 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
           const job = jobs[0] as Job<any> & { retryCount: number; retryLimit: number };
           let outcome: JobOutcome;
           try {
-            outcome = { ok: true, value: await handler(job.data, { retryCount: job.retryCount, retryLimit: job.retryLimit }) };
+            // The cap holds across every instance: each may fetch `concurrency` jobs, but only that many run at once.
+            const attempt = { retryCount: job.retryCount, retryLimit: job.retryLimit };
+            outcome = { ok: true, value: await withGlobalSlot(opts.sql, name, spec.concurrency, () => handler(job.data, attempt)) };
           } catch (err) {
             // The database went away under the handler: pg-boss could not record a failure now, and the job would
             // sit `active` until its heartbeat or expiry ran out. Wait for the database (bounded) and then fail it,

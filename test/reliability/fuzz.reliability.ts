@@ -122,6 +122,11 @@ describe('fuzzing every REST route and MCP tool', () => {
             if (!fine) bad.push(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)} -> ${result.content[0].text.slice(0, 200)}`);
             return fine;
           }
+          // A JSON-RPC error is fine for a malformed request (-32602), never -32603 "Internal error".
+          if (r.json?.error?.code === -32603) {
+            bad.push(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)} -> ${r.text.slice(0, 200)}`);
+            return false;
+          }
           return true;
         }),
         { numRuns: RUNS_MCP, endOnFailure: true, seed: 4343 },
@@ -171,7 +176,7 @@ describe('fuzzing every REST route and MCP tool', () => {
       const shapeOk = r.status < 400 || (trpc ? typeof r.json?.error?.data?.code === 'string' : mcp ? r.json?.jsonrpc === '2.0' || isErrorShape(r.json) : isErrorShape(r.json));
       const code = r.json?.error?.code ?? r.json?.error?.data?.code ?? (r.json?.result?.isError ? JSON.parse(r.json.result.content[0].text).error.code : '');
       rows.push(`| ${name} | ${method} ${path.split('?')[0]} | ${r.status} ${code} |`);
-      if (r.status >= 500 || !shapeOk || code === 'INTERNAL_ERROR') failures.push(`${name}: ${r.status} ${r.text.slice(0, 200)}`);
+      if (r.status >= 500 || !shapeOk || code === 'INTERNAL_ERROR' || code === -32603) failures.push(`${name}: ${r.status} ${r.text.slice(0, 200)}`);
     }
     const charges = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
     note(
