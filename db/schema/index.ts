@@ -4,3 +4,4 @@ export * from './videos.ts';
 export * from './blobs.ts';
 export * from './articles.ts';
 export * from './sessions.ts';
+export * from './job-slots.ts';

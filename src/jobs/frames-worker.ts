@@ -21,12 +21,14 @@ export function framesHandler(deps: Deps) {
       await storeFrame(deps.sql, job.videoId, job.tMs, job.width, frame);
       return { frame, chargedRequestId: null };
     }
-    await commitCharged(
+    // Only whoever stores the frame first pays: a duplicate run of the job finds it stored and charges nobody.
+    const stored = await commitCharged(
       deps.sql,
       { accountId: job.accountId, amount: job.price, operation: 'frame', videoId: job.videoId, requestId: job.requestId },
       deps.config.DAILY_FREE_CREDITS,
       (tx) => storeFrame(tx, job.videoId, job.tMs, job.width, frame),
+      (isNew) => isNew,
     );
-    return { frame, chargedRequestId: job.requestId };
+    return { frame, chargedRequestId: stored ? job.requestId : null };
   };
 }

@@ -26,10 +26,12 @@ export async function commitCharged<T>(
   req: ChargeRequest,
   dailyAllowance: number,
   store: (tx: Sql) => Promise<T>,
+  /** False when `store` found the result already there (a duplicate or retried job): then nobody pays again. */
+  isNew: (value: T) => boolean = () => true,
 ): Promise<T> {
   return (await sql.begin(async (tx) => {
     const value = await store(tx as unknown as Sql);
-    await chargeCredits(tx as unknown as Sql, req, dailyAllowance);
+    if (isNew(value)) await chargeCredits(tx as unknown as Sql, req, dailyAllowance);
     return value;
   })) as T;
 }

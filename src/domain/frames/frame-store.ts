@@ -16,9 +16,11 @@ export async function readStoredFrames(sql: Sql, videoId: string, width: number,
   return new Map(rows.map((r) => [r.t_ms, { width: r.width, height: r.height, mimeType: r.mime_type, bytes: r.bytes, blobKey: r.blob_key, source: r.source }]));
 }
 
-export async function storeFrame(sql: Sql, videoId: string, tMs: number, requestedWidth: number, f: StoredFrame): Promise<void> {
-  await sql`
+/** True when this call stored the frame (false: it was already there). */
+export async function storeFrame(sql: Sql, videoId: string, tMs: number, requestedWidth: number, f: StoredFrame): Promise<boolean> {
+  const rows = await sql`
     insert into frames (video_id, t_ms, width, height, mime_type, bytes, blob_key, source)
     values (${videoId}, ${tMs}, ${requestedWidth}, ${f.height}, ${f.mimeType}, ${f.bytes}, ${f.blobKey}, ${f.source})
-    on conflict (video_id, t_ms, width) do nothing`;
+    on conflict (video_id, t_ms, width) do nothing returning 1`;
+  return rows.length > 0;
 }

@@ -22,6 +22,20 @@ export async function readTranscript(sql: Sql, videoId: string, lang: string, or
   return row ? { lang: row.lang, origin: row.origin, trackName: row.track_name, segmentCount: row.segment_count, duration: row.duration, body: row.body } : null;
 }
 
+/** Stores a transcript extracted from YouTube unless one is already stored; true when this call stored it. */
+export async function storeTranscriptIfAbsent(
+  sql: Sql,
+  videoId: string,
+  t: { lang: string; origin: Origin; trackName: string; segments: Segment[] },
+): Promise<boolean> {
+  const duration = t.segments.reduce((m, s) => Math.max(m, s.end), 0);
+  const rows = await sql`
+    insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
+    values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${duration}, ${JSON.stringify(t.segments)})
+    on conflict (video_id, lang, origin) do nothing returning 1`;
+  return rows.length > 0;
+}
+
 export async function storeTranscript(
   sql: Sql,
   videoId: string,
