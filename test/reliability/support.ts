@@ -6,16 +6,15 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { readShared } from '../../src/infra/youtube/testing/fixture-files.ts';
-import { createDatabase } from '../support/databases.ts';
+import { createDatabase, TEMPLATE_DB } from '../support/databases.ts';
 import { FRAME_FIXTURES } from '../support/media-youtube.ts';
 import { cachedTestVideo } from '../support/make-video.ts';
 import { serveFile, startVideoServer, type ServedRequest, type VideoServer } from '../support/video-server.ts';
 
-export const REL_TEMPLATE = 'subtext_reliability_template';
 export const NOTES_DIR = path.join(os.tmpdir(), 'subtext-reliability-notes');
 const REPO = new URL('../../', import.meta.url).pathname;
 
-export const relDatabase = () => createDatabase('subtext_rel', REL_TEMPLATE);
+export const relDatabase = () => createDatabase('subtext_rel', TEMPLATE_DB);
 
 /** A finding for RELIABILITY.md, under a section; written when the run ends. */
 export function note(section: string, markdown: string): void {

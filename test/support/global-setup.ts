@@ -19,10 +19,10 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 /**
- * Once per run: find a PostgreSQL (TEST_DATABASE_URL, the local server, or an embedded one on a
- * machine with none), then build a migrated template database that each test file clones.
+ * Finds a PostgreSQL (TEST_DATABASE_URL, the local server, or an embedded one on a machine with none) and builds the
+ * migrated template each test database is cloned from. Returns what stops the embedded server, if one was started.
  */
-export default async function setup() {
+export async function preparePostgres(): Promise<() => Promise<void>> {
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!(await reachable(adminUrl()))) {
     if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but unreachable`);
@@ -36,6 +36,11 @@ export default async function setup() {
   return async () => {
     await stopEmbedded?.();
   };
+}
+
+/** Once per `npm test` run. */
+export default async function setup() {
+  return preparePostgres();
 }
 
 /**
