@@ -1,7 +1,7 @@
 // The shared security and money checks, applied to every keyed procedure: one line each.
 import { afterAll, beforeAll } from 'vitest';
 import { freshVideoId, fakeVideoSource } from '../support/fake-video-source.ts';
-import { describeKeyedProcedureChecks, listUncoveredProcedures } from '../support/security-checks.ts';
+import { describeKeyedProcedureChecks, expectEveryProcedureCovered } from '../support/security-checks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 let s: TestServer;
@@ -21,6 +21,6 @@ describeKeyedProcedureChecks('subtitles.get', server, { input: () => ({ videoId:
 describeKeyedProcedureChecks('frames.capture', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['mcp'] });
 describeKeyedProcedureChecks('frames.get', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['rest'] });
 
-// Procedures still to add a line above for (shown as todo, not failed). The LLM-backed ones need a fake
-// Anthropic server and get the same checks in test/llm/security.test.ts.
-listUncoveredProcedures(['transcripts.translate', 'summaries.create', 'articles.search', 'articles.get', 'jobs.get']);
+// A new procedure without a line above fails here. The LLM-backed ones need a fake Anthropic server and get the
+// same checks in test/llm/security.test.ts.
+expectEveryProcedureCovered(['transcripts.translate', 'summaries.create', 'articles.search', 'articles.get', 'jobs.get']);

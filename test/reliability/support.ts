@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { readShared } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { readAnswer } from '../support/clients.ts';
 import { createDatabase, TEMPLATE_DB } from '../support/databases.ts';
 import { FRAME_FIXTURES } from '../support/media-youtube.ts';
 import { cachedTestVideo } from '../support/make-video.ts';
@@ -155,15 +156,8 @@ export async function call(base: string, method: string, path: string, opts: { k
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
   const body = opts.raw !== undefined ? (typeof opts.raw === 'string' ? opts.raw : new Uint8Array(opts.raw)) : opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const res = await fetch(new URL(path, base), { method, headers, body, signal: opts.signal });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: res.headers, json, text, requestId: res.headers.get('x-request-id') };
+  const answer = await readAnswer(await fetch(new URL(path, base), { method, headers, body, signal: opts.signal }));
+  return { ...answer, requestId: answer.headers.get('x-request-id') };
 }
 
 /** The spec's error body: exactly { error: { code, message } } with strings. */

@@ -12,7 +12,11 @@ export async function rest(base: string, method: string, path: string, opts: { k
     else headers.authorization = `Bearer ${opts.key}`;
   }
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  return readAnswer(await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
+}
+
+/** Status, headers, body text and the body parsed as JSON when it is JSON. */
+export async function readAnswer(res: Response) {
   const text = await res.text();
   let json: any;
   try {
