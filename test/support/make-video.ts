@@ -61,7 +61,8 @@ export async function makeTestVideo(path: string, opts: TestVideoOptions): Promi
     }
     for (let f = 0; f < fps; f++) {
       randomFillSync(frame, 0, noiseRows * width * 3);
-      if (!ffmpeg.stdin.write(frame)) await new Promise((r) => ffmpeg.stdin.once('drain', r));
+      // A copy: write() keeps a reference to what it queues, and the next second overwrites this buffer.
+      if (!ffmpeg.stdin.write(Buffer.from(frame))) await new Promise((r) => ffmpeg.stdin.once('drain', r));
     }
   }
   ffmpeg.stdin.end();
@@ -75,7 +76,7 @@ export async function cachedTestVideo(opts: TestVideoOptions): Promise<string> {
   const dir = join(tmpdir(), 'subtext-test-videos');
   mkdirSync(dir, { recursive: true });
   const { seconds, width = 160, height = 90, fps = 1, keyframeEvery = 10 } = opts;
-  const path = join(dir, `v1-${seconds}s-${width}x${height}-${fps}fps-g${keyframeEvery}.mp4`);
+  const path = join(dir, `v2-${seconds}s-${width}x${height}-${fps}fps-g${keyframeEvery}.mp4`);
   if (!existsSync(path)) await makeTestVideo(path, opts);
   return path;
 }

@@ -49,12 +49,16 @@ export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): Frame
       // are covered only by the preflight: a server that redirects ffmpeg's later range requests is a residual risk.
       ...(maxRedirects ? ['-max_redirects', '0'] : []),
       '-rw_timeout', String(timeoutMs * 1000),
-      '-ss', t.toFixed(3), '-i', url.href,
-      '-frames:v', '1', '-vf', `scale=${width}:-2`,
+      // The frame on screen at t: the last one starting at or before t. Plain -ss gives the first frame at or after
+      // t, a whole frame late on low frame rates. Without accurate seek, decoding starts at the keyframe before t with
+      // timestamps relative to t, and the fps filter's tick at 0 (1 ms steps) takes the latest frame not after it (none
+      // past the end).
+      '-noaccurate_seek', '-ss', t.toFixed(3), '-i', url.href,
+      '-frames:v', '1', '-vf', `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
       '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
     ];
     const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
-    // ffmpeg gives the first frame at or after t (so at most one frame late); none means t is past the last frame.
+    // No frame means t is past the end of the last frame.
     if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
     return bytes;
   }
