@@ -2,14 +2,13 @@
 // that answers at once from recorded fixtures, next to a direct youtubei.js call (createYoutubeSource) doing the
 // same upstream work against the same loopback.
 import { connect } from '../db/client.ts';
-import { grantCredits } from '../src/domain/credits/credits.ts';
-import { createApiKey, ensureAccount } from '../src/domain/keys/manage-keys.ts';
 import { chooseTranscriptTrack } from '../src/domain/video/choose-track.ts';
 import { createYoutubeSource } from '../src/infra/youtube/create-youtube-source.ts';
-import { json } from '../src/infra/youtube/testing/fake-youtube.ts';
-import { readShared } from '../src/infra/youtube/testing/fixture-files.ts';
+import { json } from '../test/support/fake-youtube.ts';
+import { readShared } from '../test/support/fixture-files.ts';
 import { startLoopbackYoutube } from '../test/support/loopback-youtube.ts';
 import { benchDatabase, fmt, percentile, startChild, table, type BenchSection, type ChildServer } from './support.ts';
+import { createApiKey, ensureAccount, grantCredits } from '../test/support/stores.ts';
 
 const RECORDED_ID = 'M4gD1WSo5mA';
 const N = Number(process.env.BENCH_MISSES ?? 40);

@@ -2,12 +2,11 @@
 // bytes read, by the ffmpeg grabber directly and through the API.
 import { statSync } from 'node:fs';
 import { connect } from '../db/client.ts';
-import { grantCredits } from '../src/domain/credits/credits.ts';
-import { createApiKey, ensureAccount } from '../src/domain/keys/manage-keys.ts';
 import { createFfmpegFrameGrabber } from '../src/infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from '../src/infra/ffmpeg/find-ffmpeg.ts';
 import { startMediaYoutube } from '../test/support/media-youtube.ts';
 import { benchDatabase, fmt, percentile, startChild, table, type BenchSection, type ChildServer } from './support.ts';
+import { createApiKey, ensureAccount, grantCredits } from '../test/support/stores.ts';
 
 const LONG = 'Fjg5lYqvzUs'; // its recorded player response has plain stream URLs; /videoplayback serves the 3-hour file
 const REPS = Number(process.env.BENCH_FRAME_REPS ?? 5);

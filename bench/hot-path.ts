@@ -4,14 +4,10 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../db/client.ts';
-import { grantCredits } from '../src/domain/credits/credits.ts';
-import { authenticateApiKey, createApiKey, ensureAccount } from '../src/domain/keys/manage-keys.ts';
-import { consumeRateLimit } from '../src/domain/rate-limit/consume.ts';
 import { Transcript } from '../src/domain/subtitles/schemas.ts';
-import { readTranscript, storeTranscript } from '../src/domain/subtitles/transcript-store.ts';
-import { readStoredVideo, storeVideo } from '../src/domain/video/video-store.ts';
 import type { Segment } from '../src/domain/video/schemas.ts';
 import { benchDatabase, fmt, load, percentile, sleep, startChild, table, type BenchSection, type ChildServer, type LoadResult } from './support.ts';
+import { authenticateApiKey, consumeRateLimit, createApiKey, ensureAccount, grantCredits, readStoredVideo, readTranscript, storeTranscript, storeVideo } from '../test/support/stores.ts';
 
 export const HOT_VIDEO = 'HotPath0001';
 const CONCURRENCIES = [1, 8, 32];

@@ -4,7 +4,7 @@
 // runs a subset (the file is then written with only those sections).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sharedAvailable } from '../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../test/support/fixture-files.ts';
 import { machine, REPO, type BenchSection } from './support.ts';
 
 const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>> = {

@@ -3,9 +3,9 @@
 import { connect } from '../db/client.ts';
 import { ARTICLE_CATEGORIES } from '../src/domain/articles/schemas.ts';
 import { searchArticles } from '../src/domain/articles/search-articles.ts';
-import { createApiKey, ensureAccount } from '../src/domain/keys/manage-keys.ts';
 import { createPgArticleSearch } from '../src/infra/search/pg-article-search.ts';
 import { benchDatabase, fmt, percentile, startChild, table, type BenchSection, type ChildServer } from './support.ts';
+import { createApiKey, ensureAccount } from '../test/support/stores.ts';
 
 const ARTICLES = Number(process.env.BENCH_ARTICLES ?? 100_000);
 const BATCH = 5_000;

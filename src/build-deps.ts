@@ -2,11 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { connect, migrateDatabase } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createLastUsedRecorder } from './domain/keys/last-used.ts';
 import { createHotCache } from './domain/subtitles/hot-cache.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/database/embedded-postgres.ts';
 import type { Logger } from './infra/log/logger.ts';
-import { createJobQueue } from './jobs/queue.ts';
+import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
+import { storedSigningSecret } from './infra/postgres/settings.ts';
+import { createStores, createTransaction } from './infra/postgres/stores.ts';
+import { createJobQueue } from './infra/queue/job-queue.ts';
+import { createWorkQueue } from './jobs/work-queue.ts';
 import { createFsBlobStore } from './infra/blob/fs-blob-store.ts';
 import { createPgBlobStore } from './infra/blob/pg-blob-store.ts';
 import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
@@ -38,7 +41,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
   }
   await migrateDatabase(url);
   const { sql } = connect(url, { max: 20 });
-  const signingSecret = config.SIGNING_SECRET ?? (await storedSecret(sql));
+  const signingSecret = config.SIGNING_SECRET ?? (await storedSigningSecret(sql, randomBytes(32).toString('hex')));
   const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING });
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
@@ -46,11 +49,14 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
   const customOrigin = config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
 
   const deps: Deps = {
+    ...createStores(sql),
     config,
     sql,
+    transaction: createTransaction(sql),
     log,
     lastUsed,
     queue,
+    jobs: createWorkQueue(overrides.queue ?? queue),
     hotCache: createHotCache(),
     signingSecret,
     publicUrl,
@@ -98,10 +104,4 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
       await embedded?.stop();
     },
   };
-}
-
-async function storedSecret(sql: Deps['sql']): Promise<string> {
-  await sql`insert into settings (key, value) values ('signing_secret', ${randomBytes(32).toString('hex')}) on conflict do nothing`;
-  const [row] = await sql<{ value: string }[]>`select value from settings where key = 'signing_secret'`;
-  return row!.value;
 }

@@ -5,6 +5,8 @@ import { grantCredits } from './domain/credits/credits.ts';
 import { isServiceError } from './domain/errors.ts';
 import { createApiKey, ensureAccount, findAccount, listApiKeys, revokeApiKey } from './domain/keys/manage-keys.ts';
 import { startEmbeddedPostgres } from './infra/database/embedded-postgres.ts';
+import { createStores } from './infra/postgres/stores.ts';
+import type { Stores } from './domain/stores.ts';
 import { Credentials } from './domain/accounts/credentials.ts';
 import { hashPassword } from './domain/accounts/password.ts';
 import { setPassword } from './domain/accounts/sign-in.ts';
@@ -43,8 +45,8 @@ function parseExpiry(s: string | undefined): Date | null {
 }
 
 /** An existing account: only `keys create` makes one, so a mistyped email is an error rather than a new account. */
-async function existingAccount(sql: Parameters<typeof findAccount>[0], email: string) {
-  const account = await findAccount(sql, email);
+async function existingAccount(stores: Stores, email: string) {
+  const account = await findAccount(stores, email);
   if (!account) throw new UsageError(`No account ${email} (accounts are created by "keys create")`);
   return account;
 }
@@ -84,6 +86,7 @@ async function main(argv: string[]) {
   const url = config.DATABASE_URL ?? embedded!.url;
   await migrateDatabase(url);
   const { sql } = connect(url, { max: 2 });
+  const stores = createStores(sql);
   try {
     switch (command) {
       case 'keys create': {
@@ -95,52 +98,52 @@ async function main(argv: string[]) {
         if (expiresAt && expiresAt.getTime() <= Date.now()) throw new UsageError('--expires must be in the future');
         const name = values.name ?? 'cli';
         if (!name.trim() || name.trim().length > 100) throw new UsageError('--name must be 1 to 100 characters');
-        const account = await ensureAccount(sql, email);
-        const key = await createApiKey(sql, { accountId: account.id, name, expiresAt, rateLimit: rate });
+        const account = await ensureAccount(stores, email);
+        const key = await createApiKey(stores, { accountId: account.id, name, expiresAt, rateLimit: rate });
         console.error(`${account.created ? 'Created account' : 'Account'} ${account.email} (${account.id}); key ${key.id}.`);
         console.error('Store this key now: it is shown once and cannot be recovered.');
         console.log(key.key);
         break;
       }
       case 'keys list': {
-        const account = await existingAccount(sql, need(values, 'email'));
-        console.table(await listApiKeys(sql, account.id));
+        const account = await existingAccount(stores, need(values, 'email'));
+        console.table(await listApiKeys(stores, account.id));
         break;
       }
       case 'keys revoke': {
-        const account = await existingAccount(sql, need(values, 'email'));
-        const ok = await revokeApiKey(sql, account.id, need(values, 'id'));
+        const account = await existingAccount(stores, need(values, 'email'));
+        const ok = await revokeApiKey(stores, account.id, need(values, 'id'));
         if (!ok) throw new UsageError(`No key ${values.id} on ${account.email}`);
         console.log(`Revoked ${values.id}`);
         break;
       }
       case 'credits grant': {
-        const account = await existingAccount(sql, need(values, 'email'));
+        const account = await existingAccount(stores, need(values, 'email'));
         const amount = Number(need(values, 'amount'));
         if (!Number.isInteger(amount) || amount <= 0) throw new UsageError('--amount must be a positive integer');
-        await grantCredits(sql, account.id, amount, 'cli grant');
+        await grantCredits(stores, account.id, amount, 'cli grant');
         console.log(`Granted ${amount} credits to ${account.email}`);
         break;
       }
       case 'accounts set-password': {
         // For accounts made here before the website existed: sign-up never claims an existing email (see sign-up.ts).
-        const account = await existingAccount(sql, need(values, 'email'));
+        const account = await existingAccount(stores, need(values, 'email'));
         const password = (await readStdin()).replace(/\r?\n$/, '');
         const parsed = Credentials.safeParse({ email: account.email, password });
         if (!parsed.success) throw new UsageError(`Password: ${parsed.error.issues[0]?.message}`);
-        await setPassword(sql, account.email, await hashPassword(password));
+        await setPassword(stores, account.email, await hashPassword(password));
         console.log(`Password set for ${account.email}; its website sessions were signed out.`);
         break;
       }
       case 'search reindex': {
         const search = createArticleSearch(config, sql);
-        const [{ n: total } = { n: 0 }] = await sql<{ n: number }[]>`select count(*)::int as n from articles`;
+        const total = await stores.articles.count();
         console.error(`Reindexing ${total} articles into Typesense at ${new URL(config.TYPESENSE_URL!).origin}, ${batchSize} per request...`);
         let shown = 0;
         let done = { read: 0, indexed: 0 };
         let result;
         try {
-          result = await reindexArticles(sql, search, {
+          result = await reindexArticles(stores, search, {
             batchSize,
             onBatch: (p) => {
               done = { read: p.read, indexed: p.indexed };
@@ -165,8 +168,8 @@ async function main(argv: string[]) {
         break;
       }
       case 'accounts list': {
-        const rows = await sql`select id, email, purchased_balance, created_at from accounts order by created_at`;
-        console.table(rows.map((r) => ({ ...r })));
+        const rows = await stores.accounts.list();
+        console.table(rows.map((r) => ({ id: r.id, email: r.email, purchased_balance: r.purchasedBalance, created_at: r.createdAt })));
         break;
       }
     }

@@ -1,16 +1,23 @@
 import type { Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
-import type { LastUsedRecorder } from './domain/keys/last-used.ts';
 import type { ArticleSearch } from './domain/articles/search-port.ts';
+import type { LastUsedRecorder } from './domain/keys/api-key-store.ts';
 import type { BlobStore, FrameGrabber, Llm, VideoSource } from './domain/ports.ts';
+import type { Stores, Transaction } from './domain/stores.ts';
 import type { HotCache } from './domain/subtitles/hot-cache.ts';
+import type { WorkQueue } from './domain/work-queue.ts';
 import type { Logger } from './infra/log/logger.ts';
-import type { JobQueue } from './jobs/queue.ts';
+import type { JobQueue } from './infra/queue/job-queue.ts';
 
-/** Everything a procedure or worker may use, built once by main.ts (or a test). */
-export interface Deps {
+/**
+ * Everything a procedure or worker may hand to the domain, built once by build-deps.ts (or a test). Domain
+ * functions name the few ports they use (e.g. `Pick<Stores, 'transcripts' | 'ledger'>`), never this whole bag.
+ */
+export interface Deps extends Stores {
   config: Config;
+  /** The pool: for the composition root, health checks and tests. The domain reaches PostgreSQL through the stores. */
   sql: Sql;
+  transaction: Transaction;
   log: Logger;
   lastUsed: LastUsedRecorder;
   youtube: VideoSource;
@@ -19,7 +26,10 @@ export interface Deps {
   /** null when no LLM is configured: summaries fall back to the extractive generator. */
   llm: Llm | null;
   search: ArticleSearch;
+  /** pg-boss, as the workers and the shutdown see it. */
   queue: JobQueue;
+  /** The same queue as the domain sees it: one method per kind of job. */
+  jobs: WorkQueue;
   /** Stored transcripts and video rows kept in memory for the cached-transcript hot path. */
   hotCache: HotCache;
   /** HMAC secret for signed URLs. */

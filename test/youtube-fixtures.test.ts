@@ -11,8 +11,8 @@ import { parseJson3 } from '../src/infra/youtube/parse-json3.ts';
 import { parseTimedTextXml } from '../src/infra/youtube/parse-srv3.ts';
 import { parseVtt } from '../src/infra/youtube/parse-vtt.ts';
 import { unwrapPlayerResponse } from '../src/infra/youtube/player-response.ts';
-import { fakeYoutube, html, json } from '../src/infra/youtube/testing/fake-youtube.ts';
-import { readShared, SHARED_DIR, sharedAvailable } from '../src/infra/youtube/testing/fixture-files.ts';
+import { fakeYoutube, html, json } from './support/fake-youtube.ts';
+import { readShared, SHARED_DIR, sharedAvailable } from './support/fixture-files.ts';
 import { expectationsFor, sourcesFiles } from './youtube-sources.ts';
 
 /** Our answer for each player-response fixture: 'OK' or the ServiceError code. */

@@ -1,12 +1,10 @@
 import { boolean, integer, jsonb, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
-import type { SourceTrack } from '../../src/domain/ports.ts';
-import type { VideoInfo } from '../../src/domain/video/schemas.ts';
 
-/** Metadata and track list as last fetched; refreshed after a TTL. */
+/** Metadata and track list as last fetched; refreshed after a TTL. Their shapes are the domain's (VideoInfo, SourceTrack[]). */
 export const videos = pgTable('videos', {
   videoId: text('video_id').primaryKey(),
-  info: jsonb('info').$type<VideoInfo>().notNull(),
-  tracks: jsonb('tracks').$type<SourceTrack[]>().notNull(),
+  info: jsonb('info').$type<Record<string, unknown>>().notNull(),
+  tracks: jsonb('tracks').$type<Record<string, unknown>[]>().notNull(),
   fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
 import type { Context, Surface } from '../router/context.ts';
-import { isDatabaseDown } from '../router/database-errors.ts';
+import { isDatabaseDown } from '../../db/database-errors.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { renderDocsPage } from './docs-page.ts';

@@ -100,7 +100,7 @@ function successResult(def: ToolDef, output: unknown): CallToolResult {
 export async function handleMcp(request: Request, ctx: Context): Promise<Response> {
   let caller;
   try {
-    caller = await authenticateApiKey(ctx.deps.sql, readApiKey(request.headers));
+    caller = await authenticateApiKey(ctx.deps, readApiKey(request.headers));
   } catch (err) {
     if (isServiceError(err)) {
       return Response.json(errorBody(err.code, err.message), { status: ERROR_TABLE[err.code].status });

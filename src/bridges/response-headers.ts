@@ -1,4 +1,4 @@
-import type { RateLimitState } from '../domain/rate-limit/consume.ts';
+import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
 
 /** IETF RateLimit header fields (draft-ietf-httpapi-ratelimit-headers), on every keyed response. */
 export function rateLimitHeaders(state: RateLimitState | undefined): [string, string][] {

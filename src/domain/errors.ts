@@ -1,5 +1,5 @@
 // Every failure the service can answer. The status and tRPC code for each live in one table
-// (src/bridges/error-table.ts); the domain only names the code.
+// (src/router/error-table.ts); the domain only names the code.
 export const ERROR_CODES = [
   // the spec's codes
   'INVALID_REQUEST',

@@ -70,3 +70,8 @@ export interface Llm {
     signal?: AbortSignal;
   }): Promise<{ value: T; usage: LlmUsage }>;
 }
+
+/** Where the domain reports what it survived (a failed progress write, an article not indexed); pino in src/infra/log. */
+export interface Log {
+  warn(obj: object, msg: string): void;
+}

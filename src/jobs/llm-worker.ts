@@ -1,9 +1,8 @@
 import type { Deps } from '../deps.ts';
+import { runSummaryJob } from '../domain/articles/article-job.ts';
 import { isServiceError } from '../domain/errors.ts';
-import { LlmJob } from '../domain/jobs/llm-jobs.ts';
-import { failTasks } from '../domain/jobs/task-store.ts';
-import { runSummaryJob } from '../domain/summaries/summary-job.ts';
 import { runTranslationJob } from '../domain/translations/translation-job.ts';
+import { LlmPayload } from './payloads.ts';
 
 /**
  * The `llm` queue's handler. A ServiceError is final: the LLM adapter has already retried transient upstream
@@ -13,7 +12,7 @@ import { runTranslationJob } from '../domain/translations/translation-job.ts';
  */
 export function llmHandler(deps: Deps) {
   return async (data: unknown, attempt: { retryCount: number; retryLimit: number }) => {
-    const job = LlmJob.parse(data);
+    const job = LlmPayload.parse(data);
     try {
       return job.kind === 'translation' ? await runTranslationJob(deps, job) : await runSummaryJob(deps, job);
     } catch (err) {
@@ -21,7 +20,7 @@ export function llmHandler(deps: Deps) {
       const error = isServiceError(err)
         ? { code: err.code, message: err.message }
         : { code: 'LLM_FAILED' as const, message: 'The work failed; nothing was charged' };
-      await failTasks(deps.sql, job.key, error);
+      await deps.tasks.failAll(job.key, error);
       if (!isServiceError(err)) throw err;
       return { failed: error };
     }

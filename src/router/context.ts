@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import type { Caller } from '../domain/keys/manage-keys.ts';
-import type { RateLimitState } from '../domain/rate-limit/consume.ts';
+import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
 import type { Logger } from '../infra/log/logger.ts';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';

@@ -2,8 +2,8 @@
 // these render it as timestamped lines and markdown, bounded so a long answer does not flood an agent's context.
 import type { Article } from '../domain/articles/schemas.ts';
 import type { SearchArticlesOutput } from '../domain/articles/search-articles.ts';
-import type { JobWithResult } from '../domain/jobs/get-job.ts';
-import type { SummarizeOutput } from '../domain/summaries/schemas.ts';
+import type { JobWithResult } from '../domain/tasks/get-job.ts';
+import type { SummarizeOutput } from '../domain/articles/summarize-schemas.ts';
 import { clock, toCiteLines } from '../domain/subtitles/formats.ts';
 import type { Transcript } from '../domain/subtitles/schemas.ts';
 import type { TrackList } from '../domain/video/video-queries.ts';

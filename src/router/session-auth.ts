@@ -13,7 +13,7 @@ const CSRF_HEADER = 'x-csrf-token';
 /** The signed-in session, with the CSRF header checked when `csrf` is set; throws UNAUTHENTICATED or FORBIDDEN. */
 export async function requireSession(ctx: Context, csrf: boolean): Promise<{ session: Session; token: string }> {
   const token = readSessionToken(ctx.headers);
-  const session = await findSession(ctx.deps.sql, token);
+  const session = await findSession(ctx.deps, token);
   if (!session || !token) throw new ServiceError('UNAUTHENTICATED', 'You are not signed in, or your session has expired; sign in again');
   if (csrf && !csrfMatches(session, ctx.headers.get(CSRF_HEADER))) {
     throw new ServiceError('FORBIDDEN', 'The request was refused: missing or wrong x-csrf-token; reload the page and try again');
@@ -29,9 +29,9 @@ export async function requireSession(ctx: Context, csrf: boolean): Promise<{ ses
 export const sendsApiKey = (headers: Headers) => headers.has('authorization') || headers.has('x-api-key');
 
 export async function callerFromRequest(ctx: Context): Promise<Caller> {
-  if (sendsApiKey(ctx.headers) || !readSessionToken(ctx.headers)) return authenticateApiKey(ctx.deps.sql, readApiKey(ctx.headers));
+  if (sendsApiKey(ctx.headers) || !readSessionToken(ctx.headers)) return authenticateApiKey(ctx.deps, readApiKey(ctx.headers));
   const token = readSessionToken(ctx.headers);
-  const session = await findSession(ctx.deps.sql, token);
+  const session = await findSession(ctx.deps, token);
   if (!session) throw new ServiceError('INVALID_API_KEY', 'Your website session has expired; sign in again, or send an API key');
   if (!csrfMatches(session, ctx.headers.get(CSRF_HEADER))) {
     throw new ServiceError('FORBIDDEN', 'The request was refused: missing or wrong x-csrf-token; reload the page and try again');

@@ -3,10 +3,10 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
 import { readApiKey, redactKeys } from '../domain/keys/api-key.ts';
-import { authenticateAndCount } from '../domain/keys/authenticate-and-count.ts';
-import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit/consume.ts';
+import { authenticateAndCount } from '../domain/keys/authenticate.ts';
+import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit/rate-limit.ts';
 import type { AuthedContext, Context } from './context.ts';
-import { isDatabaseDown, isUnstorableText } from './database-errors.ts';
+import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
 import { callerFromRequest, SESSION_CALLER_PREFIX, sendsApiKey } from './session-auth.ts';
 
@@ -119,11 +119,11 @@ export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   let state: RateLimitState;
   if (!caller && sendsApiKey(ctx.headers)) {
     // The common case, in one round trip: the key's caller and its rate-limit count.
-    ({ caller, rateLimit: state } = await authenticateAndCount(ctx.deps.sql, readApiKey(ctx.headers), defaultLimit));
+    ({ caller, rateLimit: state } = await authenticateAndCount(ctx.deps, readApiKey(ctx.headers), defaultLimit));
   } else {
     // An API key, or (for the website) a session cookie with its CSRF token: see session-auth.ts.
     caller ??= await callerFromRequest(ctx);
-    state = await consumeRateLimit(ctx.deps.sql, caller.keyId, caller.rateLimit ?? defaultLimit);
+    state = await consumeRateLimit(ctx.deps, caller.keyId, caller.rateLimit ?? defaultLimit);
   }
   if (!caller.keyId.startsWith(SESSION_CALLER_PREFIX)) ctx.deps.lastUsed.touch(caller.keyId);
   ctx.out.rateLimit = state;

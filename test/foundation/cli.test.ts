@@ -2,11 +2,11 @@
 import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticleDraft } from '../../src/domain/articles/schemas.ts';
-import { storeArticle } from '../../src/domain/articles/store-article.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { rest } from '../support/clients.ts';
 import { startFakeTypesense } from '../support/fake-typesense.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { storeArticle } from '../support/stores.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let s: TestServer;

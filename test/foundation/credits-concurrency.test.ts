@@ -1,10 +1,9 @@
 // Money is exact under concurrency: one conditional UPDATE per charge, refunds once, the ledger explains the balance.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../db/client.ts';
-import { chargeCredits, getCredits, grantCredits, refundCharge } from '../../src/domain/credits/credits.ts';
 import { isServiceError } from '../../src/domain/errors.ts';
-import { ensureAccount } from '../../src/domain/keys/manage-keys.ts';
 import { createTestDatabase } from '../support/databases.ts';
+import { chargeCredits, ensureAccount, getCredits, grantCredits, refundCharge } from '../support/stores.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let sql: Sql;

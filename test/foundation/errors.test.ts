@@ -1,6 +1,6 @@
 // Every failure, whoever answers it (Hono, the REST bridge, tRPC, the MCP bridge), in the spec's shape.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobQueue } from '../../src/jobs/queue.ts';
+import type { JobQueue } from '../../src/infra/queue/job-queue.ts';
 import { captureLogger } from '../support/capture-log.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { connectMcp, expectErrorBody, rawMcp } from '../support/security-checks.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Sql } from '../../db/client.ts';
-import { withGlobalSlot } from '../../src/jobs/global-slots.ts';
+import { withGlobalSlot } from '../../src/infra/queue/global-slots.ts';
 import { createTestDatabase } from '../support/databases.ts';
 
 describe('withGlobalSlot', () => {

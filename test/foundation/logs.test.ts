@@ -4,9 +4,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../db/client.ts';
-import { createApiKey, ensureAccount, revokeApiKey } from '../../src/domain/keys/manage-keys.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { connectMcp, rawMcp } from '../support/security-checks.ts';
+import { createApiKey, ensureAccount, revokeApiKey } from '../support/stores.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let child: ChildProcess;

@@ -1,9 +1,9 @@
 // The per-key limit is exact under real concurrency, on one instance and across instances sharing a database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../src/domain/keys/manage-keys.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { expectErrorBody } from '../support/security-checks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { revokeApiKey } from '../support/stores.ts';
 
 let database: Awaited<ReturnType<typeof createTestDatabase>>;
 let a: TestServer;

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { mcpClient, mcpError, rest } from '../support/clients.ts';
 import { secondShown } from '../support/make-video.ts';
 import { startMediaYoutube } from '../support/media-youtube.ts';

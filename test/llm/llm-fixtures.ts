@@ -2,11 +2,10 @@
 // translation, notes and article prompts the way the real prompts ask.
 import { randomBytes } from 'node:crypto';
 import type { Sql } from '../../db/client.ts';
-import { storeTranscript } from '../../src/domain/subtitles/transcript-store.ts';
 import type { Segment } from '../../src/domain/video/schemas.ts';
-import { storeVideo } from '../../src/domain/video/video-store.ts';
 import { promptCues } from '../support/cue-prompt.ts';
 import { userText, type FakeMessagesRequest, type FakeReply } from '../support/fake-anthropic.ts';
+import { storeTranscript, storeVideo } from '../support/stores.ts';
 
 export const newVideoId = () => randomBytes(8).toString('base64url').slice(0, 11);
 

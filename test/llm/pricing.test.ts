@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hourlyPrice, pricedDuration } from '../../src/domain/jobs/price.ts';
+import { hourlyPrice, pricedDuration } from '../../src/domain/pricing/prices.ts';
 import { normalizeLang, sameLang } from '../../src/domain/translations/normalize-lang.ts';
 
 describe('hourlyPrice', () => {

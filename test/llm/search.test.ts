@@ -3,10 +3,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticleCategory, ArticleDraft } from '../../src/domain/articles/schemas.ts';
 import { ARTICLE_CATEGORIES } from '../../src/domain/articles/schemas.ts';
-import { storeArticle } from '../../src/domain/articles/store-article.ts';
 import { mcpClient, rest } from '../support/clients.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newVideoId } from './llm-fixtures.ts';
+import { storeArticle } from '../support/stores.ts';
 
 const TOPICS = ['volcano', 'saxophone', 'blockchain', 'marathon', 'origami', 'telescope', 'espresso', 'glacier', 'robotics', 'chess'];
 const LANGS = ['en', 'de', 'fr', 'es', 'pt-BR'];

@@ -1,11 +1,11 @@
 // POST /api/v1/transcripts/translate and MCP translate_transcript against the real server, with a loopback
 // Anthropic API; transcripts are seeded in the test database, so no YouTube is involved.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getCredits } from '../../src/domain/credits/credits.ts';
 import { mcpClient, mcpError, rest } from '../support/clients.ts';
 import { startFakeAnthropic, userText, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { isTranslation, modelReply, seedVideo, spreadSegments } from './llm-fixtures.ts';
+import { getCredits } from '../support/stores.ts';
 
 let fake: FakeAnthropic;
 let s: TestServer;

@@ -2,10 +2,10 @@
 // keys with small balances. Afterwards the ledger explains every balance, nothing went below zero, every charge
 // belongs to a 2xx answer, every charged 2xx has its charge, and identical concurrent misses made one extraction.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utcDay } from '../../src/domain/credits/credits.ts';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { call, isErrorShape, newVideoId, note, relDatabase, startMixedYoutube, type MixedYoutube } from './support.ts';
+import { utcDay } from '../support/stores.ts';
 
 const LONG = 'Fjg5lYqvzUs';
 const ALLOWANCE = 3;

@@ -2,12 +2,11 @@
 // SQL injection through search, and one account never seeing another's jobs.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTask } from '../../src/domain/jobs/task-store.ts';
-import { revokeApiKey } from '../../src/domain/keys/manage-keys.ts';
 import { captureLogger } from '../support/capture-log.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { call, isErrorShape, note, relDatabase } from './support.ts';
+import { createTask, revokeApiKey } from '../support/stores.ts';
 
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const pct = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)]!;

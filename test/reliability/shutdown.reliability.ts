@@ -7,11 +7,10 @@ import { connect as tcpConnect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/infra/database/free-port.ts';
 import { connect, type Sql } from '../../db/client.ts';
-import { grantCredits } from '../../src/domain/credits/credits.ts';
-import { createApiKey, ensureAccount } from '../../src/domain/keys/manage-keys.ts';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { call, isErrorShape, newVideoId, note, relDatabase, startMixedYoutube, type MixedYoutube } from './support.ts';
+import { createApiKey, ensureAccount, grantCredits } from '../support/stores.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

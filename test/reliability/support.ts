@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, write
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import { readShared } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { readShared } from '../support/fixture-files.ts';
 import { readAnswer } from '../support/clients.ts';
 import { createDatabase, TEMPLATE_DB } from '../support/databases.ts';
 import { FRAME_FIXTURES } from '../support/media-youtube.ts';

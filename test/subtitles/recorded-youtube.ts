@@ -1,8 +1,8 @@
 // What the loopback YouTube answers in the subtitles tests: each recorded fixture (shared set, see SOURCES.md) is
 // served for its own video id; fixtures without an id (bot check, captcha, consent, "unavailable") get a made-up
 // 11-character one. Nothing is copied into the repo: files are read from the shared folder at run time.
-import { html, json, type FakeAnswer, type FakeRoutes } from '../../src/infra/youtube/testing/fake-youtube.ts';
-import { readOwn, readShared } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { html, json, type FakeAnswer, type FakeRoutes } from '../support/fake-youtube.ts';
+import { readOwn, readShared } from '../support/fixture-files.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 

@@ -1,7 +1,7 @@
 // EXTRACTION_CONCURRENCY holds across instances: two services on one database, a cap of 1, and a YouTube that
 // holds caption downloads open. The second instance's job waits for the first's slot, then runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { rest } from '../support/clients.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { isCaptions, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';

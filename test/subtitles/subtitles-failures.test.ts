@@ -2,7 +2,7 @@
 // (isError with the same code and message), and invalid input. Nothing is ever charged for a failure.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { mcpClient, mcpError, rest } from '../support/clients.ts';
 import { isCaptions } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';

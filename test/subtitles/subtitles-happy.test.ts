@@ -1,7 +1,7 @@
 // Subtitles, tracks and video info end to end: the real service on REST, tRPC and MCP, with every YouTube request
 // answered by the loopback server from recorded responses (see recorded-youtube.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { isCaptions, isPlayer } from '../support/loopback-youtube.ts';
 import { expectationsFor } from '../youtube-sources.ts';

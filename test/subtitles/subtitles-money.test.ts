@@ -2,7 +2,7 @@
 // reach YouTube, no credits means no extraction, concurrent identical requests make one download and one charge,
 // and a saturated queue answers 503 while the work it holds still completes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedAvailable } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { isCaptions, isPlayer } from '../support/loopback-youtube.ts';
 import { balanceOf, ID, pollUntil, startRecordedHarness, type Harness } from './recorded-youtube.ts';

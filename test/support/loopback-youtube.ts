@@ -4,7 +4,7 @@
 // so a test can keep an answer open (to fill the extraction queue) and release it when it chooses.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fakeYoutube, type FakeRoutes } from '../../src/infra/youtube/testing/fake-youtube.ts';
+import { fakeYoutube, type FakeRoutes } from './fake-youtube.ts';
 
 /** One request as it arrived (before any hold). */
 export interface SeenRequest {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readShared } from '../../src/infra/youtube/testing/fixture-files.ts';
+import { readShared } from './fixture-files.ts';
 import { cachedTestVideo } from './make-video.ts';
 import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
 

@@ -10,12 +10,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { listProcedures } from '../../src/bridges/procedures.ts';
-import { getCredits } from '../../src/domain/credits/credits.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
-import { revokeApiKey } from '../../src/domain/keys/manage-keys.ts';
 import { ERROR_TABLE } from '../../src/router/error-table.ts';
 import { appRouter } from '../../src/router/index.ts';
 import type { TestServer } from './test-server.ts';
+import { getCredits, revokeApiKey } from './stores.ts';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
 export const SURFACES: Surface[] = ['rest', 'trpc', 'mcp'];

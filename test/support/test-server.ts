@@ -4,11 +4,10 @@ import { buildDeps } from '../../src/build-deps.ts';
 import { createHttpApp } from '../../src/bridges/http-app.ts';
 import { parseConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
-import { grantCredits } from '../../src/domain/credits/credits.ts';
-import { createApiKey, ensureAccount } from '../../src/domain/keys/manage-keys.ts';
 import { createLogger } from '../../src/infra/log/logger.ts';
 import { startWorkers } from '../../src/jobs/start-workers.ts';
 import { createTestDatabase } from './databases.ts';
+import { createApiKey, ensureAccount, grantCredits } from './stores.ts';
 
 export interface TestServer {
   url: string;

@@ -1,10 +1,10 @@
 // Sessions, CSRF, fixation, cookie flags, isolation between accounts and sign-in throttling, over plain HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAccount } from '../../src/domain/keys/manage-keys.ts';
 import { rest } from '../support/clients.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newEmail, sessionClient } from './session-client.ts';
+import { ensureAccount } from '../support/stores.ts';
 
 describe('website sessions: security', () => {
   let s: TestServer;

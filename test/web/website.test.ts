@@ -2,7 +2,6 @@
 // REST, credits spent and seen, a key revoked, the service used from the page, articles searched.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantCredits } from '../../src/domain/credits/credits.ts';
 import { rest } from '../support/clients.ts';
 import { freshVideoId } from '../support/fake-video-source.ts';
 import { cachedTestVideo } from '../support/make-video.ts';
@@ -10,6 +9,7 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { browserAvailable, launchBrowser, screenshotPath } from './browser.ts';
 import { siteVideoSource } from './site-video-source.ts';
+import { grantCredits } from '../support/stores.ts';
 
 describe.skipIf(!browserAvailable)('the website in a browser', () => {
   let media: VideoServer;

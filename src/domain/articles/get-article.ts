@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Sql } from '../../../db/client.ts';
 import { ServiceError } from '../errors.ts';
 import type { Article } from './schemas.ts';
-import { readArticle } from './store-article.ts';
+import type { Stores } from '../stores.ts';
 
 export const GetArticleInput = z.object({
   id: z.string().trim().min(1).max(64).describe('The article id (art_...), as returned by summaries and search'),
@@ -10,8 +9,8 @@ export const GetArticleInput = z.object({
 export type GetArticleInput = z.infer<typeof GetArticleInput>;
 
 /** Articles are public within the service (search finds everyone's), so any key may read one by id. */
-export async function getArticle(sql: Sql, input: GetArticleInput): Promise<Article> {
-  const article = await readArticle(sql, input.id);
+export async function getArticle({ articles }: Pick<Stores, 'articles'>, input: GetArticleInput): Promise<Article> {
+  const article = await articles.read(input.id);
   if (!article) throw new ServiceError('ARTICLE_NOT_FOUND', `No article ${JSON.stringify(input.id)}`);
   return article;
 }

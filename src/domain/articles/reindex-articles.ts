@@ -1,7 +1,6 @@
-import type { Sql } from '../../../db/client.ts';
 import { ServiceError } from '../errors.ts';
 import type { ArticleSearch, BulkIndexResult } from './search-port.ts';
-import { listArticlesAfter } from './store-article.ts';
+import type { Stores } from '../stores.ts';
 
 export interface ReindexProgress {
   /** Articles read from Postgres so far. */
@@ -16,7 +15,7 @@ export interface ReindexProgress {
  * article is recorded and the rebuild goes on; a failing request (backend down, bad key) stops it, by throwing.
  */
 export async function reindexArticles(
-  sql: Sql,
+  { articles }: Pick<Stores, 'articles'>,
   search: ArticleSearch,
   opts: { batchSize: number; onBatch?: (p: ReindexProgress) => void },
 ): Promise<ReindexProgress> {
@@ -24,7 +23,7 @@ export async function reindexArticles(
   const progress: ReindexProgress = { read: 0, indexed: 0, failed: [] };
   let after: string | null = null;
   for (;;) {
-    const page = await listArticlesAfter(sql, after, opts.batchSize);
+    const page = await articles.listAfter(after, opts.batchSize);
     if (page.length === 0) break;
     const result = await search.indexMany(page);
     progress.read += page.length;

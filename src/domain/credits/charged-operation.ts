@@ -1,11 +1,12 @@
-import type { Sql } from '../../../db/client.ts';
 import { ServiceError } from '../errors.ts';
-import { chargeCredits, getCredits, type ChargeRequest } from './credits.ts';
+import type { Stores, Transaction } from '../stores.ts';
+import type { ChargeRequest } from './credit-ledger.ts';
+import { chargeCredits, getCredits } from './credits.ts';
 
 /** Fails with 402 before any work starts when the balance cannot cover `amount`. */
-export async function assertAffordable(sql: Sql, accountId: string, amount: number, dailyAllowance: number): Promise<void> {
+export async function assertAffordable(ports: Pick<Stores, 'ledger'>, accountId: string, amount: number, dailyAllowance: number): Promise<void> {
   if (amount <= 0) return;
-  const credits = await getCredits(sql, accountId, dailyAllowance);
+  const credits = await getCredits(ports, accountId, dailyAllowance);
   if (credits.balance < amount) {
     throw new ServiceError(
       'INSUFFICIENT_CREDITS',
@@ -22,16 +23,16 @@ export async function assertAffordable(sql: Sql, accountId: string, amount: numb
  * When the balance was spent by a concurrent request meanwhile, nothing is stored and 402 is thrown.
  */
 export async function commitCharged<T>(
-  sql: Sql,
+  transaction: Transaction,
   req: ChargeRequest,
   dailyAllowance: number,
-  store: (tx: Sql) => Promise<T>,
+  store: (tx: Stores) => Promise<T>,
   /** False when `store` found the result already there (a duplicate or retried job): then nobody pays again. */
   isNew: (value: T) => boolean = () => true,
 ): Promise<T> {
-  return (await sql.begin(async (tx) => {
-    const value = await store(tx as unknown as Sql);
-    if (isNew(value)) await chargeCredits(tx as unknown as Sql, req, dailyAllowance);
+  return transaction(async (tx) => {
+    const value = await store(tx);
+    if (isNew(value)) await chargeCredits(tx, req, dailyAllowance);
     return value;
-  })) as T;
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Sql } from '../../../db/client.ts';
 import { ServiceError } from '../errors.ts';
+import type { Stores } from '../stores.ts';
+import type { ChargeRequest } from './credit-ledger.ts';
 
 export const Credits = z.object({
   balance: z.number().int().describe('Credits spendable now: what is left of today’s free allowance plus the purchased balance'),
@@ -15,100 +16,44 @@ export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 const nextUtcMidnight = (now: Date) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
 
-export async function getCredits(sql: Sql, accountId: string, dailyAllowance: number, now = new Date()): Promise<Credits> {
-  const [row] = await sql<{ free_now: number; purchased_balance: number }[]>`
-    select case when free_day = ${utcDay(now)}::date then free_remaining else ${dailyAllowance} end as free_now,
-           purchased_balance
-    from accounts where id = ${accountId}`;
+export async function getCredits({ ledger }: Pick<Stores, 'ledger'>, accountId: string, dailyAllowance: number, now = new Date()): Promise<Credits> {
+  const row = await ledger.balance(accountId, dailyAllowance, now);
   if (!row) throw new ServiceError('INVALID_API_KEY', 'The account behind this key no longer exists');
   return {
-    balance: row.free_now + row.purchased_balance,
+    balance: row.freeNow + row.purchased,
     dailyAllowance,
-    freeRemaining: row.free_now,
-    purchasedBalance: row.purchased_balance,
+    freeRemaining: row.freeNow,
+    purchasedBalance: row.purchased,
     resetsAt: nextUtcMidnight(now),
   };
 }
 
-export interface ChargeRequest {
-  accountId: string;
-  amount: number;
-  operation: string;
-  videoId?: string | null;
-  requestId: string;
-}
+export type { ChargeRequest };
 
 /**
- * Takes `amount` credits in one statement: free allowance first, then purchased credits.
- * The row lock and the condition in the same statement make it exact under concurrency;
- * the balance can never go below zero. Throws INSUFFICIENT_CREDITS when it cannot be afforded.
+ * Takes `amount` credits in one statement: free allowance first, then purchased credits (see CreditLedger.charge).
+ * Throws INSUFFICIENT_CREDITS when it cannot be afforded. The ledger row's id.
  */
-export async function chargeCredits(sql: Sql, req: ChargeRequest, dailyAllowance: number, now = new Date()): Promise<number> {
+export async function chargeCredits({ ledger }: Pick<Stores, 'ledger'>, req: ChargeRequest, dailyAllowance: number, now = new Date()): Promise<number> {
   if (req.amount <= 0) return 0;
-  const today = utcDay(now);
-  const rows = await sql<{ ledger_id: number }[]>`
-    with cur as (
-      select id, purchased_balance,
-             case when free_day = ${today}::date then free_remaining else ${dailyAllowance}::int end as free_now
-      from accounts where id = ${req.accountId} for update
-    ), upd as (
-      update accounts a set
-        free_day = ${today}::date,
-        free_remaining = cur.free_now - least(cur.free_now, ${req.amount}::int),
-        purchased_balance = cur.purchased_balance - (${req.amount}::int - least(cur.free_now, ${req.amount}::int))
-      from cur
-      where a.id = cur.id and cur.free_now + cur.purchased_balance >= ${req.amount}::int
-      returning a.id, least(cur.free_now, ${req.amount}::int) as free_used
-    )
-    insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, created_at)
-    select upd.id, 'charge', -${req.amount}::int, -upd.free_used, -(${req.amount}::int - upd.free_used),
-           ${req.operation}, ${req.videoId ?? null}, ${req.requestId}, ${now.toISOString()}::timestamptz
-    from upd
-    returning id as ledger_id`;
-  if (!rows[0]) {
-    const credits = await getCredits(sql, req.accountId, dailyAllowance, now);
+  const id = await ledger.charge(req, dailyAllowance, now);
+  if (id === null) {
+    const credits = await getCredits({ ledger }, req.accountId, dailyAllowance, now);
     throw new ServiceError(
       'INSUFFICIENT_CREDITS',
       `This operation costs ${req.amount} credit${req.amount === 1 ? '' : 's'}; the balance is ${credits.balance}. ` +
         `The free allowance resets at ${credits.resetsAt}.`,
     );
   }
-  return Number(rows[0].ledger_id);
+  return id;
 }
 
-/**
- * Reverses a charge exactly once (a unique index on refund_of makes a second refund a no-op).
- * Free credits return only while their day lasts: yesterday's allowance is gone either way.
- */
-export async function refundCharge(sql: Sql, chargeId: number, now = new Date()): Promise<void> {
-  const today = utcDay(now);
-  await sql`
-    with ch as (
-      select id, account_id, free_delta, purchased_delta, operation, video_id, request_id,
-             (created_at at time zone 'UTC')::date = ${today}::date as same_day
-      from credit_ledger where id = ${chargeId} and kind = 'charge'
-    ), led as (
-      insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, refund_of, created_at)
-      select account_id, 'refund',
-             (case when same_day then -free_delta else 0 end) - purchased_delta,
-             case when same_day then -free_delta else 0 end, -purchased_delta,
-             operation, video_id, request_id, id, ${now.toISOString()}::timestamptz
-      from ch
-      on conflict (refund_of) do nothing
-      returning account_id, free_delta, purchased_delta
-    )
-    update accounts a set
-      purchased_balance = a.purchased_balance + led.purchased_delta,
-      free_remaining = case when a.free_day = ${today}::date then a.free_remaining + led.free_delta else a.free_remaining end
-    from led where a.id = led.account_id`;
+/** Reverses a charge exactly once; free credits return only while their day lasts. */
+export async function refundCharge({ ledger }: Pick<Stores, 'ledger'>, chargeId: number, now = new Date()): Promise<void> {
+  await ledger.refund(chargeId, now);
 }
 
-export async function grantCredits(sql: Sql, accountId: string, amount: number, reason = 'grant'): Promise<void> {
+export async function grantCredits({ ledger }: Pick<Stores, 'ledger'>, accountId: string, amount: number, reason = 'grant'): Promise<void> {
   if (!Number.isInteger(amount) || amount <= 0) throw new ServiceError('INVALID_REQUEST', 'amount must be a positive integer');
-  await sql.begin(async (tx) => {
-    const rows = await tx`update accounts set purchased_balance = purchased_balance + ${amount} where id = ${accountId} returning id`;
-    if (!rows[0]) throw new ServiceError('INVALID_REQUEST', `No account ${accountId}`);
-    await tx`insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation)
-             values (${accountId}, 'grant', ${amount}, 0, ${amount}, ${reason})`;
-  });
+  if (!(await ledger.grant(accountId, amount, reason))) throw new ServiceError('INVALID_REQUEST', `No account ${accountId}`);
 }

@@ -1,27 +1,29 @@
-import type { Deps } from '../../deps.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { mapLimit } from '../map-limit.ts';
-import { loadVideo, runJob } from '../video/load-video.ts';
+import type { BlobStore } from '../ports.ts';
+import { FRAME_PRICE } from '../pricing/prices.ts';
+import type { Settings } from '../settings.ts';
+import type { Stores } from '../stores.ts';
+import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
+import type { FrameJob } from '../work-queue.ts';
 import { frameBlobKey, signedFrameUrl } from './frame-url.ts';
-import { readStoredFrames, type StoredFrame } from './frame-store.ts';
+import type { StoredFrame } from './frame-store.ts';
 import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame } from './schemas.ts';
 
-export const FRAMES_QUEUE = 'frames';
-export const FRAME_PRICE = 1;
 /** Captures of one request in flight at once; the queue's FRAME_CONCURRENCY caps the whole instance. */
 const PER_REQUEST_PARALLELISM = 4;
 
-export interface FrameJob {
-  videoId: string;
-  tMs: number;
-  width: number;
-  accountId: string;
-  requestId: string;
-  price: number;
-  deadline: number;
+export interface FramePorts extends LoadVideoPorts, Pick<Stores, 'frameStore' | 'ledger'>, FramePresentPorts {
+  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
+}
+
+interface FramePresentPorts {
+  blobs: BlobStore;
+  publicUrl: string;
+  signingSecret: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export interface FrameJob {
  * charged 1 each when stored. A request that cannot afford every new frame fails up front.
  */
 export async function captureFrames(
-  deps: Deps,
+  deps: FramePorts,
   req: { caller: Caller; requestId: string },
   input: CaptureFramesInput,
 ): Promise<CapturedFrames> {
@@ -50,9 +52,9 @@ export async function captureFrames(
   }
 
   const tMs = times.map((t) => Math.round(t * 1000));
-  const stored = await readStoredFrames(deps.sql, videoId, width, tMs);
+  const stored = await deps.frameStore.readMany(videoId, width, tMs);
   const missing = new Set(tMs.filter((t) => !stored.has(t)));
-  await assertAffordable(deps.sql, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
+  await assertAffordable(deps, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
 
   const deadline = Date.now() + deps.config.REQUEST_WAIT_MS - 1000;
   const outcomes = await mapLimit(tMs, PER_REQUEST_PARALLELISM, async (t, i) => {
@@ -60,7 +62,9 @@ export async function captureFrames(
     if (known) return { ok: true as const, frame: await present(deps, videoId, times[i]!, t, width, known, true, input.includeBase64), charged: 0 };
     try {
       const job: FrameJob = { videoId, tMs: t, width, accountId: req.caller.accountId, requestId: req.requestId, price: FRAME_PRICE, deadline };
-      const { value } = await runJob<{ frame: StoredFrame; chargedRequestId: string | null }>(deps, FRAMES_QUEUE, job, `frame:${videoId}:${t}:${width}`);
+      const { value } = await outcomeOf(
+        deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(job, `frame:${videoId}:${t}:${width}`, deps.config.REQUEST_WAIT_MS),
+      );
       const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
       return { ok: true as const, frame: await present(deps, videoId, times[i]!, t, width, value.frame, charged === 0, input.includeBase64), charged };
     } catch (err) {
@@ -78,7 +82,7 @@ export async function captureFrames(
 }
 
 async function present(
-  deps: Deps,
+  deps: FramePresentPorts,
   videoId: string,
   t: number,
   tMs: number,

@@ -1,5 +1,5 @@
-import type { Sql } from '../../../db/client.ts';
 import { ServiceError } from '../errors.ts';
+import type { Stores } from '../stores.ts';
 import { newId } from '../ids.ts';
 import { generateApiKey, hashApiKey } from './api-key.ts';
 
@@ -23,28 +23,27 @@ export interface KeyListing {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export async function ensureAccount(sql: Sql, email: string): Promise<{ id: string; email: string; created: boolean }> {
+export async function ensureAccount(
+  { accounts }: Pick<Stores, 'accounts'>,
+  email: string,
+): Promise<{ id: string; email: string; created: boolean }> {
   const normalized = email.trim().toLowerCase();
   if (!EMAIL.test(normalized) || normalized.length > 254) {
     throw new ServiceError('INVALID_REQUEST', `Not an email address: ${JSON.stringify(email)}`);
   }
-  const inserted = await sql<{ id: string }[]>`
-    insert into accounts (id, email) values (${newId('acc')}, ${normalized})
-    on conflict (email) do nothing returning id`;
-  if (inserted[0]) return { id: inserted[0].id, email: normalized, created: true };
-  const [row] = await sql<{ id: string }[]>`select id from accounts where email = ${normalized}`;
-  return { id: row!.id, email: normalized, created: false };
+  const { id, created } = await accounts.ensure(normalized);
+  return { id, email: normalized, created };
 }
 
 /** The account with this email, or null; never creates one. */
-export async function findAccount(sql: Sql, email: string): Promise<{ id: string; email: string } | null> {
+export async function findAccount({ accounts }: Pick<Stores, 'accounts'>, email: string): Promise<{ id: string; email: string } | null> {
   const normalized = email.trim().toLowerCase();
-  const [row] = await sql<{ id: string }[]>`select id from accounts where email = ${normalized}`;
+  const row = await accounts.findByEmail(normalized);
   return row ? { id: row.id, email: normalized } : null;
 }
 
 export async function createApiKey(
-  sql: Sql,
+  { apiKeys }: Pick<Stores, 'apiKeys'>,
   input: { accountId: string; name: string; expiresAt?: Date | null; rateLimit?: number | null },
 ): Promise<{ id: string; key: string; prefix: string }> {
   const name = input.name.trim();
@@ -54,46 +53,34 @@ export async function createApiKey(
   }
   const { key, prefix, hash } = generateApiKey();
   const id = newId('key');
-  await sql`
-    insert into api_keys (id, account_id, name, prefix, hash, expires_at, rate_limit_per_minute)
-    values (${id}, ${input.accountId}, ${name}, ${prefix}, ${hash}, ${input.expiresAt?.toISOString() ?? null}::timestamptz, ${input.rateLimit ?? null})`;
+  await apiKeys.insert({ id, accountId: input.accountId, name, prefix, hash, expiresAt: input.expiresAt ?? null, rateLimit: input.rateLimit ?? null });
   return { id, key, prefix };
 }
 
-export async function listApiKeys(sql: Sql, accountId: string): Promise<KeyListing[]> {
-  const rows = await sql<
-    { id: string; name: string; prefix: string; created_at: Date; last_used_at: Date | null; expires_at: Date | null; revoked_at: Date | null }[]
-  >`select id, name, prefix, created_at, last_used_at, expires_at, revoked_at
-    from api_keys where account_id = ${accountId} order by created_at desc`;
+export async function listApiKeys({ apiKeys }: Pick<Stores, 'apiKeys'>, accountId: string): Promise<KeyListing[]> {
+  const rows = await apiKeys.list(accountId);
   const now = Date.now();
   return rows.map((r) => ({
     id: r.id,
     name: r.name,
     prefix: r.prefix,
-    createdAt: r.created_at.toISOString(),
-    lastUsedAt: r.last_used_at?.toISOString() ?? null,
-    expiresAt: r.expires_at?.toISOString() ?? null,
-    revokedAt: r.revoked_at?.toISOString() ?? null,
-    status: r.revoked_at ? 'revoked' : r.expires_at && r.expires_at.getTime() <= now ? 'expired' : 'active',
+    createdAt: r.createdAt.toISOString(),
+    lastUsedAt: r.lastUsedAt?.toISOString() ?? null,
+    expiresAt: r.expiresAt?.toISOString() ?? null,
+    revokedAt: r.revokedAt?.toISOString() ?? null,
+    status: r.revokedAt ? 'revoked' : r.expiresAt && r.expiresAt.getTime() <= now ? 'expired' : 'active',
   }));
 }
 
 /** Revokes one of the account's keys; effective on the next request, on every instance. */
-export async function revokeApiKey(sql: Sql, accountId: string, keyId: string): Promise<boolean> {
-  const rows = await sql`
-    update api_keys set revoked_at = coalesce(revoked_at, now())
-    where id = ${keyId} and account_id = ${accountId} returning id`;
-  return rows.length > 0;
+export async function revokeApiKey({ apiKeys }: Pick<Stores, 'apiKeys'>, accountId: string, keyId: string): Promise<boolean> {
+  return apiKeys.revoke(accountId, keyId);
 }
 
 /** Finds the caller behind a key, or throws INVALID_API_KEY without saying which check failed. */
-export async function authenticateApiKey(sql: Sql, key: string | null): Promise<Caller> {
+export async function authenticateApiKey({ apiKeys }: Pick<Stores, 'apiKeys'>, key: string | null): Promise<Caller> {
   if (!key) throw new ServiceError('INVALID_API_KEY', 'Missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"');
-  // Looked up by hash, so timing reveals nothing about how much of a guess was right.
-  const [row] = await sql<{ id: string; account_id: string; rate_limit: number | null }[]>`
-    select k.id, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit
-    from api_keys k join accounts a on a.id = k.account_id
-    where k.hash = ${hashApiKey(key)} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())`;
-  if (!row) throw new ServiceError('INVALID_API_KEY', 'The API key is invalid, revoked or expired');
-  return { accountId: row.account_id, keyId: row.id, rateLimit: row.rate_limit };
+  const caller = await apiKeys.findCaller(hashApiKey(key));
+  if (!caller) throw new ServiceError('INVALID_API_KEY', 'The API key is invalid, revoked or expired');
+  return caller;
 }

@@ -1,16 +1,21 @@
-import type { Deps } from '../../deps.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
+import { SUBTITLES_PRICE } from '../pricing/prices.ts';
+import type { Settings } from '../settings.ts';
+import type { Stores } from '../stores.ts';
 import { chooseTranscriptTrack, type MatchedBy } from '../video/choose-track.ts';
-import { EXTRACT_QUEUE, loadVideo, runJob, type ExtractJob } from '../video/load-video.ts';
+import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
+import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
 import type { CachedTranscript } from './hot-cache.ts';
-import { originOf, readTranscript, type Origin } from './transcript-store.ts';
+import { originOf, type Origin } from './transcript-store.ts';
 
-export const SUBTITLES_PRICE = 2;
+export interface TranscriptPorts extends LoadVideoPorts, Pick<Stores, 'transcripts' | 'ledger'> {
+  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
+}
 
 export interface TranscriptRequest {
   caller: Caller;
@@ -22,7 +27,7 @@ export interface TranscriptRequest {
  * queue (one extraction for any number of identical requests) and charged when stored.
  * A page of it (`offset`, `limit`) and a rendering (`format`) are views of the stored transcript: paging never charges again.
  */
-export async function fetchTranscript(deps: Deps, req: TranscriptRequest, input: GetSubtitlesRequest): Promise<Transcript> {
+export async function fetchTranscript(deps: TranscriptPorts, req: TranscriptRequest, input: GetSubtitlesRequest): Promise<Transcript> {
   const videoId = parseVideoRef(input);
   const requestedLang = input.lang ?? null;
   const present = (matchedBy: MatchedBy | 'translation', t: CachedTranscript, cached: boolean, creditsCharged: number) =>
@@ -47,7 +52,7 @@ export async function fetchTranscript(deps: Deps, req: TranscriptRequest, input:
   if (stored) return present(matchedBy, stored, true, 0);
 
   for (let attempt = 0; ; attempt++) {
-    await assertAffordable(deps.sql, req.caller.accountId, SUBTITLES_PRICE, deps.config.DAILY_FREE_CREDITS);
+    await assertAffordable(deps, req.caller.accountId, SUBTITLES_PRICE, deps.config.DAILY_FREE_CREDITS);
     const job: ExtractJob = {
       kind: 'transcript',
       videoId,
@@ -59,7 +64,9 @@ export async function fetchTranscript(deps: Deps, req: TranscriptRequest, input:
       deadline: Date.now() + deps.config.REQUEST_WAIT_MS - 1000,
     };
     try {
-      const { value } = await runJob<{ chargedRequestId: string | null }>(deps, EXTRACT_QUEUE, job, `tx:${videoId}:${track.lang}:${origin}`);
+      const { value } = await outcomeOf(
+        deps.jobs.extract<{ chargedRequestId: string | null }>(job, `tx:${videoId}:${track.lang}:${origin}`, deps.config.REQUEST_WAIT_MS),
+      );
       const fresh = await readCached(deps, videoId, track.lang, origin);
       if (!fresh) throw new ServiceError('EXTRACTION_FAILED', 'The transcript could not be stored; retry');
       const charged = value?.chargedRequestId === req.requestId ? SUBTITLES_PRICE : 0;
@@ -73,10 +80,10 @@ export async function fetchTranscript(deps: Deps, req: TranscriptRequest, input:
 }
 
 /** Stored transcripts through the in-memory cache: the hot path reads no transcript row and parses nothing. */
-async function readCached(deps: Deps, videoId: string, lang: string, origin: Origin): Promise<CachedTranscript | null> {
+async function readCached(deps: Pick<TranscriptPorts, 'hotCache' | 'transcripts'>, videoId: string, lang: string, origin: Origin): Promise<CachedTranscript | null> {
   const hit = deps.hotCache.getTranscript(videoId, lang, origin);
   if (hit) return hit;
-  const stored = await readTranscript(deps.sql, videoId, lang, origin);
+  const stored = await deps.transcripts.read(videoId, lang, origin);
   return stored && deps.hotCache.setTranscript(videoId, stored);
 }
 

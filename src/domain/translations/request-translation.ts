@@ -1,15 +1,19 @@
-import type { Deps } from '../../deps.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
-import { remainingWait, runLlmTask, taskError, type WorkRequest } from '../jobs/llm-jobs.ts';
-import { hourlyPrice, pricedDuration } from '../jobs/price.ts';
-import { createTask, presentTask, type TaskRow } from '../jobs/task-store.ts';
-import { findTranscriptIn } from '../subtitles/transcript-store.ts';
+import type { Llm } from '../ports.ts';
+import { hourlyPrice, pricedDuration } from '../pricing/prices.ts';
+import type { Settings } from '../settings.ts';
+import type { Stores } from '../stores.ts';
+import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
+import { presentTask, type TaskRow } from '../tasks/task-store.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
-import { readStoredVideo } from '../video/video-store.ts';
 import { normalizeLang, sameLang } from './normalize-lang.ts';
 import type { TranslateInput, TranslateOutput } from './schemas.ts';
-import { readTranslation } from './translation-store.ts';
+
+export interface TranslationPorts extends LlmTaskPorts, Pick<Stores, 'transcripts' | 'videos' | 'ledger'> {
+  llm: Llm | null;
+  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
+}
 
 export const translationKey = (videoId: string, sourceLang: string, targetLang: string) => `tr:${videoId}:${sourceLang}:${targetLang}`;
 
@@ -18,7 +22,7 @@ export const translationKey = (videoId: string, sourceLang: string, targetLang: 
  * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits (402),
  * then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
  */
-export async function requestTranslation(deps: Deps, req: WorkRequest, input: TranslateInput): Promise<TranslateOutput> {
+export async function requestTranslation(deps: TranslationPorts, req: WorkRequest, input: TranslateInput): Promise<TranslateOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef({ videoId: input.videoId });
   const sourceLang = normalizeLang(input.sourceLang);
@@ -26,7 +30,7 @@ export async function requestTranslation(deps: Deps, req: WorkRequest, input: Tr
   if (sameLang(sourceLang, targetLang)) {
     throw new ServiceError('INVALID_REQUEST', `sourceLang and targetLang are both "${targetLang}"; give two different languages`);
   }
-  const source = await findTranscriptIn(deps.sql, videoId, sourceLang);
+  const source = await deps.transcripts.findIn(videoId, sourceLang);
   if (!source) {
     throw new ServiceError(
       'TRANSCRIPT_NOT_FOUND',
@@ -39,9 +43,9 @@ export async function requestTranslation(deps: Deps, req: WorkRequest, input: Tr
   }
   const taskInput = { videoId, sourceLang, targetLang, resolvedSourceLang: source.lang };
 
-  const cached = await readTranslation(deps.sql, videoId, source.lang, targetLang);
+  const cached = await deps.translations.read(videoId, source.lang, targetLang);
   if (cached) {
-    const task = await createTask(deps.sql, {
+    const task = await deps.tasks.create({
       accountId: req.caller.accountId,
       kind: 'translation',
       input: taskInput,
@@ -55,9 +59,9 @@ export async function requestTranslation(deps: Deps, req: WorkRequest, input: Tr
   if (!deps.llm) {
     throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)');
   }
-  const video = await readStoredVideo(deps.sql, videoId);
+  const video = await deps.videos.read(videoId);
   const price = hourlyPrice(pricedDuration(video?.info.duration, source.duration));
-  await assertAffordable(deps.sql, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
+  await assertAffordable(deps, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
 
   const key = translationKey(videoId, source.lang, targetLang);
   const task = await runLlmTask(deps, req, {
@@ -70,7 +74,7 @@ export async function requestTranslation(deps: Deps, req: WorkRequest, input: Tr
   return presentTranslationTask(deps, task);
 }
 
-async function presentTranslationTask(deps: Deps, task: TaskRow): Promise<TranslateOutput> {
+async function presentTranslationTask(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<TranslateOutput> {
   if (task.status === 'failed') throw taskError(task);
   const job = presentTask(task);
   if (task.status !== 'succeeded') return { status: task.status, cached: false, creditsCharged: 0, job };
@@ -79,9 +83,9 @@ async function presentTranslationTask(deps: Deps, task: TaskRow): Promise<Transl
 }
 
 /** The stored translation a succeeded task points at. */
-export async function translationOf(deps: Deps, task: TaskRow) {
+export async function translationOf(deps: Pick<Stores, 'translations'>, task: TaskRow) {
   const ref = task.result;
-  const translation = ref?.kind === 'translation' ? await readTranslation(deps.sql, ref.videoId, ref.sourceLang, ref.targetLang) : null;
+  const translation = ref?.kind === 'translation' ? await deps.translations.read(ref.videoId, ref.sourceLang, ref.targetLang) : null;
   if (!translation) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its translation is missing`);
   return translation;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JobResource } from '../jobs/schemas.ts';
+import { JobResource } from '../tasks/schemas.ts';
 import { LangCode } from '../subtitles/schemas.ts';
 import { Segment } from '../video/schemas.ts';
 

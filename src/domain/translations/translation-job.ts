@@ -1,23 +1,27 @@
-import type { Deps } from '../../deps.ts';
 import { ServiceError } from '../errors.ts';
-import { commitResult, meteredLlm, progressReporter, recordUsage, type TranslationJob } from '../jobs/llm-jobs.ts';
-import { succeedTasks } from '../jobs/task-store.ts';
-import { findTranscriptIn } from '../subtitles/transcript-store.ts';
-import { translateSegments } from '../translate/translate-transcript.ts';
-import { readTranslation, storeTranslation } from './translation-store.ts';
+import type { Llm, Log } from '../ports.ts';
+import type { Stores } from '../stores.ts';
+import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../tasks/llm-tasks.ts';
+import type { TranslationJob } from '../work-queue.ts';
+import { translateSegments } from './translate-transcript.ts';
+
+export interface TranslationJobPorts extends CommitPorts, Pick<Stores, 'translations' | 'transcripts'> {
+  llm: Llm | null;
+  log: Log;
+}
 
 /** Chunks of one translation in flight at once (the queue's LLM_CONCURRENCY bounds translations per instance). */
 const CHUNK_CONCURRENCY = 4;
 
 /** The worker side of a translation: idempotent (a stored translation ends the job for free). */
-export async function runTranslationJob(deps: Deps, job: TranslationJob): Promise<{ stored: boolean }> {
+export async function runTranslationJob(deps: TranslationJobPorts, job: TranslationJob): Promise<{ stored: boolean }> {
   const ref = { kind: 'translation' as const, videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang };
-  if (await readTranslation(deps.sql, job.videoId, job.sourceLang, job.targetLang)) {
-    await succeedTasks(deps.sql, job.key, ref, null);
+  if (await deps.translations.read(job.videoId, job.sourceLang, job.targetLang)) {
+    await deps.tasks.succeedAll(job.key, ref, null);
     return { stored: false };
   }
   if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server');
-  const source = await findTranscriptIn(deps.sql, job.videoId, job.sourceLang);
+  const source = await deps.transcripts.findIn(job.videoId, job.sourceLang);
   if (!source) throw new ServiceError('TRANSCRIPT_NOT_FOUND', `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`);
 
   const progress = progressReporter(deps, job.key);
@@ -34,7 +38,7 @@ export async function runTranslationJob(deps: Deps, job: TranslationJob): Promis
     });
     await progress.flush();
     await commitResult(deps, job, 'translation', async (tx) => {
-      await storeTranslation(tx, { videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang, segments: out.segments, model: llm.model });
+      await tx.translations.store({ videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang, segments: out.segments, model: llm.model });
       return { value: undefined, ref };
     });
     return { stored: true };

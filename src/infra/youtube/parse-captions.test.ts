@@ -5,7 +5,7 @@ import { cleanCueText, decodeEntities, normalizeCues } from './normalize-cues.ts
 import { parseJson3 } from './parse-json3.ts';
 import { parseTimedTextXml } from './parse-srv3.ts';
 import { parseVtt } from './parse-vtt.ts';
-import { readOwn } from './testing/fixture-files.ts';
+import { readOwn } from '../../../test/support/fixture-files.ts';
 
 describe('decodeEntities and cleanCueText', () => {
   it('decodes named and numeric entities', () => {

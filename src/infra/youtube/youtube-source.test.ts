@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { chooseTranscriptTrack } from '../../domain/video/choose-track.ts';
 import { createYoutubeSource } from './create-youtube-source.ts';
-import { fakeYoutube, html, json, type FakeRoutes } from './testing/fake-youtube.ts';
-import { readOwn } from './testing/fixture-files.ts';
+import { fakeYoutube, html, json, type FakeRoutes } from '../../../test/support/fake-youtube.ts';
+import { readOwn } from '../../../test/support/fixture-files.ts';
 
 const BASE = 'http://127.0.0.1:1';
 const ID = 'OwnVideo001';

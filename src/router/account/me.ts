@@ -9,6 +9,6 @@ export const meProcedure = publicProcedure
   .input(z.object({}).optional())
   .output(SignedIn.nullable())
   .query(async ({ ctx }) => {
-    const session = await findSession(ctx.deps.sql, readSessionToken(ctx.headers));
+    const session = await findSession(ctx.deps, readSessionToken(ctx.headers));
     return session ? { account: { id: session.accountId, email: session.email }, csrfToken: session.csrfToken } : null;
   });

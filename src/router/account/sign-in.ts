@@ -12,8 +12,8 @@ export const signInProcedure = publicProcedure
   .output(SignedIn)
   .mutation(async ({ ctx, input }) => {
     assertSameOrigin(ctx);
-    const { accountId } = await signIn(ctx.deps.sql, input, clientIpOf(ctx), throttleLimits(ctx));
-    const { token, session } = await createSession(ctx.deps.sql, accountId, readSessionToken(ctx.headers));
+    const { accountId } = await signIn(ctx.deps, input, clientIpOf(ctx), throttleLimits(ctx));
+    const { token, session } = await createSession(ctx.deps, accountId, readSessionToken(ctx.headers));
     setSessionCookie(ctx, token);
     return { account: { id: session.accountId, email: session.email }, csrfToken: session.csrfToken };
   });

@@ -7,7 +7,7 @@ export const signOutProcedure = sessionProcedure
   .input(z.object({}).optional())
   .output(z.object({ signedOut: z.literal(true) }))
   .mutation(async ({ ctx }) => {
-    await deleteSession(ctx.deps.sql, ctx.sessionToken);
+    await deleteSession(ctx.deps, ctx.sessionToken);
     clearSessionCookie(ctx);
     return { signedOut: true as const };
   });

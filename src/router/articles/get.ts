@@ -24,4 +24,4 @@ export const getArticleProcedure = keyedProcedure
   })
   .input(GetArticleInput)
   .output(Article)
-  .query(({ ctx, input }) => getArticle(ctx.deps.sql, input));
+  .query(({ ctx, input }) => getArticle(ctx.deps, input));

@@ -21,4 +21,4 @@ export const getCreditsProcedure = keyedProcedure
   })
   .input(z.object({}))
   .output(Credits)
-  .query(({ ctx }) => getCredits(ctx.deps.sql, ctx.caller.accountId, ctx.deps.config.DAILY_FREE_CREDITS));
+  .query(({ ctx }) => getCredits(ctx.deps, ctx.caller.accountId, ctx.deps.config.DAILY_FREE_CREDITS));

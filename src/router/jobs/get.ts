@@ -1,4 +1,4 @@
-import { getJob, GetJobInput, JobWithResult } from '../../domain/jobs/get-job.ts';
+import { getJob, GetJobInput, JobWithResult } from '../../domain/tasks/get-job.ts';
 import { jobText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 

@@ -13,6 +13,6 @@ export const createKeyProcedure = sessionProcedure
   .output(z.object({ id: z.string(), key: z.string(), prefix: z.string(), name: z.string(), expiresAt: z.string().nullable() }))
   .mutation(async ({ ctx, input }) => {
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
-    const k = await createApiKey(ctx.deps.sql, { accountId: ctx.session.accountId, name: input.name, expiresAt });
+    const k = await createApiKey(ctx.deps, { accountId: ctx.session.accountId, name: input.name, expiresAt });
     return { ...k, name: input.name, expiresAt: expiresAt?.toISOString() ?? null };
   });

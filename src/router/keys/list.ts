@@ -19,5 +19,5 @@ export const listKeysProcedure = sessionProcedure
   .query(async ({ ctx }) => {
     // Last-used times are batched in memory; write them first so the list shows this minute's use.
     await ctx.deps.lastUsed.flush();
-    return listApiKeys(ctx.deps.sql, ctx.session.accountId);
+    return listApiKeys(ctx.deps, ctx.session.accountId);
   });

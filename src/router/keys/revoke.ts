@@ -9,7 +9,7 @@ export const revokeKeyProcedure = sessionProcedure
   .output(z.object({ revoked: z.literal(true) }))
   .mutation(async ({ ctx, input }) => {
     // Another account's key id reads as unknown: ids are not secrets, but ownership is not disclosed either.
-    if (!(await revokeApiKey(ctx.deps.sql, ctx.session.accountId, input.id))) {
+    if (!(await revokeApiKey(ctx.deps, ctx.session.accountId, input.id))) {
       throw new ServiceError('NOT_FOUND', 'No such key on your account');
     }
     return { revoked: true as const };

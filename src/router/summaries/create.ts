@@ -1,5 +1,5 @@
-import { SummarizeInput, SummarizeOutput } from '../../domain/summaries/schemas.ts';
-import { requestSummary } from '../../domain/summaries/request-summary.ts';
+import { SummarizeInput, SummarizeOutput } from '../../domain/articles/summarize-schemas.ts';
+import { requestSummary } from '../../domain/articles/summarize-video.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
 import { summarizeText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';

@@ -5,4 +5,4 @@ import { sessionProcedure } from '../session-procedure.ts';
 export const usageSummaryProcedure = sessionProcedure
   .input(z.object({}).optional())
   .output(UsageSummary)
-  .query(({ ctx }) => usageSummary(ctx.deps.sql, ctx.session.accountId, ctx.deps.config.DAILY_FREE_CREDITS));
+  .query(({ ctx }) => usageSummary(ctx.deps, ctx.session.accountId, ctx.deps.config.DAILY_FREE_CREDITS));

@@ -1,62 +1,24 @@
-// Long LLM work (translations, LLM summaries) runs as pg-boss jobs on the `llm` queue. A request creates its task
-// row, enqueues (or joins) the job by key, waits a bounded time, then answers with whatever the task row says:
+// Long LLM work (translations, LLM summaries) runs as jobs on the LLM queue. A request creates its task row,
+// enqueues (or joins) the job by key, waits a bounded time, then answers with whatever the task row says:
 // the result, the failure, or a pollable job (202). The worker stores the result and charges in one transaction.
-import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
 import { commitCharged } from '../credits/charged-operation.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import { newId } from '../ids.ts';
 import type { Caller } from '../keys/manage-keys.ts';
-import type { Llm, LlmUsage } from '../ports.ts';
-import { ArticleLength } from '../articles/schemas.ts';
-import {
-  createTask,
-  deleteTask,
-  readTask,
-  setProgress,
-  settleTask,
-  succeedTasks,
-  waitingTasks,
-  type TaskResultRef,
-  type TaskRow,
-} from './task-store.ts';
+import type { Llm, LlmUsage, Log } from '../ports.ts';
+import type { Settings } from '../settings.ts';
+import type { Stores, Transaction } from '../stores.ts';
+import type { LlmJob, WorkQueue } from '../work-queue.ts';
 import type { JobKind } from './schemas.ts';
-
-export const LLM_QUEUE = 'llm';
-
-const Common = {
-  /** Dedup key: one job per key runs at a time; every task with this key follows it. */
-  key: z.string(),
-  /** The task of the request that enqueued the job: charged first. */
-  taskId: z.string(),
-  videoId: z.string(),
-  price: z.number().int().min(0),
-};
-
-export const TranslationJob = z.object({
-  kind: z.literal('translation'),
-  ...Common,
-  /** The stored transcript's language (as stored, e.g. en-US). */
-  sourceLang: z.string(),
-  targetLang: z.string(),
-});
-export type TranslationJob = z.infer<typeof TranslationJob>;
-
-export const SummaryJob = z.object({
-  kind: z.literal('summary'),
-  ...Common,
-  lang: z.string(),
-  length: ArticleLength,
-  sourceLang: z.string(),
-});
-export type SummaryJob = z.infer<typeof SummaryJob>;
-
-export const LlmJob = z.discriminatedUnion('kind', [TranslationJob, SummaryJob]);
-export type LlmJob = z.infer<typeof LlmJob>;
+import type { TaskResultRef, TaskRow } from './task-store.ts';
 
 export interface WorkRequest {
   caller: Caller;
   requestId: string;
+}
+
+/** What a request for LLM work and its worker need. */
+export interface LlmTaskPorts extends Pick<Stores, 'tasks' | 'translations' | 'articles'> {
+  jobs: WorkQueue;
 }
 
 /**
@@ -65,11 +27,11 @@ export interface WorkRequest {
  * 202 with it). 503 SERVICE_BUSY when the queue is saturated (nothing is left behind).
  */
 export async function runLlmTask(
-  deps: Deps,
+  deps: LlmTaskPorts,
   req: WorkRequest,
   opts: { kind: JobKind; input: Record<string, unknown>; key: string; job: (taskId: string) => LlmJob; waitMs: number },
 ): Promise<TaskRow> {
-  const task = await createTask(deps.sql, {
+  const task = await deps.tasks.create({
     accountId: req.caller.accountId,
     kind: opts.kind,
     input: opts.input,
@@ -78,12 +40,12 @@ export async function runLlmTask(
   });
   let outcome;
   try {
-    ({ outcome } = await deps.queue.run(LLM_QUEUE, opts.job(task.id), opts.key, Math.max(0, opts.waitMs)));
+    ({ outcome } = await deps.jobs.llm(opts.job(task.id), opts.key, Math.max(0, opts.waitMs)));
   } catch (err) {
-    await deleteTask(deps.sql, task.id).catch(() => {});
+    await deps.tasks.delete(task.id).catch(() => {});
     throw err;
   }
-  const row = (await readTask(deps.sql, task.id, req.caller.accountId)) ?? task;
+  const row = (await deps.tasks.read(task.id, req.caller.accountId)) ?? task;
   // The job ended but our row was not moved: we joined it after its last update. reconcileTask settles it.
   if (outcome && (row.status === 'queued' || row.status === 'running')) return (await reconcileTask(deps, row)) ?? row;
   return row;
@@ -95,9 +57,15 @@ export function taskError(t: TaskRow): ServiceError {
 }
 
 /** Wait left of a request's budget (REQUEST_WAIT_MS from its start), so no call outlives it. */
-export const remainingWait = (deps: Deps, startedAt: number) => Math.max(0, deps.config.REQUEST_WAIT_MS - (Date.now() - startedAt));
+export const remainingWait = (deps: { config: Pick<Settings, 'REQUEST_WAIT_MS'> }, startedAt: number) =>
+  Math.max(0, deps.config.REQUEST_WAIT_MS - (Date.now() - startedAt));
 
 // ---- worker side ------------------------------------------------------------------------------------------------
+
+export interface CommitPorts extends Pick<Stores, 'tasks'> {
+  transaction: Transaction;
+  config: Pick<Settings, 'DAILY_FREE_CREDITS'>;
+}
 
 /**
  * Stores a finished result and charges for it in one transaction (commitCharged), then marks every waiting task
@@ -105,24 +73,24 @@ export const remainingWait = (deps: Deps, startedAt: number) => Math.max(0, deps
  * can pay does (they asked for this very result). Nobody able to pay: nothing is stored, 402 for all.
  */
 export async function commitResult<T>(
-  deps: Deps,
+  deps: CommitPorts,
   job: { key: string; taskId: string; price: number; videoId: string },
   operation: 'translation' | 'summary',
-  store: (tx: Deps['sql']) => Promise<{ value: T; ref: TaskResultRef }>,
+  store: (tx: Stores) => Promise<{ value: T; ref: TaskResultRef }>,
 ): Promise<T> {
-  const waiting = await waitingTasks(deps.sql, job.key);
+  const waiting = await deps.tasks.waiting(job.key);
   const payers = [...waiting.filter((t) => t.id === job.taskId), ...waiting.filter((t) => t.id !== job.taskId)];
   if (payers.length === 0) throw new ServiceError('LLM_FAILED', 'The request behind this job is gone; nothing was stored or charged');
   let lastError: unknown;
   for (const payer of payers) {
     try {
       return await commitCharged(
-        deps.sql,
+        deps.transaction,
         { accountId: payer.accountId, amount: job.price, operation, videoId: job.videoId, requestId: payer.requestId },
         deps.config.DAILY_FREE_CREDITS,
         async (tx) => {
           const { value, ref } = await store(tx);
-          await succeedTasks(tx, job.key, ref, { taskId: payer.id, amount: job.price });
+          await tx.tasks.succeedAll(job.key, ref, { taskId: payer.id, amount: job.price });
           return value;
         },
       );
@@ -152,15 +120,22 @@ export function meteredLlm(llm: Llm, onCall?: (calls: number) => void): Llm & { 
   };
 }
 
-export async function recordUsage(deps: Deps, taskId: string, operation: string, llm: { model: string; usage: LlmUsage }): Promise<void> {
+export async function recordUsage(
+  deps: Pick<Stores, 'tasks'>,
+  taskId: string,
+  operation: string,
+  llm: { model: string; usage: LlmUsage },
+): Promise<void> {
   if (llm.usage.inputTokens === 0 && llm.usage.outputTokens === 0) return;
-  await deps.sql`
-    insert into llm_usage (id, task_id, operation, model, input_tokens, output_tokens)
-    values (${newId('llu')}, ${taskId}, ${operation}, ${llm.model}, ${llm.usage.inputTokens}, ${llm.usage.outputTokens})`;
+  await deps.tasks.recordLlmUsage({ taskId, operation, model: llm.model, inputTokens: llm.usage.inputTokens, outputTokens: llm.usage.outputTokens });
 }
 
 /** Progress writes at most every `everyMs` (a 3-hour translation reports dozens of chunks), the last one always. */
-export function progressReporter(deps: Deps, key: string, everyMs = 250) {
+export function progressReporter(
+  deps: Pick<Stores, 'tasks'> & { log: Log },
+  key: string,
+  everyMs = 250,
+) {
   let last = 0;
   let pending: Promise<void> = Promise.resolve();
   return {
@@ -168,7 +143,7 @@ export function progressReporter(deps: Deps, key: string, everyMs = 250) {
       const now = Date.now();
       if (!force && now - last < everyMs) return;
       last = now;
-      pending = pending.then(() => setProgress(deps.sql, key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')));
+      pending = pending.then(() => deps.tasks.setProgress(key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')));
     },
     flush: () => pending,
   };
@@ -179,29 +154,25 @@ export function progressReporter(deps: Deps, key: string, everyMs = 250) {
  * its retries) is settled from what is stored: the result if it exists, else a failure. Returns null when the
  * job is still alive.
  */
-export async function reconcileTask(deps: Deps, task: TaskRow, resultRef?: () => Promise<TaskResultRef | null>): Promise<TaskRow | null> {
+export async function reconcileTask(deps: LlmTaskPorts, task: TaskRow, resultRef?: () => Promise<TaskResultRef | null>): Promise<TaskRow | null> {
   if (!task.jobKey) return null;
-  const jobs = await deps.queue.boss.findJobs(LLM_QUEUE, { key: task.jobKey } as never).catch(() => null);
-  if (!jobs) return null; // cannot tell; leave it
-  if (jobs.some((j: { state: string }) => ['created', 'retry', 'active'].includes(j.state))) return null;
+  const alive = await deps.jobs.llmJobAlive(task.jobKey);
+  if (alive !== false) return null; // alive, or cannot tell: leave it
   const ref = await (resultRef ?? (() => findStoredResult(deps, task)))();
-  await settleTask(
-    deps.sql,
+  await deps.tasks.settle(
     task.id,
     ref ? { result: ref } : { error: { code: 'LLM_FAILED', message: 'The job stopped without a result; nothing was charged. Send the request again.' } },
   );
-  return readTask(deps.sql, task.id, task.accountId);
+  return deps.tasks.read(task.id, task.accountId);
 }
 
 /** The stored result a task asked for, if some job has produced it. */
-async function findStoredResult(deps: Deps, task: TaskRow): Promise<TaskResultRef | null> {
+async function findStoredResult(deps: Pick<Stores, 'translations' | 'articles'>, task: TaskRow): Promise<TaskResultRef | null> {
   const i = task.input as Record<string, string>;
   if (task.kind === 'translation') {
-    const [row] = await deps.sql<{ n: number }[]>`
-      select 1 as n from translations where video_id = ${i.videoId ?? ''} and source_lang = ${i.resolvedSourceLang ?? ''} and target_lang = ${i.targetLang ?? ''}`;
-    return row ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! } : null;
+    const found = await deps.translations.exists(i.videoId ?? '', i.resolvedSourceLang ?? '', i.targetLang ?? '');
+    return found ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! } : null;
   }
-  const [row] = await deps.sql<{ id: string }[]>`
-    select id from articles where video_id = ${i.videoId ?? ''} and lang = ${i.lang ?? ''} and length = ${i.length ?? ''} and source_lang = ${i.resolvedSourceLang ?? ''}`;
-  return row ? { kind: 'summary', articleId: row.id } : null;
+  const id = await deps.articles.idOfVariant({ videoId: i.videoId ?? '', lang: i.lang ?? '', length: i.length ?? '', sourceLang: i.resolvedSourceLang ?? '' });
+  return id ? { kind: 'summary', articleId: id } : null;
 }

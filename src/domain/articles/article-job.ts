@@ -1,29 +1,34 @@
-import type { Deps } from '../../deps.ts';
-import { generateArticle } from '../articles/generate-article.ts';
-import { findArticle, storeArticle } from '../articles/store-article.ts';
-import { videoLength } from '../articles/transcript-windows.ts';
 import { ServiceError } from '../errors.ts';
-import { commitResult, meteredLlm, progressReporter, recordUsage, type SummaryJob } from '../jobs/llm-jobs.ts';
-import { succeedTasks } from '../jobs/task-store.ts';
-import { findTranscriptIn } from '../subtitles/transcript-store.ts';
-import { readStoredVideo } from '../video/video-store.ts';
-import { indexArticle } from './request-summary.ts';
+import type { Llm, Log } from '../ports.ts';
+import type { Stores } from '../stores.ts';
+import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../tasks/llm-tasks.ts';
+import type { SummaryJob } from '../work-queue.ts';
+import { generateArticle } from './generate-article.ts';
+import type { ArticleSearch } from './search-port.ts';
+import { indexArticle } from './summarize-video.ts';
+import { videoLength } from './transcript-windows.ts';
+
+export interface ArticleJobPorts extends CommitPorts, Pick<Stores, 'articles' | 'transcripts' | 'videos'> {
+  llm: Llm | null;
+  search: ArticleSearch;
+  log: Log;
+}
 
 /** generateArticle's map step: one call per 20-minute window past 25 minutes, then one to write the article. */
 const WINDOW_SECONDS = 1_200;
 const expectedCalls = (duration: number) => (duration <= WINDOW_SECONDS * 1.25 ? 1 : Math.ceil(duration / WINDOW_SECONDS) + 1);
 
 /** The worker side of an LLM summary: idempotent (a stored LLM article of the variant ends the job for free). */
-export async function runSummaryJob(deps: Deps, job: SummaryJob): Promise<{ stored: boolean }> {
-  const existing = await findArticle(deps.sql, { videoId: job.videoId, lang: job.lang, length: job.length, sourceLang: job.sourceLang, llmOnly: true });
+export async function runSummaryJob(deps: ArticleJobPorts, job: SummaryJob): Promise<{ stored: boolean }> {
+  const existing = await deps.articles.find({ videoId: job.videoId, lang: job.lang, length: job.length, sourceLang: job.sourceLang, llmOnly: true });
   if (existing && existing.sourceLang === job.sourceLang) {
-    await succeedTasks(deps.sql, job.key, { kind: 'summary', articleId: existing.id }, null);
+    await deps.tasks.succeedAll(job.key, { kind: 'summary', articleId: existing.id }, null);
     return { stored: false };
   }
   if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');
-  const transcript = await findTranscriptIn(deps.sql, job.videoId, job.sourceLang);
+  const transcript = await deps.transcripts.findIn(job.videoId, job.sourceLang);
   if (!transcript) throw new ServiceError('TRANSCRIPT_NOT_FOUND', `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`);
-  const video = await readStoredVideo(deps.sql, job.videoId);
+  const video = await deps.videos.read(job.videoId);
   const durationSeconds = video?.info.duration ?? 0;
 
   const progress = progressReporter(deps, job.key);
@@ -44,7 +49,7 @@ export async function runSummaryJob(deps: Deps, job: SummaryJob): Promise<{ stor
     });
     await progress.flush();
     const article = await commitResult(deps, job, 'summary', async (tx) => {
-      const a = await storeArticle(tx, draft);
+      const a = await tx.articles.store(draft);
       return { value: a, ref: { kind: 'summary', articleId: a.id } };
     });
     await indexArticle(deps, article);

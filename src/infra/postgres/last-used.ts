@@ -1,10 +1,11 @@
 import type { Sql } from '../../../db/client.ts';
+import type { LastUsedRecorder } from '../../domain/keys/api-key-store.ts';
 
 /**
  * Records keys' last use off the request path: uses are collected in memory and written
  * in one statement every few seconds, so a request never waits on this write.
  */
-export function createLastUsedRecorder(sql: Sql, intervalMs = 5_000) {
+export function createLastUsedRecorder(sql: Sql, intervalMs = 5_000): LastUsedRecorder {
   let pending = new Map<string, Date>();
   const flush = async () => {
     if (pending.size === 0) return;
@@ -31,4 +32,3 @@ export function createLastUsedRecorder(sql: Sql, intervalMs = 5_000) {
     },
   };
 }
-export type LastUsedRecorder = ReturnType<typeof createLastUsedRecorder>;

@@ -1,22 +1,31 @@
-import type { Deps } from '../../deps.ts';
-import { extractiveArticle } from '../articles/extractive-summary.ts';
-import type { Article } from '../articles/schemas.ts';
-import { findArticle, readArticle, storeArticle } from '../articles/store-article.ts';
 import { assertAffordable, commitCharged } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
-import { remainingWait, runLlmTask, taskError, type WorkRequest } from '../jobs/llm-jobs.ts';
-import { hourlyPrice, pricedDuration } from '../jobs/price.ts';
-import { createTask, presentTask, type TaskRow } from '../jobs/task-store.ts';
-import { fetchTranscript, SUBTITLES_PRICE } from '../subtitles/fetch-transcript.ts';
-import { findTranscriptIn, originOf, readTranscript } from '../subtitles/transcript-store.ts';
+import type { Llm, Log, SourceVideo } from '../ports.ts';
+import { hourlyPrice, pricedDuration, SUBTITLES_PRICE } from '../pricing/prices.ts';
+import type { Stores, Transaction } from '../stores.ts';
+import { fetchTranscript, type TranscriptPorts } from '../subtitles/fetch-transcript.ts';
+import { originOf } from '../subtitles/transcript-store.ts';
+import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
+import { presentTask, type TaskRow } from '../tasks/task-store.ts';
 import { normalizeLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
 import { loadVideo } from '../video/load-video.ts';
-import type { SourceVideo } from '../ports.ts';
 import type { Segment } from '../video/schemas.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
-import { readStoredVideo } from '../video/video-store.ts';
-import type { SummarizeInput, SummarizeOutput } from './schemas.ts';
+import { extractiveArticle } from './extractive-summary.ts';
+import type { Article } from './schemas.ts';
+import type { ArticleSearch } from './search-port.ts';
+import type { SummarizeInput, SummarizeOutput } from './summarize-schemas.ts';
+
+export interface SummarizePorts extends TranscriptPorts, LlmTaskPorts, IndexPorts {
+  llm: Llm | null;
+  transaction: Transaction;
+}
+
+interface IndexPorts {
+  search: ArticleSearch;
+  log: Log;
+}
 
 export const summaryKey = (videoId: string, lang: string, length: string, sourceLang: string) => `art:${videoId}:${lang}:${length}:${sourceLang}`;
 
@@ -34,7 +43,7 @@ interface SourceTranscript {
  * article, charged 1 credit per started hour of video when stored: inline by the extractive generator without an
  * LLM, else as a job on the `llm` queue waited for up to REQUEST_WAIT_MS.
  */
-export async function requestSummary(deps: Deps, req: WorkRequest, input: SummarizeInput): Promise<SummarizeOutput> {
+export async function requestSummary(deps: SummarizePorts, req: WorkRequest, input: SummarizeInput): Promise<SummarizeOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef(input);
   const lang = normalizeLang(input.lang);
@@ -42,21 +51,21 @@ export async function requestSummary(deps: Deps, req: WorkRequest, input: Summar
   const sourceLang = input.sourceLang ? normalizeLang(input.sourceLang) : null;
   const llmOnly = deps.llm !== null;
 
-  const stored = await findArticle(deps.sql, { videoId, lang, length, sourceLang, llmOnly });
+  const stored = await deps.articles.find({ videoId, lang, length, sourceLang, llmOnly });
   if (stored) return cachedAnswer(deps, req, stored, 0);
 
   // Stored metadata of any age will do for title, chapters and duration (they rarely change) and keeps YouTube
   // out of the way; a video never seen is loaded (free, through the extraction queue).
-  const video = (await readStoredVideo(deps.sql, videoId)) ?? (await loadVideo(deps, videoId));
+  const video = (await deps.videos.read(videoId)) ?? (await loadVideo(deps, videoId));
   const transcript = await sourceTranscript(deps, req, videoId, sourceLang, lang, video);
   const price = hourlyPrice(pricedDuration(video.info.duration, transcript.duration));
   // The extractive generator cannot translate: its article is in the transcript's language.
   const articleLang = deps.llm ? lang : transcript.lang;
   const taskInput = { videoId, lang: articleLang, length, sourceLang, resolvedSourceLang: transcript.lang };
 
-  const again = await findArticle(deps.sql, { videoId, lang: articleLang, length, sourceLang: transcript.lang, llmOnly });
+  const again = await deps.articles.find({ videoId, lang: articleLang, length, sourceLang: transcript.lang, llmOnly });
   if (again) return cachedAnswer(deps, req, again, transcript.charged);
-  await assertAffordable(deps.sql, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
+  await assertAffordable(deps, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
 
   if (!deps.llm) {
     const draft = extractiveArticle({
@@ -69,12 +78,12 @@ export async function requestSummary(deps: Deps, req: WorkRequest, input: Summar
       chapters: video.info.chapters,
     });
     const { article, task } = await commitCharged(
-      deps.sql,
+      deps.transaction,
       { accountId: req.caller.accountId, amount: price, operation: 'summary', videoId, requestId: req.requestId },
       deps.config.DAILY_FREE_CREDITS,
       async (tx) => {
-        const article = await storeArticle(tx, draft);
-        const task = await createTask(tx, {
+        const article = await tx.articles.store(draft);
+        const task = await tx.tasks.create({
           accountId: req.caller.accountId,
           kind: 'summary',
           input: taskInput,
@@ -110,14 +119,14 @@ export async function requestSummary(deps: Deps, req: WorkRequest, input: Summar
  * The 402 for extraction plus summary comes before anything is extracted.
  */
 async function sourceTranscript(
-  deps: Deps,
+  deps: SummarizePorts,
   req: WorkRequest,
   videoId: string,
   sourceLang: string | null,
   lang: string,
   video: SourceVideo,
 ): Promise<SourceTranscript> {
-  const found = await findTranscriptIn(deps.sql, videoId, sourceLang ?? lang);
+  const found = await deps.transcripts.findIn(videoId, sourceLang ?? lang);
   if (found) return { lang: found.lang, segments: found.segments, duration: found.duration, charged: 0 };
 
   let track;
@@ -127,16 +136,16 @@ async function sourceTranscript(
     if (sourceLang || !(err instanceof ServiceError) || err.code !== 'NO_SUBTITLES') throw err;
     track = chooseTranscriptTrack(video, null).track;
   }
-  const stored = await readTranscript(deps.sql, videoId, track.lang, originOf(track.autoGenerated));
+  const stored = await deps.transcripts.read(videoId, track.lang, originOf(track.autoGenerated));
   if (stored) return { lang: stored.lang, segments: JSON.parse(stored.body) as Segment[], duration: stored.duration, charged: 0 };
 
-  await assertAffordable(deps.sql, req.caller.accountId, SUBTITLES_PRICE + hourlyPrice(video.info.duration), deps.config.DAILY_FREE_CREDITS);
+  await assertAffordable(deps, req.caller.accountId, SUBTITLES_PRICE + hourlyPrice(video.info.duration), deps.config.DAILY_FREE_CREDITS);
   const t = await fetchTranscript(deps, req, { videoId, lang: track.lang });
   return { lang: t.lang, segments: t.segments, duration: t.duration, charged: t.creditsCharged };
 }
 
-async function cachedAnswer(deps: Deps, req: WorkRequest, article: Article, charged: number): Promise<SummarizeOutput> {
-  const task = await createTask(deps.sql, {
+async function cachedAnswer(deps: Pick<Stores, 'tasks'>, req: WorkRequest, article: Article, charged: number): Promise<SummarizeOutput> {
+  const task = await deps.tasks.create({
     accountId: req.caller.accountId,
     kind: 'summary',
     input: { videoId: article.videoId, lang: article.lang, length: article.length, resolvedSourceLang: article.sourceLang },
@@ -148,9 +157,9 @@ async function cachedAnswer(deps: Deps, req: WorkRequest, article: Article, char
 }
 
 /** The stored article a succeeded task points at. */
-export async function articleOf(deps: Deps, task: TaskRow): Promise<Article> {
+export async function articleOf(deps: Pick<Stores, 'articles'>, task: TaskRow): Promise<Article> {
   const ref = task.result;
-  const article = ref?.kind === 'summary' ? await readArticle(deps.sql, ref.articleId) : null;
+  const article = ref?.kind === 'summary' ? await deps.articles.read(ref.articleId) : null;
   if (!article) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its article is missing`);
   return article;
 }
@@ -159,6 +168,6 @@ export async function articleOf(deps: Deps, task: TaskRow): Promise<Article> {
  * Adds the article to the search backend. The Postgres backend indexes on insert (generated column); a failing
  * external index must not lose an article that is stored and paid for, so the failure is logged.
  */
-export async function indexArticle(deps: Deps, article: Article): Promise<void> {
+export async function indexArticle(deps: IndexPorts, article: Article): Promise<void> {
   await deps.search.index(article).catch((err: unknown) => deps.log.warn({ err, articleId: article.id }, 'article not indexed'));
 }

@@ -1,11 +1,12 @@
 import { PgBoss, type Job } from 'pg-boss';
-import type { Sql } from '../../db/client.ts';
-import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
-import type { Logger } from '../infra/log/logger.ts';
-import { isDatabaseDown } from '../router/database-errors.ts';
+import { isDatabaseDown } from '../../../db/database-errors.ts';
+import type { Sql } from '../../../db/client.ts';
+import { isServiceError, ServiceError } from '../../domain/errors.ts';
+import type { JobOutcome } from '../../domain/work-queue.ts';
+import type { Logger } from '../log/logger.ts';
 import { withGlobalSlot } from './global-slots.ts';
 
-export type JobOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
+export type { JobOutcome };
 
 export interface QueueSpec {
   name: string;
@@ -163,6 +164,13 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       }
       const outcome = await this.wait<T>(name, id, waitMs);
       return { id, producer, outcome };
+    },
+
+    /** Whether a job with this key is queued or running on `name`; null when pg-boss cannot be asked now. */
+    async liveJobExists(name: string, key: string): Promise<boolean | null> {
+      const jobs = await boss.findJobs(name, { key } as never).catch(() => null);
+      if (!jobs) return null;
+      return jobs.some((j: { state: string }) => ['created', 'retry', 'active'].includes(j.state));
     },
 
     wait<T>(name: string, id: string, waitMs: number): Promise<JobOutcome<T> | null> {

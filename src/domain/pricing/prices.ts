@@ -1,3 +1,12 @@
+// Every price of the service, in credits. Procedures, their OpenAPI and MCP descriptions, and the website's
+// "this will cost" labels read them from here.
+
+/** A transcript extracted from YouTube; stored ones (and further pages, other formats) are free. */
+export const SUBTITLES_PRICE = 2;
+
+/** A frame newly captured; stored frames are free. */
+export const FRAME_PRICE = 1;
+
 /**
  * Translations and summaries cost 1 credit per started hour of the video (61 minutes -> 2), minimum 1.
  * Measured on the video's duration as YouTube reports it, or the transcript's end when that is unknown (0 for

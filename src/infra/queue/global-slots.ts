@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from '../../db/client.ts';
+import type { Sql } from '../../../db/client.ts';
 
 export interface SlotOptions {
   /** How long a slot stays taken without renewal: a dead worker's slot frees itself after this. */

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import type { Deps } from '../../deps.ts';
 import { Article } from '../articles/schemas.ts';
+import { articleOf } from '../articles/summarize-video.ts';
 import { ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
-import { articleOf } from '../summaries/request-summary.ts';
 import { translationOf } from '../translations/request-translation.ts';
 import { TranslatedTranscript } from '../translations/schemas.ts';
-import { reconcileTask } from './llm-jobs.ts';
+import { reconcileTask, type LlmTaskPorts } from './llm-tasks.ts';
 import { JobResource, isFinal } from './schemas.ts';
-import { presentTask, readTask } from './task-store.ts';
+import { presentTask } from './task-store.ts';
 
 export const GetJobInput = z.object({
   id: z.string().trim().min(1).max(64).describe('The job id (job_...) from a 202 answer of translate or summaries'),
@@ -27,8 +26,8 @@ export const JobWithResult = JobResource.extend({
 export type JobWithResult = z.infer<typeof JobWithResult>;
 
 /** A job of the caller's account, with its result once succeeded. Another account's id reads as JOB_NOT_FOUND. */
-export async function getJob(deps: Deps, caller: Caller, input: GetJobInput): Promise<JobWithResult> {
-  let task = await readTask(deps.sql, input.id, caller.accountId);
+export async function getJob(deps: LlmTaskPorts, caller: Caller, input: GetJobInput): Promise<JobWithResult> {
+  let task = await deps.tasks.read(input.id, caller.accountId);
   if (!task) throw new ServiceError('JOB_NOT_FOUND', `No job ${JSON.stringify(input.id)} for this account`);
   if (!isFinal(task.status)) task = (await reconcileTask(deps, task)) ?? task;
   const job = presentTask(task);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { Article, ArticleLength } from '../articles/schemas.ts';
-import { JobResource } from '../jobs/schemas.ts';
+import { Article, ArticleLength } from './schemas.ts';
+import { JobResource } from '../tasks/schemas.ts';
 import { LangCode, VideoRefInput } from '../subtitles/schemas.ts';
 
 export const SummarizeInput = z.object({

@@ -1,0 +1,42 @@
+import { commitCharged } from '../credits/charged-operation.ts';
+import type { BlobStore, FrameGrabber, VideoSource } from '../ports.ts';
+import type { Settings } from '../settings.ts';
+import type { Stores, Transaction } from '../stores.ts';
+import type { FrameJob } from '../work-queue.ts';
+import type { StoredFrame } from './frame-store.ts';
+import { frameBlobKey } from './frame-url.ts';
+
+export interface FrameJobPorts extends Pick<Stores, 'frameStore'> {
+  youtube: VideoSource;
+  frames: FrameGrabber;
+  blobs: BlobStore;
+  transaction: Transaction;
+  config: Pick<Settings, 'DAILY_FREE_CREDITS'>;
+}
+
+/** Captures one frame, stores the image and charges for it in one transaction. Idempotent. */
+export async function runFrameJob(deps: FrameJobPorts, job: FrameJob): Promise<{ frame: StoredFrame; chargedRequestId: string | null }> {
+  const existing = (await deps.frameStore.readMany(job.videoId, job.width, [job.tMs])).get(job.tMs);
+  if (existing) return { frame: existing, chargedRequestId: null };
+
+  const source = await deps.youtube.getFrameSource(job.videoId, job.width);
+  const image = await deps.frames.capture(source, job.tMs / 1000, job.width);
+  const blobKey = frameBlobKey(job.videoId, job.tMs, job.width);
+  // The blob first: a blob without its row is harmless and is overwritten by the next capture.
+  await deps.blobs.put(blobKey, image.bytes, image.mimeType);
+  const frame: StoredFrame = { width: image.width, height: image.height, mimeType: image.mimeType, bytes: image.bytes.length, blobKey, source: source.kind };
+
+  if (Date.now() > job.deadline) {
+    await deps.frameStore.storeIfAbsent(job.videoId, job.tMs, job.width, frame);
+    return { frame, chargedRequestId: null };
+  }
+  // Only whoever stores the frame first pays: a duplicate run of the job finds it stored and charges nobody.
+  const stored = await commitCharged(
+    deps.transaction,
+    { accountId: job.accountId, amount: job.price, operation: 'frame', videoId: job.videoId, requestId: job.requestId },
+    deps.config.DAILY_FREE_CREDITS,
+    (tx) => tx.frameStore.storeIfAbsent(job.videoId, job.tMs, job.width, frame),
+    (isNew) => isNew,
+  );
+  return { frame, chargedRequestId: stored ? job.requestId : null };
+}

@@ -1,0 +1,33 @@
+import type { Stores } from '../stores.ts';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+  allowed: boolean;
+}
+
+const WINDOW_MS = 60_000;
+
+/** The fixed one-minute window `now` falls in, and the seconds until it ends. */
+export function windowOf(now: number): { start: Date; reset: number } {
+  const start = new Date(Math.floor(now / WINDOW_MS) * WINDOW_MS);
+  return { start, reset: Math.max(1, Math.ceil((start.getTime() + WINDOW_MS - now) / 1000)) };
+}
+
+/**
+ * Counts one request against the key's current one-minute window. The counter lives in
+ * Postgres and is incremented atomically, so every instance shares it and exactly `limit`
+ * requests get through per window, however many arrive at once.
+ */
+export async function consumeRateLimit({ apiKeys }: Pick<Stores, 'apiKeys'>, keyId: string, limit: number, now = Date.now()): Promise<RateLimitState> {
+  const { start: windowStart, reset } = windowOf(now);
+  const count = await apiKeys.countRequest(keyId, windowStart);
+  return {
+    limit,
+    remaining: Math.max(0, limit - count),
+    reset,
+    allowed: count <= limit,
+  };
+}

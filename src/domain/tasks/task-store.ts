@@ -1,0 +1,68 @@
+// A task is one request for long work, owned by the caller's account (GET /jobs/{id} shows it). The tasks that wait
+// on the same queued work share its dedup key (jobKey); the worker moves all of them along together.
+import type { JobError, JobKind, JobResource, JobStatus } from './schemas.ts';
+
+/** Where a finished task's result lives; read back from its own table when the job is shown. */
+export type TaskResultRef =
+  | { kind: 'translation'; videoId: string; sourceLang: string; targetLang: string }
+  | { kind: 'summary'; articleId: string };
+
+export interface TaskRow {
+  id: string;
+  accountId: string;
+  kind: JobKind;
+  status: JobStatus;
+  progress: number;
+  input: Record<string, unknown>;
+  result: TaskResultRef | null;
+  error: JobError | null;
+  creditsCharged: number;
+  requestId: string;
+  jobKey: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function presentTask(t: TaskRow): JobResource {
+  return {
+    id: t.id,
+    kind: t.kind,
+    status: t.status,
+    progress: t.status === 'succeeded' ? 1 : Math.min(1, Math.max(0, t.progress)),
+    ...(t.error ? { error: t.error } : {}),
+    creditsCharged: t.creditsCharged,
+    createdAt: t.createdAt.toISOString(),
+    updatedAt: t.updatedAt.toISOString(),
+  };
+}
+
+export interface NewTask {
+  accountId: string;
+  kind: JobKind;
+  input: Record<string, unknown>;
+  requestId: string;
+  jobKey?: string | null;
+  status?: JobStatus;
+  result?: TaskResultRef | null;
+  creditsCharged?: number;
+}
+
+/** Implemented in src/infra/postgres/tasks.ts. */
+export interface TaskStore {
+  create(t: NewTask): Promise<TaskRow>;
+  /** The task, when it belongs to `accountId`; someone else's id reads as missing. */
+  read(id: string, accountId: string): Promise<TaskRow | null>;
+  delete(id: string): Promise<void>;
+  /** Tasks still waiting on the work behind `jobKey`, oldest first. */
+  waiting(jobKey: string): Promise<TaskRow[]>;
+  setProgress(jobKey: string, progress: number): Promise<void>;
+  /**
+   * Every task waiting on `jobKey` succeeds with `result`; `charged` (if any) records the charge, the others were
+   * served by the same work for free.
+   */
+  succeedAll(jobKey: string, result: TaskResultRef, charged: { taskId: string; amount: number } | null): Promise<void>;
+  failAll(jobKey: string, error: JobError): Promise<void>;
+  /** Settles one task whose work ended without moving it (see reconcileTask in llm-tasks.ts). */
+  settle(id: string, outcome: { result: TaskResultRef } | { error: JobError }): Promise<void>;
+  recordLlmUsage(u: { taskId: string; operation: string; model: string; inputTokens: number; outputTokens: number }): Promise<void>;
+}

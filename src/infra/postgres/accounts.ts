@@ -1,0 +1,59 @@
+// Accounts and their sign-in attempt counters.
+import type { Sql } from '../../../db/client.ts';
+import type { AccountStore } from '../../domain/accounts/account-store.ts';
+import { newId } from '../../domain/ids.ts';
+
+export function createAccountStore(sql: Sql): AccountStore {
+  return {
+    async ensure(email) {
+      const inserted = await sql<{ id: string }[]>`
+        insert into accounts (id, email) values (${newId('acc')}, ${email})
+        on conflict (email) do nothing returning id`;
+      if (inserted[0]) return { id: inserted[0].id, created: true };
+      const [row] = await sql<{ id: string }[]>`select id from accounts where email = ${email}`;
+      return { id: row!.id, created: false };
+    },
+
+    async findByEmail(email) {
+      const [row] = await sql<{ id: string }[]>`select id from accounts where email = ${email}`;
+      return row ? { id: row.id } : null;
+    },
+
+    async createWithPassword(email, passwordHash) {
+      const [row] = await sql<{ id: string }[]>`
+        insert into accounts (id, email, password_hash) values (${newId('acc')}, ${email}, ${passwordHash})
+        on conflict (email) do nothing returning id`;
+      return row?.id ?? null;
+    },
+
+    async passwordOf(email) {
+      const [row] = await sql<{ id: string; password_hash: string | null }[]>`
+        select id, password_hash from accounts where email = ${email}`;
+      return row ? { id: row.id, passwordHash: row.password_hash } : null;
+    },
+
+    async setPassword(email, passwordHash) {
+      const rows = await sql`update accounts set password_hash = ${passwordHash} where email = ${email} returning id`;
+      if (rows.length > 0) await sql`delete from sessions where account_id = ${rows[0]!.id}`;
+      return rows.length > 0;
+    },
+
+    async list() {
+      const rows = await sql<{ id: string; email: string; purchased_balance: number; created_at: Date }[]>`
+        select id, email, purchased_balance, created_at from accounts order by created_at`;
+      return rows.map((r) => ({ id: r.id, email: r.email, purchasedBalance: r.purchased_balance, createdAt: r.created_at }));
+    },
+
+    async countSignInAttempt(subject, windowStart) {
+      const [row] = await sql<{ count: number }[]>`
+        insert into sign_in_attempts (subject, window_start, count) values (${subject}, ${windowStart.toISOString()}::timestamptz, 1)
+        on conflict (subject, window_start) do update set count = sign_in_attempts.count + 1
+        returning count`;
+      return row!.count;
+    },
+
+    async clearSignInAttempts(subject) {
+      await sql`delete from sign_in_attempts where subject = ${subject}`;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// Balances and the credit ledger. Every change to a balance is one statement that also writes its ledger row, so
+// concurrent requests can neither overdraw an account nor lose a charge or a refund.
+import type { Sql } from '../../../db/client.ts';
+import type { CreditLedger, LedgerEntry } from '../../domain/credits/credit-ledger.ts';
+import { utcDay } from '../../domain/credits/credits.ts';
+
+export function createCreditLedger(sql: Sql): CreditLedger {
+  return {
+    async balance(accountId, dailyAllowance, now) {
+      const [row] = await sql<{ free_now: number; purchased_balance: number }[]>`
+        select case when free_day = ${utcDay(now)}::date then free_remaining else ${dailyAllowance} end as free_now,
+               purchased_balance
+        from accounts where id = ${accountId}`;
+      return row ? { freeNow: row.free_now, purchased: row.purchased_balance } : null;
+    },
+
+    /**
+     * Takes `amount` credits in one statement: free allowance first, then purchased credits. The row lock and the
+     * condition in the same statement make it exact under concurrency; the balance can never go below zero.
+     * Null when it cannot be afforded.
+     */
+    async charge(req, dailyAllowance, now) {
+      const today = utcDay(now);
+      const rows = await sql<{ ledger_id: number }[]>`
+        with cur as (
+          select id, purchased_balance,
+                 case when free_day = ${today}::date then free_remaining else ${dailyAllowance}::int end as free_now
+          from accounts where id = ${req.accountId} for update
+        ), upd as (
+          update accounts a set
+            free_day = ${today}::date,
+            free_remaining = cur.free_now - least(cur.free_now, ${req.amount}::int),
+            purchased_balance = cur.purchased_balance - (${req.amount}::int - least(cur.free_now, ${req.amount}::int))
+          from cur
+          where a.id = cur.id and cur.free_now + cur.purchased_balance >= ${req.amount}::int
+          returning a.id, least(cur.free_now, ${req.amount}::int) as free_used
+        )
+        insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, created_at)
+        select upd.id, 'charge', -${req.amount}::int, -upd.free_used, -(${req.amount}::int - upd.free_used),
+               ${req.operation}, ${req.videoId ?? null}, ${req.requestId}, ${now.toISOString()}::timestamptz
+        from upd
+        returning id as ledger_id`;
+      return rows[0] ? Number(rows[0].ledger_id) : null;
+    },
+
+    /**
+     * Reverses a charge exactly once (a unique index on refund_of makes a second refund a no-op).
+     * Free credits return only while their day lasts: yesterday's allowance is gone either way.
+     */
+    async refund(chargeId, now) {
+      const today = utcDay(now);
+      await sql`
+        with ch as (
+          select id, account_id, free_delta, purchased_delta, operation, video_id, request_id,
+                 (created_at at time zone 'UTC')::date = ${today}::date as same_day
+          from credit_ledger where id = ${chargeId} and kind = 'charge'
+        ), led as (
+          insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, refund_of, created_at)
+          select account_id, 'refund',
+                 (case when same_day then -free_delta else 0 end) - purchased_delta,
+                 case when same_day then -free_delta else 0 end, -purchased_delta,
+                 operation, video_id, request_id, id, ${now.toISOString()}::timestamptz
+          from ch
+          on conflict (refund_of) do nothing
+          returning account_id, free_delta, purchased_delta
+        )
+        update accounts a set
+          purchased_balance = a.purchased_balance + led.purchased_delta,
+          free_remaining = case when a.free_day = ${today}::date then a.free_remaining + led.free_delta else a.free_remaining end
+        from led where a.id = led.account_id`;
+    },
+
+    async grant(accountId, amount, reason) {
+      return (await sql.begin(async (tx) => {
+        const rows = await tx`update accounts set purchased_balance = purchased_balance + ${amount} where id = ${accountId} returning id`;
+        if (!rows[0]) return false;
+        await tx`insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation)
+                 values (${accountId}, 'grant', ${amount}, 0, ${amount}, ${reason})`;
+        return true;
+      })) as boolean;
+    },
+
+    async isCharged(requestId) {
+      const [charged] = await sql`select 1 from credit_ledger where request_id = ${requestId} and kind = 'charge' limit 1`;
+      return !!charged;
+    },
+
+    async recent(accountId, limit) {
+      const rows = await sql<{ id: string; created_at: Date; kind: LedgerEntry['kind']; operation: string; video_id: string | null; delta: number }[]>`
+        select id, created_at, kind, operation, video_id, delta from credit_ledger
+        where account_id = ${accountId} order by created_at desc, id desc limit ${limit}`;
+      return rows.map((r) => ({ id: Number(r.id), at: r.created_at, kind: r.kind, operation: r.operation, videoId: r.video_id, delta: r.delta }));
+    },
+
+    async dailySpend(accountId, days) {
+      return sql<{ day: string; spent: number }[]>`
+        with days as (
+          select (generate_series((now() at time zone 'UTC')::date - ${days - 1}::int, (now() at time zone 'UTC')::date, interval '1 day'))::date as day
+        )
+        select to_char(d.day, 'YYYY-MM-DD') as day, coalesce(-sum(l.delta), 0)::int as spent
+        from days d left join credit_ledger l
+          on l.account_id = ${accountId} and l.kind in ('charge', 'refund') and (l.created_at at time zone 'UTC')::date = d.day
+        group by d.day order by d.day`.then((rows) => rows.map((d) => ({ day: d.day, spent: d.spent })));
+    },
+  };
+}

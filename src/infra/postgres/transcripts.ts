@@ -1,0 +1,105 @@
+// Stored transcripts (YouTube's tracks and our translations) and translations per source language.
+import type { Sql } from '../../../db/client.ts';
+import type { Origin, TranscriptStore } from '../../domain/subtitles/transcript-store.ts';
+import type { TranslationStore } from '../../domain/translations/translation-store.ts';
+import type { Segment } from '../../domain/video/schemas.ts';
+
+type TranscriptRow = { lang: string; origin: Origin; track_name: string; segment_count: number; duration: number; body: string };
+
+const fromRow = (row: TranscriptRow) => ({
+  lang: row.lang,
+  origin: row.origin,
+  trackName: row.track_name,
+  segmentCount: row.segment_count,
+  duration: row.duration,
+  body: row.body,
+});
+
+const endOf = (segments: Segment[]) => segments.reduce((m, s) => Math.max(m, s.end), 0);
+
+export function createTranscriptStore(sql: Sql): TranscriptStore {
+  return {
+    async read(videoId, lang, origin) {
+      const [row] = await sql<TranscriptRow[]>`
+        select lang, origin, track_name, segment_count, duration, body from transcripts
+        where video_id = ${videoId} and lang = ${lang} and origin = ${origin}`;
+      return row ? fromRow(row) : null;
+    },
+
+    async storeIfAbsent(videoId, t) {
+      const rows = await sql`
+        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
+        values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)})
+        on conflict (video_id, lang, origin) do nothing returning 1`;
+      return rows.length > 0;
+    },
+
+    store: (videoId, t) => storeTranscript(sql, videoId, t),
+
+    async findIn(videoId, lang) {
+      const rows = await sql<TranscriptRow[]>`
+        select lang, origin, track_name, segment_count, duration, body from transcripts
+        where video_id = ${videoId} and (lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(${lang}))
+        order by (lower(lang) = lower(${lang})) desc, (origin = 'manual') desc
+        limit 1`;
+      const row = rows[0];
+      return row ? { ...fromRow(row), segments: JSON.parse(row.body) as Segment[] } : null;
+    },
+  };
+}
+
+async function storeTranscript(sql: Sql, videoId: string, t: { lang: string; origin: Origin; trackName: string; segments: Segment[] }): Promise<void> {
+  await sql`
+    insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
+    values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)})
+    on conflict (video_id, lang, origin) do update set
+      track_name = excluded.track_name, segment_count = excluded.segment_count, duration = excluded.duration,
+      body = excluded.body, created_at = now()`;
+}
+
+export function createTranslationStore(sql: Sql): TranslationStore {
+  return {
+    async read(videoId, sourceLang, targetLang) {
+      const [row] = await sql<{ segment_count: number; duration: number; body: string; model: string; created_at: Date }[]>`
+        select segment_count, duration, body, model, created_at from translations
+        where video_id = ${videoId} and source_lang = ${sourceLang} and target_lang = ${targetLang}`;
+      if (!row) return null;
+      return {
+        videoId,
+        sourceLang,
+        targetLang,
+        segmentCount: row.segment_count,
+        duration: row.duration,
+        segments: JSON.parse(row.body) as Segment[],
+        model: row.model,
+        createdAt: row.created_at.toISOString(),
+      };
+    },
+
+    async exists(videoId, sourceLang, targetLang) {
+      const [row] = await sql<{ n: number }[]>`
+        select 1 as n from translations where video_id = ${videoId} and source_lang = ${sourceLang} and target_lang = ${targetLang}`;
+      return !!row;
+    },
+
+    /**
+     * Keeps a translation per (video, source, target), and also as the video's transcript in the target language
+     * (origin 'translation'), which get_video_subtitles serves when YouTube has no track in that language. The
+     * transcripts table has one translation per (video, language): the latest one wins there.
+     */
+    async store(t) {
+      await sql`
+        insert into translations (video_id, source_lang, target_lang, segment_count, duration, body, model)
+        values (${t.videoId}, ${t.sourceLang}, ${t.targetLang}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)}, ${t.model})
+        on conflict (video_id, source_lang, target_lang) do update set
+          segment_count = excluded.segment_count, duration = excluded.duration, body = excluded.body,
+          model = excluded.model, created_at = now()`;
+      await storeTranscript(sql, t.videoId, {
+        lang: t.targetLang,
+        origin: 'translation',
+        trackName: `${t.targetLang} (translated from ${t.sourceLang})`,
+        segments: t.segments,
+      });
+    },
+  };
+}

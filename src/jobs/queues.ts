@@ -1,0 +1,18 @@
+import type { Config } from '../config.ts';
+import type { QueueSpec } from '../infra/queue/job-queue.ts';
+
+/** YouTube metadata and caption tracks. */
+export const EXTRACT_QUEUE = 'extract';
+/** Still frames (ffmpeg). */
+export const FRAMES_QUEUE = 'frames';
+/** Translations and LLM articles. */
+export const LLM_QUEUE = 'llm';
+
+/** Queue definitions; every instance creates them, only workers consume them. */
+export function queueSpecs(c: Pick<Config, 'EXTRACTION_CONCURRENCY' | 'FRAME_CONCURRENCY' | 'LLM_CONCURRENCY' | 'JOB_EXPIRE_SECONDS'>): QueueSpec[] {
+  return [
+    { name: EXTRACT_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 120, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    { name: LLM_QUEUE, concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+  ];
+}

@@ -1,0 +1,14 @@
+import type { WorkQueue } from '../domain/work-queue.ts';
+import type { JobQueue } from '../infra/queue/job-queue.ts';
+import { ExtractPayload, FramePayload, LlmPayload } from './payloads.ts';
+import { EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE } from './queues.ts';
+
+/** The domain's WorkQueue over pg-boss: each kind of job to its queue, its payload checked against its schema. */
+export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>): WorkQueue {
+  return {
+    extract: (job, key, waitMs) => queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs),
+    frame: (job, key, waitMs) => queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs),
+    llm: (job, key, waitMs) => queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs),
+    llmJobAlive: (key) => queue.liveJobExists(LLM_QUEUE, key),
+  };
+}
