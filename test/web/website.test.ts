@@ -44,7 +44,7 @@ describe.skipIf(!browserAvailable)('the website in a browser', () => {
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${s.url}/keys`);
-    await expect(page.getByRole('heading', { level: 1 })).toBeTruthy();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('API keys');
     expect(await page.locator('h1').textContent()).toBe('API keys');
     expect(await page.locator('header .email').textContent()).toBe(email);
   });
