@@ -24,5 +24,5 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' :
 export const youtubeAt = (videoId: string, seconds: number) =>
   `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}&t=${Math.floor(seconds)}s`;
 
-/** The price rule the API uses for translations and articles: 1 credit per started hour, at least 1. */
-export const perStartedHour = (durationSeconds: number) => Math.max(1, Math.ceil(durationSeconds / 3600));
+/** Prices come from the service's one price table (bundled into the page). */
+export { credits, FRAME_PRICE, hourlyPrice, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';

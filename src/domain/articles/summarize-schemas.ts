@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Article, ArticleLength } from './schemas.ts';
 import { JobResource } from '../tasks/schemas.ts';
 import { LangCode, VideoRefInput } from '../subtitles/schemas.ts';
+import { PER_STARTED_HOUR, SUBTITLES_PRICE } from '../pricing/prices.ts';
 
 export const SummarizeInput = z.object({
   ...VideoRefInput,
@@ -23,7 +24,9 @@ export const SummarizeOutput = z.object({
   creditsCharged: z
     .number()
     .int()
-    .describe('Credits this request cost so far: 2 when the transcript had to be extracted, plus 1 per started hour of video once the article is written'),
+    .describe(
+      `Credits this request cost so far: ${SUBTITLES_PRICE} when the transcript had to be extracted, plus ${PER_STARTED_HOUR} per started hour of video once the article is written`,
+    ),
   job: JobResource.describe('The job behind this request; pollable with GET /api/v1/jobs/{id} (MCP get_job)'),
   article: Article.optional().describe('Present when status is succeeded'),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { VideoRefInput } from '../subtitles/schemas.ts';
+import { FRAME_PRICE } from '../pricing/prices.ts';
 
 export const MAX_TIMESTAMPS = 20;
 export const MIN_WIDTH = 64;
@@ -40,7 +41,7 @@ export const CapturedFrames = z.object({
   videoId: z.string(),
   frames: z.array(Frame).describe('Frames captured, in the order requested'),
   failed: z.array(FrameFailure).describe('Timestamps that could not be captured (not charged); empty when all succeeded'),
-  creditsCharged: z.number().int().describe('1 per frame newly captured; stored frames are free'),
+  creditsCharged: z.number().int().describe(`${FRAME_PRICE} per frame newly captured; stored frames are free`),
 });
 export type CapturedFrames = z.infer<typeof CapturedFrames>;
 

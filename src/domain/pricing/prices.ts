@@ -7,15 +7,21 @@ export const SUBTITLES_PRICE = 2;
 /** A frame newly captured; stored frames are free. */
 export const FRAME_PRICE = 1;
 
+/** Translations and articles: credits per started hour of video. */
+export const PER_STARTED_HOUR = 1;
+
+/** "2 credits", "1 credit": prices in descriptions and labels. */
+export const credits = (n: number) => `${n} credit${n === 1 ? '' : 's'}`;
+
 /**
- * Translations and summaries cost 1 credit per started hour of the video (61 minutes -> 2), minimum 1.
+ * Translations and articles cost PER_STARTED_HOUR per started hour of the video (61 minutes -> 2 hours), at least one hour.
  * Measured on the video's duration as YouTube reports it, or the transcript's end when that is unknown (0 for
  * live streams).
  */
 export function hourlyPrice(durationSeconds: number): number {
-  if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) return 1;
+  if (!Number.isFinite(durationSeconds) || durationSeconds <= 0) return PER_STARTED_HOUR;
   // Sub-second noise in reported durations (3600.0004 s) must not start another hour.
-  return Math.max(1, Math.ceil(Math.floor(durationSeconds) / 3600));
+  return PER_STARTED_HOUR * Math.max(1, Math.ceil(Math.floor(durationSeconds) / 3600));
 }
 
 /** The duration a price is measured on: the video's reported duration, else the transcript's. */

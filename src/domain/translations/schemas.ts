@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JobResource } from '../tasks/schemas.ts';
 import { LangCode } from '../subtitles/schemas.ts';
 import { Segment } from '../video/schemas.ts';
+import { PER_STARTED_HOUR } from '../pricing/prices.ts';
 
 export const TranslateInput = z.object({
   videoId: z.string().trim().max(64).describe('The 11-character YouTube video id whose transcript was fetched before'),
@@ -27,7 +28,7 @@ export const TranslateOutput = z.object({
     .enum(['succeeded', 'queued', 'running'])
     .describe('succeeded: `translation` is here. queued/running (HTTP 202): poll GET /api/v1/jobs/{job.id} until it succeeds'),
   cached: z.boolean().describe('Served from storage (free)'),
-  creditsCharged: z.number().int().describe('Credits this request cost so far: 1 per started hour of video on success, 0 when cached or still running'),
+  creditsCharged: z.number().int().describe(`Credits this request cost so far: ${PER_STARTED_HOUR} per started hour of video on success, 0 when cached or still running`),
   job: JobResource.describe('The job behind this request; pollable with GET /api/v1/jobs/{id} (MCP get_job)'),
   translation: TranslatedTranscript.optional().describe('Present when status is succeeded'),
 });

@@ -1,6 +1,7 @@
 import { captureFrames } from '../../domain/frames/capture-frames.ts';
 import { CapturedFrames, CaptureFramesInput, DEFAULT_WIDTH, MAX_TIMESTAMPS } from '../../domain/frames/schemas.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { credits, FRAME_PRICE } from '../../domain/pricing/prices.ts';
 
 export const captureFramesProcedure = keyedProcedure
   .meta({
@@ -9,7 +10,7 @@ export const captureFramesProcedure = keyedProcedure
       path: '/frames',
       tags: ['frames'],
       summary: 'Capture still frames',
-      description: `Still images of a video at \`t\` or up to ${MAX_TIMESTAMPS} \`timestamps\` (seconds, decimals allowed, within the video), \`width\` pixels wide (default ${DEFAULT_WIDTH}, aspect kept), JPEG. Each frame comes with a signed URL valid for 24 hours, and inline as base64 when \`includeBase64\` is true. 1 credit per frame newly captured; stored frames are free; a request that cannot afford every new frame fails with 402 before capturing anything. Frames that fail individually are listed in \`failed\` and not charged. When YouTube gives no stream, frames come from its low-resolution storyboards (\`source: storyboard\`).`,
+      description: `Still images of a video at \`t\` or up to ${MAX_TIMESTAMPS} \`timestamps\` (seconds, decimals allowed, within the video), \`width\` pixels wide (default ${DEFAULT_WIDTH}, aspect kept), JPEG. Each frame comes with a signed URL valid for 24 hours, and inline as base64 when \`includeBase64\` is true. ${credits(FRAME_PRICE)} per frame newly captured; stored frames are free; a request that cannot afford every new frame fails with 402 before capturing anything. Frames that fail individually are listed in \`failed\` and not charged. When YouTube gives no stream, frames come from its low-resolution storyboards (\`source: storyboard\`).`,
     },
     errors: ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
   })

@@ -1,6 +1,7 @@
 import { h } from '../dom.ts';
 import type { Page } from '../router.ts';
 import { session } from '../session.ts';
+import { credits, FRAME_PRICE, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../format.ts';
 
 export const homePage: Page = {
   title: 'Home',
@@ -20,9 +21,9 @@ export const homePage: Page = {
       h(
         'ul',
         { class: 'features' },
-        h('li', null, h('strong', null, 'Transcripts'), ' — 2 credits per video and language; fetching it again is free.'),
-        h('li', null, h('strong', null, 'Frames'), ' — 1 credit per still image.'),
-        h('li', null, h('strong', null, 'Translations and articles'), ' — 1 credit per started hour of video.'),
+        h('li', null, h('strong', null, 'Transcripts'), ` — ${credits(SUBTITLES_PRICE)} per video and language; fetching it again is free.`),
+        h('li', null, h('strong', null, 'Frames'), ` — ${credits(FRAME_PRICE)} per still image.`),
+        h('li', null, h('strong', null, 'Translations and articles'), ` — ${credits(PER_STARTED_HOUR)} per started hour of video.`),
         h('li', null, h('strong', null, 'Free every day'), ' — every account gets a daily allowance of credits.'),
       ),
     );

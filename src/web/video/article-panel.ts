@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
-import { perStartedHour, plural } from '../format.ts';
+import { hourlyPrice, PER_STARTED_HOUR, plural, SUBTITLES_PRICE } from '../format.ts';
 import { pollJob } from '../poll-job.ts';
 import { articleView } from './article-view.ts';
 import { progressBar } from './progress.ts';
@@ -9,7 +9,7 @@ import type { VideoContext } from './video-context.ts';
 export function articlePanel(v: VideoContext): HTMLElement {
   const lang = h('input', { type: 'text', name: 'lang', value: (navigator.language || 'en').split('-')[0] ?? 'en', required: true, autocomplete: 'off', size: 8 });
   const length = h('select', { name: 'length' }, h('option', { value: 'short' }, 'Short'), h('option', { value: 'medium', selected: true }, 'Medium'), h('option', { value: 'long' }, 'Long'));
-  const price = perStartedHour(v.info.duration);
+  const price = hourlyPrice(v.info.duration);
   const button = h('button', { type: 'submit', class: 'primary' }, 'Generate article');
   const message = messageArea();
   const out = h('div');
@@ -18,7 +18,7 @@ export function articlePanel(v: VideoContext): HTMLElement {
     { class: 'inline' },
     field('Language', lang, 'Language to write in'),
     field('Length', length),
-    h('p', { class: 'cost' }, `Costs ${plural(price, 'credit')} (1 per started hour of video), plus 2 if the transcript was never fetched; free if this article exists.`),
+    h('p', { class: 'cost' }, `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video), plus ${SUBTITLES_PRICE} if the transcript was never fetched; free if this article exists.`),
     button,
   );
   form.addEventListener('submit', async (e) => {

@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea } from '../dom.ts';
-import { clock, parseClock, plural } from '../format.ts';
+import { clock, credits, FRAME_PRICE, parseClock, plural } from '../format.ts';
 import type { VideoContext } from './video-context.ts';
 
 export function framePanel(v: VideoContext): HTMLElement {
@@ -14,7 +14,7 @@ export function framePanel(v: VideoContext): HTMLElement {
     { class: 'inline' },
     field('Time', time, `m:ss or seconds, up to ${clock(v.info.duration)}`),
     field('Width', width),
-    h('p', { class: 'cost' }, 'Costs 1 credit; free if this frame was captured before.'),
+    h('p', { class: 'cost' }, `Costs ${credits(FRAME_PRICE)}; free if this frame was captured before.`),
     button,
   );
   form.addEventListener('submit', async (e) => {

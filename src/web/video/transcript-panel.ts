@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
-import { plural } from '../format.ts';
+import { credits, plural, SUBTITLES_PRICE } from '../format.ts';
 import { transcriptView } from './transcript-view.ts';
 import type { VideoContext } from './video-context.ts';
 
@@ -17,7 +17,7 @@ export function transcriptPanel(v: VideoContext): HTMLElement {
     'form',
     { class: 'inline' },
     v.tracks.length ? field('Language', select) : h('p', null, 'YouTube lists no subtitle tracks for this video.'),
-    h('p', { class: 'cost' }, 'Costs 2 credits; free if this video and language were fetched before.'),
+    h('p', { class: 'cost' }, `Costs ${credits(SUBTITLES_PRICE)}; free if this video and language were fetched before.`),
     button,
   );
   form.addEventListener('submit', async (e) => {

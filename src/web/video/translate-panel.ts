@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
-import { perStartedHour, plural } from '../format.ts';
+import { hourlyPrice, PER_STARTED_HOUR, plural } from '../format.ts';
 import { pollJob } from '../poll-job.ts';
 import { progressBar } from './progress.ts';
 import { transcriptView } from './transcript-view.ts';
@@ -10,7 +10,7 @@ export function translatePanel(v: VideoContext): HTMLElement {
   const defaultTrack = v.tracks.find((t) => t.isDefault) ?? v.tracks[0];
   const source = h('input', { type: 'text', name: 'sourceLang', value: defaultTrack?.lang ?? 'en', required: true, autocomplete: 'off', size: 8 });
   const target = h('input', { type: 'text', name: 'targetLang', placeholder: 'e.g. fr, de, pt-BR', required: true, autocomplete: 'off', size: 8 });
-  const price = perStartedHour(v.info.duration);
+  const price = hourlyPrice(v.info.duration);
   const button = h('button', { type: 'submit', class: 'primary' }, 'Translate');
   const message = messageArea();
   const out = h('div');
@@ -19,7 +19,7 @@ export function translatePanel(v: VideoContext): HTMLElement {
     { class: 'inline' },
     field('From', source, 'The fetched transcript’s language'),
     field('Into', target, 'A language code'),
-    h('p', { class: 'cost' }, `Costs ${plural(price, 'credit')} (1 per started hour of video); free if already translated. Fetch the transcript first.`),
+    h('p', { class: 'cost' }, `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video); free if already translated. Fetch the transcript first.`),
     button,
   );
   form.addEventListener('submit', async (e) => {
