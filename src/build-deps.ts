@@ -17,6 +17,11 @@ import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { createAnthropicLlm, DEFAULT_LLM_MODEL } from './infra/llm/anthropic-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
+import { createYoutubeLister } from './infra/youtube/youtube-lister.ts';
+import { createListingCache } from './domain/listing/listing-cache.ts';
+import { createBatchRepository } from './infra/postgres/batches.ts';
+import { createWebhookRepository } from './infra/postgres/webhooks.ts';
+import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 
 export interface Runtime {
   deps: Deps;
@@ -69,6 +74,17 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
       timeoutMs: config.YOUTUBE_TIMEOUT_MS,
       log: log.child({ component: 'youtube' }),
     }),
+    lister: createYoutubeLister({
+      baseUrl: config.YOUTUBE_BASE_URL,
+      proxyUrls: config.YOUTUBE_PROXY_URLS,
+      cookie: config.YOUTUBE_COOKIE,
+      visitorData: config.YOUTUBE_VISITOR_DATA,
+      timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    }),
+    listingCache: createListingCache(),
+    batches: createBatchRepository(sql),
+    webhooks: createWebhookRepository(sql),
+    webhookTransport: createWebhookTransport(),
     frames: createFfmpegFrameGrabber({
       ffmpegPath: findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path,
       extraOrigins: customOrigin,

@@ -59,6 +59,11 @@ export const ConfigSchema = z.object({
   TYPESENSE_URL: z.url().optional(),
   TYPESENSE_API_KEY: z.string().optional(),
 
+  /** First webhook retry delay; each next one doubles (up to 2 h), for up to a day. */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
+  /** Allow http:// callback URLs (they must still resolve to public addresses). */
+  WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+
   /** Searched for an ffmpeg binary when FFMPEG_PATH is unset. */
   PATH: z.string().default(''),
 }).superRefine((c, ctx) => {

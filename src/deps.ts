@@ -6,6 +6,10 @@ import type { BlobStore, FrameGrabber, Llm, VideoSource } from './domain/ports.t
 import type { Stores, Transaction } from './domain/stores.ts';
 import type { HotCache } from './domain/subtitles/hot-cache.ts';
 import type { WorkQueue } from './domain/work-queue.ts';
+import type { ListingCache } from './domain/listing/listing-cache.ts';
+import type { VideoLister } from './domain/listing/ports.ts';
+import type { BatchStore } from './domain/batches/ports.ts';
+import type { WebhookStore, WebhookTransport } from './domain/webhooks/ports.ts';
 import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 
@@ -21,6 +25,14 @@ export interface Deps extends Stores {
   log: Logger;
   lastUsed: LastUsedRecorder;
   youtube: VideoSource;
+  /** Playlists, channel tabs and searches. */
+  lister: VideoLister;
+  /** Listing pages kept a few minutes. */
+  listingCache: ListingCache;
+  batches: BatchStore;
+  webhooks: WebhookStore;
+  /** Sends webhooks under the SSRF rules (public addresses only; tests inject a loopback-allowing policy). */
+  webhookTransport: WebhookTransport;
   frames: FrameGrabber;
   blobs: BlobStore;
   /** null when no LLM is configured: summaries fall back to the extractive generator. */

@@ -13,6 +13,8 @@ export const accounts = pgTable(
     freeDay: date('free_day', { mode: 'string' }),
     rateLimitPerMinute: integer('rate_limit_per_minute'),
     passwordHash: text('password_hash'),
+    /** Standard Webhooks signing secret (whsec_...), made when first needed. */
+    webhookSecret: text('webhook_secret'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

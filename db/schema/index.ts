@@ -5,3 +5,5 @@ export * from './blobs.ts';
 export * from './articles.ts';
 export * from './sessions.ts';
 export * from './job-slots.ts';
+export * from './batches.ts';
+export * from './webhooks.ts';

@@ -8,7 +8,7 @@ import type { Deps } from '../deps.ts';
 const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
 
 /** Client-side routes: each answers the same page shell, and the script draws the page. */
-export const WEB_PAGES = ['/', '/sign-in', '/sign-up', '/service', '/articles', '/articles/:id', '/keys', '/usage', '/connect'];
+export const WEB_PAGES = ['/', '/sign-in', '/sign-up', '/service', '/articles', '/articles/:id', '/keys', '/usage', '/connect', '/webhooks'];
 
 interface Assets {
   js: string;

@@ -36,3 +36,9 @@ export const LlmPayload: z.ZodType<LlmJob> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('translation'), ...LlmCommon, sourceLang: z.string(), targetLang: z.string() }),
   z.object({ kind: z.literal('summary'), ...LlmCommon, lang: z.string(), length: ArticleLength, sourceLang: z.string() }),
 ]);
+
+export const BatchItemPayload = z.object({ batchId: z.string(), position: z.number().int().min(0) });
+export type BatchItemPayload = z.infer<typeof BatchItemPayload>;
+
+export const WebhookPayload = z.object({ deliveryId: z.string() });
+export type WebhookPayload = z.infer<typeof WebhookPayload>;

@@ -8,6 +8,14 @@ import { captureFramesProcedure } from './frames/capture.ts';
 import { getFrameProcedure } from './frames/get-one.ts';
 import { getSubtitles } from './subtitles/get.ts';
 import { router } from './trpc.ts';
+import { listChannelProcedure } from './listing/channel.ts';
+import { listPlaylistProcedure } from './listing/playlist.ts';
+import { searchVideosProcedure } from './listing/search.ts';
+import { cancelBatchProcedure } from './batches/cancel.ts';
+import { createBatchProcedure } from './batches/create.ts';
+import { getBatchProcedure } from './batches/get.ts';
+import { resendWebhookProcedure } from './webhooks/resend.ts';
+import { rotateWebhookSecretProcedure, webhookSettingsProcedure } from './webhooks/settings.ts';
 import { meProcedure } from './account/me.ts';
 import { signInProcedure } from './account/sign-in.ts';
 import { signOutProcedure } from './account/sign-out.ts';
@@ -29,10 +37,13 @@ export const appRouter = router({
   summaries: router({ create: createSummary }),
   articles: router({ search: searchArticlesProcedure, get: getArticleProcedure }),
   jobs: router({ get: getJobProcedure }),
+  listing: router({ playlist: listPlaylistProcedure, channel: listChannelProcedure, search: searchVideosProcedure }),
+  batches: router({ create: createBatchProcedure, get: getBatchProcedure, cancel: cancelBatchProcedure }),
   // The website's own procedures: tRPC only (no REST route, no MCP tool), authenticated by the session cookie.
   account: router({ signUp: signUpProcedure, signIn: signInProcedure, signOut: signOutProcedure, me: meProcedure }),
   keys: router({ create: createKeyProcedure, list: listKeysProcedure, revoke: revokeKeyProcedure }),
   usage: router({ summary: usageSummaryProcedure }),
+  webhooks: router({ settings: webhookSettingsProcedure, rotateSecret: rotateWebhookSecretProcedure, resend: resendWebhookProcedure }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import { layout } from './layout.ts';
 import { articlePage, articlesPage } from './pages/articles.ts';
 import { signInPage, signUpPage } from './pages/auth.ts';
 import { connectPage } from './pages/connect.ts';
+import { webhooksPage } from './pages/webhooks.ts';
 import { homePage } from './pages/home.ts';
 import { keysPage } from './pages/keys.ts';
 import { servicePage } from './pages/service.ts';
@@ -19,6 +20,7 @@ route('/articles/:id', articlePage);
 route('/keys', keysPage);
 route('/usage', usagePage);
 route('/connect', connectPage);
+route('/webhooks', webhooksPage);
 
 async function boot() {
   try {

@@ -22,5 +22,5 @@ describeKeyedProcedureChecks('frames.capture', server, { input: { videoId: 'dQw4
 describeKeyedProcedureChecks('frames.get', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['rest'] });
 
 // A new procedure without a line above fails here. The LLM-backed ones need a fake Anthropic server and get the
-// same checks in test/llm/security.test.ts.
-expectEveryProcedureCovered(['transcripts.translate', 'summaries.create', 'articles.search', 'articles.get', 'jobs.get']);
+// same checks in test/llm/security.test.ts, the listing ones (recorded browse answers) in test/listing/security.test.ts, the batch ones in test/batches/security.test.ts.
+expectEveryProcedureCovered(['transcripts.translate', 'summaries.create', 'articles.search', 'articles.get', 'jobs.get', 'listing.playlist', 'listing.channel', 'listing.search', 'batches.create', 'batches.get', 'batches.cancel']);

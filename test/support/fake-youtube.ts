@@ -14,7 +14,8 @@ export interface FakeRoutes {
   player?: (client: string, videoId: string) => FakeAnswer;
   timedtext?: (url: URL) => FakeAnswer;
   watch?: (url: URL) => FakeAnswer;
-  other?: (url: URL) => FakeAnswer;
+  /** Anything else; `body` is the request body (InnerTube browse/search/resolve_url posts). */
+  other?: (url: URL, body?: string) => FakeAnswer;
 }
 
 export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
@@ -37,7 +38,7 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
     calls.push(`GET ${url.pathname}`);
     if (url.pathname.endsWith('/api/timedtext')) return answer(routes.timedtext?.(url));
     if (url.pathname.endsWith('/watch')) return answer(routes.watch?.(url));
-    return answer(routes.other?.(url));
+    return answer(routes.other?.(url, typeof init?.body === 'string' ? init.body : undefined));
   };
   return { fetch: fetchImpl as typeof fetch, calls, urls };
 }

@@ -54,7 +54,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     player: (client, id) => routes.player?.(client, id) ?? { status: 404, body: 'no route' },
     timedtext: (url) => routes.timedtext?.(url) ?? { status: 404, body: 'no route' },
     watch: (url) => routes.watch?.(url) ?? { status: 404, body: 'no route' },
-    other: (url) => routes.other?.(url) ?? { status: 404, body: 'no route' },
+    other: (url, body) => routes.other?.(url, body) ?? { status: 404, body: 'no route' },
   });
   const requests: SeenRequest[] = [];
   const holds: Array<{ match: RequestMatch; gate: Promise<void>; caught: number; open: () => void }> = [];

@@ -4,6 +4,9 @@
 /** A transcript extracted from YouTube; stored ones (and further pages, other formats) are free. */
 export const SUBTITLES_PRICE = 2;
 
+/** One page of a playlist, channel or search listing fetched from YouTube; a cached page is free. */
+export const LISTING_PAGE_PRICE = 1;
+
 /** A frame newly captured; stored frames are free. */
 export const FRAME_PRICE = 1;
 

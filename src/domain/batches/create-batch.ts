@@ -1,0 +1,71 @@
+// A batch: one operation over many videos (given, or listed from a playlist, channel tab or search), run as one
+// child job per video on a capacity-limited queue. Refused up front (402) when the balance cannot cover every video
+// at full price, saying how many it can; each video is then charged only when it succeeds (failures are free).
+import { ServiceError } from '../errors.ts';
+import type { Caller } from '../keys/manage-keys.ts';
+import { collectVideoIds, type ListingDeps } from '../listing/list-videos.ts';
+import { parseVideoRef } from '../video/video-ref.ts';
+import { checkCallbackUrl } from '../webhooks/callback-url.ts';
+import type { WebhookTransport } from '../webhooks/ports.ts';
+import type { BatchStore } from './ports.ts';
+import type { Batch, CreateBatchInput } from './schemas.ts';
+import { getBatch, type BatchViewDeps } from './get-batch.ts';
+
+export const DEFAULT_COLLECTION_VIDEOS = 20;
+
+export interface CreateBatchDeps extends BatchViewDeps {
+  batches: BatchStore;
+  listing: Pick<ListingDeps, 'lister' | 'listingCache'>;
+  /** Spendable credits now. */
+  balance: (accountId: string) => Promise<number>;
+  /** Credits one video costs at most (a cached transcript costs nothing). */
+  pricePerVideo: number;
+  transport: WebhookTransport;
+  allowHttpCallbacks: boolean;
+  /** Puts the batch's items on the queue. */
+  enqueueItems: (batchId: string, positions: number[]) => Promise<void>;
+}
+
+export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; requestId: string; signal?: AbortSignal }, input: CreateBatchInput): Promise<Batch> {
+  const sources = (['videos', 'playlist', 'channel', 'search'] as const).filter((k) => input[k] !== undefined);
+  if (sources.length !== 1) throw new ServiceError('INVALID_REQUEST', 'Give exactly one of videos, playlist, channel or search');
+  if (input.videos && input.maxVideos !== undefined) throw new ServiceError('INVALID_REQUEST', 'maxVideos applies to playlist, channel or search, not to videos');
+  const callbackUrl = await checkCallbackUrl(deps.transport, input.callbackUrl, deps.allowHttpCallbacks);
+  const operation = input.operation ?? { type: 'transcript' as const };
+
+  let videoIds: string[];
+  if (input.videos) {
+    videoIds = [...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v })))];
+  } else {
+    const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
+    const source = input.playlist
+      ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
+      : input.channel
+        ? { channel: { ...(/\//.test(input.channel) ? { url: input.channel } : { channelId: input.channel }), tab: input.channelTab } }
+        : { search: { query: input.search! } };
+    videoIds = await collectVideoIds(deps.listing, source, max, req.signal);
+    if (videoIds.length === 0) throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
+  }
+
+  const worstCase = videoIds.length * deps.pricePerVideo;
+  const balance = await deps.balance(req.caller.accountId);
+  if (balance < worstCase) {
+    const affordable = Math.floor(balance / deps.pricePerVideo);
+    throw new ServiceError(
+      'INSUFFICIENT_CREDITS',
+      `A batch of ${videoIds.length} videos may cost up to ${worstCase} credits (${deps.pricePerVideo} per video; stored transcripts are free); ` +
+        `the balance is ${balance}, enough for ${affordable} video${affordable === 1 ? '' : 's'}. Send at most ${affordable}, or add credits.`,
+    );
+  }
+
+  const batch = await deps.batches.create({
+    accountId: req.caller.accountId,
+    requestId: req.requestId,
+    operation,
+    source: input.videos ? { videos: videoIds.length } : { playlist: input.playlist, channel: input.channel, channelTab: input.channelTab, search: input.search, maxVideos: input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS },
+    callbackUrl,
+    videoIds,
+  });
+  await deps.enqueueItems(batch.id, videoIds.map((_, i) => i));
+  return getBatch(deps, req.caller.accountId, batch.id);
+}

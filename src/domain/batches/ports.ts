@@ -1,0 +1,37 @@
+import type { BatchItem, BatchOperation, BatchStatus } from './schemas.ts';
+
+export interface BatchRow {
+  id: string;
+  accountId: string;
+  status: BatchStatus;
+  operation: BatchOperation;
+  callbackUrl: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface ClaimedItem {
+  batchId: string;
+  position: number;
+  videoId: string;
+  requestId: string;
+  accountId: string;
+  operation: BatchOperation;
+}
+
+export interface BatchStore {
+  /** The batch and one queued item per video, in one transaction. */
+  create(b: { accountId: string; requestId: string; operation: BatchOperation; source: unknown; callbackUrl: string | null; videoIds: string[] }): Promise<BatchRow>;
+  get(id: string, accountId: string): Promise<{ batch: BatchRow; items: BatchItem[] } | null>;
+  /** queued -> running, atomically; null when the item is no longer queued (cancelled, or another worker has it). */
+  claimItem(batchId: string, position: number): Promise<ClaimedItem | null>;
+  finishItem(batchId: string, position: number, outcome: Pick<BatchItem, 'status' | 'result' | 'error' | 'creditsCharged'>): Promise<void>;
+  /** Every queued item becomes cancelled; returns how many. */
+  cancelQueued(batchId: string, accountId: string): Promise<number>;
+  /**
+   * Ends the batch when no item is queued or running any more: one caller wins (the status moves once) and gets
+   * the final row; everyone else gets null.
+   */
+  settleIfDone(batchId: string): Promise<BatchRow | null>;
+}

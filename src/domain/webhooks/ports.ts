@@ -1,0 +1,42 @@
+// Webhooks as the domain sees them. src/infra/webhooks sends them (SSRF rules, signing); src/infra/postgres keeps them.
+import type { WebhookDelivery, WebhookEvent } from './schemas.ts';
+
+export interface WebhookTransport {
+  /** Throws ServiceError INVALID_REQUEST unless `url` may be called back (host resolving to allowed addresses only). */
+  assertAllowed(url: string): Promise<void>;
+  /** One signed POST of `body` (Standard Webhooks headers); no redirects followed. Rejects when unreachable or refused. */
+  send(url: string, secret: string, msgId: string, body: string): Promise<{ status: number }>;
+}
+
+export interface DeliveryRow {
+  id: string;
+  accountId: string;
+  jobId: string;
+  url: string;
+  event: WebhookEvent;
+  body: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  createdAt: Date;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookStore {
+  create(d: { accountId: string; jobId: string; url: string; event: WebhookEvent; body: string }): Promise<string>;
+  get(id: string): Promise<DeliveryRow | null>;
+  /** Records the attempt and moves the delivery on, in one transaction; false when that attempt was already recorded. */
+  recordAttempt(id: string, a: AttemptRecord, next: { status: DeliveryRow['status']; nextAttemptAt: Date | null }): Promise<boolean>;
+  list(filter: { accountId: string; jobId?: string; limit: number }): Promise<WebhookDelivery[]>;
+  /** The account's signing secret, made (once, atomically) when it has none. */
+  secretFor(accountId: string): Promise<string>;
+  rotateSecret(accountId: string): Promise<string>;
+}
+
+/** Puts a delivery on the webhook queue, to run at `at` (now when null). */
+export type EnqueueDelivery = (deliveryId: string, attempt: number, at: Date | null) => Promise<void>;

@@ -1,0 +1,95 @@
+import type { Sql } from '../../../db/client.ts';
+import type { BatchRow, BatchStore } from '../../domain/batches/ports.ts';
+import type { BatchItem, BatchOperation, BatchStatus } from '../../domain/batches/schemas.ts';
+import { newId } from '../../domain/ids.ts';
+
+interface Row {
+  id: string;
+  account_id: string;
+  status: BatchStatus;
+  operation: BatchOperation;
+  callback_url: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+const fromRow = (r: Row): BatchRow => ({
+  id: r.id,
+  accountId: r.account_id,
+  status: r.status,
+  operation: r.operation,
+  callbackUrl: r.callback_url,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  finishedAt: r.finished_at,
+});
+
+export function createBatchRepository(sql: Sql): BatchStore {
+  return {
+    async create(b) {
+      const id = newId('bat');
+      return (await sql.begin(async (tx) => {
+        const [row] = await tx<Row[]>`
+          insert into batches (id, account_id, status, operation, source, callback_url, request_id)
+          values (${id}, ${b.accountId}, 'running', ${tx.json(b.operation as never)}, ${tx.json(b.source as never)}, ${b.callbackUrl}, ${b.requestId})
+          returning *`;
+        const items = b.videoIds.map((videoId, position) => ({ batch_id: id, position, video_id: videoId, status: 'queued', request_id: `${b.requestId}:${position}` }));
+        await tx`insert into batch_items ${tx(items)}`;
+        return fromRow(row!);
+      })) as BatchRow;
+    },
+
+    async get(id, accountId) {
+      const [row] = await sql<Row[]>`select * from batches where id = ${id} and account_id = ${accountId}`;
+      if (!row) return null;
+      const items = await sql<{ position: number; video_id: string; status: BatchItem['status']; credits_charged: number; result: BatchItem['result']; error: BatchItem['error'] }[]>`
+        select position, video_id, status, credits_charged, result, error from batch_items where batch_id = ${id} order by position`;
+      return {
+        batch: fromRow(row),
+        items: items.map((i) => ({ position: i.position, videoId: i.video_id, status: i.status, creditsCharged: i.credits_charged, result: i.result ?? null, error: i.error ?? null })),
+      };
+    },
+
+    async claimItem(batchId, position) {
+      const [row] = await sql<{ video_id: string; request_id: string; account_id: string; operation: BatchOperation }[]>`
+        update batch_items i set status = 'running', updated_at = now()
+        from batches b
+        where i.batch_id = ${batchId} and i.position = ${position} and i.status = 'queued' and b.id = i.batch_id
+        returning i.video_id, i.request_id, b.account_id, b.operation`;
+      return row ? { batchId, position, videoId: row.video_id, requestId: row.request_id, accountId: row.account_id, operation: row.operation } : null;
+    },
+
+    async finishItem(batchId, position, o) {
+      await sql`
+        update batch_items set status = ${o.status}, result = ${o.result ? sql.json(o.result as never) : null},
+          error = ${o.error ? sql.json(o.error as never) : null}, credits_charged = ${o.creditsCharged}, updated_at = now()
+        where batch_id = ${batchId} and position = ${position} and status = 'running'`;
+      await sql`update batches set updated_at = now() where id = ${batchId}`;
+    },
+
+    async cancelQueued(batchId, accountId) {
+      const rows = await sql`
+        update batch_items i set status = 'cancelled', updated_at = now()
+        from batches b
+        where i.batch_id = ${batchId} and b.id = i.batch_id and b.account_id = ${accountId} and i.status = 'queued'
+        returning i.position`;
+      return rows.length;
+    },
+
+    async settleIfDone(batchId) {
+      // One statement: the status moves once, for whoever sees the last item finish.
+      const [row] = await sql<Row[]>`
+        update batches b set
+          status = case
+            when exists (select 1 from batch_items where batch_id = b.id and status = 'cancelled') then 'cancelled'
+            when exists (select 1 from batch_items where batch_id = b.id and status = 'succeeded') then 'succeeded'
+            else 'failed' end,
+          finished_at = now(), updated_at = now()
+        where b.id = ${batchId} and b.status = 'running'
+          and not exists (select 1 from batch_items where batch_id = b.id and status in ('queued', 'running'))
+        returning *`;
+      return row ? fromRow(row) : null;
+    },
+  };
+}

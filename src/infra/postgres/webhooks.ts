@@ -1,0 +1,85 @@
+import type { Sql } from '../../../db/client.ts';
+import type { DeliveryRow, WebhookStore } from '../../domain/webhooks/ports.ts';
+import type { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
+import { newMessageId } from '../../domain/webhooks/deliver-webhook.ts';
+import { newWebhookSecret } from '../webhooks/signing.ts';
+
+interface Row {
+  id: string;
+  account_id: string;
+  job_id: string;
+  url: string;
+  event: DeliveryRow['event'];
+  body: string;
+  status: DeliveryRow['status'];
+  attempts: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+  delivered_at: Date | null;
+}
+
+export function createWebhookRepository(sql: Sql): WebhookStore {
+  return {
+    async create(d) {
+      const id = newMessageId();
+      await sql`
+        insert into webhook_deliveries (id, account_id, job_id, url, event, body, status, next_attempt_at)
+        values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, ${d.event}, ${d.body}, 'pending', now())`;
+      return id;
+    },
+    async get(id) {
+      const [r] = await sql<Row[]>`select * from webhook_deliveries where id = ${id}`;
+      return r
+        ? { id: r.id, accountId: r.account_id, jobId: r.job_id, url: r.url, event: r.event, body: r.body, status: r.status, attempts: r.attempts, createdAt: r.created_at }
+        : null;
+    },
+    async recordAttempt(id, a, next) {
+      return (await sql.begin(async (tx) => {
+        const inserted = await tx`
+          insert into webhook_attempts (delivery_id, attempt, status_code, error, duration_ms)
+          values (${id}, ${a.attempt}, ${a.statusCode}, ${a.error}, ${a.durationMs})
+          on conflict do nothing returning attempt`;
+        if (inserted.length === 0) return false; // a duplicate run of the same attempt
+        await tx`
+          update webhook_deliveries set attempts = ${a.attempt}, status = ${next.status}, next_attempt_at = ${next.nextAttemptAt},
+            delivered_at = case when ${next.status} = 'delivered' then now() else delivered_at end
+          where id = ${id}`;
+        return true;
+      })) as boolean;
+    },
+    async list(f) {
+      const rows = await sql<Row[]>`
+        select * from webhook_deliveries
+        where account_id = ${f.accountId} ${f.jobId ? sql`and job_id = ${f.jobId}` : sql``}
+        order by created_at desc, id desc limit ${f.limit}`;
+      if (rows.length === 0) return [];
+      const attempts = await sql<{ delivery_id: string; attempt: number; at: Date; status_code: number | null; error: string | null; duration_ms: number }[]>`
+        select * from webhook_attempts where delivery_id in ${sql(rows.map((r) => r.id))} order by attempt`;
+      return rows.map(
+        (r): WebhookDelivery => ({
+          id: r.id,
+          jobId: r.job_id,
+          event: r.event,
+          url: r.url,
+          status: r.status,
+          attempts: attempts
+            .filter((a) => a.delivery_id === r.id)
+            .map((a) => ({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+          nextAttemptAt: r.status === 'pending' && r.next_attempt_at ? r.next_attempt_at.toISOString() : null,
+          createdAt: r.created_at.toISOString(),
+          deliveredAt: r.delivered_at?.toISOString() ?? null,
+        }),
+      );
+    },
+    async secretFor(accountId) {
+      const [r] = await sql<{ webhook_secret: string }[]>`
+        update accounts set webhook_secret = coalesce(webhook_secret, ${newWebhookSecret()}) where id = ${accountId} returning webhook_secret`;
+      return r!.webhook_secret;
+    },
+    async rotateSecret(accountId) {
+      const [r] = await sql<{ webhook_secret: string }[]>`
+        update accounts set webhook_secret = ${newWebhookSecret()} where id = ${accountId} returning webhook_secret`;
+      return r!.webhook_secret;
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// The narrow ports the batch and webhook verbs use, from the composition's Deps.
+import type { Deps } from '../deps.ts';
+import type { WebhookDeps } from '../domain/webhooks/deliver-webhook.ts';
+import { enqueueBatchItems, enqueueWebhook } from './batch-queues.ts';
+
+/** Webhooks are retried for a day. */
+export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
+
+export const webhookDeps = (d: Deps): WebhookDeps => ({
+  webhooks: d.webhooks,
+  transport: d.webhookTransport,
+  enqueue: (id, attempt, at) => enqueueWebhook(d.queue, id, attempt, at),
+  retryBaseMs: d.config.WEBHOOK_RETRY_BASE_MS,
+  retryWindowMs: WEBHOOK_RETRY_WINDOW_MS,
+});
+
+export const batchDeps = (d: Deps) => ({
+  batches: d.batches,
+  webhooks: d.webhooks,
+  enqueue: webhookDeps(d).enqueue,
+  enqueueItems: (batchId: string, positions: number[]) => enqueueBatchItems(d.queue, batchId, positions),
+});
