@@ -2,6 +2,9 @@
 import type { Deps } from '../deps.ts';
 import type { WebhookDeps } from '../domain/webhooks/deliver-webhook.ts';
 import { enqueueBatchItems, enqueueWebhook } from './batch-queues.ts';
+import { getJob } from '../domain/tasks/get-job.ts';
+import { isFinal } from '../domain/tasks/schemas.ts';
+import type { TaskWebhookDeps } from '../domain/webhooks/task-webhooks.ts';
 
 /** Webhooks are retried for a day. */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
@@ -19,4 +22,13 @@ export const batchDeps = (d: Deps) => ({
   webhooks: d.webhooks,
   enqueue: webhookDeps(d).enqueue,
   enqueueItems: (batchId: string, positions: number[]) => enqueueBatchItems(d.queue, batchId, positions),
+});
+
+export const taskWebhookDeps = (d: Deps): TaskWebhookDeps => ({
+  webhooks: d.webhooks,
+  enqueue: webhookDeps(d).enqueue,
+  finishedJob: async (caller, id) => {
+    const job = await getJob(d, caller, { id });
+    return isFinal(job.status) ? job : null;
+  },
 });

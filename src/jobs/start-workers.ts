@@ -5,6 +5,8 @@ import { llmHandler } from './llm-worker.ts';
 import { BATCH_ITEM_QUEUE, EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, queueSpecs, WEBHOOK_QUEUE } from './queues.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
+import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
+import { taskWebhookDeps } from './batch-deps.ts';
 
 export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   await deps.queue.start(queueSpecs(deps.config));
@@ -14,6 +16,11 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     await deps.queue.work(FRAMES_QUEUE, framesHandler(deps));
     await deps.queue.work(BATCH_ITEM_QUEUE, batchItemHandler(deps));
     await deps.queue.work(WEBHOOK_QUEUE, webhookHandler(deps));
+  }
+  if (opts.work) {
+    // Tasks that ended without their worker noticing a callbackUrl (settled by a poll, a worker that died).
+    const sweep = setInterval(() => void armEndedTaskWebhooks(taskWebhookDeps(deps)).catch(() => {}), 5_000);
+    sweep.unref();
   }
   const timer = setInterval(() => void deps.apiKeys.pruneRateCounters().catch(() => {}), 60_000);
   timer.unref();

@@ -15,7 +15,7 @@ export interface DeliveryRow {
   url: string;
   event: WebhookEvent;
   body: string;
-  status: 'pending' | 'delivered' | 'failed';
+  status: 'waiting' | 'pending' | 'delivered' | 'failed';
   attempts: number;
   createdAt: Date;
 }
@@ -30,6 +30,12 @@ export interface AttemptRecord {
 export interface WebhookStore {
   create(d: { accountId: string; jobId: string; url: string; event: WebhookEvent; body: string }): Promise<string>;
   get(id: string): Promise<DeliveryRow | null>;
+  /** A delivery for a job that has not ended yet (status waiting, no body). */
+  register(d: { accountId: string; jobId: string; url: string }): Promise<string>;
+  /** Deliveries still waiting whose task (translation, summary) has ended: for `jobKey`'s tasks, or all of them. */
+  waitingForEndedTasks(jobKey?: string): Promise<{ id: string; accountId: string; jobId: string }[]>;
+  /** waiting -> pending with its body, once; false when someone else did it first. */
+  arm(id: string, event: WebhookEvent, body: string): Promise<boolean>;
   /** Records the attempt and moves the delivery on, in one transaction; false when that attempt was already recorded. */
   recordAttempt(id: string, a: AttemptRecord, next: { status: DeliveryRow['status']; nextAttemptAt: Date | null }): Promise<boolean>;
   list(filter: { accountId: string; jobId?: string; limit: number }): Promise<WebhookDelivery[]>;

@@ -23,7 +23,7 @@ export const WebhookDelivery = z.object({
   jobId: z.string(),
   event: WebhookEvent,
   url: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']).describe('pending: retrying with backoff; delivered: a 2xx answer; failed: gave up after a day'),
+  status: z.enum(['waiting', 'pending', 'delivered', 'failed']).describe('waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day'),
   attempts: z.array(WebhookAttempt),
   nextAttemptAt: z.string().nullable(),
   createdAt: z.string(),

@@ -27,6 +27,26 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, ${d.event}, ${d.body}, 'pending', now())`;
       return id;
     },
+    async register(d) {
+      const id = newMessageId();
+      await sql`
+        insert into webhook_deliveries (id, account_id, job_id, url, event, body, status)
+        values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, 'job.completed', '', 'waiting')`;
+      return id;
+    },
+    async waitingForEndedTasks(jobKey) {
+      const rows = await sql<{ id: string; account_id: string; job_id: string }[]>`
+        select d.id, d.account_id, d.job_id from webhook_deliveries d join tasks t on t.id = d.job_id
+        where d.status = 'waiting' and t.status in ('succeeded', 'failed') ${jobKey ? sql`and t.job_key = ${jobKey}` : sql``}
+        limit 100`;
+      return rows.map((r) => ({ id: r.id, accountId: r.account_id, jobId: r.job_id }));
+    },
+    async arm(id, event, body) {
+      const rows = await sql`
+        update webhook_deliveries set status = 'pending', event = ${event}, body = ${body}, created_at = now(), next_attempt_at = now()
+        where id = ${id} and status = 'waiting' returning id`;
+      return rows.length === 1;
+    },
     async get(id) {
       const [r] = await sql<Row[]>`select * from webhook_deliveries where id = ${id}`;
       return r

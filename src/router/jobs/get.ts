@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
 import { getJob, GetJobInput, JobWithResult } from '../../domain/tasks/get-job.ts';
 import { jobText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -24,5 +26,8 @@ export const getJobProcedure = keyedProcedure
     errors: ['JOB_NOT_FOUND'],
   })
   .input(GetJobInput)
-  .output(JobWithResult)
-  .query(({ ctx, input }) => getJob(ctx.deps, ctx.caller, input));
+  .output(JobWithResult.extend({ webhooks: z.array(WebhookDelivery).describe('Deliveries to the callbackUrl given with the request, each attempt recorded') }))
+  .query(async ({ ctx, input }) => ({
+    ...(await getJob(ctx.deps, ctx.caller, input)),
+    webhooks: await ctx.deps.webhooks.list({ accountId: ctx.caller.accountId, jobId: input.id, limit: 20 }),
+  }));

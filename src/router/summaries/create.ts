@@ -1,3 +1,5 @@
+import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
+import { withCallback } from '../task-callback.ts';
 import { SummarizeInput, SummarizeOutput } from '../../domain/articles/summarize-schemas.ts';
 import { requestSummary } from '../../domain/articles/summarize-video.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
@@ -32,8 +34,8 @@ export const createSummary = keyedProcedure
     acceptedAsJob: true,
     errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],
   })
-  .input(SummarizeInput)
+  .input(SummarizeInput.extend({ callbackUrl: CallbackUrl }))
   .output(SummarizeOutput)
-  .mutation(async ({ ctx, input }) =>
-    acceptedUnlessDone(ctx, await requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input)),
+  .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
+    acceptedUnlessDone(ctx, await withCallback(ctx, callbackUrl, () => requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input))),
   );

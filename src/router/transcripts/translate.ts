@@ -1,3 +1,5 @@
+import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
+import { withCallback } from '../task-callback.ts';
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
 import { TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
@@ -36,8 +38,8 @@ export const translateTranscript = keyedProcedure
     acceptedAsJob: true,
     errors: ['TRANSCRIPT_NOT_FOUND', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDITS', 'LLM_FAILED'],
   })
-  .input(TranslateInput)
+  .input(TranslateInput.extend({ callbackUrl: CallbackUrl }))
   .output(TranslateOutput)
-  .mutation(async ({ ctx, input }) =>
-    acceptedUnlessDone(ctx, await requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input)),
+  .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
+    acceptedUnlessDone(ctx, await withCallback(ctx, callbackUrl, () => requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input))),
   );

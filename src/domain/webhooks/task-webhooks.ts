@@ -1,0 +1,25 @@
+// callbackUrl on translations and summaries: the request registers a waiting delivery for its task; when the task
+// ends (the worker finishing the job, or the request itself when the answer was immediate), the delivery is armed
+// with the event and sent. Arming moves waiting -> pending once, so whoever notices first sends it, once.
+import type { Caller } from '../keys/manage-keys.ts';
+import { eventBody, type WebhookDeps } from './deliver-webhook.ts';
+
+export interface TaskWebhookDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'> {
+  /** The job resource as GET /jobs/{id} shows it (with its result), or null while it is still running. */
+  finishedJob: (caller: Caller, jobId: string) => Promise<{ status: string } | null>;
+}
+
+export async function registerTaskWebhook(deps: TaskWebhookDeps, caller: Caller, jobId: string, url: string): Promise<void> {
+  await deps.webhooks.register({ accountId: caller.accountId, jobId, url });
+  await armEndedTaskWebhooks(deps);
+}
+
+/** Arms and queues every waiting delivery whose task has ended (for one job key, or all). */
+export async function armEndedTaskWebhooks(deps: TaskWebhookDeps, jobKey?: string): Promise<void> {
+  for (const d of await deps.webhooks.waitingForEndedTasks(jobKey)) {
+    const job = await deps.finishedJob({ accountId: d.accountId, keyId: 'webhook', rateLimit: null }, d.jobId);
+    if (!job) continue;
+    const event = job.status === 'succeeded' ? 'job.completed' : 'job.failed';
+    if (await deps.webhooks.arm(d.id, event, eventBody(event, job, deps.now?.() ?? new Date()))) await deps.enqueue(d.id, 1, null);
+  }
+}

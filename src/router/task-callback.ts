@@ -1,0 +1,15 @@
+import { checkCallbackUrl } from '../domain/webhooks/callback-url.ts';
+import { registerTaskWebhook } from '../domain/webhooks/task-webhooks.ts';
+import { taskWebhookDeps } from '../jobs/batch-deps.ts';
+import type { AuthedContext } from './context.ts';
+
+/**
+ * callbackUrl on work that answers with a job (translations, summaries): checked before any work starts (400 for
+ * a URL that is not allowed), registered for the job once the request has one; sent when the job ends.
+ */
+export async function withCallback<T extends { job: { id: string } }>(ctx: AuthedContext, callbackUrl: string | undefined, run: () => Promise<T>): Promise<T> {
+  const url = await checkCallbackUrl(ctx.deps.webhookTransport, callbackUrl, ctx.deps.config.WEBHOOK_ALLOW_HTTP);
+  const out = await run();
+  if (url) await registerTaskWebhook(taskWebhookDeps(ctx.deps), ctx.caller, out.job.id, url);
+  return out;
+}
