@@ -9,7 +9,11 @@ import { REPO_ROOT } from './fixture-files.ts';
 
 export const BROWSE_DIR = resolve(REPO_ROOT, process.env.YOUTUBE_BROWSE_FIXTURES_DIR ?? '../shared/fixtures/youtube-browse');
 export const browseAvailable = existsSync(resolve(BROWSE_DIR, 'SOURCES.md'));
-if (!browseAvailable) console.warn(`[listing tests] browse fixtures are absent (looked in ${BROWSE_DIR}); skipping the tests that need them`);
+if (!browseAvailable) {
+  // In CI a missing fixture set is a broken checkout, not a reason to skip.
+  if (process.env.CI) throw new Error(`[listing tests] CI is set but the recorded browse fixtures are absent (looked in ${BROWSE_DIR}; set YOUTUBE_BROWSE_FIXTURES_DIR)`);
+  console.warn(`[listing tests] browse fixtures are absent (looked in ${BROWSE_DIR}); skipping the tests that need them`);
+}
 
 interface Recorded {
   file: string;
