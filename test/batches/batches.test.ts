@@ -48,7 +48,8 @@ function verifySignature(secret: string, w: ReceivedWebhook) {
   expect(new Webhook(secret).verify(w.body, w.headers)).toEqual(JSON.parse(w.body));
 }
 
-describe.skipIf(!sharedAvailable || !browseAvailable)('batches', () => {
+// Each test awaits real jobs (extractions, with pg-boss retries for failing videos): generous time on a loaded machine.
+describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_000 }, () => {
   it('REST: 20 videos, exact counts and credits (failures free), one signed webhook', async () => {
     const { key, accountId } = await h.s.newKey({ credits: 100 });
     const videos = [...SUCCEED, ...FAIL.map(([id]) => id)];

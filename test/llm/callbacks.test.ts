@@ -27,7 +27,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-describe('callbackUrl on LLM jobs', () => {
+describe('callbackUrl on LLM jobs', { timeout: 120_000 }, () => {
   it('a translation answered 202 calls back when it ends, signed, with the translation; a stored one calls back at once', async () => {
     const segs = spreadSegments(1800, 400, (k) => `cue ${k}`);
     const { videoId } = await seedVideo(s.deps.sql, { duration: 1800, segments: segs });
