@@ -23,6 +23,11 @@ export const ConfigSchema = z.object({
   /** Website sign-in attempts allowed per email, and per client IP, in each 15-minute window. */
   SIGN_IN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
+  /**
+   * Browser origins (scheme://host[:port], comma-separated) allowed to call /mcp besides PUBLIC_URL's own; any other
+   * Origin is refused with 403 (DNS rebinding). Requests without Origin (every non-browser client) are unaffected.
+   */
+  MCP_ALLOWED_ORIGINS: list.pipe(z.array(z.url({ protocol: /^https?$/ }))).default([]),
   /** Behind a reverse proxy: take the client IP from the last X-Forwarded-For hop instead of the socket. */
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
 

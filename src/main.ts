@@ -1,6 +1,6 @@
-import { serve } from '@hono/node-server';
 import { buildDeps } from './build-deps.ts';
 import { createHttpApp } from './bridges/http-app.ts';
+import { serveHttp } from './bridges/http-server.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createLogger } from './infra/log/logger.ts';
 import { startWorkers } from './jobs/start-workers.ts';
@@ -28,10 +28,10 @@ async function main() {
   const { deps } = runtime;
   await startWorkers(deps, { work: config.MODE !== 'api' });
 
-  let server: ReturnType<typeof serve> | undefined;
+  let server: ReturnType<typeof serveHttp> | undefined;
   if (config.MODE !== 'worker') {
     const app = createHttpApp(deps);
-    server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    server = serveHttp(app, { port: config.PORT, hostname: config.HOST }, (info) => {
       log.info({ port: info.port, mode: config.MODE }, `Subtext listening on http://localhost:${info.port}`);
     });
   } else {

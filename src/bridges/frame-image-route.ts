@@ -1,13 +1,14 @@
-import { getTRPCErrorFromUnknown } from '@trpc/server';
 import type { Context } from '../router/context.ts';
-import { ERROR_TABLE, errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
-import { codeOf, createCallerFactory } from '../router/trpc.ts';
+import { createCallerFactory } from '../router/trpc.ts';
+import { failureOf } from './errors/failure.ts';
+import { restErrorResponse } from './errors/rest-error.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 
 const createCaller = createCallerFactory(appRouter);
 
-const num = (v: string | undefined) => (v !== undefined && /^-?\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : v);
+// Plain decimals only, as for every REST query string (see rest-query.ts); anything else fails validation.
+const num = (v: string | undefined) => (v !== undefined && /^-?\d{1,16}(\.\d{1,16})?$/.test(v) ? Number(v) : v);
 
 /**
  * GET /api/v1/videos/{videoId}/frame?t=&width= answers the JPEG itself, so `curl -o frame.jpg` works.
@@ -24,11 +25,6 @@ export async function serveFrameImage(ctx: Context, videoId: string, query: Reco
     headers.set('x-frame-source', frame.source);
     return new Response(Buffer.from(frame.base64, 'base64'), { status: 200, headers });
   } catch (err) {
-    const { code, message } = codeOf(getTRPCErrorFromUnknown(err));
-    for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
-    if (code === 'RATE_LIMITED' && ctx.out.rateLimit) headers.set('retry-after', String(ctx.out.rateLimit.reset));
-    headers.set('content-type', 'application/json');
-    const text = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx.requestId})` : message;
-    return new Response(JSON.stringify(errorBody(code, text)), { status: ERROR_TABLE[code].status, headers });
+    return restErrorResponse(failureOf(err, ctx.requestId), { requestId: ctx.requestId, requestHeaders: ctx.headers, rateLimit: ctx.out.rateLimit });
   }
 }

@@ -1,25 +1,36 @@
-import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
 import type { Context, Surface } from '../router/context.ts';
-import { isDatabaseDown } from '../../db/database-errors.ts';
-import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { renderDocsPage } from './docs-page.ts';
+import { failure, failureOf, internalMessage, type AnswerContext, type Failure } from './errors/failure.ts';
+import { mcpErrorResponse } from './errors/mcp-error.ts';
+import { restErrorResponse } from './errors/rest-error.ts';
+import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
 import { serveSubtitlesFile } from './subtitles-file-route.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
-import { handleMcp } from './mcp.ts';
+import { handleMcp, MCP_PATH } from './mcp.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
-import { rateLimitHeaders } from './response-headers.ts';
 import { clientIp } from './client-ip.ts';
+import { handleTrpc, TRPC_PREFIX } from './trpc-http.ts';
 import { mountWebsite } from './web.ts';
+
+/** Longest request target (path and query) we read: 16 KiB, far above any real request. */
+export const MAX_URL_BYTES = 16 * 1024;
+
+/** A failure the HTTP layer answers itself, rendered in the shape of the surface the path belongs to. */
+export function renderForPath(path: string, f: Failure, a: AnswerContext, extra: Record<string, string> = {}): Response {
+  if (path === MCP_PATH) return mcpErrorResponse(f, a, null, extra);
+  if (path === TRPC_PREFIX || path.startsWith(`${TRPC_PREFIX}/`)) return trpcErrorResponse(f, a, extra);
+  return restErrorResponse(f, a, extra);
+}
 
 type Env = { Variables: { requestId: string } };
 
@@ -49,14 +60,21 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
       'request',
     );
   });
+  const answer = (c: { req: { raw: Request }; get(k: 'requestId'): string }): AnswerContext => ({ requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });
+  app.use(async (c, next) => {
+    // The request target as sent (path and query); Node reads up to its header limit, we answer past 16 KiB.
+    const target = c.req.url.length - new URL(c.req.url).origin.length;
+    if (target > MAX_URL_BYTES) {
+      return renderForPath(c.req.path, failure('URI_TOO_LONG', `Request URLs are limited to ${MAX_URL_BYTES} bytes`), answer(c));
+    }
+    await next();
+  });
   app.use(
     bodyLimit({
       maxSize: deps.config.MAX_BODY_BYTES,
-      onError: (c) => {
+      onError: (c) =>
         // The rest of the body is never read: close the connection, or a client reusing it sees a reset.
-        c.header('Connection', 'close');
-        return c.json(errorBody('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`), 413);
-      },
+        renderForPath(c.req.path, failure('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`), answer(c), { connection: 'close' }),
     }),
   );
 
@@ -66,7 +84,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
       await deps.sql`select 1`;
       return c.json({ status: 'ready' });
     } catch {
-      return c.json(errorBody('SERVICE_BUSY', 'Database unreachable'), 503);
+      return restErrorResponse(failure('SERVICE_BUSY', 'Database unreachable'), answer(c));
     }
   });
 
@@ -91,10 +109,9 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   app.all(`${REST_PREFIX}/*`, async (c) => {
     const path = c.req.path.slice(REST_PREFIX.length);
     const allowed = routes.methodsFor(path);
-    if (allowed.length === 0) return c.json(errorBody('NOT_FOUND', `No route ${c.req.path}; see ${REST_PREFIX}/openapi.json`), 404);
+    if (allowed.length === 0) return restErrorResponse(failure('NOT_FOUND', `No route ${c.req.path}; see ${REST_PREFIX}/openapi.json`), answer(c));
     if (!allowed.includes(c.req.method)) {
-      c.header('Allow', allowed.join(', '));
-      return c.json(errorBody('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`), 405);
+      return restErrorResponse(failure('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`), answer(c), { allow: allowed.join(', ') });
     }
     if (c.req.method === 'HEAD') {
       // trpc-to-openapi answers HEAD with an empty 204 without running the procedure (no key check, no limit):
@@ -108,36 +125,19 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     return rest(c.req.raw);
   });
 
-  app.all('/trpc/*', async (c) => {
-    const ctx = { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) };
-    const res = await fetchRequestHandler({
-      endpoint: '/trpc',
-      req: c.req.raw,
-      router: appRouter,
-      createContext: () => ctx,
-      responseMeta: () => {
-        const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
-        // Answers may carry a session cookie or a CSRF token: never stored by a cache.
-        headers.set('cache-control', 'no-store');
-        for (const cookie of ctx.out.setCookies ?? []) headers.append('set-cookie', cookie);
-        return { headers };
-      },
-    });
-    return res;
-  });
+  app.all(`${TRPC_PREFIX}/*`, (c) =>
+    handleTrpc(c.req.raw, { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) }),
+  );
 
-  app.all('/mcp', async (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
+  app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
 
   mountWebsite(app, deps);
 
-  app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.path}`), 404));
+  app.notFound((c) => restErrorResponse(failure('NOT_FOUND', `No route ${c.req.path}`), answer(c)));
   app.onError((err, c) => {
-    if (isDatabaseDown(err)) {
-      c.header('retry-after', '5');
-      return c.json(errorBody('SERVICE_BUSY', 'The service is briefly unavailable; retry in a few seconds'), 503);
-    }
-    deps.log.error({ err, reqId: c.get('requestId') }, 'unhandled error');
-    return c.json(errorBody('INTERNAL_ERROR', `Internal error (request ${c.get('requestId')})`), 500);
+    const f = failureOf(err, c.get('requestId'));
+    if (f.code === 'INTERNAL_ERROR') deps.log.error({ err, reqId: c.get('requestId') }, 'unhandled error');
+    return renderForPath(c.req.path, f.code === 'INTERNAL_ERROR' ? { ...f, message: internalMessage(c.get('requestId')) } : f, answer(c));
   });
   return app;
 }

@@ -1,80 +1,34 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
+  createMcpHandler,
+  isLegacyRequest,
+  McpServer,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
   type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import { getTRPCErrorFromUnknown } from '@trpc/server';
-import { z } from 'zod';
+} from '@modelcontextprotocol/server';
 import { isServiceError } from '../domain/errors.ts';
 import { authenticateApiKey } from '../domain/keys/manage-keys.ts';
 import { readApiKey } from '../domain/keys/api-key.ts';
 import type { Context } from '../router/context.ts';
-import { errorBody, ERROR_TABLE } from '../router/error-table.ts';
+import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
-import { codeOf, createCallerFactory } from '../router/trpc.ts';
-import { callByPath, listProcedures, type ProcedureEntry } from './procedures.ts';
+import { createCallerFactory } from '../router/trpc.ts';
+import { failure, failureOf } from './errors/failure.ts';
+import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
+import { mcpTools, type ToolDef } from './mcp-tools.ts';
+import { originAllowed } from './mcp-origin.ts';
+import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
+
+export const MCP_PATH = '/mcp';
+export const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
 
 const createCaller = createCallerFactory(appRouter);
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
+const BATCH_REVISION = '2025-03-26';
 
-/**
- * tools/call as the SDK would parse it, except that `arguments` may be anything: the SDK's own schema wants a record,
- * and its parse failure came back as JSON-RPC -32603 "Internal error" carrying zod's issue list. Arguments that are
- * not an object (an array, a string, 20,000 nested arrays) are set aside here, unexamined, and answered below as a
- * tool error with INVALID_REQUEST, like any other invalid input.
- */
-const LenientCallToolRequest = z.looseObject({
-  method: z.literal('tools/call'),
-  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }).transform((p) => {
-    if (p.arguments === undefined || p.arguments === null || isPlainObject(p.arguments)) return p;
-    const kind = Array.isArray(p.arguments) ? 'an array' : typeof p.arguments === 'string' ? 'a string' : `a ${typeof p.arguments}`;
-    return { ...p, arguments: undefined, invalidArguments: kind };
-  }),
-});
-
-interface ToolDef {
-  tool: Tool;
-  entry: ProcedureEntry;
-}
-
-function jsonSchema(schema: unknown, io: 'input' | 'output'): Tool['inputSchema'] {
-  const js = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any' }) as Record<string, unknown>;
-  delete js.$schema;
-  return { type: 'object', ...js } as Tool['inputSchema'];
-}
-
-/** Every procedure marked `meta.mcp` becomes a tool with the same input and output schemas. */
-function buildTools(): ToolDef[] {
-  return listProcedures(appRouter)
-    .filter((e) => e.meta.mcp)
-    .map((entry) => {
-      const mcp = entry.meta.mcp!;
-      const def = entry.procedure._def as unknown as { inputs: unknown[]; output?: unknown };
-      const tool: Tool = {
-        name: mcp.name,
-        description: mcp.description,
-        inputSchema: jsonSchema(def.inputs[0] ?? z.object({}), 'input'),
-        annotations: {
-          readOnlyHint: mcp.readOnly ?? false,
-          idempotentHint: mcp.idempotent ?? false,
-          openWorldHint: mcp.openWorld ?? false,
-          destructiveHint: false,
-        },
-      };
-      if (def.output && !mcp.image) tool.outputSchema = jsonSchema(def.output, 'output') as Tool['outputSchema'];
-      return { tool, entry };
-    });
-}
-
-let tools: ToolDef[] | undefined;
-export const mcpTools = () => (tools ??= buildTools());
-
-function errorResult(code: keyof typeof ERROR_TABLE, message: string): CallToolResult {
+function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }] };
 }
 
@@ -84,58 +38,108 @@ function successResult(def: ToolDef, output: unknown): CallToolResult {
     const img = mcp.image(output);
     return { content: [{ type: 'image', data: img.base64, mimeType: img.mimeType }, { type: 'text', text: img.caption }] };
   }
-  const text = mcp.text
-    ? mcp.text(output)
-    : mcp.summarize
-      ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}`
-      : JSON.stringify(output);
+  const text = mcp.text ? mcp.text(output) : mcp.summarize ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}` : JSON.stringify(output);
   return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
 }
 
 /**
- * Stateless streamable HTTP: a fresh server and transport per request. The key is checked
- * before the transport (401 in the spec's shape); tool calls then run through the same
- * procedures as REST, so limits, credits and errors are identical.
+ * One MCP server for one request, its tools calling the router's procedures with the caller's context: limits,
+ * credits and validation are the procedures' own, so a tool answers what REST and tRPC answer. Input that fails
+ * validation is a tool execution error (`isError`) carrying the spec's error body.
+ */
+function buildServer(ctx: Context): McpServer {
+  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  for (const def of mcpTools()) {
+    server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
+      try {
+        return successResult(def, await callByPath(createCaller(ctx), def.entry.path, args ?? {}));
+      } catch (err) {
+        const f = failureOf(err, ctx.requestId);
+        return errorResult(f.code, f.message);
+      }
+    });
+  }
+  return server;
+}
+
+/** The context of the request being served travels to the per-request server as the SDK's pass-through authInfo. */
+const contextOf = (auth: AuthInfo | undefined) => (auth?.extra as { context: Context }).context;
+const authInfoFor = (ctx: Context): AuthInfo => ({ token: 'api-key', clientId: ctx.caller!.accountId, scopes: [], extra: { context: ctx } });
+
+let modern: ReturnType<typeof createMcpHandler> | undefined;
+/** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
+const modernHandler = () =>
+  (modern ??= createMcpHandler((c) => buildServer(contextOf(c.authInfo)), { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 }));
+
+/** 2025 traffic: a stateless streamable HTTP transport per request, answering JSON (never an SSE stream). */
+async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context): Promise<Response> {
+  const server = buildServer(ctx);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(ctx) });
+  } finally {
+    // Stateless: nothing outlives the request.
+    void server.close().catch(() => {});
+  }
+}
+
+type Message = { id?: JsonRpcId; method?: string; params?: { arguments?: unknown } };
+
+/**
+ * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
+ * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
+ * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
+ * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
  */
 export async function handleMcp(request: Request, ctx: Context): Promise<Response> {
+  const answer = { requestId: ctx.requestId, requestHeaders: request.headers };
+  if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
+    return mcpErrorResponse(failure('FORBIDDEN', 'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS'), answer);
+  }
+  if (request.method !== 'POST') {
+    return mcpErrorResponse(failure('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)'), answer, null, { allow: 'POST' });
+  }
+
   let caller;
   try {
     caller = await authenticateApiKey(ctx.deps, readApiKey(request.headers));
   } catch (err) {
-    if (isServiceError(err)) {
-      return Response.json(errorBody(err.code, err.message), { status: ERROR_TABLE[err.code].status });
-    }
+    if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
     throw err;
   }
   ctx.deps.lastUsed.touch(caller.keyId);
   const toolCtx: Context = { ...ctx, caller };
 
-  const server = new Server({ name: 'subtext', version: '1.0.0' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools().map((t) => t.tool) }));
-  server.setRequestHandler(LenientCallToolRequest as unknown as typeof CallToolRequestSchema, async (req): Promise<CallToolResult> => {
-    const def = mcpTools().find((t) => t.tool.name === req.params.name);
-    if (!def) return errorResult('INVALID_REQUEST', `Unknown tool ${JSON.stringify(req.params.name)}`);
-    const invalid = (req.params as { invalidArguments?: string }).invalidArguments;
-    if (invalid) return errorResult('INVALID_REQUEST', `Tool arguments must be a JSON object, not ${invalid}`);
-    try {
-      const output = await callByPath(createCaller(toolCtx), def.entry.path, req.params.arguments ?? {});
-      return successResult(def, output);
-    } catch (err) {
-      const { code, message } = codeOf(getTRPCErrorFromUnknown(err));
-      return errorResult(code, code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx.requestId})` : message);
-    }
-  });
-
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
+  const text = await request.text();
+  let parsed: unknown;
   try {
-    const response = await transport.handleRequest(request);
-    const headers = new Headers(response.headers);
-    for (const [k, v] of rateLimitHeaders(toolCtx.out.rateLimit)) headers.set(k, v);
-    headers.set('x-request-id', ctx.requestId);
-    return new Response(response.body, { status: response.status, headers });
-  } finally {
-    // Stateless: nothing outlives the request.
-    void server.close().catch(() => {});
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined; // the SDK answers -32700
   }
+  if (Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION) {
+    return mcpErrorResponse(failure('INVALID_REQUEST', 'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request'), answer);
+  }
+  const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
+  // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
+  if (single?.method === 'tools/call' && single.params && single.params.arguments === null) delete single.params.arguments;
+  const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+
+  const response =
+    parsed !== undefined && !(await isLegacyRequest(forward, parsed))
+      ? await modernHandler().fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(toolCtx) })
+      : await serveLegacy(forward, parsed, toolCtx);
+
+  const limit = toolCtx.out.rateLimit;
+  if (limit && !limit.allowed && single?.method === 'tools/call') {
+    // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
+    await response.body?.cancel();
+    const f = failure('RATE_LIMITED', `Rate limit of ${limit.limit} requests per minute exceeded; retry in ${limit.reset} s`, limit.reset);
+    return mcpErrorResponse(f, { ...answer, rateLimit: limit }, single.id ?? null);
+  }
+  const headers = new Headers(response.headers);
+  for (const [k, v] of rateLimitHeaders(limit)) headers.set(k, v);
+  headers.set('x-request-id', ctx.requestId);
+  return new Response(response.body, { status: response.status, headers });
 }

@@ -27,7 +27,26 @@ const DESCRIPTION = `Timed transcripts, subtitle tracks, metadata, still frames,
 **Errors.** Every failure is \`{"error":{"code","message"}}\`; codes and statuses are listed under each operation and in README.md.
 **Rate limit.** Per key, ${'`RATE_LIMIT_PER_MINUTE`'} (default 60) requests per minute; every keyed response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
 **Credits.** Subtitles on a cache miss: 2. Frame: 1 per frame newly captured. Translation and summary: 1 per started hour of the video (minimum 1). Metadata, tracks, search, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
-**MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless).`;
+**Limits.** A URL over 16 KiB is 414, a body over \`MAX_BODY_BYTES\` (64 KiB by default) 413, a POST body that is not \`application/json\` 415, and a method a path does not accept 405 with \`Allow\`; all in the same error body. Query strings take plain decimal numbers and \`true\`/\`false\` only (no \`1e1\`, \`0x10\`).
+**Headers.** Every answer carries \`x-request-id\` (quote it when reporting a problem); 429 and 503 carry \`Retry-After\` (seconds); 401 carries \`WWW-Authenticate: Bearer realm="subtext"\`.
+**MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28).`;
+
+/** Response headers the service sends, declared once and referenced from the responses that carry them. */
+const HEADERS = {
+  'RateLimit-Limit': { description: 'Requests allowed per minute for this key', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current one-minute window', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 0, maximum: 60 } },
+  'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+  'x-request-id': { description: 'The request id (also in logs and in INTERNAL_ERROR messages)', required: true, schema: { type: 'string', pattern: '^req_[0-9a-z]{26}$' } },
+  'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750): `Bearer realm="subtext"`, with `error="invalid_token"` when a key was sent', required: true, schema: { type: 'string' } },
+} as const;
+const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+const RATE_LIMIT_HEADERS = { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-Remaining': header('RateLimit-Remaining'), 'RateLimit-Reset': header('RateLimit-Reset') };
+/** Refused before the key is counted: no rate-limit fields. */
+const BEFORE_AUTH = new Set(['401', '413', '414', '415']);
+
+/** The license the package declares (package.json `license`). */
+const LICENSE = { name: 'UNLICENSED: proprietary, all rights reserved (package.json "license")' };
 
 /** The OpenAPI 3.1 document: generated from the router, with our error body and auth schemes. */
 export function buildOpenApiDocument(baseUrl: string) {
@@ -42,9 +61,11 @@ export function buildOpenApiDocument(baseUrl: string) {
     },
     paths: extraPaths() as never,
   }) as any;
+  doc.info.license = LICENSE;
   doc.components ??= {};
   doc.components.schemas ??= {};
   doc.components.schemas.Error = ERROR_SCHEMA;
+  doc.components.headers = HEADERS;
   // trpc-to-openapi describes its own error body; replace it with ours on every operation.
   for (const { meta } of listProcedures(appRouter)) {
     if (!meta.openapi) continue;
@@ -67,6 +88,8 @@ export function buildOpenApiDocument(baseUrl: string) {
       delete target['x-error-codes'];
     }
   }
+  for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) describeHeaders(op);
+  dropUnusedComponents(doc);
   return doc;
 }
 
@@ -75,7 +98,8 @@ function describeErrors(op: any, own: ErrorCode[]) {
   for (const status of Object.keys(op.responses ?? {})) {
     if (Number(status) >= 400 || status === 'default') delete op.responses[status];
   }
-  for (const [status, codes] of errorStatuses(own)) {
+  const withBody = op.requestBody !== undefined;
+  for (const [status, codes] of errorStatuses(own, withBody)) {
     op.responses[status] = {
       description: codes.map((c) => `\`${c}\`: ${ERROR_TABLE[c].description}`).join('\n\n'),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
@@ -83,9 +107,46 @@ function describeErrors(op: any, own: ErrorCode[]) {
   }
 }
 
+/** The headers each response carries. */
+function describeHeaders(op: any) {
+  for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
+    const headers: Record<string, unknown> = { ...(BEFORE_AUTH.has(status) ? {} : RATE_LIMIT_HEADERS), 'x-request-id': header('x-request-id') };
+    if (status === '429' || status === '503') headers['Retry-After'] = header('Retry-After');
+    if (status === '401') headers['WWW-Authenticate'] = header('WWW-Authenticate');
+    response.headers = { ...headers, ...response.headers };
+  }
+}
+
+/** trpc-to-openapi adds schemas for its own error bodies, which ours replace: keep only what is referenced. */
+function dropUnusedComponents(doc: any) {
+  const refs = new Set<string>();
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === '$ref' && typeof x === 'string' && !refs.has(x)) {
+          refs.add(x);
+          const [, , kind, name] = x.split('/');
+          walk(doc.components?.[kind!]?.[name!]);
+        } else walk(x);
+      }
+    }
+  };
+  walk(doc.paths);
+  for (const kind of ['schemas', 'headers', 'responses', 'parameters']) {
+    for (const name of Object.keys(doc.components?.[kind] ?? {})) {
+      if (!refs.has(`#/components/${kind}/${name}`)) delete doc.components[kind][name];
+    }
+  }
+}
+
 /** Errors every keyed operation can answer, plus the operation's own. */
-function errorStatuses(own: ErrorCode[]): [string, ErrorCode[]][] {
-  const codes = new Set<ErrorCode>(['INVALID_REQUEST', 'INVALID_API_KEY', 'RATE_LIMITED', 'SERVICE_BUSY', 'INTERNAL_ERROR']);
+function errorStatuses(own: ErrorCode[], withBody: boolean): [string, ErrorCode[]][] {
+  const codes = new Set<ErrorCode>(['INVALID_REQUEST', 'INVALID_API_KEY', 'RATE_LIMITED', 'SERVICE_BUSY', 'INTERNAL_ERROR', 'URI_TOO_LONG']);
+  if (withBody) {
+    codes.add('PAYLOAD_TOO_LARGE');
+    codes.add('UNSUPPORTED_MEDIA_TYPE');
+  }
   for (const c of own) codes.add(c);
   const byStatus = new Map<string, ErrorCode[]>();
   for (const c of codes) {

@@ -1,10 +1,12 @@
 import { TRPCError } from '@trpc/server';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
-import type { ErrorCode } from '../domain/errors.ts';
 import type { AppRouter } from '../router/index.ts';
-import { ERROR_TABLE, errorBody } from '../router/error-table.ts';
 import type { Context } from '../router/context.ts';
+import { failure, failureOf, type Failure } from './errors/failure.ts';
+import { restErrorResponse } from './errors/rest-error.ts';
+import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
+import { pinCoercion, typedQuery } from './rest-query.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -13,13 +15,25 @@ type ContextFactory = (req: Request) => Context;
 /**
  * REST through trpc-to-openapi. Its fetch adapter rebuilds the handler (and, outside production,
  * the whole OpenAPI document) on every request, so we drive its node handler, built once, ourselves.
- * Error bodies are rewritten to the spec's { error: { code, message } } with the table's status.
+ * Errors are rendered by the REST renderer: { error: { code, message } } with the table's status and headers.
  */
 export function createRestHandler(router: AppRouter, makeContext: ContextFactory) {
+  pinCoercion(router);
+  const getInputs = listProcedures(router)
+    .filter((e) => e.meta.openapi?.method === 'GET')
+    .map((e) => ({
+      pattern: new RegExp(`^${e.meta.openapi!.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+      input: (e.procedure._def as unknown as { inputs: unknown[] }).inputs[0] as Parameters<typeof typedQuery>[0],
+    }));
   const contexts = new WeakMap<object, Context>();
+  const failures = new WeakMap<object, Failure>();
   const handler = createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: object }) => contexts.get(req)!,
+    onError: ({ error, req }: { error: TRPCError; req: object }) => {
+      const ctx = contexts.get(req);
+      failures.set(req, failureOf(error, ctx?.requestId ?? 'unknown'));
+    },
   } as never) as (req: unknown, res: unknown) => Promise<void>;
 
   return async (request: Request): Promise<Response> => {
@@ -27,15 +41,24 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(REST_PREFIX.length) || '/';
     const body = await readJson(request);
+    const get = request.method === 'GET' ? getInputs.find((g) => g.pattern.test(url.pathname)) : undefined;
+    let query: unknown = get ? typedQuery(get.input, url.searchParams) : undefined;
     const req = new Proxy(request, {
       get(target, prop) {
         if (prop === 'url') return url.toString();
+        if (prop === 'query') return query;
         if (prop === 'body') {
           if (!body.ok) throw new TRPCError({ code: 'PARSE_ERROR', message: 'Malformed JSON body' });
           return body.value;
         }
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;
+      },
+      set(target, prop, value) {
+        // trpc-to-openapi caches what it parsed on the request; keep it here, never on the shared Request.
+        if (prop === 'query') query = value;
+        else if (prop !== 'body') Reflect.set(target, prop, value);
+        return true;
       },
     });
     contexts.set(req, ctx);
@@ -52,45 +75,24 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
           status = s;
         },
         end: (text: string) => {
-          for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
-          headers.set('x-request-id', ctx.requestId);
           if (status < 400) {
+            for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
+            headers.set('x-request-id', ctx.requestId);
             if (ctx.out.location) headers.set('location', ctx.out.location);
             resolve(new Response(text, { status: ctx.out.status ?? status, headers }));
             return;
           }
-          resolve(errorResponse(text, ctx, headers));
+          let f = failures.get(req) ?? failure('INTERNAL_ERROR', `Internal error (request ${ctx.requestId})`);
+          if (f.code === 'NOT_FOUND' && f.message === 'Not found') f = { ...f, message: 'No such route; see /api/v1/openapi.json' };
+          resolve(restErrorResponse(f, { requestId: ctx.requestId, requestHeaders: request.headers, rateLimit: ctx.out.rateLimit }));
         },
       };
       handler(req, res).catch((err) => {
         ctx.log.error({ err }, 'rest adapter failure');
-        resolve(Response.json(errorBody('INTERNAL_ERROR', `Internal error (request ${ctx.requestId})`), { status: 500 }));
+        resolve(restErrorResponse(failureOf(err, ctx.requestId), { requestId: ctx.requestId, requestHeaders: request.headers }));
       });
     });
   };
-}
-
-function errorResponse(text: string, ctx: Context, headers: Headers): Response {
-  let parsed: { message?: string; data?: { code?: ErrorCode }; issues?: { path: PropertyKey[]; message: string }[] } = {};
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* keep the defaults */
-  }
-  const code: ErrorCode = parsed.data?.code ?? 'INTERNAL_ERROR';
-  let message = parsed.message ?? 'Request failed';
-  if (parsed.issues?.length) {
-    message = parsed.issues
-      .slice(0, 5)
-      .map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message))
-      .join('; ');
-  }
-  if (code === 'INTERNAL_ERROR') message = `Internal error (request ${ctx.requestId})`;
-  if (code === 'NOT_FOUND' && message === 'Not found') message = 'No such route; see /api/v1/openapi.json';
-  headers.set('content-type', 'application/json');
-  const retryAfter = code === 'RATE_LIMITED' ? ctx.out.rateLimit?.reset : code === 'SERVICE_BUSY' ? 5 : undefined;
-  if (retryAfter) headers.set('retry-after', String(retryAfter));
-  return new Response(JSON.stringify(errorBody(code, message)), { status: ERROR_TABLE[code].status, headers });
 }
 
 async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {

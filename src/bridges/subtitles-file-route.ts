@@ -1,9 +1,9 @@
-import { getTRPCErrorFromUnknown } from '@trpc/server';
 import { FILE_FORMATS, FILE_TYPES, type FileFormat } from '../domain/subtitles/formats.ts';
 import type { Context } from '../router/context.ts';
-import { ERROR_TABLE, errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
-import { codeOf, createCallerFactory } from '../router/trpc.ts';
+import { createCallerFactory } from '../router/trpc.ts';
+import { failureOf } from './errors/failure.ts';
+import { restErrorResponse } from './errors/rest-error.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 
 const createCaller = createCallerFactory(appRouter);
@@ -34,12 +34,8 @@ export async function serveSubtitlesFile(ctx: Context, videoId: string, query: R
     headers.set('x-credits-charged', String(t.creditsCharged));
     return new Response(t.content ?? '', { status: 200, headers });
   } catch (err) {
-    const { code, message: raw } = codeOf(getTRPCErrorFromUnknown(err));
-    const message = code === 'INVALID_REQUEST' ? raw.replace(/\bformat: [^;]*/, `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`) : raw;
-    for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
-    if (code === 'RATE_LIMITED' && ctx.out.rateLimit) headers.set('retry-after', String(ctx.out.rateLimit.reset));
-    headers.set('content-type', 'application/json');
-    const text = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx.requestId})` : message;
-    return new Response(JSON.stringify(errorBody(code, text)), { status: ERROR_TABLE[code].status, headers });
+    const f = failureOf(err, ctx.requestId);
+    if (f.code === 'INVALID_REQUEST') f.message = f.message.replace(/\bformat: [^;]*/, `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`);
+    return restErrorResponse(f, { requestId: ctx.requestId, requestHeaders: ctx.headers, rateLimit: ctx.out.rateLimit });
   }
 }

@@ -7,6 +7,8 @@ interface ErrorEntry {
   trpc: TRPC_ERROR_CODE_KEY;
   /** When a client sees it; rendered into the OpenAPI document and README. */
   description: string;
+  /** Seconds a client should wait, when the error itself does not say (every 429 and 503 carries Retry-After). */
+  retryAfter?: number;
 }
 
 /** The one place an error code gets its HTTP status and tRPC code. */
@@ -16,9 +18,9 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorEntry> = {
   INSUFFICIENT_CREDITS: { status: 402, trpc: 'PAYMENT_REQUIRED', description: 'Not enough credits for the operation; nothing was done or charged.' },
   TRANSCRIPT_NOT_FOUND: { status: 404, trpc: 'NOT_FOUND', description: 'No stored transcript for the video and language; fetch subtitles first.' },
   NO_SUBTITLES: { status: 422, trpc: 'UNPROCESSABLE_CONTENT', description: 'The video has no usable subtitles (in the requested language); the message lists the languages it has.' },
-  RATE_LIMITED: { status: 429, trpc: 'TOO_MANY_REQUESTS', description: 'Too many requests for this key in the current minute; see Retry-After.' },
+  RATE_LIMITED: { status: 429, trpc: 'TOO_MANY_REQUESTS', description: 'Too many requests for this key in the current minute; see Retry-After.', retryAfter: 60 },
   EXTRACTION_FAILED: { status: 502, trpc: 'BAD_GATEWAY', description: 'YouTube could not be read (bot check, rate limit, network) after every client was tried; retrying later may work. Nothing was charged.' },
-  SERVICE_BUSY: { status: 503, trpc: 'SERVICE_UNAVAILABLE', description: 'Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds.' },
+  SERVICE_BUSY: { status: 503, trpc: 'SERVICE_UNAVAILABLE', description: 'Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds.', retryAfter: 5 },
   VIDEO_NOT_FOUND: { status: 404, trpc: 'NOT_FOUND', description: 'The video does not exist, was removed, or is private.' },
   VIDEO_AGE_RESTRICTED: { status: 403, trpc: 'FORBIDDEN', description: 'YouTube requires a signed-in adult for this video.' },
   VIDEO_MEMBERS_ONLY: { status: 403, trpc: 'FORBIDDEN', description: 'Only the channel’s members can watch this video.' },
@@ -36,6 +38,8 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorEntry> = {
   METHOD_NOT_ALLOWED: { status: 405, trpc: 'METHOD_NOT_SUPPORTED', description: 'The route exists but not with this method.' },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: 'PAYLOAD_TOO_LARGE', description: 'The request body is larger than the server accepts.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: 'UNSUPPORTED_MEDIA_TYPE', description: 'POST bodies must be application/json.' },
+  URI_TOO_LONG: { status: 414, trpc: 'BAD_REQUEST', description: 'The request URL is longer than 16 KiB.' },
+  HEADERS_TOO_LARGE: { status: 431, trpc: 'BAD_REQUEST', description: 'The request line and headers together are larger than the server reads.' },
   UNAUTHENTICATED: { status: 401, trpc: 'UNAUTHORIZED', description: 'Website session missing or expired; sign in again.' },
   FORBIDDEN: { status: 403, trpc: 'FORBIDDEN', description: 'The request was refused (for example a failed CSRF check).' },
   INTERNAL_ERROR: { status: 500, trpc: 'INTERNAL_SERVER_ERROR', description: 'An unexpected error; the message carries the request id to report.' },

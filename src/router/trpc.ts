@@ -35,9 +35,9 @@ export interface McpMeta {
 export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[]; acceptedAsJob?: boolean };
 
 /** The spec code a failure carries, whatever threw it. */
-export function codeOf(error: TRPCError): { code: ErrorCode; message: string } {
+export function codeOf(error: TRPCError): { code: ErrorCode; message: string; retryAfter?: number } {
   const cause = error.cause;
-  if (isServiceError(cause)) return { code: cause.code, message: cause.message };
+  if (isServiceError(cause)) return { code: cause.code, message: cause.message, retryAfter: cause.retryAfter };
   if (cause instanceof z.ZodError) return { code: 'INVALID_REQUEST', message: describeZodError(cause) };
   switch (error.code) {
     case 'BAD_REQUEST':

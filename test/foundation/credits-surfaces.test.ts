@@ -66,14 +66,14 @@ describe('errors in the spec shape', () => {
     expect((await res.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
-  it('MCP without a key is an HTTP 401 before the transport', async () => {
+  it('MCP without a key is an HTTP 401 before the transport, as a JSON-RPC error', async () => {
     const res = await fetch(`${s.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: { code: 'INVALID_API_KEY', message: expect.any(String) } });
+    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { message: expect.any(String), data: { code: 'INVALID_API_KEY' } } });
   });
 
   it('tRPC errors carry the spec code in data.code', async () => {
@@ -83,11 +83,10 @@ describe('errors in the spec shape', () => {
   });
 
   it('MCP tool errors carry the spec code', async () => {
-    const { key } = await s.newKey({ rateLimit: 1 });
+    const { key } = await s.newKey();
     const client = await mcpClient(s.url, key);
-    await client.callTool({ name: 'get_credits', arguments: {} });
-    const r = await client.callTool({ name: 'get_credits', arguments: {} });
-    expect(mcpError(r)?.code).toBe('RATE_LIMITED');
+    const r = await client.callTool({ name: 'get_article', arguments: { id: 'art_nope' } });
+    expect(mcpError(r)?.code).toBe('ARTICLE_NOT_FOUND');
     await client.close();
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobQueue } from '../../src/infra/queue/job-queue.ts';
 import { captureLogger } from '../support/capture-log.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
-import { connectMcp, expectErrorBody, rawMcp } from '../support/security-checks.ts';
+import { connectMcp, expectErrorBody, expectMcpErrorBody, expectTrpcErrorBody, rawMcp } from '../support/security-checks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 let s: TestServer;
@@ -45,7 +45,7 @@ describe('malformed requests on REST', () => {
     expect(r.json.error.message).toContain('videoId');
   });
 
-  it('an oversized body is 413 PAYLOAD_TOO_LARGE, with or without Content-Length, on every surface', async () => {
+  it('an oversized body is 413 PAYLOAD_TOO_LARGE, with or without Content-Length, on every surface in its own shape', async () => {
     const big = JSON.stringify({ videoId: 'a'.repeat(200_000) });
     const chunked = () =>
       new ReadableStream({
@@ -63,7 +63,10 @@ describe('malformed requests on REST', () => {
           duplex: 'half',
         } as RequestInit);
         expect(res.status, path).toBe(413);
-        expectErrorBody(await res.json(), 'PAYLOAD_TOO_LARGE');
+        const json = await res.json();
+        if (path === '/mcp') expectMcpErrorBody(json, 'PAYLOAD_TOO_LARGE');
+        else if (path.startsWith('/trpc')) expectTrpcErrorBody(json, 'PAYLOAD_TOO_LARGE', 413);
+        else expectErrorBody(json, 'PAYLOAD_TOO_LARGE');
       }
     }
   });
@@ -101,8 +104,8 @@ describe('malformed requests on REST', () => {
     const body = JSON.parse(r.content[0].text);
     expectErrorBody(body, 'INVALID_REQUEST');
     expect(body.error.message).toContain('lang');
-    const unknown: any = await client.callTool({ name: 'no_such_tool', arguments: {} });
-    expectErrorBody(JSON.parse(unknown.content[0].text), 'INVALID_REQUEST');
+    // An unknown tool is a protocol error (JSON-RPC -32602), not a tool result.
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 });
@@ -154,11 +157,16 @@ describe('routes and methods', () => {
     }
   });
 
-  it('MCP without a key is 401 in the spec shape whatever the method', async () => {
-    for (const method of ['GET', 'POST', 'DELETE']) {
-      const res = method === 'POST' ? await rawMcp(s.url, {}) : await fetch(`${s.url}/mcp`, { method });
-      expect(res.status, method).toBe(401);
-      expectErrorBody(await res.json(), 'INVALID_API_KEY');
+  it('MCP without a key is 401 with the Bearer challenge; GET and DELETE are 405 (stateless: POST only)', async () => {
+    const res = await rawMcp(s.url, {});
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="subtext"');
+    expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
+    for (const method of ['GET', 'DELETE']) {
+      const r = await fetch(`${s.url}/mcp`, { method, headers: { ...auth(), accept: 'text/event-stream' } });
+      expect(r.status, method).toBe(405);
+      expect(r.headers.get('allow')).toBe('POST');
+      expectMcpErrorBody(await r.json(), 'METHOD_NOT_ALLOWED');
     }
   });
 });

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '../../src/router/index.ts';
+import { expectMatchesOpenApi } from './openapi-responses.ts';
 
 export async function rest(base: string, method: string, path: string, opts: { key?: string; header?: 'bearer' | 'x-api-key'; body?: unknown; query?: Record<string, string> } = {}) {
   const url = new URL(`/api/v1${path}`, base);
@@ -12,7 +13,11 @@ export async function rest(base: string, method: string, path: string, opts: { k
     else headers.authorization = `Bearer ${opts.key}`;
   }
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  return readAnswer(await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) }));
+  const res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const answer = await readAnswer(res);
+  // Every REST answer a test sees, errors included, is checked against the served OpenAPI document.
+  await expectMatchesOpenApi(base, method, res, answer.text);
+  return answer;
 }
 
 /** Status, headers, body text and the body parsed as JSON when it is JSON. */

@@ -13,6 +13,7 @@ import { listProcedures } from '../../src/bridges/procedures.ts';
 import type { ErrorCode } from '../../src/domain/errors.ts';
 import { ERROR_TABLE } from '../../src/router/error-table.ts';
 import { appRouter } from '../../src/router/index.ts';
+import { expectMatchesOpenApi } from './openapi-responses.ts';
 import type { TestServer } from './test-server.ts';
 import { getCredits, revokeApiKey } from './stores.ts';
 
@@ -86,6 +87,20 @@ export function expectErrorBody(body: unknown, code: string) {
   expect((body as { error: { message: string } }).error.message.length).toBeGreaterThan(0);
 }
 
+/** What /mcp refuses at the HTTP level: a JSON-RPC error whose `data.code` is the spec's code. */
+export function expectMcpErrorBody(body: unknown, code: string, id: string | number | null = null) {
+  expect(body).toEqual({
+    jsonrpc: '2.0',
+    id,
+    error: { code: expect.any(Number), message: expect.any(String), data: expect.objectContaining({ code, httpStatus: expect.any(Number) }) },
+  });
+}
+
+/** tRPC's error shape, with the spec's code in `data.code`. */
+export function expectTrpcErrorBody(body: any, code: string, status: number) {
+  expect(body.error).toMatchObject({ message: expect.any(String), code: expect.any(Number), data: { code, httpStatus: status } });
+}
+
 async function callRest(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
   const req = restRequestFor(name, input);
   const url = new URL(`/api/v1${req.path}`, base);
@@ -93,7 +108,9 @@ async function callRest(base: string, name: string, input: Input, auth: Auth): P
   const headers: Record<string, string> = { ...authHeaders(auth) };
   if (req.body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(url, { method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) });
-  const json = await res.json();
+  const text = await res.text();
+  await expectMatchesOpenApi(base, req.method, res, text);
+  const json = JSON.parse(text);
   if (res.status >= 400) {
     expectErrorBody(json, json?.error?.code);
     return { surface: 'rest', status: res.status, headers: res.headers, error: json.error };
@@ -128,16 +145,21 @@ export async function rawMcp(base: string, headers: Record<string, string>, body
 }
 
 /** The SDK's client; `lastHeaders()` are the HTTP headers of the latest response (rate-limit headers ride there). */
-export async function connectMcp(base: string, headers: Record<string, string>): Promise<Client & { lastHeaders(): Headers }> {
+export async function connectMcp(
+  base: string,
+  headers: Record<string, string>,
+): Promise<Client & { lastHeaders(): Headers; lastStatus(): number; lastErrorBody(): Promise<any> }> {
   const client = new Client({ name: 'subtext-security-checks', version: '1.0.0' });
-  let last = new Headers();
+  let last = new Response(null);
+  let lastBody: Promise<any> = Promise.resolve(undefined);
   const recordingFetch = async (url: string | URL, init?: RequestInit) => {
     const res = await fetch(url, init);
-    last = res.headers;
+    last = res;
+    lastBody = res.status >= 400 ? res.clone().json().catch(() => undefined) : Promise.resolve(undefined);
     return res;
   };
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers }, fetch: recordingFetch }));
-  return Object.assign(client, { lastHeaders: () => last });
+  return Object.assign(client, { lastHeaders: () => last.headers, lastStatus: () => last.status, lastErrorBody: () => lastBody });
 }
 
 async function callMcp(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
@@ -149,8 +171,8 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
     const res = await rawMcp(base, headers, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: input } });
     const json = await res.json();
     if (res.status !== 401) throw new Error(`MCP refused the connection but answered ${res.status}: ${JSON.stringify(json)}`);
-    expectErrorBody(json, 'INVALID_API_KEY');
-    return { surface: 'mcp', status: 401, headers: res.headers, error: json.error };
+    expectMcpErrorBody(json, 'INVALID_API_KEY');
+    return { surface: 'mcp', status: 401, headers: res.headers, error: { code: json.error.data.code, message: json.error.message } };
   };
   if (!auth) return refused();
   let client: Awaited<ReturnType<typeof connectMcp>>;
@@ -160,7 +182,18 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
     return refused();
   }
   try {
-    const result: any = await client.callTool({ name: tool, arguments: input });
+    let result: any;
+    try {
+      result = await client.callTool({ name: tool, arguments: input });
+    } catch (err) {
+      // Refused at the HTTP level (a rate-limited call is an HTTP 429): the JSON-RPC error carries the spec's code.
+      const body = await client.lastErrorBody();
+      if (!body) throw err;
+      expectMcpErrorBody(body, body.error?.data?.code, body.id);
+      expect(typeof body.id).toBe('number'); // the id of the tools/call it answers
+      expect(client.lastStatus()).toBe(body.error.data.httpStatus);
+      return { surface: 'mcp', status: client.lastStatus(), headers: client.lastHeaders(), error: { code: body.error.data.code, message: body.error.message } };
+    }
     if (result.isError) {
       expect(result.content).toHaveLength(1);
       expect(result.content[0].type).toBe('text');
@@ -227,7 +260,15 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
 
   describe(`${name}: keyed-procedure security checks`, () => {
     describe.each(surfaces)('on %s', (surface) => {
-      const refuse = async (auth: Auth) => expectError(await callSurface(surface, server(), name, input(), auth), 'INVALID_API_KEY');
+      const refuse = async (auth: Auth) => {
+        const o = await callSurface(surface, server(), name, input(), auth);
+        expectError(o, 'INVALID_API_KEY');
+        // Every 401 challenges (RFC 6750); a refused key is named an invalid token.
+        const challenge = o.headers.get('www-authenticate');
+        expect(challenge, surface).toMatch(/^Bearer realm="subtext"/);
+        const sent = auth !== null && ('key' in auth || Object.keys(auth.headers).length > 0);
+        expect(challenge!.includes('error="invalid_token"'), `${surface} ${JSON.stringify(auth)}`).toBe(sent);
+      };
 
       it('refuses a request without a key with 401 INVALID_API_KEY', async () => {
         await refuse(null);
@@ -287,8 +328,8 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
         const reset = Number(third.headers.get('ratelimit-reset'));
         expect(reset).toBeGreaterThanOrEqual(1);
         expect(reset).toBeLessThanOrEqual(60);
-        // REST answers an HTTP 429; over MCP the HTTP exchange succeeded and the tool result carries the error.
-        if (surface === 'rest') expect(third.headers.get('retry-after')).toBe(String(reset));
+        // Every surface answers an HTTP 429 with Retry-After (MCP: a JSON-RPC error, so clients back off).
+        expect(third.headers.get('retry-after'), surface).toBe(String(reset));
       });
 
       if (call.price) {
@@ -309,13 +350,14 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
     });
 
     if (surfaces.includes('mcp')) {
-      it('MCP refuses a bad key with HTTP 401 in the spec shape before the transport, on every MCP method', async () => {
+      it('MCP refuses a bad key with HTTP 401 and a JSON-RPC error before the transport, on every MCP method', async () => {
         const refused: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: `Bearer ${randomKey()}` }];
         for (const headers of refused) {
           for (const method of ['initialize', 'tools/list', 'tools/call']) {
             const res = await rawMcp(server().url, headers, { jsonrpc: '2.0', id: 1, method, params: method === 'tools/call' ? { name: procedureOf(name).meta.mcp!.name, arguments: input() } : {} });
             expect(res.status).toBe(401);
-            expectErrorBody(await res.json(), 'INVALID_API_KEY');
+            expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="subtext"/);
+            expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
           }
         }
         // The SDK client surfaces the refusal when it connects.

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { buildDeps } from '../../src/build-deps.ts';
 import { createHttpApp } from '../../src/bridges/http-app.ts';
+import { serveHttp } from '../../src/bridges/http-server.ts';
 import { parseConfig } from '../../src/config.ts';
 import type { Deps } from '../../src/deps.ts';
 import { createLogger } from '../../src/infra/log/logger.ts';
@@ -31,11 +31,12 @@ export async function startTestServer(
   const runtime = await buildDeps(config, log, overrides);
   await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
   const app = createHttpApp(runtime.deps);
-  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+  const server = serveHttp(app, { port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const port = (server.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${port}`;
-  runtime.deps.publicUrl = url;
+  // PUBLIC_URL given: the service's public origin is that (a proxy in front, say); else the listener's.
+  if (!env.PUBLIC_URL) runtime.deps.publicUrl = url;
 
   return {
     url,

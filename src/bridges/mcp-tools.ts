@@ -1,0 +1,62 @@
+import type { StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import { appRouter } from '../router/index.ts';
+import { listProcedures, type ProcedureEntry } from './procedures.ts';
+
+export interface ToolDef {
+  name: string;
+  entry: ProcedureEntry;
+  config: { description: string; inputSchema: StandardSchemaWithJSON; outputSchema?: StandardSchemaWithJSON; annotations: ToolAnnotations };
+}
+
+function jsonSchema(schema: unknown, io: 'input' | 'output'): Record<string, unknown> {
+  const js = z.toJSONSchema(schema as z.ZodType, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  delete js.$schema;
+  return { type: 'object', ...js };
+}
+
+/**
+ * A schema the SDK lists as the procedure's JSON Schema but does not validate against: the procedure validates
+ * (tRPC runs its zod input and output schemas on every call), so a tool refuses exactly what REST and tRPC
+ * refuse, with the same message, as an `isError` result.
+ */
+function listedOnly(json: Record<string, unknown>): StandardSchemaWithJSON {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'subtext',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => json, output: () => json },
+    },
+  } as unknown as StandardSchemaWithJSON;
+}
+
+/**
+ * Annotations from the procedure's meta. A read-only tool is idempotent by definition; the spec's default for
+ * destructiveHint is true, so it is stated: no tool deletes or overwrites anything.
+ */
+function annotations(meta: NonNullable<ProcedureEntry['meta']['mcp']>): ToolAnnotations {
+  const readOnly = meta.readOnly ?? false;
+  return { readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly || (meta.idempotent ?? false), openWorldHint: meta.openWorld ?? false };
+}
+
+function buildTools(): ToolDef[] {
+  return listProcedures(appRouter)
+    .filter((e) => e.meta.mcp)
+    .map((entry) => {
+      const mcp = entry.meta.mcp!;
+      const def = entry.procedure._def as unknown as { inputs: unknown[]; output?: unknown };
+      const config: ToolDef['config'] = {
+        description: mcp.description,
+        inputSchema: listedOnly(jsonSchema(def.inputs[0] ?? z.object({}), 'input')),
+        annotations: annotations(mcp),
+      };
+      // An image tool answers image content, not structured data.
+      if (def.output && !mcp.image) config.outputSchema = listedOnly(jsonSchema(def.output, 'output'));
+      return { name: mcp.name, entry, config };
+    });
+}
+
+let tools: ToolDef[] | undefined;
+/** Every procedure marked `meta.mcp` becomes a tool with the procedure's input and output schemas. */
+export const mcpTools = () => (tools ??= buildTools());

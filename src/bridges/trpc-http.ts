@@ -1,0 +1,58 @@
+import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { Context } from '../router/context.ts';
+import { appRouter } from '../router/index.ts';
+import { failure, failureHeaders, failureOf } from './errors/failure.ts';
+import { trpcErrorResponse } from './errors/trpc-error.ts';
+import { listProcedures } from './procedures.ts';
+import { rateLimitHeaders } from './response-headers.ts';
+
+export const TRPC_PREFIX = '/trpc';
+
+const METHOD_OF = { query: 'GET', mutation: 'POST' } as const;
+const methods = new Map(
+  listProcedures(appRouter).map((e) => [e.path, METHOD_OF[(e.procedure._def as unknown as { type: 'query' | 'mutation' }).type]]),
+);
+
+/** The one method a (possibly comma-batched) procedure path accepts, or undefined when tRPC should answer 404. */
+function allowedMethod(path: string): string | undefined {
+  const wanted = new Set(path.split(',').map((p) => methods.get(p)));
+  if (wanted.has(undefined) || wanted.size !== 1) return undefined;
+  return [...wanted][0];
+}
+
+/**
+ * tRPC over HTTP. A wrong method is 405 with `Allow` in tRPC's error shape (tRPC itself answers PUT/DELETE with a
+ * text/plain 415); a query sent without `?input` gets `{}` (tRPC's client sends none when the input is omitted, so
+ * `credits.get.query()` works); failures carry the same headers as REST (rate limit, Retry-After, WWW-Authenticate).
+ */
+export async function handleTrpc(request: Request, ctx: Context): Promise<Response> {
+  const url = new URL(request.url);
+  const path = decodeURIComponent(url.pathname.slice(TRPC_PREFIX.length + 1));
+  const allowed = allowedMethod(path);
+  const answer = { requestId: ctx.requestId, requestHeaders: request.headers };
+  if (allowed && request.method !== allowed) {
+    return trpcErrorResponse(failure('METHOD_NOT_ALLOWED', `${path} accepts ${allowed} only`), answer, { allow: allowed });
+  }
+  let req = request;
+  if (allowed === 'GET' && !url.searchParams.has('input') && !url.searchParams.has('batch')) {
+    url.searchParams.set('input', '{}');
+    req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
+  }
+  return fetchRequestHandler({
+    endpoint: TRPC_PREFIX,
+    req,
+    router: appRouter,
+    createContext: () => ctx,
+    responseMeta: ({ errors }) => {
+      const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
+      // Answers may carry a session cookie or a CSRF token: never stored by a cache.
+      headers.set('cache-control', 'no-store');
+      for (const cookie of ctx.out.setCookies ?? []) headers.append('set-cookie', cookie);
+      const first = errors[0];
+      if (!first) return { headers };
+      const f = failureOf(first, ctx.requestId);
+      for (const [k, v] of failureHeaders(f, { ...answer, rateLimit: ctx.out.rateLimit })) headers.set(k, v);
+      return errors.length === 1 ? { headers, status: f.status } : { headers };
+    },
+  });
+}
