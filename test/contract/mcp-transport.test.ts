@@ -64,7 +64,7 @@ describe('transport', () => {
     for (const origin of ['https://evil.example', 'http://localhost.evil.example', 'null', `${s.url}.evil.example`]) {
       expectJsonRpcError(await post(initialize('2025-11-25'), { origin }), 403, 'FORBIDDEN');
     }
-    for (const headers of [{}, { origin: s.url }, { origin: ALLOWED }]) {
+    for (const headers of [{}, { origin: s.url }, { origin: ALLOWED }] as Record<string, string>[]) {
       const r = await post(initialize('2025-11-25'), headers);
       expect(r.status, JSON.stringify(headers)).toBe(200);
       expect(r.json.result.protocolVersion).toBe('2025-11-25');

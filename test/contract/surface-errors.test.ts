@@ -123,7 +123,7 @@ describe('tRPC over HTTP', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).result.data.balance).toBe(100);
     // The tRPC client sends no input when none is given.
-    expect((await (trpcClient(s.url, key).credits.get.query as () => Promise<{ balance: number }>)()).balance).toBe(100);
+    expect((await (trpcClient(s.url, key).credits.get.query as unknown as () => Promise<{ balance: number }>)()).balance).toBe(100);
     expect((await trpcClient(s.url, key).articles.search.query({})).total).toBe(0);
   });
 
