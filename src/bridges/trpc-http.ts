@@ -27,7 +27,13 @@ function allowedMethod(path: string): string | undefined {
  */
 export async function handleTrpc(request: Request, ctx: Context): Promise<Response> {
   const url = new URL(request.url);
-  const path = decodeURIComponent(url.pathname.slice(TRPC_PREFIX.length + 1));
+  const rawPath = url.pathname.slice(TRPC_PREFIX.length + 1);
+  let path = rawPath;
+  try {
+    path = decodeURIComponent(rawPath);
+  } catch {
+    // a malformed escape: no procedure has that name, tRPC answers 404
+  }
   const allowed = allowedMethod(path);
   const answer = { requestId: ctx.requestId, requestHeaders: request.headers };
   if (allowed && request.method !== allowed) {

@@ -8,6 +8,7 @@ import { createLogger } from '../../src/infra/log/logger.ts';
 import { startWorkers } from '../../src/jobs/start-workers.ts';
 import { createTestDatabase } from './databases.ts';
 import { createApiKey, ensureAccount, grantCredits } from './stores.ts';
+import { openApiChecker } from './openapi-responses.ts';
 
 export interface TestServer {
   url: string;
@@ -37,6 +38,8 @@ export async function startTestServer(
   const url = `http://127.0.0.1:${port}`;
   // PUBLIC_URL given: the service's public origin is that (a proxy in front, say); else the listener's.
   if (!env.PUBLIC_URL) runtime.deps.publicUrl = url;
+  // The document REST answers are checked against, loaded now rather than on a test's first request.
+  await openApiChecker(url);
 
   return {
     url,

@@ -36,6 +36,8 @@ export interface AnswerContext {
   requestId: string;
   requestHeaders: Headers;
   rateLimit?: RateLimitState;
+  /** Extra auth-params for this surface's Bearer challenge (for example `resource_metadata` on /mcp). */
+  challenge?: Record<string, string>;
 }
 
 /**
@@ -48,7 +50,7 @@ export function failureHeaders(f: Failure, a: AnswerContext): Headers {
     const seconds = f.retryAfter ?? (f.code === 'RATE_LIMITED' ? a.rateLimit?.reset : undefined) ?? ERROR_TABLE.SERVICE_BUSY.retryAfter!;
     headers.set('retry-after', String(Math.max(1, Math.ceil(seconds))));
   }
-  if (f.status === 401) headers.set('www-authenticate', wwwAuthenticate({ keySent: sendsApiKey(a.requestHeaders) }));
+  if (f.status === 401) headers.set('www-authenticate', wwwAuthenticate({ keySent: sendsApiKey(a.requestHeaders), params: a.challenge }));
   headers.set('x-request-id', a.requestId);
   return headers;
 }
