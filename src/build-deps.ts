@@ -6,12 +6,16 @@ import { createHotCache } from './domain/subtitles/hot-cache.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/database/embedded-postgres.ts';
 import type { Logger } from './infra/log/logger.ts';
 import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
-import { storedSigningSecret } from './infra/postgres/settings.ts';
+import { storedSecret, storedSigningSecret } from './infra/postgres/settings.ts';
 import { createStores, createTransaction } from './infra/postgres/stores.ts';
-import { createJobQueue } from './infra/queue/job-queue.ts';
+import { createJobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
 import { createWorkQueue } from './jobs/work-queue.ts';
-import { createFsBlobStore } from './infra/blob/fs-blob-store.ts';
-import { createPgBlobStore } from './infra/blob/pg-blob-store.ts';
+import { addScrapeCollectors, createMetrics } from './infra/metrics/metrics.ts';
+import { metricQueries } from './infra/metrics/metric-queries.ts';
+import { createOAuthStore } from './infra/postgres/oauth-store.ts';
+import { createAccessTokens } from './infra/oauth/access-tokens.ts';
+import { verifyChallenge } from 'pkce-challenge';
+import { createBlobStore } from './infra/blob/create-blob-store.ts';
 import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { createAnthropicLlm, DEFAULT_LLM_MODEL } from './infra/llm/anthropic-llm.ts';
@@ -22,6 +26,8 @@ import { createListingCache } from './domain/listing/listing-cache.ts';
 import { createBatchRepository } from './infra/postgres/batches.ts';
 import { createWebhookRepository } from './infra/postgres/webhooks.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
+
+const APP_POOL_MAX = 20;
 
 export interface Runtime {
   deps: Deps;
@@ -45,9 +51,23 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     log.info({ dataDir: config.DATA_DIR }, 'embedded PostgreSQL is running');
   }
   await migrateDatabase(url);
-  const { sql } = connect(url, { max: 20 });
+  const { sql } = connect(url, { max: APP_POOL_MAX });
   const signingSecret = config.SIGNING_SECRET ?? (await storedSigningSecret(sql, randomBytes(32).toString('hex')));
-  const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING });
+  // Signs OAuth access tokens; its own secret, so rotating SIGNING_SECRET (frame URLs) does not sign MCP clients out.
+  const oauthSecret = await storedSecret(sql, 'oauth_token_secret', randomBytes(32).toString('hex'));
+  const blobs = createBlobStore(config, sql);
+  // A missing bucket or refused credentials stop the start with a clear message, not the first frame request.
+  try {
+    await blobs.check?.();
+  } catch (err) {
+    blobs.destroy?.();
+    await sql.end({ timeout: 5 });
+    await embedded?.stop();
+    throw err;
+  }
+
+  const metrics = createMetrics();
+  const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING, metrics });
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
@@ -91,7 +111,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
       timeoutMs: config.FRAME_TIMEOUT_MS,
       maxConcurrent: config.FRAME_CONCURRENCY,
     }),
-    blobs: config.BLOB_DIR ? createFsBlobStore(config.BLOB_DIR) : createPgBlobStore(sql),
+    blobs,
     llm: config.ANTHROPIC_API_KEY
       ? createAnthropicLlm({
           apiKey: config.ANTHROPIC_API_KEY,
@@ -103,8 +123,29 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
         })
       : null,
     search: createArticleSearch(config, sql),
+    metrics,
+    oauth: {
+      store: createOAuthStore(sql),
+      tokens: createAccessTokens({ secret: oauthSecret, issuer: () => deps.publicUrl, ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS }),
+      verifyPkce: verifyChallenge,
+    },
     ...overrides,
   };
+  const queuePool = () => (queue.boss.getDb() as unknown as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
+  addScrapeCollectors(deps.metrics, {
+    query: metricQueries(sql),
+    caches: () => {
+      const s = deps.hotCache.stats();
+      return { transcripts: s.transcripts, videos: s.videos };
+    },
+    pools: () => {
+      const p = queuePool();
+      return {
+        app: { max: APP_POOL_MAX },
+        queue: { max: QUEUE_POOL_MAX, total: p?.totalCount, idle: p?.idleCount, waiting: p?.waitingCount },
+      };
+    },
+  });
 
   return {
     deps,
@@ -115,6 +156,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     },
     async close() {
       await lastUsed.stop();
+      blobs.destroy?.();
       await queue.stop().catch(() => {});
       await sql.end({ timeout: 5 });
       await embedded?.stop();

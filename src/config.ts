@@ -54,6 +54,20 @@ export const ConfigSchema = z.object({
   FFMPEG_PATH: z.string().optional(),
   FRAME_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
   BLOB_DIR: z.string().optional(),
+  /** Frames in an S3-compatible bucket (presigned GET URLs) instead of PostgreSQL or BLOB_DIR. */
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  /** An S3-compatible server (MinIO, R2, Ceph, ...); unset for AWS S3. */
+  S3_ENDPOINT: z.url().optional(),
+  /** Origin written into presigned URLs when clients reach the store under another name than the service does. */
+  S3_PUBLIC_ENDPOINT: z.url().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /** Unset: the AWS SDK's default chain (AWS_* environment, shared files, instance or task role). */
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  /** Prepended to every object key (e.g. "subtext/"). */
+  S3_PREFIX: z.string().max(200).default(''),
+  S3_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
 
   ANTHROPIC_API_KEY: z.string().optional(),
   ANTHROPIC_BASE_URL: z.url().optional(),
@@ -68,10 +82,20 @@ export const ConfigSchema = z.object({
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).default(30_000),
   /** Allow http:// callback URLs (they must still resolve to public addresses). */
   WEBHOOK_ALLOW_HTTP: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /** Lifetime of OAuth access tokens for /mcp (clients refresh them with their rotating refresh token). */
+  OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
+  /** Bearer token for /metrics; unset: /metrics is served only on METRICS_PORT (if set). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** A second listener with /metrics, /healthz and /readyz only (workers too); unset: none. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
 
   /** Searched for an ffmpeg binary when FFMPEG_PATH is unset. */
   PATH: z.string().default(''),
 }).superRefine((c, ctx) => {
+  if (c.S3_BUCKET && c.BLOB_DIR) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'set S3_BUCKET or BLOB_DIR, not both' });
+  if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) {
+    ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither' });
+  }
   if (c.SEARCH_BACKEND === 'typesense' && (!c.TYPESENSE_URL || !c.TYPESENSE_API_KEY)) {
     ctx.addIssue({ code: 'custom', path: ['SEARCH_BACKEND'], message: 'typesense needs TYPESENSE_URL and TYPESENSE_API_KEY' });
   }

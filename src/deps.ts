@@ -12,6 +12,8 @@ import type { BatchStore } from './domain/batches/ports.ts';
 import type { WebhookStore, WebhookTransport } from './domain/webhooks/ports.ts';
 import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
+import type { Metrics } from './infra/metrics/metrics.ts';
+import type { OAuthPorts } from './domain/oauth/authorization.ts';
 
 /**
  * Everything a procedure or worker may hand to the domain, built once by build-deps.ts (or a test). Domain
@@ -47,4 +49,8 @@ export interface Deps extends Stores {
   /** HMAC secret for signed URLs. */
   signingSecret: string;
   publicUrl: string;
+  /** Prometheus instruments of this process (/metrics). */
+  metrics: Metrics;
+  /** Subtext as the OAuth authorization server of /mcp. */
+  oauth: OAuthPorts;
 }

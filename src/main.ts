@@ -1,6 +1,8 @@
+import { serve } from '@hono/node-server';
 import { buildDeps } from './build-deps.ts';
 import { createHttpApp } from './bridges/http-app.ts';
 import { serveHttp } from './bridges/http-server.ts';
+import { createOpsApp } from './bridges/ops-routes.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createLogger } from './infra/log/logger.ts';
 import { startWorkers } from './jobs/start-workers.ts';
@@ -37,6 +39,13 @@ async function main() {
   } else {
     log.info('Subtext worker running');
   }
+  // Metrics and probes on a port of their own: kept off the public listener, and the only HTTP a worker serves.
+  let opsServer: ReturnType<typeof serve> | undefined;
+  if (config.METRICS_PORT) {
+    opsServer = serve({ fetch: createOpsApp(deps).fetch, port: config.METRICS_PORT, hostname: config.HOST }, (info) => {
+      log.info({ port: info.port }, 'metrics and probes listening');
+    });
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -57,6 +66,8 @@ async function main() {
       s.closeIdleConnections();
     });
     await Promise.all([http, runtime.drainJobs(JOB_DRAIN_MS).catch((err: unknown) => log.warn({ err }, 'job queue did not drain'))]);
+    // Last: while draining, /readyz on it answers 503 (queue stopped) rather than refusing connections.
+    (opsServer as import('node:http').Server | undefined)?.close();
     await runtime.close();
     log.info('stopped');
     process.exit(0);

@@ -7,3 +7,4 @@ export * from './sessions.ts';
 export * from './job-slots.ts';
 export * from './batches.ts';
 export * from './webhooks.ts';
+export * from './oauth.ts';

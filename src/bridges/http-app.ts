@@ -21,6 +21,9 @@ import { createRestHandler, REST_PREFIX } from './rest.ts';
 import { clientIp } from './client-ip.ts';
 import { handleTrpc, TRPC_PREFIX } from './trpc-http.ts';
 import { mountWebsite } from './web.ts';
+import { mountOpsRoutes } from './ops-routes.ts';
+import { mountOAuth } from './oauth/oauth-routes.ts';
+import { routePath } from 'hono/route';
 
 /** Longest request target (path and query) we read: 16 KiB, far above any real request. */
 export const MAX_URL_BYTES = 16 * 1024;
@@ -33,6 +36,8 @@ export function renderForPath(path: string, f: Failure, a: AnswerContext, extra:
 }
 
 type Env = { Variables: { requestId: string } };
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
 export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
@@ -54,6 +59,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     const started = performance.now();
     await next();
     c.header('x-request-id', requestId);
+    // Route patterns, not paths: a bounded set of label values.
+    const route = routePath(c, -1);
+    const method = KNOWN_METHODS.has(c.req.method) ? c.req.method : 'OTHER';
+    deps.metrics?.http.inc({ method, route, status: c.res.status });
+    deps.metrics?.httpSeconds.observe({ route }, (performance.now() - started) / 1000);
     deps.log.info(
       // Clients do paste keys into URLs; the log keeps only the display prefix.
       { reqId: requestId, method: c.req.method, path: redactKeys(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) },
@@ -78,15 +88,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     }),
   );
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/readyz', async (c) => {
-    try {
-      await deps.sql`select 1`;
-      return c.json({ status: 'ready' });
-    } catch {
-      return restErrorResponse(failure('SERVICE_BUSY', 'Database unreachable'), answer(c));
-    }
-  });
+  mountOpsRoutes(app, deps, 'main');
 
   let openapi: unknown;
   const openapiDoc = () => (openapi ??= buildOpenApiDocument(deps.publicUrl));
@@ -131,6 +133,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
 
   app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
 
+  mountOAuth(app, deps);
   mountWebsite(app, deps);
 
   app.notFound((c) => restErrorResponse(failure('NOT_FOUND', `No route ${c.req.path}`), answer(c)));

@@ -7,7 +7,10 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import { isServiceError } from '../domain/errors.ts';
-import { authenticateApiKey } from '../domain/keys/manage-keys.ts';
+import { authenticateApiKey, type Caller } from '../domain/keys/manage-keys.ts';
+import { authenticateAccessToken } from '../domain/oauth/authorization.ts';
+import { ServiceError } from '../domain/errors.ts';
+import { mcpResource, resourceMetadataUrl } from './oauth/oauth-routes.ts';
 import { readApiKey } from '../domain/keys/api-key.ts';
 import type { Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
@@ -86,6 +89,19 @@ async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context):
 
 type Message = { id?: JsonRpcId; method?: string; params?: { arguments?: unknown } };
 
+/** An API key (`sk_...`, either header) as everywhere, or an OAuth access token issued for this resource. */
+async function mcpCaller(request: Request, ctx: Context): Promise<Caller> {
+  const token = readApiKey(request.headers);
+  if (token && !token.startsWith('sk_') && !request.headers.has('x-api-key')) {
+    const caller = await authenticateAccessToken(ctx.deps.oauth, token, mcpResource(ctx.deps));
+    if (!caller) throw new ServiceError('INVALID_API_KEY', 'The access token is invalid, expired, revoked or not for this resource');
+    return caller;
+  }
+  const caller = await authenticateApiKey(ctx.deps, token);
+  ctx.deps.lastUsed.touch(caller.keyId);
+  return caller;
+}
+
 /**
  * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
  * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
@@ -93,7 +109,8 @@ type Message = { id?: JsonRpcId; method?: string; params?: { arguments?: unknown
  * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
  */
 export async function handleMcp(request: Request, ctx: Context): Promise<Response> {
-  const answer = { requestId: ctx.requestId, requestHeaders: request.headers };
+  // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
+  const answer = { requestId: ctx.requestId, requestHeaders: request.headers, challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) } };
   if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
     return mcpErrorResponse(failure('FORBIDDEN', 'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS'), answer);
   }
@@ -103,12 +120,11 @@ export async function handleMcp(request: Request, ctx: Context): Promise<Respons
 
   let caller;
   try {
-    caller = await authenticateApiKey(ctx.deps, readApiKey(request.headers));
+    caller = await mcpCaller(request, ctx);
   } catch (err) {
     if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
     throw err;
   }
-  ctx.deps.lastUsed.touch(caller.keyId);
   const toolCtx: Context = { ...ctx, caller };
 
   const text = await request.text();

@@ -6,6 +6,9 @@
 export function createLruCache<V>(opts: { maxBytes: number }) {
   const entries = new Map<string, { value: V; bytes: number; expires: number }>();
   let bytes = 0;
+  // Lookups since start, for the hit ratio on /metrics.
+  let hits = 0;
+  let misses = 0;
   const drop = (key: string) => {
     const e = entries.get(key);
     if (e) {
@@ -16,11 +19,13 @@ export function createLruCache<V>(opts: { maxBytes: number }) {
   return {
     get(key: string, now = Date.now()): V | undefined {
       const e = entries.get(key);
-      if (!e) return undefined;
+      if (!e) return (misses++, undefined);
       if (e.expires <= now) {
         drop(key);
+        misses++;
         return undefined;
       }
+      hits++;
       // Re-insert: Map keeps insertion order, so the oldest use is first.
       entries.delete(key);
       entries.set(key, e);
@@ -40,6 +45,7 @@ export function createLruCache<V>(opts: { maxBytes: number }) {
     get size() {
       return entries.size;
     },
+    stats: () => ({ hits, misses, entries: entries.size, bytes }),
   };
 }
 export type LruCache<V> = ReturnType<typeof createLruCache<V>>;

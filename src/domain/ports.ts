@@ -52,6 +52,10 @@ export interface FrameGrabber {
 export interface BlobStore {
   put(key: string, bytes: Buffer, mimeType: string): Promise<void>;
   get(key: string): Promise<{ bytes: Buffer; mimeType: string } | null>;
+  /** A URL anyone can GET the blob from for `ttlSeconds` (object stores); absent: we sign our own /frames URLs. */
+  presignGet?(key: string, ttlSeconds: number): Promise<string>;
+  /** Throws when the store cannot be used (missing bucket, refused credentials); for boot and /readyz. */
+  check?(): Promise<void>;
 }
 
 export interface LlmUsage {

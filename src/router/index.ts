@@ -23,6 +23,8 @@ import { signUpProcedure } from './account/sign-up.ts';
 import { createKeyProcedure } from './keys/create.ts';
 import { listKeysProcedure } from './keys/list.ts';
 import { revokeKeyProcedure } from './keys/revoke.ts';
+import { listConnectionsProcedure } from './connections/list.ts';
+import { revokeConnectionProcedure } from './connections/revoke.ts';
 import { usageSummaryProcedure } from './usage/summary.ts';
 import { getVideoInfoProcedure } from './videos/get-info.ts';
 import { listTracksProcedure } from './videos/list-tracks.ts';
@@ -42,6 +44,7 @@ export const appRouter = router({
   // The website's own procedures: tRPC only (no REST route, no MCP tool), authenticated by the session cookie.
   account: router({ signUp: signUpProcedure, signIn: signInProcedure, signOut: signOutProcedure, me: meProcedure }),
   keys: router({ create: createKeyProcedure, list: listKeysProcedure, revoke: revokeKeyProcedure }),
+  connections: router({ list: listConnectionsProcedure, revoke: revokeConnectionProcedure }),
   usage: router({ summary: usageSummaryProcedure }),
   webhooks: router({ settings: webhookSettingsProcedure, rotateSecret: rotateWebhookSecretProcedure, resend: resendWebhookProcedure }),
 });

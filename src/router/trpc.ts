@@ -110,7 +110,20 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
 });
 
 
-export const publicProcedure = t.procedure.use(errorMapping);
+/** Outermost: every call's surface, procedure, answered status and latency, for /metrics. */
+const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
+  const started = performance.now();
+  const result = await next();
+  const m = ctx.deps.metrics;
+  if (m) {
+    const status = result.ok ? (ctx.out.status ?? 200) : ERROR_TABLE[codeOf(result.error).code].status;
+    m.requests.inc({ surface: ctx.surface, procedure: path, status });
+    m.requestSeconds.observe({ surface: ctx.surface, procedure: path }, (performance.now() - started) / 1000);
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(requestMetrics).use(errorMapping);
 
 /** Needs an API key or a website session; counts against the key's (or the session account's) rate limit. */
 export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {

@@ -9,7 +9,7 @@ import type { Stores } from '../stores.ts';
 import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import type { FrameJob } from '../work-queue.ts';
-import { frameBlobKey, signedFrameUrl } from './frame-url.ts';
+import { FRAME_URL_TTL_S, frameBlobKey, signedFrameUrl } from './frame-url.ts';
 import type { StoredFrame } from './frame-store.ts';
 import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame } from './schemas.ts';
 
@@ -97,7 +97,9 @@ async function present(
     height: f.height,
     mimeType: f.mimeType,
     bytes: f.bytes,
-    url: signedFrameUrl(deps.publicUrl, deps.signingSecret, { videoId, tMs, width }),
+    url: deps.blobs.presignGet
+      ? await deps.blobs.presignGet(f.blobKey ?? frameBlobKey(videoId, tMs, width), FRAME_URL_TTL_S)
+      : signedFrameUrl(deps.publicUrl, deps.signingSecret, { videoId, tMs, width }),
     source: f.source,
     cached,
   };

@@ -33,6 +33,7 @@ export function createHotCache(maxBytes = 64 * 1024 * 1024) {
       videos.set(videoId, v, JSON.stringify(v.tracks).length + 4096, VIDEO_TTL_MS);
     },
     forgetVideo: (videoId: string) => videos.delete(videoId),
+    stats: () => ({ transcripts: transcripts.stats(), videos: videos.stats() }),
   };
 }
 export type HotCache = ReturnType<typeof createHotCache>;

@@ -4,6 +4,7 @@ import type { Sql } from '../../../db/client.ts';
 import { isServiceError, ServiceError } from '../../domain/errors.ts';
 import type { JobOutcome } from '../../domain/work-queue.ts';
 import type { Logger } from '../log/logger.ts';
+import type { Metrics } from '../metrics/metrics.ts';
 import { withGlobalSlot } from './global-slots.ts';
 
 export type { JobOutcome };
@@ -31,22 +32,27 @@ export const SUPERVISE_INTERVAL_SECONDS = 5;
 export type Handler = (data: any, attempt: { retryCount: number; retryLimit: number }) => Promise<unknown>;
 
 const CHANNEL = 'subtext_job_done';
+/** Connections pg-boss's own pool may open (reported on /metrics). */
+export const QUEUE_POOL_MAX = 4;
 
 /**
  * pg-boss queues with capacity caps, deduplicated by key, and a way for a request to wait for
  * its job. Workers announce each outcome with NOTIFY so a waiter on any instance wakes at once;
  * a slow poll of pg-boss's own state covers a missed notification.
  */
-export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number }) {
+export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number; metrics?: Metrics }) {
   const boss = new PgBoss({
     connectionString: opts.url,
     schema: 'pgboss',
-    max: 4,
+    max: QUEUE_POOL_MAX,
     useListenNotify: true,
     superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
     monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
   } as never);
   boss.on('error', (err: unknown) => opts.log.warn({ err }, 'job queue error'));
+  // For /readyz: true between a finished start() and pg-boss stopping (shutdown, drain).
+  let running = false;
+  boss.on('stopped', () => (running = false));
   // Several requests (in this process) may wait for the same job: every one of them is woken.
   const waiters = new Map<string, Set<(o: JobOutcome) => void>>();
   const specs = new Map<string, QueueSpec>();
@@ -100,7 +106,10 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
         }
       });
       unlisten = sub.unlisten;
+      running = true;
     },
+
+    isRunning: () => running,
 
     async work(name: string, handler: Handler) {
       const spec = specs.get(name)!;
@@ -111,7 +120,14 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
         // request waiting for it. Poll every second as well.
         { localConcurrency: spec.concurrency, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, includeMetadata: true, batchSize: 1 } as any,
         (async (jobs: Job<any>[]) => {
-          const job = jobs[0] as Job<any> & { retryCount: number; retryLimit: number };
+          const job = jobs[0] as Job<any> & { retryCount: number; retryLimit: number; createdOn?: Date; startedOn?: Date };
+          const m = opts.metrics;
+          const began = performance.now();
+          if (job.createdOn) m?.jobWaitSeconds.observe({ queue: name }, Math.max(0, ((job.startedOn ?? new Date()).getTime() - job.createdOn.getTime()) / 1000));
+          const ended = (state: 'completed' | 'failed' | 'retried') => {
+            m?.jobs.inc({ queue: name, state });
+            m?.jobRunSeconds.observe({ queue: name }, (performance.now() - began) / 1000);
+          };
           let outcome: JobOutcome;
           try {
             // The cap holds across every instance: each may fetch `concurrency` jobs, but only that many run at once.
@@ -123,12 +139,16 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
             // so pg-boss retries it within seconds of the database's return.
             if (isDatabaseDown(err)) await untilDatabaseBack(opts.sql, DATABASE_WAIT_MS);
             const retryable = !isServiceError(err) || err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED';
-            if (retryable && job.retryCount < job.retryLimit) throw err; // pg-boss retries with backoff
+            if (retryable && job.retryCount < job.retryLimit) {
+              ended('retried');
+              throw err; // pg-boss retries with backoff
+            }
             if (!isServiceError(err)) opts.log.error({ err, queue: name }, 'job failed');
             outcome = { ok: false, error: isServiceError(err) ? { code: err.code, message: err.message } : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' } };
           }
           // Waiters in this process first, without the database: a charged result must reach its requester even
           // if the NOTIFY below cannot be sent. Then every other instance (settle() ignores ids it has no waiter for).
+          ended(outcome.ok ? 'completed' : 'failed');
           settle(job.id, outcome);
           await notifyWhenUp(opts.sql, JSON.stringify({ id: job.id, outcome: shrink(outcome) }));
           return outcome;
@@ -198,6 +218,7 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
     },
 
     async stop() {
+      running = false;
       await unlisten?.().catch(() => {});
       await boss.stop({ graceful: true, timeout: 20_000 } as never);
     },

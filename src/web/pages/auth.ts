@@ -32,7 +32,10 @@ function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSear
         signingUp ? api.account.signUp.mutate(input) : api.account.signIn.mutate(input),
       );
       const next = query.get('next');
-      navigate(next?.startsWith('/') && !next.startsWith('//') ? next : signingUp ? '/keys' : '/service');
+      const target = next?.startsWith('/') && !next.startsWith('//') ? next : signingUp ? '/keys' : '/service';
+      // An OAuth authorization (an MCP client asking for access) is a server page, not one of the website's.
+      if (target.startsWith('/oauth/')) location.assign(target);
+      else navigate(target);
     } catch (err) {
       message.error(explain(err));
       password.focus();

@@ -4,6 +4,7 @@ import { dateTime } from '../format.ts';
 import type { Page } from '../router.ts';
 
 type KeyRow = Awaited<ReturnType<typeof api.keys.list.query>>[number];
+type ConnectionRow = Awaited<ReturnType<typeof api.connections.list.query>>[number];
 
 export const keysPage: Page = {
   title: 'API keys',
@@ -17,9 +18,13 @@ export const keysPage: Page = {
     const list = h('div', { class: 'table-wrap' });
     const listMessage = messageArea();
 
+    const apps = h('div', { class: 'table-wrap' });
+    const appsMessage = messageArea();
     const refresh = async () => {
       try {
-        replace(list, keyTable(await api.keys.list.query({}), refresh, listMessage));
+        const [keys, connections] = await Promise.all([api.keys.list.query({}), api.connections.list.query({})]);
+        replace(list, keyTable(keys, refresh, listMessage));
+        replace(apps, connectionTable(connections, refresh, appsMessage));
       } catch (err) {
         listMessage.error(explain(err));
       }
@@ -48,6 +53,14 @@ export const keysPage: Page = {
       created,
       form,
       h('section', { class: 'card', 'aria-labelledby': 'keys-heading' }, h('h2', { id: 'keys-heading' }, 'Your keys'), listMessage, list),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'apps-heading' },
+        h('h2', { id: 'apps-heading' }, 'Connected applications'),
+        h('p', null, 'MCP clients you allowed by signing in (OAuth). They act as you, like a key.'),
+        appsMessage,
+        apps,
+      ),
     );
     await refresh();
   },
@@ -97,6 +110,42 @@ function keyTable(keys: KeyRow[], refresh: () => Promise<void>, message: ReturnT
           h('td', { 'data-label': 'Expires' }, k.expiresAt ? dateTime(k.expiresAt) : 'Never'),
           h('td', { 'data-label': 'Status' }, h('span', { class: `status status-${k.status}` }, k.status)),
           h('td', null, k.status === 'active' ? revoke : null),
+        );
+      }),
+    ),
+  );
+}
+
+function connectionTable(rows: ConnectionRow[], refresh: () => Promise<void>, message: ReturnType<typeof messageArea>): HTMLElement {
+  if (rows.length === 0) return h('p', null, 'No connected applications.');
+  return h(
+    'table',
+    { class: 'keys' },
+    h('caption', { class: 'visually-hidden' }, 'Connected applications'),
+    h('thead', null, h('tr', null, ...['Application', 'Allowed', 'Last used', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'tbody',
+      null,
+      ...rows.map((c) => {
+        const revoke = h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke access of ${c.clientName}` }, 'Revoke');
+        revoke.addEventListener('click', async () => {
+          if (!confirm(`Revoke the access of “${c.clientName}”? It must ask you again to reconnect.`)) return;
+          try {
+            await busy(revoke, 'Revoking…', () => api.connections.revoke.mutate({ id: c.id }));
+            message.info(`Access of “${c.clientName}” revoked.`);
+            await refresh();
+          } catch (err) {
+            message.error(explain(err));
+          }
+        });
+        return h(
+          'tr',
+          { 'data-connection-id': c.id },
+          h('td', { 'data-label': 'Application' }, c.clientName),
+          h('td', { 'data-label': 'Allowed' }, dateTime(c.createdAt)),
+          h('td', { 'data-label': 'Last used' }, c.lastUsedAt ? dateTime(c.lastUsedAt) : 'Never'),
+          h('td', { 'data-label': 'Status' }, h('span', { class: `status status-${c.status}` }, c.status)),
+          h('td', null, c.status === 'active' ? revoke : null),
         );
       }),
     ),

@@ -1,0 +1,178 @@
+import type { Context as HonoContext, Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { OAuthClientMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Deps } from '../../deps.ts';
+import { csrfMatches, findSession } from '../../domain/accounts/sessions.ts';
+import {
+  checkAuthorization,
+  exchangeCode,
+  issueCode,
+  MCP_SCOPE,
+  refreshTokens,
+  registerClient,
+  revokeToken,
+  type AuthorizationParams,
+} from '../../domain/oauth/authorization.ts';
+import { OAuthProblem, UnredirectableProblem } from '../../domain/oauth/oauth-error.ts';
+import { readSessionToken } from '../../router/session-cookie.ts';
+import { countAttempt } from '../../domain/accounts/sign-in-throttle.ts';
+import { isServiceError } from '../../domain/errors.ts';
+import { clientIp } from '../client-ip.ts';
+import { renderAuthorizationError, renderConsentPage } from './consent-page.ts';
+
+export const mcpResource = (deps: Deps) => `${deps.publicUrl}/mcp`;
+export const resourceMetadataUrl = (deps: Deps) => `${deps.publicUrl}/.well-known/oauth-protected-resource/mcp`;
+
+/** Dynamic registrations allowed per client address in each 15-minute window. */
+const REGISTRATIONS_PER_IP = 30;
+
+const AUTH_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'] as const;
+
+/** OAuth answers in its own error shape (RFC 6749 5.2), which OAuth clients parse; never cached. */
+function oauthError(c: HonoContext, p: OAuthProblem) {
+  c.header('cache-control', 'no-store');
+  return c.json({ error: p.code, error_description: p.message }, p.status as 400);
+}
+
+function pickParams(source: Record<string, unknown>): AuthorizationParams {
+  const out: Record<string, string> = {};
+  for (const k of AUTH_PARAMS) {
+    const v = source[k];
+    if (typeof v === 'string' && v.length <= 2000) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * Subtext as its own authorization server for /mcp: RFC 9728 resource metadata, RFC 8414 server metadata, RFC 7591
+ * registration, authorization code + PKCE (S256 only) with the website's sign-in and a consent page, RFC 8707
+ * resource-bound tokens, rotating refresh tokens, RFC 7009 revocation.
+ */
+export function mountOAuth(app: Hono<any>, deps: Deps) {
+  const p = deps.oauth;
+  // Metadata, registration, token and revocation carry no cookies: any origin may call them (browser-based clients).
+  const open = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['content-type', 'authorization', 'mcp-protocol-version'] });
+  for (const path of ['/.well-known/*', '/oauth/register', '/oauth/token', '/oauth/revoke']) app.use(path, open);
+
+  const resourceMetadata = (c: HonoContext) =>
+    c.json({
+      resource: mcpResource(deps),
+      authorization_servers: [deps.publicUrl],
+      scopes_supported: [MCP_SCOPE],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Subtext MCP',
+      resource_documentation: `${deps.publicUrl}/docs`,
+    });
+  app.get('/.well-known/oauth-protected-resource', resourceMetadata);
+  app.get('/.well-known/oauth-protected-resource/mcp', resourceMetadata);
+  app.get('/.well-known/oauth-authorization-server', (c) =>
+    c.json({
+      issuer: deps.publicUrl,
+      authorization_endpoint: `${deps.publicUrl}/oauth/authorize`,
+      token_endpoint: `${deps.publicUrl}/oauth/token`,
+      registration_endpoint: `${deps.publicUrl}/oauth/register`,
+      revocation_endpoint: `${deps.publicUrl}/oauth/revoke`,
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code', 'refresh_token'],
+      code_challenge_methods_supported: ['S256'],
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: [MCP_SCOPE],
+      authorization_response_iss_parameter_supported: true,
+    }),
+  );
+
+  app.post('/oauth/register', async (c) => {
+    // Registration is open to anyone: bounded per client address, counted in PostgreSQL like sign-in attempts.
+    try {
+      await countAttempt(deps, [{ subject: `oauth-register:ip:${clientIp(c, deps.config.TRUST_PROXY)}`, limit: REGISTRATIONS_PER_IP }]);
+    } catch (err) {
+      if (!isServiceError(err) || err.code !== 'RATE_LIMITED') throw err;
+      c.header('retry-after', String(err.retryAfter ?? 60));
+      return oauthError(c, new OAuthProblem('too_many_requests', `At most ${REGISTRATIONS_PER_IP} client registrations per 15 minutes from one address`, 429));
+    }
+    const body = await c.req.json().catch(() => null);
+    const parsed = OAuthClientMetadataSchema.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return oauthError(c, new OAuthProblem('invalid_client_metadata', issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid client metadata'));
+    }
+    try {
+      const registered = await registerClient(p, parsed.data as never);
+      c.header('cache-control', 'no-store');
+      return c.json(registered, 201);
+    } catch (err) {
+      if (err instanceof OAuthProblem) return oauthError(c, err);
+      throw err;
+    }
+  });
+
+  const authorize = async (c: HonoContext, params: AuthorizationParams, decision?: { allow: boolean; csrf: string | undefined }) => {
+    // The consent page must not be framed (clickjacking the Allow button).
+    c.header('x-frame-options', 'DENY');
+    c.header('content-security-policy', "frame-ancestors 'none'");
+    c.header('cache-control', 'no-store');
+    let checked;
+    try {
+      checked = await checkAuthorization(p, params, mcpResource(deps));
+    } catch (err) {
+      if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message), 400);
+      throw err;
+    }
+    const back = (q: Record<string, string | undefined>) => {
+      const u = new URL(checked.redirectUri);
+      for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl })) if (v !== undefined) u.searchParams.set(k, v);
+      return c.redirect(u.toString(), 302);
+    };
+    if (checked.problem) return back({ error: checked.problem.code, error_description: checked.problem.message });
+
+    const session = await findSession(deps, readSessionToken(c.req.raw.headers));
+    if (!session) {
+      const here = `/oauth/authorize?${new URLSearchParams(params as Record<string, string>)}`;
+      return c.redirect(`/sign-in?next=${encodeURIComponent(here)}`, 302);
+    }
+    if (!decision) return c.html(renderConsentPage(checked, session, params as Record<string, string>));
+
+    // The form carries the session's CSRF token; a cross-site post (or one from a stale page) is refused.
+    const origin = c.req.header('origin');
+    if (!csrfMatches(session, decision.csrf ?? null) || (origin && origin !== new URL(deps.publicUrl).origin && origin !== new URL(c.req.url).origin)) {
+      return c.html(renderAuthorizationError('The form was stale or came from another site; start again from the application.'), 403);
+    }
+    if (!decision.allow) return back({ error: 'access_denied', error_description: 'The user denied the request' });
+    return back({ code: await issueCode(p, checked, session.accountId) });
+  };
+  app.get('/oauth/authorize', (c) => authorize(c, pickParams(c.req.query())));
+  app.post('/oauth/authorize', async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const csrf = typeof form.csrf === 'string' ? form.csrf : undefined;
+    return authorize(c, pickParams(form), { allow: form.decision === 'allow', csrf });
+  });
+
+  app.post('/oauth/token', async (c) => {
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    const s = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : undefined);
+    try {
+      const grantType = s('grant_type');
+      const tokens =
+        grantType === 'authorization_code'
+          ? await exchangeCode(p, { code: s('code'), code_verifier: s('code_verifier'), client_id: s('client_id'), redirect_uri: s('redirect_uri'), resource: s('resource') })
+          : grantType === 'refresh_token'
+            ? await refreshTokens(p, { refresh_token: s('refresh_token'), client_id: s('client_id'), resource: s('resource') })
+            : (() => {
+                throw new OAuthProblem('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+              })();
+      c.header('cache-control', 'no-store');
+      return c.json(tokens);
+    } catch (err) {
+      if (err instanceof OAuthProblem) return oauthError(c, err);
+      throw err;
+    }
+  });
+
+  app.post('/oauth/revoke', async (c) => {
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    await revokeToken(p, typeof form.token === 'string' ? form.token : undefined);
+    c.header('cache-control', 'no-store');
+    return c.body(null, 200);
+  });
+}

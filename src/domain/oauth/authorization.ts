@@ -1,0 +1,197 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { newId } from '../ids.ts';
+import type { Caller } from '../keys/manage-keys.ts';
+import { OAuthProblem, UnredirectableProblem } from './oauth-error.ts';
+import type { AccessTokens, Grant, OAuthClient, OAuthStore } from './ports.ts';
+import { checkRedirectUris } from './redirect-uris.ts';
+
+/** The one scope: use the MCP tools as the account (its credits, its rate limit). */
+export const MCP_SCOPE = 'mcp';
+export const SCOPE_DESCRIPTIONS: Record<string, string> = {
+  [MCP_SCOPE]: 'Use the Subtext tools (transcripts, frames, translations, articles, search) as you, spending your credits',
+};
+const CODE_TTL_S = 60;
+/** A refresh token unused this long dies; every use rotates it and restarts the clock. */
+export const REFRESH_TTL_S = 30 * 86_400;
+
+export interface OAuthPorts {
+  store: OAuthStore;
+  tokens: AccessTokens;
+  /** PKCE S256 check (RFC 7636 4.6). */
+  verifyPkce(verifier: string, challenge: string): Promise<boolean>;
+}
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+const REFRESH_PREFIX = 'srt_';
+const PKCE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
+const PKCE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
+export interface ClientRegistration {
+  client_name?: string;
+  redirect_uris: string[];
+  grant_types?: string[];
+  response_types?: string[];
+  scope?: string;
+  [k: string]: unknown;
+}
+
+/** RFC 7591: public clients only (no secret; PKCE protects the code), so the auth method is always "none". */
+export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegistration) {
+  checkRedirectUris(m.redirect_uris);
+  const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
+  if (grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
+    throw new OAuthProblem('invalid_client_metadata', 'grant_types may be authorization_code and refresh_token only');
+  }
+  if ((m.response_types ?? ['code']).some((r) => r !== 'code')) {
+    throw new OAuthProblem('invalid_client_metadata', 'response_types may be code only');
+  }
+  const name = (m.client_name ?? '').trim().slice(0, 100) || 'Unnamed MCP client';
+  const client: OAuthClient = {
+    id: newId('oac'),
+    name,
+    redirectUris: m.redirect_uris,
+    metadata: {
+      client_name: name,
+      redirect_uris: m.redirect_uris,
+      grant_types: grantTypes,
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: MCP_SCOPE,
+      ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.slice(0, 500) } : {}),
+    },
+  };
+  await p.store.saveClient(client);
+  return { client_id: client.id, client_id_issued_at: Math.floor(Date.now() / 1000), ...client.metadata };
+}
+
+export interface AuthorizationParams {
+  response_type?: string;
+  client_id?: string;
+  redirect_uri?: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  scope?: string;
+  state?: string;
+  resource?: string;
+}
+
+export interface CheckedAuthorization {
+  client: OAuthClient;
+  redirectUri: string;
+  codeChallenge: string;
+  scope: string;
+  state: string | undefined;
+  resource: string;
+}
+
+/**
+ * Checks an authorization request. Unknown clients and unregistered redirect URIs throw UnredirectableProblem (shown
+ * to the user, never redirected); the rest throw OAuthProblem, sent back to the (registered) redirect URI.
+ */
+export async function checkAuthorization(
+  p: Pick<OAuthPorts, 'store'>,
+  q: AuthorizationParams,
+  ourResource: string,
+): Promise<CheckedAuthorization & { problem?: OAuthProblem }> {
+  const client = q.client_id ? await p.store.findClient(q.client_id) : null;
+  if (!client) throw new UnredirectableProblem('Unknown client_id: the application must register with this server first.');
+  const redirectUri = q.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
+  if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
+    throw new UnredirectableProblem('The redirect_uri is not one this application registered, so the request was refused.');
+  }
+  const base = { client, redirectUri, state: q.state, codeChallenge: q.code_challenge ?? '', scope: MCP_SCOPE, resource: ourResource };
+  const fail = (code: string, description: string) => ({ ...base, problem: new OAuthProblem(code, description) });
+  if (q.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+  if (q.code_challenge_method !== 'S256' || !q.code_challenge || !PKCE_CHALLENGE.test(q.code_challenge)) {
+    return fail('invalid_request', 'PKCE is required: code_challenge (S256, base64url of 32 bytes) with code_challenge_method=S256');
+  }
+  if (q.resource !== undefined && q.resource !== ourResource) return fail('invalid_target', `This server issues tokens for ${ourResource} only`);
+  const scopes = (q.scope ?? MCP_SCOPE).split(' ').filter(Boolean);
+  if (scopes.some((s) => s !== MCP_SCOPE)) return fail('invalid_scope', `The only scope is "${MCP_SCOPE}"`);
+  return base;
+}
+
+/** The signed-in account allowed the client: a single-use code bound to everything the request named. */
+export async function issueCode(p: Pick<OAuthPorts, 'store'>, a: CheckedAuthorization, accountId: string): Promise<string> {
+  const code = randomBytes(32).toString('base64url');
+  await p.store.saveCode(
+    sha256(code),
+    { clientId: a.client.id, accountId, redirectUri: a.redirectUri, codeChallenge: a.codeChallenge, resource: a.resource, scope: a.scope },
+    CODE_TTL_S,
+  );
+  return code;
+}
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  refresh_token: string;
+  scope: string;
+}
+
+async function tokensFor(p: OAuthPorts, g: Grant, refreshToken: string): Promise<TokenResponse> {
+  const access = await p.tokens.issue({ grantId: g.id, accountId: g.accountId, clientId: g.clientId, scope: g.scope, resource: g.resource });
+  return { access_token: access, token_type: 'Bearer', expires_in: p.tokens.ttlSeconds, refresh_token: refreshToken, scope: g.scope };
+}
+
+const newRefreshToken = () => REFRESH_PREFIX + randomBytes(32).toString('base64url');
+
+/** authorization_code grant (RFC 6749 4.1.3 + RFC 7636 + RFC 8707). A code works once, even when the exchange fails. */
+export async function exchangeCode(
+  p: OAuthPorts,
+  r: { code?: string; code_verifier?: string; client_id?: string; redirect_uri?: string; resource?: string },
+): Promise<TokenResponse> {
+  if (!r.code || !r.client_id) throw new OAuthProblem('invalid_request', 'code and client_id are required');
+  if (!r.code_verifier || !PKCE_VERIFIER.test(r.code_verifier)) throw new OAuthProblem('invalid_request', 'code_verifier is required (PKCE)');
+  const codeHash = sha256(r.code);
+  const stored = await p.store.consumeCode(codeHash);
+  if (!stored) {
+    // Replayed: whatever was issued for this code may be in the wrong hands.
+    await p.store.revokeGrantOfUsedCode(codeHash);
+    throw new OAuthProblem('invalid_grant', 'The authorization code is invalid or was already used');
+  }
+  if (!stored.fresh) throw new OAuthProblem('invalid_grant', 'The authorization code has expired');
+  if (stored.clientId !== r.client_id) throw new OAuthProblem('invalid_grant', 'The authorization code was issued to another client');
+  if (r.redirect_uri !== stored.redirectUri) throw new OAuthProblem('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (!(await p.verifyPkce(r.code_verifier, stored.codeChallenge))) throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
+  if (r.resource !== undefined && r.resource !== stored.resource) throw new OAuthProblem('invalid_target', `The code is for ${stored.resource} only`);
+  const grant: Grant = { id: newId('oag'), clientId: stored.clientId, accountId: stored.accountId, scope: stored.scope, resource: stored.resource };
+  const refresh = newRefreshToken();
+  await p.store.createGrant(grant, sha256(refresh), REFRESH_TTL_S, codeHash);
+  return tokensFor(p, grant, refresh);
+}
+
+/** refresh_token grant with rotation: the presented token dies; presenting it again revokes the whole grant. */
+export async function refreshTokens(p: OAuthPorts, r: { refresh_token?: string; client_id?: string; resource?: string }): Promise<TokenResponse> {
+  if (!r.refresh_token || !r.client_id) throw new OAuthProblem('invalid_request', 'refresh_token and client_id are required');
+  const oldHash = sha256(r.refresh_token);
+  const next = newRefreshToken();
+  const grant = await p.store.rotateRefresh(oldHash, sha256(next), r.client_id, REFRESH_TTL_S);
+  if (!grant) {
+    await p.store.revokeByPreviousRefresh(oldHash);
+    throw new OAuthProblem('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
+  }
+  if (r.resource !== undefined && r.resource !== grant.resource) throw new OAuthProblem('invalid_target', `The grant is for ${grant.resource} only`);
+  return tokensFor(p, grant, next);
+}
+
+/** RFC 7009: a refresh or access token; either revokes its grant. Unknown tokens are not an error. */
+export async function revokeToken(p: OAuthPorts, token: string | undefined): Promise<void> {
+  if (!token || token.length > 4096) return;
+  if (token.startsWith(REFRESH_PREFIX)) {
+    await p.store.revokeByRefresh(sha256(token));
+    return;
+  }
+  const grantId = await p.tokens.grantOf(token);
+  if (grantId) await p.store.revokeGrant(grantId);
+}
+
+/** The caller an access token acts for: its account, with the account's rate limit, counted per grant. */
+export async function authenticateAccessToken(p: Pick<OAuthPorts, 'store' | 'tokens'>, token: string, resource: string): Promise<Caller | null> {
+  const claims = await p.tokens.verify(token, resource);
+  if (!claims) return null;
+  const live = await p.store.useGrant(claims.grantId);
+  if (!live || live.accountId !== claims.accountId) return null;
+  return { accountId: live.accountId, keyId: claims.grantId, rateLimit: live.rateLimit };
+}

@@ -1,0 +1,78 @@
+// What the OAuth verbs need from the outside: storage (src/infra/postgres/oauth-store.ts) and access tokens
+// (src/infra/oauth/access-tokens.ts).
+
+export interface OAuthClient {
+  id: string;
+  name: string;
+  redirectUris: string[];
+  metadata: Record<string, unknown>;
+}
+
+export interface StoredCode {
+  clientId: string;
+  accountId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  resource: string;
+  scope: string;
+  fresh: boolean;
+}
+
+export interface Grant {
+  id: string;
+  clientId: string;
+  accountId: string;
+  scope: string;
+  resource: string;
+}
+
+export interface GrantListing {
+  id: string;
+  clientId: string;
+  clientName: string;
+  scope: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  status: 'active' | 'revoked' | 'expired';
+}
+
+export interface OAuthStore {
+  saveClient(c: OAuthClient): Promise<void>;
+  findClient(id: string): Promise<OAuthClient | null>;
+  saveCode(codeHash: string, c: Omit<StoredCode, 'fresh'>, ttlSeconds: number): Promise<void>;
+  /** Marks the code used and returns it, once; null when unknown or already used. */
+  consumeCode(codeHash: string): Promise<StoredCode | null>;
+  /** A code presented a second time: revokes the grant it was exchanged for (RFC 6749 4.1.2). */
+  revokeGrantOfUsedCode(codeHash: string): Promise<void>;
+  createGrant(g: Grant, refreshHash: string, refreshTtlSeconds: number, fromCodeHash: string): Promise<void>;
+  /**
+   * Swaps the refresh token for a new one in one statement: null when the old one is not the grant's current token
+   * (unknown, revoked, expired, or already used).
+   */
+  rotateRefresh(oldHash: string, newHash: string, clientId: string, refreshTtlSeconds: number): Promise<Grant | null>;
+  /** Revokes the grant whose previous refresh token this is (a rotated token used again: likely stolen). */
+  revokeByPreviousRefresh(oldHash: string): Promise<boolean>;
+  revokeByRefresh(refreshHash: string): Promise<boolean>;
+  revokeGrant(grantId: string, accountId?: string): Promise<boolean>;
+  /** The caller behind a live grant (not revoked, not expired), noting its use; null otherwise. */
+  useGrant(grantId: string): Promise<{ accountId: string; rateLimit: number | null } | null>;
+  listGrants(accountId: string): Promise<GrantListing[]>;
+}
+
+export interface AccessTokenClaims {
+  grantId: string;
+  accountId: string;
+  clientId: string;
+  scope: string;
+  resource: string;
+}
+
+export interface AccessTokens {
+  readonly ttlSeconds: number;
+  issue(c: AccessTokenClaims): Promise<string>;
+  /** The claims of a token we signed for `resource`, unexpired; null for anything else. */
+  verify(token: string, resource: string): Promise<AccessTokenClaims | null>;
+  /** The grant a token we signed names, expired or not (for revocation). */
+  grantOf(token: string): Promise<string | null>;
+}

@@ -1,0 +1,178 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Seconds; from a cached transcript (milliseconds) to an LLM article (minutes). */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900];
+
+/**
+ * This process's instruments, in a registry of its own (never prom-client's global one, so two services in one
+ * test process do not mix). Series read from PostgreSQL at scrape time are added by `addScrapeCollectors`.
+ */
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'subtext_' });
+  const m = {
+    registry,
+    /** One per procedure call on any surface; status is the HTTP status the call answered (or would on REST). */
+    requests: new Counter({
+      name: 'subtext_requests_total',
+      help: 'Procedure calls by surface (rest, mcp, trpc), procedure and HTTP status',
+      labelNames: ['surface', 'procedure', 'status'] as const,
+      registers: [registry],
+    }),
+    requestSeconds: new Histogram({
+      name: 'subtext_request_duration_seconds',
+      help: 'Procedure call latency by surface and procedure',
+      labelNames: ['surface', 'procedure'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    /** Every HTTP response, including those no procedure answered (401 before MCP, 404, signed frames, website). */
+    http: new Counter({
+      name: 'subtext_http_requests_total',
+      help: 'HTTP responses by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    }),
+    httpSeconds: new Histogram({
+      name: 'subtext_http_request_duration_seconds',
+      help: 'HTTP response latency by route pattern',
+      labelNames: ['route'] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    jobs: new Counter({
+      name: 'subtext_jobs_total',
+      help: 'Jobs this process ran to an end, by queue and state (completed, failed, retried)',
+      labelNames: ['queue', 'state'] as const,
+      registers: [registry],
+    }),
+    jobWaitSeconds: new Histogram({
+      name: 'subtext_job_wait_seconds',
+      help: 'Time from enqueue to a worker starting the job, by queue',
+      labelNames: ['queue'] as const,
+      buckets: WAIT_BUCKETS,
+      registers: [registry],
+    }),
+    jobRunSeconds: new Histogram({
+      name: 'subtext_job_run_seconds',
+      help: 'Time a worker spent on the job, by queue',
+      labelNames: ['queue'] as const,
+      buckets: WAIT_BUCKETS,
+      registers: [registry],
+    }),
+  };
+  return m;
+}
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** What the scrape-time collectors read. */
+export interface ScrapeSources {
+  /** Cluster-wide facts from PostgreSQL; a failed query leaves its series out of that scrape. */
+  query: {
+    queueJobs(): Promise<{ queue: string; state: string; count: number; oldestSeconds: number | null }[]>;
+    credits(): Promise<{ operation: string; charged: number; refunded: number }[]>;
+    connections(): Promise<{ state: string; count: number }[]>;
+  };
+  caches(): Record<string, { hits: number; misses: number; entries: number; bytes: number }>;
+  /** Per pool of this process: its size limit, and what the driver tells of its use (pg's Pool does, postgres.js not). */
+  pools(): Record<string, { max: number; total?: number; idle?: number; waiting?: number }>;
+}
+
+/** Gauges and counters whose values are read when Prometheus scrapes, not kept up to date in between. */
+export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
+  const registers = [m.registry];
+  const quiet = async <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
+
+  new Gauge({
+    name: 'subtext_queue_jobs',
+    help: 'Jobs in the queue tables by queue and state (cluster-wide: every instance reports the same)',
+    labelNames: ['queue', 'state'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const r of (await quiet(src.query.queueJobs())) ?? []) this.set({ queue: r.queue, state: r.state }, r.count);
+    },
+  });
+  new Gauge({
+    name: 'subtext_queue_oldest_waiting_seconds',
+    help: 'Age of the oldest job waiting to start, by queue (0 when none waits; cluster-wide)',
+    labelNames: ['queue'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      const rows = (await quiet(src.query.queueJobs())) ?? [];
+      const oldest = new Map<string, number>();
+      for (const r of rows) {
+        const prev = oldest.get(r.queue) ?? 0;
+        const age = r.state === 'created' || r.state === 'retry' ? (r.oldestSeconds ?? 0) : 0;
+        oldest.set(r.queue, Math.max(prev, age));
+      }
+      for (const [queue, age] of oldest) this.set({ queue }, age);
+    },
+  });
+  new Counter({
+    name: 'subtext_credits_charged_total',
+    help: 'Credits charged, by operation, from the credit ledger (cluster-wide: every instance reports the same)',
+    labelNames: ['operation'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const r of (await quiet(src.query.credits())) ?? []) this.inc({ operation: r.operation }, r.charged);
+    },
+  });
+  new Counter({
+    name: 'subtext_credits_refunded_total',
+    help: 'Credits refunded, by operation, from the credit ledger (cluster-wide)',
+    labelNames: ['operation'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const r of (await quiet(src.query.credits())) ?? []) this.inc({ operation: r.operation }, r.refunded);
+    },
+  });
+  new Counter({
+    name: 'subtext_cache_lookups_total',
+    help: 'In-memory cache lookups by cache and result (hit, miss); hit ratio = hit / (hit + miss)',
+    labelNames: ['cache', 'result'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [cache, s] of Object.entries(src.caches())) {
+        this.inc({ cache, result: 'hit' }, s.hits);
+        this.inc({ cache, result: 'miss' }, s.misses);
+      }
+    },
+  });
+  new Gauge({
+    name: 'subtext_cache_bytes',
+    help: 'Estimated bytes held by each in-memory cache',
+    labelNames: ['cache'] as const,
+    registers,
+    collect() {
+      for (const [cache, s] of Object.entries(src.caches())) this.set({ cache }, s.bytes);
+    },
+  });
+  new Gauge({
+    name: 'subtext_db_connections',
+    help: 'Connections to the service database by state (pg_stat_activity; every client of the database, cluster-wide)',
+    labelNames: ['state'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const r of (await quiet(src.query.connections())) ?? []) this.set({ state: r.state }, r.count);
+    },
+  });
+  new Gauge({
+    name: 'subtext_db_pool',
+    help: 'Connection pools of this process (app: queries, queue: pg-boss) by stat: max, total, idle, waiting',
+    labelNames: ['pool', 'stat'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const [pool, stats] of Object.entries(src.pools())) {
+        for (const [stat, value] of Object.entries(stats)) if (typeof value === 'number') this.set({ pool, stat }, value);
+      }
+    },
+  });
+}

@@ -1,0 +1,104 @@
+import type { Sql } from '../../../db/client.ts';
+import type { Grant, GrantListing, OAuthClient, OAuthStore, StoredCode } from '../../domain/oauth/ports.ts';
+
+export function createOAuthStore(sql: Sql): OAuthStore {
+  return {
+    async saveClient(c) {
+      await sql`insert into oauth_clients (id, name, redirect_uris, metadata)
+                values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(c.metadata as never)})`;
+    },
+    async findClient(id) {
+      if (id.length > 100) return null;
+      const [row] = await sql<{ id: string; name: string; redirect_uris: string[]; metadata: Record<string, unknown> }[]>`
+        select id, name, redirect_uris, metadata from oauth_clients where id = ${id}`;
+      return row ? { id: row.id, name: row.name, redirectUris: row.redirect_uris, metadata: row.metadata } : null;
+    },
+    async saveCode(codeHash, c, ttlSeconds) {
+      await sql`insert into oauth_codes (code_hash, client_id, account_id, redirect_uri, code_challenge, resource, scope, expires_at)
+                values (${codeHash}, ${c.clientId}, ${c.accountId}, ${c.redirectUri}, ${c.codeChallenge}, ${c.resource}, ${c.scope},
+                        now() + make_interval(secs => ${ttlSeconds}))`;
+    },
+    async consumeCode(codeHash) {
+      const [row] = await sql<
+        { client_id: string; account_id: string; redirect_uri: string; code_challenge: string; resource: string; scope: string; fresh: boolean }[]
+      >`update oauth_codes set used_at = now() where code_hash = ${codeHash} and used_at is null
+        returning client_id, account_id, redirect_uri, code_challenge, resource, scope, expires_at > now() as fresh`;
+      return row
+        ? ({
+            clientId: row.client_id,
+            accountId: row.account_id,
+            redirectUri: row.redirect_uri,
+            codeChallenge: row.code_challenge,
+            resource: row.resource,
+            scope: row.scope,
+            fresh: row.fresh,
+          } satisfies StoredCode)
+        : null;
+    },
+    async revokeGrantOfUsedCode(codeHash) {
+      await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now())
+                where id = (select grant_id from oauth_codes where code_hash = ${codeHash} and used_at is not null)`;
+    },
+    async createGrant(g, refreshHash, refreshTtlSeconds, fromCodeHash) {
+      await sql.begin(async (tx) => {
+        await tx`insert into oauth_grants (id, client_id, account_id, scope, resource, refresh_hash, refresh_expires_at)
+                 values (${g.id}, ${g.clientId}, ${g.accountId}, ${g.scope}, ${g.resource}, ${refreshHash},
+                         now() + make_interval(secs => ${refreshTtlSeconds}))`;
+        await tx`update oauth_codes set grant_id = ${g.id} where code_hash = ${fromCodeHash}`;
+      });
+    },
+    async rotateRefresh(oldHash, newHash, clientId, refreshTtlSeconds) {
+      const [row] = await sql<{ id: string; client_id: string; account_id: string; scope: string; resource: string }[]>`
+        update oauth_grants set refresh_hash = ${newHash}, previous_refresh_hash = ${oldHash},
+               refresh_expires_at = now() + make_interval(secs => ${refreshTtlSeconds})
+        where refresh_hash = ${oldHash} and client_id = ${clientId} and revoked_at is null and refresh_expires_at > now()
+        returning id, client_id, account_id, scope, resource`;
+      return row ? ({ id: row.id, clientId: row.client_id, accountId: row.account_id, scope: row.scope, resource: row.resource } satisfies Grant) : null;
+    },
+    async revokeByPreviousRefresh(oldHash) {
+      const rows = await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where previous_refresh_hash = ${oldHash} returning id`;
+      return rows.length > 0;
+    },
+    async revokeByRefresh(refreshHash) {
+      const rows = await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where refresh_hash = ${refreshHash} returning id`;
+      return rows.length > 0;
+    },
+    async revokeGrant(grantId, accountId) {
+      const rows = accountId
+        ? await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where id = ${grantId} and account_id = ${accountId} returning id`
+        : await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where id = ${grantId} returning id`;
+      return rows.length > 0;
+    },
+    async useGrant(grantId) {
+      // "Last used" is written at most once a minute per grant, in the same statement as the lookup.
+      const [row] = await sql<{ account_id: string; rate_limit: number | null }[]>`
+        with touched as (
+          update oauth_grants set last_used_at = now()
+          where id = ${grantId} and revoked_at is null and (last_used_at is null or last_used_at < now() - interval '1 minute')
+        )
+        select g.account_id, a.rate_limit_per_minute as rate_limit
+        from oauth_grants g join accounts a on a.id = g.account_id
+        where g.id = ${grantId} and g.revoked_at is null and g.refresh_expires_at > now()`;
+      return row ? { accountId: row.account_id, rateLimit: row.rate_limit } : null;
+    },
+    async listGrants(accountId) {
+      const rows = await sql<
+        { id: string; client_id: string; name: string; scope: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null; expired: boolean }[]
+      >`select g.id, g.client_id, c.name, g.scope, g.created_at, g.last_used_at, g.revoked_at, g.refresh_expires_at <= now() as expired
+        from oauth_grants g join oauth_clients c on c.id = g.client_id
+        where g.account_id = ${accountId} order by g.created_at desc limit 200`;
+      return rows.map(
+        (r): GrantListing => ({
+          id: r.id,
+          clientId: r.client_id,
+          clientName: r.name,
+          scope: r.scope,
+          createdAt: r.created_at.toISOString(),
+          lastUsedAt: r.last_used_at?.toISOString() ?? null,
+          revokedAt: r.revoked_at?.toISOString() ?? null,
+          status: r.revoked_at ? 'revoked' : r.expired ? 'expired' : 'active',
+        }),
+      );
+    },
+  };
+}
