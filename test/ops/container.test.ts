@@ -56,7 +56,7 @@ describe('the built service, as the image runs it', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     await run('npm', ['run', 'build'], { cwd: root });
-  }, 240_000);
+  }, 400_000);
   afterAll(async () => {
     for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
     await db?.drop();
@@ -74,9 +74,12 @@ describe('the built service, as the image runs it', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     return { child, exited, stderr: () => stderr };
   };
-  /** The image's HEALTHCHECK command, retried like Docker does (every second here, up to a minute). */
+  /**
+   * The image's HEALTHCHECK command, retried like Docker does (every second here). Up to three minutes: on a loaded
+   * machine the first start (migrations, esbuild bundling the website) takes well over a minute.
+   */
   const healthy = async (env: Record<string, string>, path: string) => {
-    for (let i = 0; i < 60; i++) {
+    for (const until = Date.now() + 180_000; Date.now() < until; ) {
       const ok = await run(process.execPath, ['build/src/healthcheck.js', path], { cwd: root, env: { PATH: process.env.PATH, ...env } }).then(
         () => true,
         () => false,
@@ -97,7 +100,7 @@ describe('the built service, as the image runs it', () => {
     expect((await fetch(`http://127.0.0.1:${port}/api/v1/credits`)).status).toBe(401);
     api.child.kill('SIGTERM');
     expect(await api.exited).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it('a worker serves probes and metrics on METRICS_PORT only, and its healthcheck passes there', async () => {
     const metricsPort = String(await freePort());
@@ -111,5 +114,5 @@ describe('the built service, as the image runs it', () => {
     });
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });
