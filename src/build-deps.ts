@@ -55,7 +55,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
   const signingSecret = config.SIGNING_SECRET ?? (await storedSigningSecret(sql, randomBytes(32).toString('hex')));
   // Signs OAuth access tokens; its own secret, so rotating SIGNING_SECRET (frame URLs) does not sign MCP clients out.
   const oauthSecret = await storedSecret(sql, 'oauth_token_secret', randomBytes(32).toString('hex'));
-  const blobs = createBlobStore(config, sql);
+  const blobs = await createBlobStore(config, sql);
   // A missing bucket or refused credentials stop the start with a clear message, not the first frame request.
   try {
     await blobs.check?.();

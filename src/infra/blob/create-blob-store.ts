@@ -3,11 +3,14 @@ import type { Config } from '../../config.ts';
 import type { BlobStore } from '../../domain/ports.ts';
 import { createFsBlobStore } from './fs-blob-store.ts';
 import { createPgBlobStore } from './pg-blob-store.ts';
-import { createS3BlobStore } from './s3-blob-store.ts';
 
-/** S3 when S3_BUCKET is set, a directory with BLOB_DIR, else PostgreSQL (the config forbids choosing two). */
-export function createBlobStore(config: Config, sql: Sql): BlobStore & { destroy?(): void } {
+/**
+ * S3 when S3_BUCKET is set, a directory with BLOB_DIR, else PostgreSQL (the config forbids choosing two). The AWS SDK
+ * is loaded only when S3 is chosen: it is the largest import of the service, and every start (CLI included) paid it.
+ */
+export async function createBlobStore(config: Config, sql: Sql): Promise<BlobStore & { destroy?(): void }> {
   if (config.S3_BUCKET) {
+    const { createS3BlobStore } = await import('./s3-blob-store.ts');
     return createS3BlobStore({
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
