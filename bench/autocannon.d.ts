@@ -22,6 +22,7 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    requests?: { setupRequest?: (req: Record<string, unknown>) => Record<string, unknown> }[];
   }
   function autocannon(opts: Options): Promise<Result>;
   export default autocannon;

@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>>
   'cache-miss': () => import('./cache-miss.ts'),
   frames: () => import('./frames.ts'),
   search: () => import('./search.ts'),
+  start: () => import('./start.ts'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -87,7 +87,17 @@ export interface LoadResult {
 }
 
 /** One autocannon run (programmatic API). */
-export async function load(opts: { url: string; connections: number; seconds: number; method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string }): Promise<LoadResult> {
+export async function load(opts: {
+  url: string;
+  connections: number;
+  seconds: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** A different body per request (called for every request), instead of `body`. */
+  nextBody?: () => string;
+}): Promise<LoadResult> {
+  const next = opts.nextBody;
   const r = await autocannon({
     url: opts.url,
     connections: opts.connections,
@@ -95,6 +105,7 @@ export async function load(opts: { url: string; connections: number; seconds: nu
     method: opts.method ?? 'POST',
     headers: opts.headers,
     body: opts.body,
+    ...(next ? { requests: [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: next() }) }] } : {}),
   });
   return {
     rps: r.requests.average,
