@@ -14,7 +14,7 @@ const LANGS = ['en', 'en', 'en', 'en-GB', 'de', 'fr', 'es', 'pt-BR'];
 const VOCAB = 20_000;
 
 /** A generated vocabulary: pronounceable words, distinct by construction (i + 16 in base 16, a syllable per digit). */
-function vocabulary(n: number): string[] {
+export function vocabulary(n: number): string[] {
   const syll = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vek', 'ul', 'dor', 'phi', 'an', 'tre', 'mos', 'qui', 'zel', 'bar'];
   return Array.from({ length: n }, (_, i) => [...(i + 16).toString(16)].map((d) => syll[parseInt(d, 16)]).join(''));
 }
@@ -27,7 +27,13 @@ const CONFIG_SQL = `(case split_part(lang, '-', 1) when 'en' then 'english' when
   when 'es' then 'spanish' when 'pt' then 'portuguese' else 'simple' end)::regconfig`;
 
 /** Articles first..last, generated in SQL: word i of the vocabulary is drawn with probability skewed to low i (Zipf-like). */
-async function generate(sql: Sql, vocab: string[], first: number, last: number): Promise<void> {
+export async function generate(sql: Sql, vocab: string[], first: number, last: number): Promise<void> {
+  // A bulk load is much faster without the secondary indexes: drop them and build them again after (as a restore does).
+  const indexes = await sql<{ name: string; def: string }[]>`
+    select i.indexname as name, i.indexdef as def from pg_indexes i
+    join pg_class c on c.relname = i.indexname join pg_index x on x.indexrelid = c.oid
+    where i.tablename = 'articles' and not x.indisunique`;
+  for (const i of indexes) await sql.unsafe(`drop index ${i.name}`);
   for (let from = first; from <= last; from += CHUNK) {
     const to = Math.min(last, from + CHUNK - 1);
     await sql.begin(async (tx) => {
@@ -53,9 +59,13 @@ async function generate(sql: Sql, vocab: string[], first: number, last: number):
       );
     });
   }
+  await sql.begin(async (tx) => {
+    await tx`set local maintenance_work_mem = '256MB'`;
+    for (const i of indexes) await tx.unsafe(i.def);
+  });
 }
 
-async function insertJudged(sql: Sql): Promise<void> {
+export async function insertJudged(sql: Sql): Promise<void> {
   for (const j of JUDGED_ARTICLES) {
     await sql.unsafe(
       `insert into articles (id, video_id, lang, length, source_lang, title, summary, category, tags, body, search_config, search_text, created_at)
