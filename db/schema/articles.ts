@@ -48,10 +48,37 @@ export const articles = pgTable(
       ),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
+  (t) => [uniqueIndex('articles_variant_idx').on(t.videoId, t.lang, t.length, t.sourceLang)],
+);
+
+/**
+ * What search reads: a narrow copy of each article's filters, date and vectors, written by the trigger
+ * `articles_search_sync` (migration 0005) on every insert or update of `articles`. Rows stay small (the whole vector
+ * is toasted out of line, the title vector kept inline), so matching, counting and ordering read a few MB.
+ */
+export const articleSearch = pgTable(
+  'article_search',
+  {
+    id: text('id')
+      .primaryKey()
+      .references(() => articles.id, { onDelete: 'cascade' }),
+    category: text('category').notNull(),
+    /** Lower case, as stored on the article (en-gb). */
+    lang: text('lang').notNull(),
+    /** Lower case, without the region (en). */
+    langBase: text('lang_base').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** The title alone, in the article's configuration and unstemmed, unweighted: the first ranking tier. */
+    titleVector: tsvector('title_vector').notNull(),
+    /** The article's weighted search_vector. */
+    searchVector: tsvector('search_vector').notNull(),
+  },
   (t) => [
-    uniqueIndex('articles_variant_idx').on(t.videoId, t.lang, t.length, t.sourceLang),
-    index('articles_search_idx').using('gin', t.searchVector),
-    index('articles_filter_idx').on(t.category, t.lang, t.createdAt),
+    index('article_search_vector_idx').using('gin', t.searchVector),
+    index('article_search_title_idx').using('gin', t.titleVector),
+    index('article_search_lang_idx').on(t.langBase, t.createdAt.desc(), t.id),
+    index('article_search_category_idx').on(t.category, t.createdAt.desc(), t.id),
+    index('article_search_created_idx').on(t.createdAt.desc(), t.id),
   ],
 );
 

@@ -107,7 +107,7 @@ export function searchText(o: SearchArticlesOutput): string {
   const header =
     o.total === 0
       ? 'No articles match.'
-      : `${plural(o.total, 'article')} match; page ${o.page} of ${o.totalPages} (${o.limit} per page)${o.results.length ? '' : ': this page is past the end'}.`;
+      : `${o.totalExact ? plural(o.total, 'article') : `More than ${o.total.toLocaleString('en')} articles`} match; page ${o.page} of ${o.totalPages} (${o.limit} per page)${o.results.length ? '' : ': this page is past the end'}.`;
   const hits = o.results.map((r, i) => {
     const n = (o.page - 1) * o.limit + i + 1;
     const excerpt = r.snippet ? snippetText(r.snippet) : truncate(r.summary.replace(/\s+/g, ' ').trim(), 200, 'summary');

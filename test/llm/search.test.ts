@@ -140,7 +140,7 @@ describe('paging', () => {
     expect(r.json).toMatchObject({ page: 1, limit: 10 });
     expect(r.json.results).toHaveLength(10);
     const none = await search({ query: 'zzzunmatchedzzz' });
-    expect(none.json).toEqual({ total: 0, page: 1, limit: 10, totalPages: 0, hasMore: false, results: [] });
+    expect(none.json).toEqual({ total: 0, totalExact: true, page: 1, limit: 10, totalPages: 0, hasMore: false, results: [] });
   });
 
   it('limit 1..50, page >= 1 and page * limit <= 10,000, else 400', async () => {
@@ -190,3 +190,57 @@ describe('one article and MCP', () => {
     await client.close();
   });
 });
+
+describe('the search index (article_search, kept in step by a trigger)', () => {
+  let many = '';
+  beforeAll(async () => {
+    ({ key: many } = await s.newKey({ rateLimit: 100_000 }));
+  });
+  const search = (query: Record<string, string>) => rest(s.url, 'GET', '/articles', { key: many, query });
+
+  it('follows an article that is stored again with another title, and forgets a deleted one', async () => {
+    const d = draft(COUNT + 1, { lang: 'en', sourceLang: 'en', title: 'Quokka habits on Rottnest island', category: 'science' });
+    const stored = await storeArticle(s.deps.sql, d);
+    expect((await search({ query: 'quokka' })).json.results.map((r: { id: string }) => r.id)).toEqual([stored.id]);
+    await s.deps.sql`update articles set title = 'Wombat burrows' where id = ${stored.id}`;
+    expect((await search({ query: 'quokka' })).json.total).toBe(0);
+    expect((await search({ query: 'wombat' })).json.results[0].id).toBe(stored.id);
+    await s.deps.sql`delete from articles where id = ${stored.id}`;
+    expect((await search({ query: 'wombat' })).json.total).toBe(0);
+  });
+
+  it('title matches come before passing mentions on every page, and pages never repeat or skip an article', async () => {
+    // Every article mentions sourdough in a section; only one has it in its title.
+    const all: string[] = [];
+    for (let page = 1; page <= 7; page++) all.push(...(await search({ query: 'sourdough', limit: '50', page: String(page) })).json.results.map((r: { id: string }) => r.id));
+    expect(all[0]).toBe(sourdoughId);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all.length).toBe((await search({ query: 'sourdough' })).json.total);
+  });
+
+  it('counts up to 10,000 matches and says when more match', async () => {
+    // 10,050 more articles, written in SQL (the trigger indexes them as it does stored ones).
+    await s.deps.sql`
+      insert into articles (id, video_id, lang, length, source_lang, title, summary, category, tags, body, search_config, search_text)
+      select 'art_many' || g, 'many' || g, 'en', 'medium', 'en', 'Zebra number ' || g, 'A zebra.', 'science', '{}', '{}'::jsonb, 'english', ''
+      from generate_series(1, 10050) g`;
+    try {
+      const r = await search({ query: 'zebra', limit: '50', page: '200' });
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({ total: 10_000, totalExact: false, totalPages: 200, hasMore: false });
+      expect(r.json.results).toHaveLength(50);
+      const exact = await search({ query: 'zebra -number' });
+      expect(exact.json).toMatchObject({ total: 0, totalExact: true });
+      const mcp = await mcpClient(s.url, many);
+      try {
+        const text = await mcp.callTool({ name: 'search_articles', arguments: { query: 'zebra' } });
+        expect(JSON.stringify(text.content)).toContain('More than 10,000 articles match');
+      } finally {
+        await mcp.close();
+      }
+    } finally {
+      await s.deps.sql`delete from articles where id like 'art_many%'`;
+    }
+  });
+});
+

@@ -30,7 +30,8 @@ export const ArticleHit = z.object({
 export type ArticleHit = z.infer<typeof ArticleHit>;
 
 export const SearchArticlesOutput = z.object({
-  total: z.number().int().describe('Matching articles in all'),
+  total: z.number().int().describe(`Matching articles, counted up to ${MAX_SEARCH_WINDOW.toLocaleString('en')} (as deep as paging reaches); see totalExact`),
+  totalExact: z.boolean().describe(`false when more than ${MAX_SEARCH_WINDOW.toLocaleString('en')} articles match: total is then that many and a lower bound`),
   page: z.number().int(),
   limit: z.number().int(),
   totalPages: z.number().int().describe('ceil(total / limit); 0 when nothing matches'),
@@ -52,9 +53,11 @@ export async function searchArticles(search: ArticleSearch, input: SearchArticle
     page,
     limit,
   });
-  const totalPages = Math.ceil(res.total / limit);
+  const total = Math.min(res.total, MAX_SEARCH_WINDOW);
+  const totalPages = Math.ceil(total / limit);
   return {
-    total: res.total,
+    total,
+    totalExact: res.totalExact !== false && res.total <= MAX_SEARCH_WINDOW,
     page,
     limit,
     totalPages,

@@ -25,6 +25,8 @@ export interface ArticleSearchQuery {
 
 export interface ArticleSearchResult {
   total: number;
+  /** False when the backend stopped counting: `total` is then a lower bound. Absent means exact. */
+  totalExact?: boolean;
   page: number;
   limit: number;
   results: ArticleHit[];

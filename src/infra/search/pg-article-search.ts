@@ -2,68 +2,107 @@ import type { Sql } from '../../../db/client.ts';
 import { searchConfigFor } from '../../domain/articles/search-config.ts';
 import type { ArticleHit, ArticleSearch } from '../../domain/articles/search-port.ts';
 
+/** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
+export const COUNT_CAP = 10_000;
+/** When no more than this many matches lack the words in their title, they are ranked on the whole text too. */
+const RANK_REST_UP_TO = 500;
+
+type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; created_at: Date; snippet: string | null };
+
 /**
- * Full-text search on the articles table itself: the weighted tsvector is a generated column
- * with a GIN index, so storing an article is indexing it. The query is always a bound parameter
- * parsed by websearch_to_tsquery, which accepts any text without syntax errors.
+ * Full-text search over `article_search` (migration 0005), a narrow copy of each article's filters, date and vectors kept
+ * in step by a trigger, so storing an article is indexing it. The query is always a bound parameter parsed by
+ * websearch_to_tsquery, which accepts any text without syntax errors.
+ *
+ * Ranking, in tiers so that a common word never ranks every match: articles whose title matches the query come first,
+ * ranked by cover density on the title; then the others, ranked on the whole weighted text when there are few of
+ * them, newest first when there are many. Counting stops at COUNT_CAP.
  */
 export function createPgArticleSearch(sql: Sql): ArticleSearch {
   return {
     async index() {
-      // The generated column indexes the row when the article is stored.
+      // The trigger on articles indexes the row when the article is stored.
     },
     async search({ query, category, lang, page, limit }) {
       const q = query?.trim() || null;
       // Without a language filter, match both unstemmed words and English stems (the common case).
       const config = lang ? searchConfigFor(lang) : 'english';
       const offset = (page - 1) * limit;
-      const rows = await sql<(Omit<ArticleHit, 'createdAt'> & { video_id: string; created_at: Date; total: number })[]>`
-        with matches as (
-          select a.id, a.video_id, a.title, a.summary, a.lang, a.category, a.tags, a.created_at,
-                 ${q ? sql`ts_rank_cd(a.search_vector, tq.query)` : sql`0`}::float4 as rank,
-                 count(*) over () as total
-          from articles a
-          ${q ? sql`cross join (select websearch_to_tsquery(${config}::regconfig, ${q}) || websearch_to_tsquery('simple', ${q}) as query) tq` : sql``}
-          where true
-            ${q ? sql`and a.search_vector @@ tq.query` : sql``}
-            ${category ? sql`and a.category = ${category}` : sql``}
-            ${lang ? sql`and (lower(a.lang) = lower(${lang}) or lower(split_part(a.lang, '-', 1)) = lower(${lang}))` : sql``}
-          order by rank desc, a.created_at desc, a.id
-          limit ${limit} offset ${offset}
-        )
-        select m.*, ${
-          q
-            ? sql`ts_headline(${config}::regconfig, m.summary, websearch_to_tsquery(${config}::regconfig, ${q}), 'MaxFragments=1, MaxWords=30, MinWords=10')`
-            : sql`null`
-        } as snippet
-        from matches m order by m.rank desc, m.created_at desc, m.id`;
-      let total = Number(rows[0]?.total ?? 0);
-      if (rows.length === 0 && offset > 0) {
-        // Past the last page: count separately so the caller still learns the total.
-        const [c] = await sql<{ n: number }[]>`
-          select count(*)::int as n from articles a
-          where true
-            ${q ? sql`and a.search_vector @@ (websearch_to_tsquery(${config}::regconfig, ${q}) || websearch_to_tsquery('simple', ${q}))` : sql``}
-            ${category ? sql`and a.category = ${category}` : sql``}
-            ${lang ? sql`and (lower(a.lang) = lower(${lang}) or lower(split_part(a.lang, '-', 1)) = lower(${lang}))` : sql``}`;
-        total = c?.n ?? 0;
-      }
-      return {
-        total,
-        page,
-        limit,
-        results: rows.map((r) => ({
-          id: r.id,
-          videoId: r.video_id,
-          title: r.title,
-          summary: r.summary,
-          lang: r.lang,
-          category: r.category,
-          tags: r.tags,
-          createdAt: r.created_at.toISOString(),
-          ...(r.snippet ? { snippet: r.snippet } : {}),
-        })),
-      };
+      const l = lang?.toLowerCase();
+      const filters = sql`
+        ${category ? sql`and s.category = ${category}` : sql``}
+        ${l ? (l.includes('-') ? sql`and s.lang = ${l}` : sql`and s.lang_base = ${l}`) : sql``}`;
+      const tq = sql`(websearch_to_tsquery(${config}::regconfig, ${q ?? ''}) || websearch_to_tsquery('simple', ${q ?? ''}))`;
+      const matches = q ? sql`s.search_vector @@ ${tq}` : sql`true`;
+
+      return sql.begin(async (tx) => {
+        // The planner cannot see that reading a vector means fetching it from TOAST: keep it on the indexes.
+        await tx.unsafe('set local enable_seqscan = off; set local jit = off');
+        const [counted] = await tx<{ n: number }[]>`
+          select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters} limit ${COUNT_CAP + 1}) m`;
+        const n = counted!.n;
+        const total = Math.min(n, COUNT_CAP);
+        const ids: string[] = [];
+        if (offset < total) {
+          if (!q) {
+            const rows = await tx<{ id: string }[]>`
+              select s.id from article_search s where true ${filters}
+              order by s.created_at desc, s.id limit ${limit} offset ${offset}`;
+            ids.push(...rows.map((r) => r.id));
+          } else {
+            // An excluded word may appear outside the title: then the title tier checks the whole vector too.
+            const excludes = /(^|\s)-\S/.test(q);
+            const head = await tx<{ id: string; head: number }[]>`
+              select s.id, count(*) over ()::int as head from article_search s
+              where s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}
+              order by ts_rank_cd(s.title_vector, ${tq}) desc, s.created_at desc, s.id
+              limit ${offset + limit}`;
+            ids.push(...head.slice(offset).map((r) => r.id));
+            const headCount = head[0]?.head ?? 0;
+            if (ids.length < limit) {
+              const restOffset = Math.max(0, offset - headCount);
+              const rankRest = n <= COUNT_CAP && n - headCount <= RANK_REST_UP_TO;
+              // Newest first over many matches: a bitmap of the matches and a sort, not the date index with every
+              // vector read on the way.
+              await tx.unsafe('set local enable_indexscan = off');
+              const rest = await tx<{ id: string }[]>`
+                select s.id from article_search s
+                where ${matches} and not (s.title_vector @@ ${tq}) ${filters}
+                order by ${rankRest ? sql`ts_rank_cd(s.search_vector, ${tq}) desc,` : sql``} s.created_at desc, s.id
+                limit ${limit - ids.length} offset ${restOffset}`;
+              ids.push(...rest.map((r) => r.id));
+            }
+          }
+        }
+        const rows = ids.length
+          ? await tx<Row[]>`
+              select a.id, a.video_id, a.title, a.summary, a.lang, a.category, a.tags, a.created_at,
+                     ${q ? sql`ts_headline(${config}::regconfig, a.summary, websearch_to_tsquery(${config}::regconfig, ${q}), 'MaxFragments=1, MaxWords=30, MinWords=10')` : sql`null`} as snippet
+              from articles a where a.id = any(${ids})`
+          : [];
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        return {
+          total,
+          totalExact: n <= COUNT_CAP,
+          page,
+          limit,
+          results: ids.flatMap((id) => {
+            const r = byId.get(id);
+            if (!r) return [];
+            return [{
+              id: r.id,
+              videoId: r.video_id,
+              title: r.title,
+              summary: r.summary,
+              lang: r.lang,
+              category: r.category,
+              tags: r.tags,
+              createdAt: r.created_at.toISOString(),
+              ...(r.snippet ? { snippet: r.snippet } : {}),
+            }];
+          }),
+        };
+      });
     },
   };
 }

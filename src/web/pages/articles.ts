@@ -57,7 +57,7 @@ export const articlesPage: Page = {
       };
       replace(
         results,
-        h('p', { class: 'count' }, r.total === 0 ? 'No articles match.' : `${r.total} article${r.total === 1 ? '' : 's'}, page ${r.page} of ${r.totalPages}.`),
+        h('p', { class: 'count' }, r.total === 0 ? 'No articles match.' : `${r.totalExact ? '' : 'More than '}${r.total} article${r.total === 1 ? '' : 's'}, page ${r.page} of ${r.totalPages}.`),
         h(
           'ol',
           { class: 'hits' },
