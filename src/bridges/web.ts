@@ -1,44 +1,11 @@
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
-
-const WEB_DIR = fileURLToPath(new URL('../web/', import.meta.url));
+import { loadWebsiteAssets, type WebsiteAssets } from './website-assets.ts';
 
 /** Client-side routes: each answers the same page shell, and the script draws the page. */
 export const WEB_PAGES = ['/', '/sign-in', '/sign-up', '/service', '/articles', '/articles/:id', '/keys', '/usage', '/connect', '/webhooks'];
 
-interface Assets {
-  js: string;
-  css: string;
-  version: string;
-}
-
-/**
- * The frontend is TypeScript in src/web, bundled in-process by esbuild the first time it is needed (the server
- * starts building at boot), and kept in memory: `npm start` and the tests need no build step.
- */
-async function buildAssets(): Promise<Assets> {
-  const [result, css] = await Promise.all([
-    build({
-      entryPoints: [`${WEB_DIR}main.ts`],
-      bundle: true,
-      write: false,
-      format: 'esm',
-      platform: 'browser',
-      target: ['es2022'],
-      minify: true,
-      legalComments: 'none',
-      logLevel: 'silent',
-    }),
-    readFile(`${WEB_DIR}styles.css`, 'utf8'),
-  ]);
-  const js = result.outputFiles[0]!.text;
-  const version = createHash('sha256').update(js).update(css).digest('hex').slice(0, 12);
-  return { js, css, version };
-}
+type Assets = WebsiteAssets;
 
 function shell(a: Assets): string {
   return `<!doctype html>
@@ -61,7 +28,7 @@ function shell(a: Assets): string {
 export function mountWebsite(app: Hono<any>, deps: Deps): void {
   let assets: Promise<Assets> | undefined;
   const load = () =>
-    (assets ??= buildAssets().catch((err) => {
+    (assets ??= loadWebsiteAssets().catch((err) => {
       assets = undefined; // a failed build is retried on the next request
       throw err;
     }));
