@@ -7,7 +7,7 @@ import { createYoutubeSource } from '../src/infra/youtube/create-youtube-source.
 import { json } from '../test/support/fake-youtube.ts';
 import { readShared } from '../test/support/fixture-files.ts';
 import { startLoopbackYoutube } from '../test/support/loopback-youtube.ts';
-import { benchDatabase, fmt, percentile, startChild, table, type BenchSection, type ChildServer } from './support.ts';
+import { benchDatabase, fmt, percentile, startService, table, type BenchSection, type ChildServer } from './support.ts';
 import { createApiKey, ensureAccount, grantCredits } from '../test/support/stores.ts';
 
 const RECORDED_ID = 'M4gD1WSo5mA';
@@ -35,7 +35,7 @@ export async function run(): Promise<BenchSection[]> {
     const account = await ensureAccount(sql, 'bench-miss@example.com');
     await grantCredits(sql, account.id, 10_000);
     const { key } = await createApiKey(sql, { accountId: account.id, name: 'bench', rateLimit: 1_000_000 });
-    service = await startChild('src/main.ts', { DATABASE_URL: db.url, MODE: 'all', YOUTUBE_BASE_URL: yt.origin });
+    service = await startService({ DATABASE_URL: db.url, MODE: 'all', YOUTUBE_BASE_URL: yt.origin });
 
     const viaService = async (videoId: string) => {
       const t0 = performance.now();

@@ -5,7 +5,7 @@ import { connect } from '../db/client.ts';
 import { createFfmpegFrameGrabber } from '../src/infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from '../src/infra/ffmpeg/find-ffmpeg.ts';
 import { startMediaYoutube } from '../test/support/media-youtube.ts';
-import { benchDatabase, fmt, percentile, startChild, table, type BenchSection, type ChildServer } from './support.ts';
+import { benchDatabase, fmt, percentile, startService, table, type BenchSection, type ChildServer } from './support.ts';
 import { createApiKey, ensureAccount, grantCredits } from '../test/support/stores.ts';
 
 const LONG = 'Fjg5lYqvzUs'; // its recorded player response has plain stream URLs; /videoplayback serves the 3-hour file
@@ -36,7 +36,7 @@ export async function run(): Promise<BenchSection[]> {
     const account = await ensureAccount(sql, 'bench-frames@example.com');
     await grantCredits(sql, account.id, 1000);
     const { key } = await createApiKey(sql, { accountId: account.id, name: 'bench', rateLimit: 1_000_000 });
-    service = await startChild('src/main.ts', { DATABASE_URL: db.url, MODE: 'all', YOUTUBE_BASE_URL: media.origin });
+    service = await startService({ DATABASE_URL: db.url, MODE: 'all', YOUTUBE_BASE_URL: media.origin });
     const api = async (t: number) => {
       const r = await fetch(`${service!.url}/api/v1/frames`, {
         method: 'POST',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { connect } from '../db/client.ts';
 import { Transcript } from '../src/domain/subtitles/schemas.ts';
 import type { Segment } from '../src/domain/video/schemas.ts';
-import { benchDatabase, fmt, load, percentile, sleep, startChild, table, type BenchSection, type ChildServer, type LoadResult } from './support.ts';
+import { benchDatabase, fmt, load, percentile, sleep, startChild, startService, table, type BenchSection, type ChildServer, type LoadResult } from './support.ts';
 import { authenticateApiKey, consumeRateLimit, createApiKey, ensureAccount, grantCredits, readStoredVideo, readTranscript, storeTranscript, storeVideo } from '../test/support/stores.ts';
 
 export const HOT_VIDEO = 'HotPath0001';
@@ -63,7 +63,7 @@ export async function run(): Promise<BenchSection[]> {
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const input = JSON.stringify({ videoId: HOT_VIDEO });
 
-    service = await startChild('src/main.ts', { DATABASE_URL: db.url, MODE: 'all' });
+    service = await startService({ DATABASE_URL: db.url, MODE: 'all' });
     await sleep(3000); // let start-up work (migrations check, workers, JIT) settle
     const idleRss = service.rssMiB();
     // The same JSON body the service answers, for the ceiling.
@@ -140,7 +140,7 @@ export async function run(): Promise<BenchSection[]> {
       title: '1. Cached transcript hot path',
       markdown: [
         `A stored one-hour transcript (1,000 segments, ${(bodyText.length / 1024).toFixed(0)} KB of JSON) through each surface with a real key`,
-        '(auth, rate limit with a very high limit, credits), against the service in a **child process** (`src/main.ts`, NODE_ENV=production,',
+        '(auth, rate limit with a very high limit, credits), against the service in a **child process** started as `npm start` starts it (NODE_ENV=production,',
         `MODE=all, LOG_LEVEL=info to /dev/null), next to a bare Hono server (child process) answering the same object with \`c.json\` (the ceiling)`,
         `and the same bytes pre-serialized. autocannon (programmatic API, in the orchestrator process), ${SECONDS} s per row, after a 2 s warm-up.`,
         'Load generator, service and PostgreSQL share the 2 cores.',

@@ -4,7 +4,7 @@
 import { connect, type Sql } from '../db/client.ts';
 import { ARTICLE_CATEGORIES } from '../src/domain/articles/schemas.ts';
 import { JUDGED_ARTICLES, JUDGED_QUERIES } from './search-judged.ts';
-import { benchDatabase, fmt, percentile, startChild, table, type BenchSection, type ChildServer } from './support.ts';
+import { benchDatabase, fmt, percentile, startService, table, type BenchSection, type ChildServer } from './support.ts';
 import { createApiKey, ensureAccount } from '../test/support/stores.ts';
 
 const SIZES = (process.env.BENCH_ARTICLES ?? '100000,300000').split(',').map(Number);
@@ -128,7 +128,7 @@ export async function run(): Promise<BenchSection[]> {
       have = size;
       const [sizeRow] = await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size('articles')) as size`;
       await service?.stop();
-      service = await startChild('src/main.ts', { DATABASE_URL: db.url, MODE: 'api' });
+      service = await startService({ DATABASE_URL: db.url, MODE: 'api' });
       // Warm up: a round of every kind (JIT, connection pool, the database's buffers).
       for (let round = 0; round < 3; round++) for (const make of Object.values(kinds)) await get(make());
 

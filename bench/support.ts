@@ -28,10 +28,25 @@ export interface ChildServer {
   stop(): Promise<void>;
 }
 
-/** Runs a TypeScript entry point under Node with tsx, waits until `readyPath` answers 200. */
-export async function startChild(entry: string, env: Record<string, string>, readyPath = '/healthz'): Promise<ChildServer> {
+/**
+ * The command `npm start` runs (package.json), as Node arguments, so the service is measured as users run it (same
+ * flags, same loader) while the pid measured is Node's own, not npm's.
+ */
+export function startCommand(): string[] {
+  const script = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = script.split(/\s+/).filter((w) => w && w !== 'exec');
+  if (words[0] === 'node') return words.slice(1);
+  if (words[0] === 'tsx') return ['--import', 'tsx', ...words.slice(1)];
+  throw new Error(`cannot run the start script "${script}" directly`);
+}
+
+/** The service as `npm start` runs it, waiting until /healthz answers 200. */
+export const startService = (env: Record<string, string>) => startChild(startCommand(), env);
+
+/** Runs a TypeScript entry point under Node with tsx (or the given Node arguments), waits until `readyPath` answers 200. */
+export async function startChild(entry: string | string[], env: Record<string, string>, readyPath = '/healthz'): Promise<ChildServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const child = spawn(process.execPath, Array.isArray(entry) ? entry : ['--import', 'tsx', entry], {
     cwd: REPO,
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
