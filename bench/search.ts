@@ -175,6 +175,7 @@ export async function run(): Promise<BenchSection[]> {
           `**Worst p99 of any kind: ${fmt(worst)} ms** (target: <= 50 ms at 100,000; moonshot 20 ms)${size === 100_000 ? ` — ${worst <= 50 ? 'met' : 'missed'}` : ''}.`,
         ].join('\n'),
       );
+      console.error(`${sections.at(-1)}\n\n${judgedSummary.at(-1)}\n`); // as soon as measured: a long run may not finish
     }
     return [
       {

@@ -54,7 +54,7 @@ export async function startChild(entry: string | string[], env: Record<string, s
   let stderr = '';
   child.stderr!.on('data', (c) => (stderr = (stderr + c).slice(-4000)));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 300_000; // a loaded machine can take minutes to start a process
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited ${child.exitCode}: ${stderr}`);
     try {
