@@ -82,7 +82,7 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     lastUsed,
     queue,
     jobs: createWorkQueue(overrides.queue ?? queue),
-    hotCache: createHotCache(),
+    hotCache: createHotCache(config.CACHE_MAX_MB * 1024 * 1024),
     signingSecret,
     publicUrl,
     youtube: createYoutubeSource({

@@ -20,6 +20,8 @@ export const ConfigSchema = z.object({
   /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
+  /** Memory for stored transcripts and video rows kept in front of PostgreSQL, in MiB (0: no cache). */
+  CACHE_MAX_MB: z.coerce.number().int().min(0).max(65536).default(64),
   /** Website sign-in attempts allowed per email, and per client IP, in each 15-minute window. */
   SIGN_IN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),

@@ -7,6 +7,7 @@ import { restErrorResponse } from './errors/rest-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 import { pinCoercion, typedQuery } from './rest-query.ts';
+import { spliceSegments } from './stored-segments.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -38,6 +39,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
 
   return async (request: Request): Promise<Response> => {
     const ctx = makeContext(request);
+    ctx.out.splicesSegments = true;
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(REST_PREFIX.length) || '/';
     const body = await readJson(request);
@@ -79,7 +81,8 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
             for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
             headers.set('x-request-id', ctx.requestId);
             if (ctx.out.location) headers.set('location', ctx.out.location);
-            resolve(new Response(text, { status: ctx.out.status ?? status, headers }));
+            const body = ctx.out.segmentsJson === undefined ? text : spliceSegments(text, ctx.out.segmentsJson);
+            resolve(new Response(body, { status: ctx.out.status ?? status, headers }));
             return;
           }
           let f = failures.get(req) ?? failure('INTERNAL_ERROR', `Internal error (request ${ctx.requestId})`);

@@ -5,6 +5,7 @@ import { failure, failureHeaders, failureOf } from './errors/failure.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
+import { spliceSegments } from './stored-segments.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -44,7 +45,9 @@ export async function handleTrpc(request: Request, ctx: Context): Promise<Respon
     url.searchParams.set('input', '{}');
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
   }
-  return fetchRequestHandler({
+  // One procedure per request (not a batch): its answer can carry stored segments as they are.
+  ctx.out.splicesSegments = !url.searchParams.has('batch');
+  const res = await fetchRequestHandler({
     endpoint: TRPC_PREFIX,
     req,
     router: appRouter,
@@ -61,4 +64,8 @@ export async function handleTrpc(request: Request, ctx: Context): Promise<Respon
       return errors.length === 1 ? { headers, status: f.status } : { headers };
     },
   });
+  if (ctx.out.segmentsJson === undefined || !res.ok) return res;
+  const headers = new Headers(res.headers);
+  headers.delete('content-length');
+  return new Response(spliceSegments(await res.text(), ctx.out.segmentsJson), { status: res.status, headers });
 }

@@ -41,6 +41,21 @@ export function createLruCache<V>(opts: { maxBytes: number }) {
         drop(oldest);
       }
     },
+    /** A new size for an entry that grew (a value filled in lazily); the budget is enforced again. */
+    resize(key: string, size: number) {
+      const e = entries.get(key);
+      if (!e) return;
+      bytes += size - e.bytes;
+      e.bytes = size;
+      for (const oldest of entries.keys()) {
+        if (bytes <= opts.maxBytes) break;
+        drop(oldest);
+      }
+    },
+    /** Bytes held, by the sizes given. */
+    get bytes() {
+      return bytes;
+    },
     delete: drop,
     get size() {
       return entries.size;

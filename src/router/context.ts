@@ -18,7 +18,18 @@ export interface Context {
   /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */
   clientIp?: string;
   /** Filled in by middleware and procedures, turned into response headers by the bridges. */
-  out: { rateLimit?: RateLimitState; status?: number; location?: string; setCookies?: string[] };
+  out: {
+    rateLimit?: RateLimitState;
+    status?: number;
+    location?: string;
+    setCookies?: string[];
+    /**
+     * Set by a bridge that answers one procedure per request as JSON: it splices `segmentsJson` in place of the
+     * answer's empty `"segments":[]` (see src/bridges/stored-segments.ts). Procedures use it at most once.
+     */
+    splicesSegments?: boolean;
+    segmentsJson?: string;
+  };
 }
 
 export interface AuthedContext extends Context {

@@ -55,6 +55,49 @@ const subtitles = (key: string, body: object) => rest(s.url, 'POST', '/subtitles
 const download = (key: string | undefined, videoId: string, query: Record<string, string> = {}) =>
   rest(s.url, 'GET', `/videos/${videoId}/subtitles`, { key, query });
 
+describe('a whole stored transcript, answered from its stored JSON text', () => {
+  it('is the same answer on REST, tRPC (single and batched) and MCP, with the segments validated when stored', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    const tricky = [
+      ...SAMPLE,
+      { start: 5, end: 6, text: 'a quote " and "segments":[] inside, ünïcödé, 日本語, emoji 🎬, a backslash \\' },
+      // A field the schema does not have: validation at store time drops it, as answers always did.
+      { start: 7, end: 8, text: 'extra', speaker: 'A' } as Segment,
+    ];
+    const expected = tricky.map(({ start, end, text }) => ({ start, end, text }));
+    const videoId = video(tricky);
+    const miss = await subtitles(key, { videoId });
+    expect(miss.json).toMatchObject({ cached: false, creditsCharged: 2, segments: expected });
+    const hit = await subtitles(key, { videoId });
+    expect(hit.status).toBe(200);
+    expect(JSON.parse(hit.text)).toEqual({ ...miss.json, cached: true, creditsCharged: 0 });
+    expect(hit.text).toBe(JSON.stringify(JSON.parse(hit.text))); // one compact JSON document
+    expect(hit.headers.get('content-type')).toContain('application/json');
+
+    const single = await trpcClient(s.url, key).subtitles.get.mutate({ videoId });
+    expect(single).toEqual(hit.json);
+    const batched = await fetch(`${s.url}/trpc/subtitles.get,subtitles.get?batch=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ 0: { videoId }, 1: { videoId, format: 'json' } }),
+    });
+    const both = (await batched.json()) as { result: { data: unknown } }[];
+    expect(both.map((b) => b.result.data)).toEqual([hit.json, hit.json]);
+
+    const mcp = await mcpClient(s.url, key);
+    try {
+      const r = await mcp.callTool({ name: 'get_video_subtitles', arguments: { videoId, limit: 5000 } });
+      expect(r.structuredContent).toEqual(hit.json);
+    } finally {
+      await mcp.close();
+    }
+    // Pages and renderings still come from the segments.
+    expect((await subtitles(key, { videoId, offset: 1, limit: 2 })).json.segments).toEqual(expected.slice(1, 3));
+    expect((await subtitles(key, { videoId, format: 'text' })).json.content).toContain('日本語');
+    expect(await balanceOf(key)).toBe(8);
+  });
+});
+
 describe('formats', () => {
   it('POST /subtitles with format srt, vtt or text adds content; json (the default) does not', async () => {
     const { key } = await s.newKey({ credits: 10 });

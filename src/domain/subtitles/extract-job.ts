@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { commitCharged } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { VideoSource } from '../ports.ts';
@@ -7,6 +8,9 @@ import { VIDEO_INFO_TTL_MS } from '../video/video-store.ts';
 import type { ExtractJob } from '../work-queue.ts';
 import type { HotCache } from './hot-cache.ts';
 import { originOf } from './transcript-store.ts';
+import { Segment } from '../video/schemas.ts';
+
+const StoredSegments = z.array(Segment);
 
 export interface ExtractJobPorts extends Pick<Stores, 'videos' | 'transcripts' | 'ledger'> {
   youtube: VideoSource;
@@ -53,6 +57,8 @@ export async function runExtractJob(deps: ExtractJobPorts, job: ExtractJob): Pro
     segments = await deps.youtube.fetchTranscript(track);
   }
   if (segments.length === 0) throw new ServiceError('NO_SUBTITLES', `The ${job.lang} track of this video is empty`);
+  // Validated once, here, with the schema answers use: the stored JSON text is then served as is.
+  segments = StoredSegments.parse(segments);
 
   const record = { lang: track.lang, origin, trackName: track.name, segments };
   // Past the requester's deadline nobody is waiting for the answer: keep the result, charge nobody.

@@ -4,12 +4,16 @@ import type { Segment } from '../video/schemas.ts';
 import type { StoredTranscript } from './transcript-store.ts';
 
 export interface CachedTranscript extends StoredTranscript {
-  /** Parsed once and shared by every request that reads it: never mutate. */
-  segments: Segment[];
+  /**
+   * The segments, parsed on first use and kept with the entry, shared by every request that reads them: never mutate.
+   * A whole transcript in JSON never needs them: it is answered with `body`, the JSON text already stored.
+   */
+  segments(): Segment[];
 }
 
 /** Parsed segments take about three times their JSON text in memory. */
 const PARSED_FACTOR = 3;
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 const TRANSCRIPT_TTL_MS = 10 * 60_000;
 /** Translations into a language can be replaced (from another source language): keep them briefly. */
 const TRANSLATION_TTL_MS = 30_000;
@@ -17,16 +21,32 @@ const TRANSLATION_TTL_MS = 30_000;
 const VIDEO_TTL_MS = 30_000;
 
 /** What the cached-transcript hot path reads on every request, kept in memory in front of PostgreSQL. */
-export function createHotCache(maxBytes = 64 * 1024 * 1024) {
+export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
   const transcripts = createLruCache<CachedTranscript>({ maxBytes });
   const videos = createLruCache<SourceVideo & { fetchedAt: Date }>({ maxBytes: Math.floor(maxBytes / 8) });
   return {
     getTranscript: (videoId: string, lang: string, origin: string) => transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
-    setTranscript(videoId: string, t: StoredTranscript) {
-      const value: CachedTranscript = { ...t, segments: JSON.parse(t.body) as Segment[] };
-      const ttl = t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS;
-      transcripts.set(`${videoId}\u0000${t.lang}\u0000${t.origin}`, value, t.body.length * PARSED_FACTOR, ttl);
+    setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
+      const key = `${videoId}\u0000${t.lang}\u0000${t.origin}`;
+      // The text is what is kept (its UTF-8 size bounds what V8 holds for it); parsed segments are counted once they exist.
+      const size = Buffer.byteLength(t.body);
+      let parsed: Segment[] | undefined;
+      const value: CachedTranscript = {
+        ...t,
+        segments() {
+          if (!parsed) {
+            parsed = JSON.parse(t.body) as Segment[];
+            transcripts.resize(key, size * (1 + PARSED_FACTOR));
+          }
+          return parsed;
+        },
+      };
+      transcripts.set(key, value, size, t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS);
       return value;
+    },
+    /** Bytes held by cached transcripts (for the bench and tests). */
+    get transcriptBytes() {
+      return transcripts.bytes;
     },
     getVideo: (videoId: string) => videos.get(videoId),
     setVideo(videoId: string, v: SourceVideo & { fetchedAt: Date }) {

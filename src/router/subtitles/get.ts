@@ -1,4 +1,4 @@
-import { fetchTranscript } from '../../domain/subtitles/fetch-transcript.ts';
+import { fetchTranscript, segmentsJsonOf } from '../../domain/subtitles/fetch-transcript.ts';
 import { GetSubtitlesInput, Transcript } from '../../domain/subtitles/schemas.ts';
 import { MCP_PAGE_SEGMENTS, transcriptText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -31,6 +31,14 @@ export const getSubtitles = keyedProcedure
   })
   .input(GetSubtitlesInput)
   .output(Transcript)
-  .mutation(({ ctx, input }) =>
-    fetchTranscript(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) }),
-  );
+  .mutation(async ({ ctx, input }) => {
+    const out = await fetchTranscript(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) });
+    const json = ctx.out.splicesSegments ? segmentsJsonOf(out) : undefined;
+    if (json === undefined) return out;
+    // A whole stored transcript: the bridge sends its stored JSON text in place of the empty array (no parse,
+    // no validation of 1,000 segments, no serialization).
+    ctx.out.splicesSegments = false;
+    ctx.out.segmentsJson = json;
+    const { segments: _whole, ...rest } = out;
+    return { ...rest, segments: [] };
+  });
