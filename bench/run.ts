@@ -42,6 +42,7 @@ const doc = [
   '',
   ...sections.map((s) => `## ${s.title}\n\n${s.markdown}\n`),
 ].join('\n');
-writeFileSync(join(REPO, 'BENCHMARKS.md'), doc);
+// BENCH_OUT writes elsewhere (to compare a run with the committed figures before replacing them).
+writeFileSync(process.env.BENCH_OUT ?? join(REPO, 'BENCHMARKS.md'), doc);
 console.error(`[bench] wrote BENCHMARKS.md in ${Math.round((Date.now() - started) / 1000)} s`);
 process.exit(0);
