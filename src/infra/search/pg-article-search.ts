@@ -5,7 +5,7 @@ import type { ArticleHit, ArticleSearch } from '../../domain/articles/search-por
 /** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
 export const COUNT_CAP = 10_000;
 /** When no more than this many matches lack the words in their title, they are ranked on the whole text too. */
-const RANK_REST_UP_TO = 500;
+const RANK_REST_UP_TO = 100;
 
 type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; created_at: Date; snippet: string | null };
 
