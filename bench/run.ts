@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>>
   frames: () => import('./frames.ts'),
   search: () => import('./search.ts'),
   start: () => import('./start.ts'),
+  speech: () => import('./speech.ts'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,4 +1,5 @@
 // The outside world as the domain sees it. src/infra implements these; tests may hand in loopback ones.
+import type { AudioSource } from './speech/ports.ts';
 import type { Segment, Track, VideoInfo } from './video/schemas.ts';
 
 /** A caption track plus what is needed to download it. */
@@ -35,6 +36,11 @@ export interface VideoSource {
   fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<Segment[]>;
   /** A seekable stream at least `width` wide when possible, else storyboards. */
   getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource>;
+  /**
+   * The smallest adequate audio-only stream, for speech-to-text. Optional so sources without audio (test fakes)
+   * need not implement it; speech-to-text then fails with EXTRACTION_FAILED.
+   */
+  getAudioSource?(videoId: string, signal?: AbortSignal): Promise<AudioSource>;
 }
 
 export interface CapturedImage {

@@ -27,6 +27,17 @@ export function hourlyPrice(durationSeconds: number): number {
   return PER_STARTED_HOUR * Math.max(1, Math.ceil(Math.floor(durationSeconds) / 3600));
 }
 
+/**
+ * Speech-to-text: credits per started minute of the audio transcribed (61 s -> 2 minutes), at least one minute.
+ * Sub-second noise does not start a minute.
+ */
+export const STT_PRICE_PER_MINUTE = 1;
+
+export function speechPrice(seconds: number): number {
+  if (!Number.isFinite(seconds) || seconds <= 0) return STT_PRICE_PER_MINUTE;
+  return Math.max(1, Math.ceil(Math.floor(seconds * 1000) / 60_000 - 1e-9)) * STT_PRICE_PER_MINUTE;
+}
+
 /** The duration a price is measured on: the video's reported duration, else the transcript's. */
 export const pricedDuration = (videoDuration: number | null | undefined, transcriptDuration: number): number =>
   videoDuration && videoDuration > 0 ? videoDuration : transcriptDuration;

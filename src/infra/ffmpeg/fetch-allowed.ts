@@ -11,7 +11,7 @@ const MAX_REDIRECTS = 5;
 export async function fetchAllowed(
   url: string,
   opts: { allow: StreamAllowlist; signal: AbortSignal; probe?: boolean; maxBytes?: number },
-): Promise<{ url: URL; body: Buffer | null }> {
+): Promise<{ url: URL; body: Buffer | null; size?: number | null }> {
   let current = assertAllowedStreamUrl(url, opts.allow);
   for (let hop = 0; ; hop++) {
     const res = await fetch(current, {
@@ -36,7 +36,7 @@ export async function fetchAllowed(
     }
     if (opts.probe) {
       await res.body?.cancel();
-      return { url: current, body: null };
+      return { url: current, body: null, size: totalSize(res) };
     }
     return { url: current, body: await readCapped(res, opts.maxBytes ?? 10 * 1024 * 1024) };
   }
@@ -56,4 +56,12 @@ async function readCapped(res: Response, maxBytes: number): Promise<Buffer> {
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/** The whole resource's size: from `Content-Range: bytes 0-0/N` (a range answer) or Content-Length (a full one). */
+function totalSize(res: Response): number | null {
+  const range = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '');
+  if (range) return Number(range[1]);
+  const length = res.status === 200 ? Number(res.headers.get('content-length') ?? NaN) : NaN;
+  return Number.isFinite(length) ? length : null;
 }

@@ -19,6 +19,22 @@ export function chooseVideoFormat(formats: Format[], width: number): Format | un
   return candidates.find((f) => (f.width ?? 0) >= width) ?? candidates.at(-1);
 }
 
+/** Speech needs little: Opus at about 50 kbit/s is plenty, and any format above this rate is wasted download. */
+const ADEQUATE_AUDIO_BITRATE = 48_000;
+
+/**
+ * The audio-only format to transcribe: the original (or default) audio track when the video has dubbed ones; the
+ * smallest format at or above an adequate bitrate, else the best below it; plain URLs before ciphered ones.
+ */
+export function chooseAudioFormat(formats: Format[]): Format | undefined {
+  let candidates = formats.filter((f) => /^audio\/(mp4|webm)/.test(f.mime_type) && (f.url || f.signature_cipher || f.cipher));
+  const original = candidates.filter((f) => f.is_original || f.audio_track?.audio_is_default);
+  if (original.length > 0) candidates = original;
+  const rate = (f: Format) => f.average_bitrate ?? f.bitrate ?? 0;
+  const sorted = [...candidates].sort((a, b) => rate(a) - rate(b) || Number(!a.url) - Number(!b.url));
+  return sorted.find((f) => rate(f) >= ADEQUATE_AUDIO_BITRATE) ?? sorted.at(-1);
+}
+
 /** The storyboard level with the largest thumbnails, as a FrameSource; undefined when the response has none. */
 export function storyboardSource(raw: RawPlayerResponse, durationSeconds: number, rewrite: (url: string) => string): FrameSource | undefined {
   const spec = raw.storyboards?.playerStoryboardSpecRenderer?.spec;

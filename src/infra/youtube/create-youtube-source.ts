@@ -12,7 +12,8 @@
 // with chooseTranscriptTrack (src/domain/video/choose-track.ts), which throws VIDEO_LIVE.
 import { ServiceError } from '../../domain/errors.ts';
 import type { FrameSource, SourceTrack, SourceVideo, VideoSource } from '../../domain/ports.ts';
-import { chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
+import type { AudioSource } from '../../domain/speech/ports.ts';
+import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
 import { fetchPlayer, WATCH_PAGE, type ChainContext, type PlayerResult } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
@@ -98,7 +99,23 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): VideoSourc
     return storyboardSource(result.raw, result.info.basic_info.duration ?? 0, rewrite) ?? Promise.reject(noFrameSource(videoId));
   }
 
+  async function getAudioSource(videoId: string, signal?: AbortSignal): Promise<AudioSource> {
+    const result = await fetchPlayer(chain, videoId, signal);
+    const format = chooseAudioFormat(result.info.streaming_data?.adaptive_formats ?? []);
+    if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
+    let url: string | undefined;
+    try {
+      url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
+    } catch (e) {
+      throw new ServiceError('EXTRACTION_FAILED', `The audio stream of ${videoId} could not be deciphered: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (!url) throw new ServiceError('EXTRACTION_FAILED', `No audio stream URL is available for ${videoId}`);
+    const seconds = format.approx_duration_ms ? format.approx_duration_ms / 1000 : (result.info.basic_info.duration ?? null);
+    return { url: rewrite(url), bytes: format.content_length ?? null, seconds, kind: 'file' };
+  }
+
   return {
+    getAudioSource,
     async getVideo(videoId: string, signal?: AbortSignal): Promise<SourceVideo> {
       const result = await fetchPlayer(chain, videoId, signal, captionsUsable);
       return mapVideo(videoId, result.info, result.raw, result.chapters);

@@ -1,0 +1,55 @@
+// What speech-to-text needs from the outside: where the audio is, something that decodes it, and an engine.
+import type { Segment } from '../video/schemas.ts';
+
+/** An audio (or audio+video) stream to transcribe. */
+export interface AudioSource {
+  url: string;
+  /** Bytes, when the source says (YouTube's contentLength, a server's Content-Length). */
+  bytes?: number | null;
+  /** Seconds, when known before decoding. */
+  seconds?: number | null;
+  /** YouTube's audio formats are single files; a direct URL may be an HLS playlist. */
+  kind?: 'file' | 'hls';
+}
+
+/** 16 kHz mono signed 16-bit PCM on disk, and its loudness per 20 ms frame (for splitting on silence). */
+export interface DecodedAudio {
+  seconds: number;
+  /** RMS of each 20 ms frame, 0..1. */
+  frameRms: Float32Array;
+  /** The PCM between two times (seconds), as raw s16le. */
+  read(start: number, end: number): Promise<Buffer>;
+  /** Removes the temporary file. */
+  dispose(): Promise<void>;
+}
+
+export interface AudioDecoder {
+  /**
+   * Decodes at most `maxSeconds` of `source` (never reading more than `maxBytes`), reporting seconds decoded so far.
+   * Throws ServiceError EXTRACTION_FAILED (unreachable, refused, not audio), MEDIA_TOO_LARGE.
+   */
+  decode(source: AudioSource, opts: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void }): Promise<DecodedAudio>;
+}
+
+export const SAMPLE_RATE = 16_000;
+/** Frames of `frameRms`, in seconds. */
+export const FRAME_SECONDS = 0.02;
+
+export interface EngineResult {
+  /** ISO 639-1 code the engine detected or was told; null when it cannot say. */
+  language: string | null;
+  /** Times relative to the start of the chunk. */
+  segments: Segment[];
+}
+
+export interface SpeechEngine {
+  /** `local` (pocketsphinx) or `openai-compatible`. */
+  readonly name: string;
+  readonly model: string;
+  /** The longest chunk, in seconds, it is given at once. */
+  readonly maxChunkSeconds: number;
+  /** Languages it can transcribe (ISO 639-1), or null for any. */
+  readonly languages: readonly string[] | null;
+  /** Transcribes one chunk of 16 kHz mono s16le PCM. Throws ServiceError EXTRACTION_FAILED on upstream failure. */
+  transcribe(pcm: Buffer, opts: { language?: string | null; signal?: AbortSignal }): Promise<EngineResult>;
+}

@@ -1,0 +1,157 @@
+// Audio for speech-to-text: ffmpeg reads the stream (same protocol and container whitelists, redirect refusal and
+// host allowlist as frames) and writes 16 kHz mono s16le, which we store in a temporary file while measuring the
+// loudness of every 20 ms frame (for cutting on silence). `-t` stops reading once the duration bound is reached.
+import { spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isServiceError, ServiceError } from '../../domain/errors.ts';
+import { FRAME_SECONDS, SAMPLE_RATE, type AudioDecoder, type AudioSource, type DecodedAudio } from '../../domain/speech/ports.ts';
+import { fetchAllowed } from './fetch-allowed.ts';
+import { probeFfmpeg } from './probe-ffmpeg.ts';
+import type { StreamAllowlist } from './stream-allowlist.ts';
+
+const BYTES_PER_SECOND = SAMPLE_RATE * 2;
+const FRAME_SAMPLES = Math.round(SAMPLE_RATE * FRAME_SECONDS);
+// Only what an http(s) input needs; never file, pipe, concat, data or subfile.
+const PROTOCOLS = 'http,https,tcp,tls';
+// Containers YouTube's audio-only formats come in (m4a, webm/opus).
+const AUDIO_FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm';
+
+export interface FfmpegAudioDecoderOptions {
+  ffmpegPath: string;
+  /** Exact origins allowed besides YouTube's media hosts (the YOUTUBE_BASE_URL origin). */
+  extraOrigins?: readonly string[];
+  /** No byte from the source for this long: give up. */
+  stallTimeoutMs?: number;
+}
+
+export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): AudioDecoder {
+  const allow: StreamAllowlist = { extraOrigins: opts.extraOrigins ?? [] };
+  let capabilities: ReturnType<typeof probeFfmpeg> | undefined;
+  return {
+    async decode(source, { maxSeconds, maxBytes, signal, onProgress }) {
+      if (source.bytes && source.bytes > maxBytes) throw tooLarge(`${source.bytes} bytes`, maxBytes);
+      const preflight = await asAudioFailure(() => fetchAllowed(source.url, { allow, signal: signal ?? new AbortController().signal, probe: true }));
+      if (preflight.size && preflight.size > maxBytes) throw tooLarge(`${preflight.size} bytes`, maxBytes);
+      capabilities ??= probeFfmpeg(opts.ffmpegPath);
+      const { maxRedirects } = await capabilities;
+      const args = [
+        '-hide_banner', '-loglevel', 'error', '-nostdin',
+        '-protocol_whitelist', PROTOCOLS,
+        '-format_whitelist', AUDIO_FORMATS,
+        ...(maxRedirects ? ['-max_redirects', '0'] : []),
+        '-rw_timeout', String((opts.stallTimeoutMs ?? 30_000) * 1000),
+        '-i', preflight.url.href,
+        // One second past the bound tells "longer than allowed" from "exactly as long".
+        '-t', String(maxSeconds + 1),
+        '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1',
+      ];
+      const audio = await decodeToFile(opts.ffmpegPath, args, { signal, onProgress });
+      if (audio.seconds > maxSeconds) {
+        await audio.dispose();
+        throw new ServiceError('MEDIA_TOO_LARGE', `The media is longer than the ${maxSeconds} s allowed for speech-to-text`);
+      }
+      return audio;
+    },
+  };
+}
+
+async function decodeToFile(
+  ffmpegPath: string,
+  args: string[],
+  opts: { signal?: AbortSignal; onProgress?: (seconds: number) => void },
+): Promise<DecodedAudio> {
+  const dir = await mkdtemp(join(tmpdir(), 'subtext-audio-'));
+  const file = join(dir, 'audio.s16le');
+  const dispose = () => rm(dir, { recursive: true, force: true });
+  try {
+    const rms: number[] = [];
+    let bytes = 0;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const out = createWriteStream(file);
+      let stderr = '';
+      let carry: Buffer = Buffer.alloc(0);
+      let sum = 0;
+      let n = 0;
+      let lastReport = 0;
+      const onAbort = () => child.kill('SIGKILL');
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+      child.stderr.on('data', (c: Buffer) => stderr.length < 8192 && (stderr += c.toString('utf8')));
+      child.stdout.on('data', (chunk: Buffer) => {
+        out.write(chunk);
+        bytes += chunk.length;
+        const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+        const whole = data.length - (data.length % 2);
+        for (let i = 0; i < whole; i += 2) {
+          const v = data.readInt16LE(i) / 32768;
+          sum += v * v;
+          if (++n === FRAME_SAMPLES) {
+            rms.push(Math.sqrt(sum / n));
+            sum = 0;
+            n = 0;
+          }
+        }
+        carry = data.subarray(whole);
+        const seconds = bytes / BYTES_PER_SECOND;
+        if (seconds - lastReport >= 30) {
+          lastReport = seconds;
+          opts.onProgress?.(seconds);
+        }
+      });
+      child.on('error', (e) => reject(new ServiceError('EXTRACTION_FAILED', `cannot run ffmpeg: ${e.message}`)));
+      child.on('close', (code) => {
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (n > 0) rms.push(Math.sqrt(sum / n));
+        out.end(() => {
+          if (opts.signal?.aborted) return reject(opts.signal.reason);
+          if (code !== 0) return reject(new ServiceError('EXTRACTION_FAILED', `could not decode the audio: ${gist(stderr) || `ffmpeg exit ${code}`}`));
+          resolve();
+        });
+      });
+    });
+    const seconds = bytes / BYTES_PER_SECOND;
+    return {
+      seconds,
+      frameRms: Float32Array.from(rms),
+      async read(start, end) {
+        const from = Math.max(0, Math.floor(start * SAMPLE_RATE)) * 2;
+        const to = Math.min(bytes, Math.ceil(end * SAMPLE_RATE) * 2);
+        const buf = Buffer.alloc(Math.max(0, to - from));
+        const fh = await open(file, 'r');
+        try {
+          await fh.read(buf, 0, buf.length, from);
+        } finally {
+          await fh.close();
+        }
+        return buf;
+      },
+      dispose,
+    };
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
+}
+
+/** fetchAllowed speaks of frames; for audio the same refusals are extraction failures. */
+async function asAudioFailure<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (isServiceError(err) && err.code === 'FRAME_FAILED') throw new ServiceError('EXTRACTION_FAILED', err.message.replace(/frame source/g, 'audio source'));
+    throw err;
+  }
+}
+
+const tooLarge = (what: string, max: number) => new ServiceError('MEDIA_TOO_LARGE', `The media (${what}) is larger than the ${max} bytes allowed for speech-to-text`);
+
+// The last stderr line, with URLs removed: they carry signatures and must not reach a client.
+function gist(stderr: string): string {
+  const line = stderr.trim().split('\n').at(-1) ?? '';
+  return line.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 200);
+}
+
+export type { AudioSource };

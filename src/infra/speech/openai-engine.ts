@@ -1,0 +1,79 @@
+// Any OpenAI-compatible transcription server: POST {base}/v1/audio/transcriptions, multipart, verbose_json with
+// segment timestamps. OpenAI, Groq, speaches (faster-whisper-server) and whisper.cpp's server all answer it.
+import { z } from 'zod';
+import { ServiceError } from '../../domain/errors.ts';
+import { SAMPLE_RATE, type EngineResult, type SpeechEngine } from '../../domain/speech/ports.ts';
+import { wavFile } from './wav.ts';
+
+const VerboseJson = z.object({
+  language: z.string().nullish(),
+  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })).nullish(),
+  text: z.string().nullish(),
+  duration: z.number().nullish(),
+});
+
+export interface OpenAiEngineOptions {
+  baseUrl: string;
+  apiKey?: string;
+  model: string;
+  timeoutMs: number;
+  /** Hosted APIs take about 25 MB per upload: 10 minutes of 16 kHz 16-bit mono WAV is 19 MB. */
+  maxChunkSeconds?: number;
+  fetch?: typeof fetch;
+}
+
+export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
+  const endpoint = `${opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/audio/transcriptions`;
+  const doFetch = opts.fetch ?? fetch;
+  return {
+    name: 'openai-compatible',
+    model: opts.model,
+    maxChunkSeconds: opts.maxChunkSeconds ?? 600,
+    languages: null,
+    async transcribe(pcm, { language, signal }): Promise<EngineResult> {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(wavFile(pcm, SAMPLE_RATE))], { type: 'audio/wav' }), 'audio.wav');
+      form.append('model', opts.model);
+      form.append('response_format', 'verbose_json');
+      form.append('timestamp_granularities[]', 'segment');
+      if (language) form.append('language', language.split('-')[0]!.toLowerCase());
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      let res: Response;
+      try {
+        res = await doFetch(endpoint, {
+          method: 'POST',
+          body: form,
+          headers: opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {},
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+      } catch (err) {
+        throw new ServiceError('EXTRACTION_FAILED', timeout.aborted ? 'the speech-to-text server timed out' : `the speech-to-text server is unreachable: ${(err as Error).message}`);
+      }
+      if (!res.ok) {
+        const detail = (await res.text().catch(() => '')).slice(0, 200).replace(/\s+/g, ' ');
+        throw new ServiceError('EXTRACTION_FAILED', `the speech-to-text server answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`);
+      }
+      const parsed = VerboseJson.safeParse(await res.json().catch(() => null));
+      if (!parsed.success) throw new ServiceError('EXTRACTION_FAILED', 'the speech-to-text server answered something other than verbose_json');
+      const body = parsed.data;
+      // A server that ignores timestamp_granularities gives only text: one segment over the chunk.
+      const segments = body.segments ?? (body.text?.trim() ? [{ start: 0, end: body.duration ?? pcm.length / (2 * SAMPLE_RATE), text: body.text }] : []);
+      return { language: languageCode(body.language ?? language ?? null), segments: segments.map((s) => ({ start: s.start, end: s.end, text: s.text.trim() })) };
+    },
+  };
+}
+
+// OpenAI answers language names ("english"); whisper.cpp and speaches answer codes ("en").
+const NAMES: Record<string, string> = {
+  english: 'en', german: 'de', french: 'fr', spanish: 'es', italian: 'it', portuguese: 'pt', dutch: 'nl', russian: 'ru',
+  ukrainian: 'uk', polish: 'pl', czech: 'cs', swedish: 'sv', danish: 'da', norwegian: 'no', finnish: 'fi', turkish: 'tr',
+  greek: 'el', arabic: 'ar', hebrew: 'he', hindi: 'hi', japanese: 'ja', korean: 'ko', chinese: 'zh', vietnamese: 'vi',
+  indonesian: 'id', thai: 'th', romanian: 'ro', hungarian: 'hu', catalan: 'ca', persian: 'fa',
+};
+
+export function languageCode(language: string | null): string | null {
+  if (!language) return null;
+  const l = language.trim().toLowerCase();
+  if (/^[a-z]{2,3}(-[a-z0-9]+)*$/.test(l) && l.length <= 8 && !NAMES[l]) return l.split('-')[0]!;
+  return NAMES[l] ?? null;
+}

@@ -1,0 +1,41 @@
+// pocketsphinx_continuous -time yes prints, per utterance, the hypothesis and then one line per word:
+// "word start end posterior" (seconds), framed by <s> and </s>, with fillers ([NOISE], <sil>, ++UH++) and alternate
+// pronunciations marked "been(2)".
+import type { Segment } from '../../domain/video/schemas.ts';
+
+const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
+
+/** Longest segment we emit: a long utterance is split at word boundaries, as captions would be. */
+const MAX_SEGMENT_SECONDS = 10;
+const MAX_SEGMENT_WORDS = 20;
+/** A pause this long inside an utterance starts a new segment. */
+const PAUSE_SECONDS = 0.6;
+
+export function parsePocketsphinx(output: string): Segment[] {
+  const segments: Segment[] = [];
+  let words: Array<{ w: string; start: number; end: number }> = [];
+  const flush = () => {
+    if (words.length > 0) segments.push({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((x) => x.w).join(' ') });
+    words = [];
+  };
+  for (const line of output.split('\n')) {
+    const m = WORD_LINE.exec(line.trim());
+    if (!m) continue;
+    const token = m[1]!;
+    const start = Number(m[2]);
+    const end = Number(m[3]);
+    if (token === '<s>' || token === '</s>') {
+      flush();
+      continue;
+    }
+    if (isFiller(token)) continue;
+    const w = token.replace(/\(\d+\)$/, '');
+    const last = words.at(-1);
+    if (last && (start - last.end > PAUSE_SECONDS || end - words[0]!.start > MAX_SEGMENT_SECONDS || words.length >= MAX_SEGMENT_WORDS)) flush();
+    words.push({ w, start, end });
+  }
+  flush();
+  return segments;
+}
+
+const isFiller = (t: string) => /^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(t);

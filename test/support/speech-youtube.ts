@@ -1,0 +1,53 @@
+// A loopback youtube.com + googlevideo.com for speech-to-text: /youtubei/v1/player answers recorded player responses
+// (one without caption tracks among them), and /videoplayback serves an audio stream made from the speech fixtures,
+// whatever format the service picked (the recorded stream URLs are rewritten onto this origin).
+import { readShared } from './fixture-files.ts';
+import { speechProgramme, type Programme } from './speech-audio.ts';
+import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
+
+export const SPEECH_VIDEOS = {
+  /** No caption tracks at all, plain audio URLs, 288 s long. */
+  noCaptions: 'dsMFmonKDD4',
+  /** Nine caption tracks, plain audio URLs (for mode=generate). */
+  captions: 'GJLlxj_dtq8',
+  /** No captions, 6.4 hours long: over the default 4-hour bound. */
+  tooLong: 'Fjg5lYqvzUs',
+} as const;
+
+const PLAYERS: Record<string, string> = {
+  [SPEECH_VIDEOS.noCaptions]: 'player.no-captions.dsMFmonKDD4.json',
+  [SPEECH_VIDEOS.captions]: 'player.captions.GJLlxj_dtq8.json',
+  [SPEECH_VIDEOS.tooLong]: 'player.no-captions.live-replay.Fjg5lYqvzUs.json',
+};
+
+export interface SpeechYoutube extends VideoServer {
+  programme: Programme;
+  /** Audio requests that got a body (the preflight's one-byte probe excluded). */
+  audioDownloads(): number;
+}
+
+export async function startSpeechYoutube(): Promise<SpeechYoutube> {
+  const programme = speechProgramme();
+  const server = await startVideoServer({
+    '/youtubei/v1/player': {
+      handle: (req, res, served) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          const videoId = (JSON.parse(body || '{}') as { videoId?: string }).videoId ?? '';
+          const fixture = PLAYERS[videoId];
+          served.status = fixture ? 200 : 404;
+          res.writeHead(served.status, { 'content-type': 'application/json' });
+          res.end(fixture ? readShared(fixture) : '{}');
+        });
+      },
+    },
+    '/videoplayback': { handle: (req, res, served) => serveFile(req, res, served, programme.file, 'audio/webm') },
+    // Caption downloads for the captioned video (mode=auto would use them; mode=generate must not).
+    '/api/timedtext': { handle: (_req, res, served) => { served.status = 404; res.writeHead(404).end(); } },
+  });
+  return Object.assign(server, {
+    programme,
+    audioDownloads: () => server.requests.filter((r) => r.path === '/videoplayback' && r.range !== 'bytes=0-0').length,
+  });
+}
