@@ -48,8 +48,24 @@ export async function buildDeps(config: Config, log: Logger, overrides: Partial<
     log.info({ dataDir: config.DATA_DIR }, 'DATABASE_URL is not set: starting an embedded PostgreSQL');
     embedded = await startEmbeddedPostgres(config.DATA_DIR);
     url = embedded.url;
-    log.info({ dataDir: config.DATA_DIR }, 'embedded PostgreSQL is running');
+    log.info({ dataDir: config.DATA_DIR, pid: embedded.pid, how: embedded.how }, EMBEDDED_MESSAGES[embedded.how]);
   }
+  try {
+    return await build(config, log, url, embedded, overrides);
+  } catch (err) {
+    // Never leave a database we started behind a failed start.
+    await embedded?.stop().catch(() => {});
+    throw err;
+  }
+}
+
+const EMBEDDED_MESSAGES = {
+  started: 'embedded PostgreSQL is running',
+  joined: 'using the embedded PostgreSQL of the Subtext already running on this data directory',
+  adopted: 'reusing the embedded PostgreSQL an earlier run left running (it did not stop cleanly)',
+} as const;
+
+async function build(config: Config, log: Logger, url: string, embedded: EmbeddedDatabase | undefined, overrides: Partial<Deps>): Promise<Runtime> {
   await migrateDatabase(url);
   const { sql } = connect(url, { max: APP_POOL_MAX });
   const signingSecret = config.SIGNING_SECRET ?? (await storedSigningSecret(sql, randomBytes(32).toString('hex')));

@@ -1,10 +1,12 @@
-import { serve } from '@hono/node-server';
-import { buildDeps } from './build-deps.ts';
+import { createServer as createProbe, type AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { buildDeps, type Runtime } from './build-deps.ts';
 import { createHttpApp } from './bridges/http-app.ts';
 import { serveHttp } from './bridges/http-server.ts';
 import { createOpsApp } from './bridges/ops-routes.ts';
-import { ConfigError, parseConfig } from './config.ts';
-import { createLogger } from './infra/log/logger.ts';
+import { ConfigError, parseConfig, type Config } from './config.ts';
+import { explainStartFailure } from './infra/start-failure.ts';
+import { createLogger, type Logger } from './infra/log/logger.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 
 /**
@@ -13,9 +15,12 @@ import { startWorkers } from './jobs/start-workers.ts';
  */
 const JOB_DRAIN_MS = 20_000;
 
+/** After a crash, how long closing pools and the embedded database may take before the process exits anyway. */
+const CRASH_CLOSE_MS = 10_000;
+
 /** The composition root: config, dependencies, then the HTTP API and/or the job workers (MODE). */
 async function main() {
-  let config;
+  let config: Config;
   try {
     config = parseConfig(process.env);
   } catch (err) {
@@ -26,29 +31,68 @@ async function main() {
     throw err;
   }
   const log = createLogger(config.LOG_LEVEL);
-  const runtime = await buildDeps(config, log);
-  const { deps } = runtime;
-  await startWorkers(deps, { work: config.MODE !== 'api' });
+  const servesHttp = config.MODE !== 'worker';
 
-  let server: ReturnType<typeof serveHttp> | undefined;
-  if (config.MODE !== 'worker') {
-    const app = createHttpApp(deps);
-    server = serveHttp(app, { port: config.PORT, hostname: config.HOST }, (info) => {
-      log.info({ port: info.port, mode: config.MODE }, `Subtext listening on http://localhost:${info.port}`);
-    });
+  let runtime: Runtime | undefined;
+  let server: Server | undefined;
+  let opsServer: Server | undefined;
+  try {
+    // A taken port is known before the database starts: fail in a moment rather than after it.
+    if (servesHttp) await probePort(config);
+    runtime = await buildDeps(config, log);
+    await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
+    if (servesHttp) server = await listen(createHttpApp(runtime.deps), config);
+    // Metrics and probes on a port of their own: kept off the public listener, and the only HTTP a worker serves.
+    if (config.METRICS_PORT) opsServer = await listen(createOpsApp(runtime.deps), { ...config, PORT: config.METRICS_PORT });
+  } catch (err) {
+    // Whatever started (pools, the embedded database) is stopped: a failed start leaves nothing running.
+    await runtime?.close().catch(() => {});
+    failStart(err, config, log);
+  }
+  if (server) {
+    const { port } = server.address() as AddressInfo; // PORT=0 picks a free one
+    log.info({ port, mode: config.MODE, pid: process.pid }, `Subtext listening on http://localhost:${port}`);
   } else {
-    log.info('Subtext worker running');
+    log.info({ mode: config.MODE, pid: process.pid }, 'Subtext worker running');
   }
-  // Metrics and probes on a port of their own: kept off the public listener, and the only HTTP a worker serves.
-  let opsServer: ReturnType<typeof serve> | undefined;
-  if (config.METRICS_PORT) {
-    opsServer = serve({ fetch: createOpsApp(deps).fetch, port: config.METRICS_PORT, hostname: config.HOST }, (info) => {
-      log.info({ port: info.port }, 'metrics and probes listening');
-    });
-  }
+  if (opsServer) log.info({ port: (opsServer.address() as AddressInfo).port }, 'metrics and probes listening');
+  handleSignals(runtime!, server, opsServer, config, log);
+  handleCrash(runtime!, log);
+}
 
+function probePort(config: Config): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createProbe();
+    probe.once('error', reject);
+    probe.listen(config.PORT, config.HOST, () => probe.close(() => resolve()));
+  });
+}
+
+function listen(app: import('hono').Hono<any>, config: Config): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = serveHttp(app, { port: config.PORT, hostname: config.HOST }, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+    server.once('error', reject);
+  });
+}
+
+/** One sentence on stderr (a stack only for unexpected errors at LOG_LEVEL=debug), exit 1. */
+function failStart(err: unknown, config: Config, log: Logger): never {
+  const { message, known } = explainStartFailure(err, { databaseUrl: config.DATABASE_URL, port: config.PORT });
+  console.error(message);
+  if (!known) {
+    if (log.isLevelEnabled('debug')) console.error(err);
+    else console.error('(Set LOG_LEVEL=debug to print the stack trace.)');
+  }
+  process.exit(1);
+}
+
+function handleSignals(runtime: Runtime, server: Server | undefined, opsServer: Server | undefined, config: Config, log: Logger) {
   let stopping = false;
   const shutdown = async (signal: string) => {
+    // `npm start` forwards the signal it gets, so a signal sent to the process group arrives here twice.
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
@@ -60,23 +104,34 @@ async function main() {
     //   finish), finish what they hold within JOB_DRAIN_MS, and pg-boss hands back what is still running.
     const http = new Promise<void>((resolve) => {
       if (!server) return resolve();
-      const s = server as import('node:http').Server;
-      const cut = setTimeout(() => s.closeAllConnections(), config.REQUEST_WAIT_MS + 10_000);
-      s.close(() => (clearTimeout(cut), resolve()));
-      s.closeIdleConnections();
+      const cut = setTimeout(() => server.closeAllConnections(), config.REQUEST_WAIT_MS + 10_000);
+      server.close(() => (clearTimeout(cut), resolve()));
+      server.closeIdleConnections();
     });
     await Promise.all([http, runtime.drainJobs(JOB_DRAIN_MS).catch((err: unknown) => log.warn({ err }, 'job queue did not drain'))]);
     // Last: while draining, /readyz on it answers 503 (queue stopped) rather than refusing connections.
-    (opsServer as import('node:http').Server | undefined)?.close();
+    opsServer?.close();
     await runtime.close();
     log.info('stopped');
     process.exit(0);
   };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => void shutdown(signal));
+}
+
+/** A crash still stops the embedded database (and closes the pools), within a deadline, then exits 1. */
+function handleCrash(runtime: Runtime, log: Logger) {
+  let crashed = false;
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'crashed');
+    if (crashed) return;
+    crashed = true;
+    setTimeout(() => process.exit(1), CRASH_CLOSE_MS).unref();
+    void runtime.close().catch(() => {}).finally(() => process.exit(1));
+  });
 }
 
 main().catch((err) => {
+  // Only reached by a bug in main itself (failures to start are handled above).
   console.error(err);
   process.exit(1);
 });

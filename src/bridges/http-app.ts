@@ -5,11 +5,12 @@ import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
 import type { Context, Surface } from '../router/context.ts';
 import { appRouter } from '../router/index.ts';
-import { renderDocsPage } from './docs-page.ts';
 import { failure, failureOf, internalMessage, type AnswerContext, type Failure } from './errors/failure.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
+import { mountDocs } from './docs-page.ts';
+import { mountFavicon } from './favicon.ts';
 import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
 import { serveSubtitlesFile } from './subtitles-file-route.ts';
@@ -93,7 +94,8 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   let openapi: unknown;
   const openapiDoc = () => (openapi ??= buildOpenApiDocument(deps.publicUrl));
   app.get(`${REST_PREFIX}/openapi.json`, (c) => c.json(openapiDoc()));
-  app.get('/docs', (c) => c.html(renderDocsPage(openapiDoc())));
+  mountDocs(app, deps.publicUrl);
+  mountFavicon(app);
 
   extra?.(app);
   mountSignedFrames(app, deps);

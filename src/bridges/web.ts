@@ -15,12 +15,13 @@ function shell(a: Assets): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Subtext</title>
 <meta name="description" content="Transcripts, frames, translations and articles for YouTube videos">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/app.css?v=${a.version}">
 <script type="module" src="/assets/app.js?v=${a.version}"></script>
 </head>
 <body>
 <div id="app"><main id="main"><p>Loading Subtext…</p></main></div>
-<noscript><p>The Subtext website needs JavaScript. The API works without it: see <a href="/docs">/docs</a>.</p></noscript>
+<noscript><p>The Subtext website needs JavaScript. The API works without it: its OpenAPI document is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</p></noscript>
 </body>
 </html>`;
 }

@@ -38,14 +38,17 @@ export const ERROR_CODES = [
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class ServiceError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    /** Seconds after which a retry may succeed (RATE_LIMITED, SERVICE_BUSY). */
-    readonly retryAfter?: number,
-  ) {
+  readonly code: ErrorCode;
+  /** Seconds after which a retry may succeed (RATE_LIMITED, SERVICE_BUSY). */
+  readonly retryAfter?: number;
+  /** No retry of the job can help (YouTube's host does not resolve): fail at once instead of after the backoff. */
+  readonly final: boolean;
+  constructor(code: ErrorCode, message: string, retryAfter?: number, opts: { final?: boolean } = {}) {
     super(message);
     this.name = 'ServiceError';
+    this.code = code;
+    this.retryAfter = retryAfter;
+    this.final = opts.final ?? false;
   }
 }
 

@@ -25,7 +25,12 @@ export function usageChart(days: { day: string; spent: number }[]): HTMLElement 
     ...days
       .map((d, i) => ({ d, i }))
       .filter(({ i }) => (i % 7 === 0 && days.length - 1 - i >= 4) || i === days.length - 1)
-      .map(({ d, i }) => svg('text', { x: pad.left + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'tick' }, d.day.slice(5))),
+      // Centred under its bar, except the last, which ends at the chart's edge: centred, it was cut off there.
+      .map(({ d, i }) =>
+        i === days.length - 1
+          ? svg('text', { x: W - 2, y: H - 6, 'text-anchor': 'end', class: 'tick' }, d.day.slice(5))
+          : svg('text', { x: pad.left + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'tick' }, d.day.slice(5)),
+      ),
   );
   return h('figure', { class: 'chart-wrap' }, chart, h('figcaption', null, `Credits spent per day (UTC), last ${days.length} days`));
 }

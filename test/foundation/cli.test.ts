@@ -25,7 +25,7 @@ interface Run {
   stderr: string;
 }
 
-/** `npx tsx src/cli.ts ...args`, as one node process with tsx's loader (the wrapper would double the startup cost). */
+/** `node bin/cli.js ...args`: what `npm run cli --` runs (the Node version check, then src/cli.ts in the same process). */
 function cli(...args: string[]): Promise<Run> {
   return cliWith({}, ...args);
 }
@@ -34,7 +34,7 @@ function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli.ts', ...args],
+      ['bin/cli.js', ...args],
       { env: { PATH: process.env.PATH, DATABASE_URL: database.url, ...env }, timeout: 60_000 },
       (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
@@ -43,7 +43,7 @@ function cliWith(env: Record<string, string>, ...args: string[]): Promise<Run> {
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 
-describe('cli', () => {
+describe('cli', { timeout: 120_000 }, () => {
   it('keys create prints the key alone on the last stdout line, and it works against the service', async () => {
     const r = await cli('keys', 'create', '--email', 'Ops@Example.com', '--name', 'laptop');
     expect(r.code, r.stderr).toBe(0);
@@ -88,6 +88,36 @@ describe('cli', () => {
     expect(row!.revoked_at).toBeInstanceOf(Date);
   });
 
+  it('--help and -h describe the CLI and a command, with examples, on stdout', async () => {
+    // Every command's help text is checked in src/cli/help.test.ts; here, that the flags reach it as a user types them.
+    const [all, short, command, group] = await Promise.all([cli('--help'), cli('-h'), cli('keys', 'create', '-h'), cli('keys', '--help')]);
+    for (const r of [all, short]) {
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('Usage: npm run cli -- <command> [options]');
+      expect(r.stdout).toMatch(/^  keys create  +Create an API key/m);
+      expect(r.stdout).toContain('KEY=$(npm run -s cli -- keys create --email you@example.com --name laptop | tail -1)');
+    }
+    expect(command.code, command.stderr).toBe(0);
+    expect(command.stdout).toContain('Usage: npm run cli -- keys create --email <email>');
+    expect(command.stdout).toMatch(/Examples:\n  KEY=\$\(npm run -s cli -- keys create/);
+    expect(group.stdout).toContain('Usage: npm run cli -- keys <command>');
+  }, 120_000);
+
+  it('lists print as aligned plain text, and as JSON with --json', async () => {
+    const email = 'lists@example.com';
+    const created = await cli('keys', 'create', '--email', email, '--name', 'table test');
+    expect(created.code, created.stderr).toBe(0);
+    const [table, json, accounts] = await Promise.all([cli('keys', 'list', '--email', email), cli('keys', 'list', '--email', email, '--json'), cli('accounts', 'list', '--json')]);
+    const lines = table.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID +NAME +PREFIX +STATUS +CREATED +LAST USED +EXPIRES$/);
+    expect(lines[1]).toMatch(/^key_\w+ +table test +sk_\w{8} +active +\d{4}-\d\d-\d\d \d\d:\d\d +- +-$/);
+    expect(lines[1]!.indexOf('table test')).toBe(lines[0]!.indexOf('NAME')); // aligned
+    expect(table.stdout).not.toMatch(/[│┌└]/); // not console.table
+    const keys = JSON.parse(json.stdout) as Array<{ id: string; status: string; name: string }>;
+    expect(keys).toEqual([expect.objectContaining({ name: 'table test', status: 'active', id: expect.stringMatching(/^key_/) })]);
+    expect(JSON.parse(accounts.stdout)).toContainEqual(expect.objectContaining({ email, purchasedBalance: 0 }));
+  }, 120_000);
+
   it('bad arguments exit 2 with a clear message and the usage text, and change nothing', async () => {
     const cases: [string[], RegExp][] = [
       [[], /No command given/],
@@ -113,7 +143,7 @@ describe('cli', () => {
   });
 });
 
-describe('cli search reindex', () => {
+describe('cli search reindex', { timeout: 120_000 }, () => {
   const TS_KEY = 'ts-cli-key';
   const N = 260;
   const draft = (i: number): ArticleDraft => ({

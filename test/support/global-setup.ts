@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { chmodSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -27,6 +27,7 @@ export async function preparePostgres(): Promise<() => Promise<void>> {
   if (!(await reachable(adminUrl()))) {
     if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but unreachable`);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'subtext-test-pg-'));
+    chmodSync(dir, 0o755); // as root the database runs as the user postgres, which must be able to enter it
     const embedded = await startEmbeddedPostgres(dir);
     process.env.TEST_DATABASE_URL = embedded.url; // inherited by the test workers
     stopEmbedded = embedded.stop;

@@ -10,10 +10,12 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   verifier?: string;
   /** The last authorization URL the SDK asked us to open in a browser. */
   authorizationUrl?: URL;
-  constructor(
-    readonly redirectUrl: string,
-    readonly clientName = 'Test MCP Client',
-  ) {}
+  readonly redirectUrl: string;
+  readonly clientName: string;
+  constructor(redirectUrl: string, clientName = 'Test MCP Client') {
+    this.redirectUrl = redirectUrl;
+    this.clientName = clientName;
+  }
   get clientMetadata(): OAuthClientMetadata {
     return { client_name: this.clientName, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
   }

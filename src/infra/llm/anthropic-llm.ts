@@ -59,11 +59,10 @@ function classify(e: unknown): Outcome {
 }
 
 class InvalidAnswer extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-  ) {
+  readonly retryable: boolean;
+  constructor(message: string, retryable: boolean) {
     super(message);
+    this.retryable = retryable;
   }
 }
 

@@ -138,7 +138,7 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
             // sit `active` until its heartbeat or expiry ran out. Wait for the database (bounded) and then fail it,
             // so pg-boss retries it within seconds of the database's return.
             if (isDatabaseDown(err)) await untilDatabaseBack(opts.sql, DATABASE_WAIT_MS);
-            const retryable = !isServiceError(err) || err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED';
+            const retryable = !isServiceError(err) || (!err.final && (err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED'));
             if (retryable && job.retryCount < job.retryLimit) {
               ended('retried');
               throw err; // pg-boss retries with backoff

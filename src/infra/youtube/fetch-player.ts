@@ -9,6 +9,7 @@ import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 import { findChapters } from './map-video.ts';
 import { classifyHtmlPage, extractInitialData, extractPlayerResponse, looksLikeHtml } from './watch-page.ts';
+import { YoutubeNetworkError } from './network-error.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
 
 /** The desktop watch page, tried after every InnerTube client (see watch-page.ts). */
@@ -22,7 +23,7 @@ export interface PlayerResult {
   chapters?: Chapter[];
 }
 
-type Attempt = { ok: true; result: PlayerResult } | { ok: false; error: ServiceError };
+type Attempt = { ok: true; result: PlayerResult } | { ok: false; error: ServiceError; unreachable?: boolean };
 
 export interface ChainContext {
   innertube: () => Promise<Innertube>;
@@ -50,6 +51,8 @@ export async function fetchPlayer(
       failures.push(new ServiceError('EXTRACTION_FAILED', refusal));
     } else {
       failures.push(attempt.error);
+      // The host does not resolve: every other client (and a retry a second later) would fail the same way.
+      if (attempt.unreachable) throw new ServiceError('EXTRACTION_FAILED', chainError(failures).message, undefined, { final: true });
     }
     ctx.log?.debug({ videoId, client, reason: failures.at(-1)?.message }, 'youtube client fell through');
   }
@@ -94,7 +97,7 @@ async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSi
     body = await res.text();
   } catch (e) {
     signal?.throwIfAborted();
-    return retry(`watch page: network error (${messageOf(e)})`);
+    return { ...retry(`watch page: network error: ${messageOf(e)}`), unreachable: isUnreachable(e) };
   }
   const raw = extractPlayerResponse(body);
   if (!raw) return { ok: false, error: classifyHtmlPage(body, status) };
@@ -113,8 +116,8 @@ async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSi
 }
 
 /** Judges the raw /player answer; throws for YouTube's final word, returns a retry for anything else. */
-function judgeBody(status: number | undefined, body: string | undefined, error: unknown): { ok: true; raw: RawPlayerResponse } | { ok: false; error: ServiceError } {
-  if (body === undefined) return retry(`network error (${messageOf(error)})`);
+function judgeBody(status: number | undefined, body: string | undefined, error: unknown): { ok: true; raw: RawPlayerResponse } | { ok: false; error: ServiceError; unreachable?: boolean } {
+  if (body === undefined) return { ...retry(error instanceof YoutubeNetworkError ? `network error: ${error.message}` : `network error (${messageOf(error)})`), unreachable: isUnreachable(error) };
   if (status === 429) return retry('YouTube is rate-limiting this server (HTTP 429)');
   if (looksLikeHtml(body)) return { ok: false, error: classifyHtmlPage(body, status) };
   let json: unknown;
@@ -132,4 +135,5 @@ function judgeBody(status: number | undefined, body: string | undefined, error: 
 }
 
 const retry = (message: string) => ({ ok: false as const, error: new ServiceError('EXTRACTION_FAILED', message) });
+const isUnreachable = (e: unknown) => e instanceof YoutubeNetworkError && e.hostUnreachable;
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

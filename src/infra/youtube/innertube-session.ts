@@ -1,7 +1,7 @@
 // Innertube instances, created once per source and reused. The plain one makes no request at creation
 // (session generated locally, no player, no remote config). The deciphering one downloads YouTube's player script
 // and is only built when a stream URL is signature-ciphered.
-import { Innertube, Platform } from 'youtubei.js';
+import { Innertube, Parser, Platform } from 'youtubei.js';
 import { createPlayerEvaluator } from './player-evaluator.ts';
 
 export interface SessionOptions {
@@ -13,6 +13,11 @@ export interface SessionOptions {
 
 // youtubei.js takes its JavaScript evaluator from a process-wide shim; ours runs player code in node:vm.
 Platform.shim.eval = createPlayerEvaluator();
+
+// youtubei.js prints to stderr, with a stack trace or a generated class, every renderer it does not know or that
+// changed shape (YouTube changes them monthly). We read what we need from the raw JSON (player-response.ts), so
+// these are noise in the service's JSON logs and in test output: its parser hook turns them off.
+Parser.setParserErrorHandler(() => {});
 
 export function createSessions(opts: SessionOptions) {
   const make = (retrievePlayer: boolean) =>

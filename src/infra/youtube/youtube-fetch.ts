@@ -2,6 +2,7 @@
 // it moves every request onto `baseUrl` (tests and relays stand in for youtube.com and googlevideo.com), adds the
 // proxy, a timeout and the caller's abort signal, and hands the raw /player answer to whoever is waiting for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { describeNetworkError } from './network-error.ts';
 import type { ProxyPool } from './proxy-pool.ts';
 
 export const YOUTUBE_ORIGIN = 'https://www.youtube.com';
@@ -62,8 +63,10 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
       }
       return response;
     } catch (error) {
-      if (capture) capture.error = error;
-      throw error;
+      // The caller gave up: its abort, not a network failure. Anything else says what failed (DNS, refused, TLS...).
+      const failure = init.signal?.aborted || capture?.signal?.aborted ? error : describeNetworkError(error, url.host, timeoutMs);
+      if (capture) capture.error = failure;
+      throw failure;
     }
   };
 }
