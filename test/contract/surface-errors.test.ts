@@ -44,7 +44,10 @@ describe('the Bearer challenge', () => {
     ] as [Record<string, string>, string][]) {
       for (const res of await Promise.all(everySurface(headers))) {
         expect(res.status, res.url).toBe(401);
-        expect(res.headers.get('www-authenticate'), `${res.url} ${JSON.stringify(headers)}`).toBe(challenge);
+        // /mcp adds where its OAuth metadata is (RFC 9728), so MCP clients can start sign-in from the challenge.
+        const mcp = new URL(res.url).pathname === '/mcp';
+        const expected = mcp ? `${challenge}, resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', res.url)}"` : challenge;
+        expect(res.headers.get('www-authenticate'), `${res.url} ${JSON.stringify(headers)}`).toBe(expected);
         await res.body?.cancel();
       }
     }

@@ -160,7 +160,7 @@ describe('routes and methods', () => {
   it('MCP without a key is 401 with the Bearer challenge; GET and DELETE are 405 (stateless: POST only)', async () => {
     const res = await rawMcp(s.url, {});
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="subtext"');
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', s.url)}"`);
     expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${s.url}/mcp`, { method, headers: { ...auth(), accept: 'text/event-stream' } });
