@@ -13,7 +13,8 @@ let fake: FakeAnthropic;
 let s: TestServer;
 let receiver: WebhookReceiver;
 beforeAll(async () => {
-  fake = await startFakeAnthropic((req) => ({ delayMs: 200, reply: modelReply(req) }));
+  // Each model answer takes well over REQUEST_WAIT_MS, so a new translation is always answered 202, however fast the machine.
+  fake = await startFakeAnthropic((req) => ({ delayMs: 1500, reply: modelReply(req) }));
   receiver = await startWebhookReceiver();
   // Loopback callbacks are allowed only in this composition (the production policy is isPublicAddress).
   s = await startTestServer(
