@@ -3,20 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { migrateDatabase } from '../../db/client.ts';
-import { startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres.ts';
+import { postgresAnswers, startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres.ts';
 import { adminUrl, TEMPLATE_DB, urlFor } from './databases.ts';
 
-async function reachable(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
-  try {
-    await sql`select 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await sql.end({ timeout: 1 });
-  }
-}
 
 /**
  * Finds a PostgreSQL (TEST_DATABASE_URL, the local server, or an embedded one on a machine with none) and builds the
@@ -24,7 +13,7 @@ async function reachable(url: string): Promise<boolean> {
  */
 export async function preparePostgres(): Promise<() => Promise<void>> {
   let stopEmbedded: (() => Promise<void>) | undefined;
-  if (!(await reachable(adminUrl()))) {
+  if (!(await postgresAnswers(adminUrl(), 3))) {
     if (process.env.TEST_DATABASE_URL) throw new Error(`TEST_DATABASE_URL is set but unreachable`);
     const dir = mkdtempSync(path.join(os.tmpdir(), 'subtext-test-pg-'));
     chmodSync(dir, 0o755); // as root the database runs as the user postgres, which must be able to enter it

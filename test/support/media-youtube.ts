@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { readShared } from './fixture-files.ts';
 import { cachedTestVideo } from './make-video.ts';
-import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
+import { serveFile, startVideoServer, type Route, type VideoServer } from './video-server.ts';
 
 /** Recorded player responses by video id, for frame tests. */
 export const FRAME_FIXTURES: Record<string, string> = {
@@ -21,6 +21,23 @@ function storyboardSheet(): string {
   return file;
 }
 
+/** The player endpoint answering, for each video id, the recorded player response named in `fixtures` (else 404). */
+export function recordedPlayerRoute(fixtures: Record<string, string>): Route {
+  return {
+    handle: (req, res, served) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const videoId = (JSON.parse(body || '{}') as { videoId?: string }).videoId ?? '';
+        const fixture = fixtures[videoId];
+        served.status = fixture ? 200 : 404;
+        res.writeHead(served.status, { 'content-type': 'application/json' });
+        res.end(fixture ? readShared(fixture) : '{}');
+      });
+    },
+  };
+}
+
 /**
  * A loopback youtube.com and googlevideo.com for frames: the player endpoint answers recorded
  * responses, /videoplayback serves a generated three-hour video with range requests, and
@@ -31,19 +48,7 @@ export async function startMediaYoutube(): Promise<VideoServer & { videoFile: st
   const sheet = storyboardSheet();
   const server = await startVideoServer(
     {
-      '/youtubei/v1/player': {
-        handle: (req, res, served) => {
-          let body = '';
-          req.on('data', (c) => (body += c));
-          req.on('end', () => {
-            const videoId = (JSON.parse(body || '{}') as { videoId?: string }).videoId ?? '';
-            const fixture = FRAME_FIXTURES[videoId];
-            served.status = fixture ? 200 : 404;
-            res.writeHead(served.status, { 'content-type': 'application/json' });
-            res.end(fixture ? readShared(fixture) : '{}');
-          });
-        },
-      },
+      '/youtubei/v1/player': recordedPlayerRoute(FRAME_FIXTURES),
       '/videoplayback': { file: videoFile },
     },
     (p) => (p.startsWith('/sb/') ? { handle: (req, res, served) => serveFile(req, res, served, sheet, 'image/jpeg') } : undefined),

@@ -1,7 +1,7 @@
 // A loopback youtube.com + googlevideo.com for speech-to-text: /youtubei/v1/player answers recorded player responses
 // (one without caption tracks among them), and /videoplayback serves an audio stream made from the speech fixtures,
 // whatever format the service picked (the recorded stream URLs are rewritten onto this origin).
-import { readShared } from './fixture-files.ts';
+import { recordedPlayerRoute } from './media-youtube.ts';
 import { speechProgramme, type Programme } from './speech-audio.ts';
 import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
 
@@ -29,19 +29,7 @@ export interface SpeechYoutube extends VideoServer {
 export async function startSpeechYoutube(): Promise<SpeechYoutube> {
   const programme = speechProgramme();
   const server = await startVideoServer({
-    '/youtubei/v1/player': {
-      handle: (req, res, served) => {
-        let body = '';
-        req.on('data', (c) => (body += c));
-        req.on('end', () => {
-          const videoId = (JSON.parse(body || '{}') as { videoId?: string }).videoId ?? '';
-          const fixture = PLAYERS[videoId];
-          served.status = fixture ? 200 : 404;
-          res.writeHead(served.status, { 'content-type': 'application/json' });
-          res.end(fixture ? readShared(fixture) : '{}');
-        });
-      },
-    },
+    '/youtubei/v1/player': recordedPlayerRoute(PLAYERS),
     '/videoplayback': { handle: (req, res, served) => serveFile(req, res, served, programme.file, 'audio/webm') },
     // Caption downloads for the captioned video (mode=auto would use them; mode=generate must not).
     '/api/timedtext': { handle: (_req, res, served) => { served.status = 404; res.writeHead(404).end(); } },

@@ -53,7 +53,7 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     // A running server (`npm start`) or CLI command already owns it: use it, and leave it to its owner to stop.
     if (owner && owner.pid !== process.pid && alive(owner.pid)) return { url, how: 'joined', pid: running.pid, stop: async () => {} };
     // Left behind by a process that died without stopping it. Reuse it if it answers; else stop it and start afresh.
-    if (await answers(url)) return own({ url, how: 'adopted', pid: running.pid }, bin, databaseDir, ownerFile);
+    if (await postgresAnswers(url)) return own({ url, how: 'adopted', pid: running.pid }, bin, databaseDir, ownerFile);
     await stopServer(bin, databaseDir);
   }
 
@@ -163,8 +163,9 @@ function readOwner(file: string): { url: string; pid: number } | null {
   }
 }
 
-async function answers(url: string): Promise<boolean> {
-  const sql = postgres(url, { max: 1, connect_timeout: 5, onnotice: () => {} });
+/** Whether a PostgreSQL at `url` answers a query within `timeoutSeconds`. */
+export async function postgresAnswers(url: string, timeoutSeconds = 5): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: timeoutSeconds, onnotice: () => {} });
   try {
     await sql`select 1`;
     return true;
