@@ -50,7 +50,6 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     headers: req.headers,
     log: deps.log.child({ reqId: requestId }),
     signal: req.signal,
-    caller: null,
     out: {},
   });
 

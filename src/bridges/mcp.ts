@@ -7,11 +7,8 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import { isServiceError } from '../domain/errors.ts';
-import { authenticateApiKey, type Caller } from '../domain/keys/manage-keys.ts';
-import { authenticateAccessToken } from '../domain/oauth/authorization.ts';
-import { ServiceError } from '../domain/errors.ts';
-import { mcpResource, resourceMetadataUrl } from './oauth/oauth-routes.ts';
-import { readApiKey } from '../domain/keys/api-key.ts';
+import { resourceMetadataUrl } from './oauth/oauth-routes.ts';
+import { authenticateRequest, rateLimited } from '../router/authenticate-request.ts';
 import type { Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
@@ -67,7 +64,7 @@ function buildServer(ctx: Context): McpServer {
 
 /** The context of the request being served travels to the per-request server as the SDK's pass-through authInfo. */
 const contextOf = (auth: AuthInfo | undefined) => (auth?.extra as { context: Context }).context;
-const authInfoFor = (ctx: Context): AuthInfo => ({ token: 'api-key', clientId: ctx.caller!.accountId, scopes: [], extra: { context: ctx } });
+const authInfoFor = (ctx: Context): AuthInfo => ({ token: 'caller', clientId: ctx.auth!.caller.accountId, scopes: [], extra: { context: ctx } });
 
 let modern: ReturnType<typeof createMcpHandler> | undefined;
 /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
@@ -89,19 +86,6 @@ async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context):
 
 type Message = { id?: JsonRpcId; method?: string; params?: { arguments?: unknown } };
 
-/** An API key (`sk_...`, either header) as everywhere, or an OAuth access token issued for this resource. */
-async function mcpCaller(request: Request, ctx: Context): Promise<Caller> {
-  const token = readApiKey(request.headers);
-  if (token && !token.startsWith('sk_') && !request.headers.has('x-api-key')) {
-    const caller = await authenticateAccessToken(ctx.deps.oauth, token, mcpResource(ctx.deps));
-    if (!caller) throw new ServiceError('INVALID_API_KEY', 'The access token is invalid, expired, revoked or not for this resource');
-    return caller;
-  }
-  const caller = await authenticateApiKey(ctx.deps, token);
-  ctx.deps.lastUsed.touch(caller.keyId);
-  return caller;
-}
-
 /**
  * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
  * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
@@ -118,15 +102,6 @@ export async function handleMcp(request: Request, ctx: Context): Promise<Respons
     return mcpErrorResponse(failure('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)'), answer, null, { allow: 'POST' });
   }
 
-  let caller;
-  try {
-    caller = await mcpCaller(request, ctx);
-  } catch (err) {
-    if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
-    throw err;
-  }
-  const toolCtx: Context = { ...ctx, caller };
-
   const text = await request.text();
   let parsed: unknown;
   try {
@@ -134,10 +109,29 @@ export async function handleMcp(request: Request, ctx: Context): Promise<Respons
   } catch {
     parsed = undefined; // the SDK answers -32700
   }
-  if (Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION) {
+  const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
+  const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
+  // The rate limit counts tool calls, not protocol traffic (initialize, tools/list, ping): they are counted with
+  // the caller's lookup, in the one statement every surface uses, and each tool's procedure spends one.
+  const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method === 'tools/call').length;
+  let auth;
+  try {
+    auth = await authenticateRequest(ctx, toolCalls);
+  } catch (err) {
+    if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
+    throw err;
+  }
+  if (refusedBatch) {
     return mcpErrorResponse(failure('INVALID_REQUEST', 'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request'), answer);
   }
+  const limit = auth.rateLimit ?? undefined;
   const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
+  if (limit && !limit.allowed && single?.method === 'tools/call') {
+    // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
+    return mcpErrorResponse(failureOf(rateLimited(limit), ctx.requestId), { ...answer, rateLimit: limit }, single.id ?? null);
+  }
+  const toolCtx: Context = { ...ctx, auth };
+
   // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
   if (single?.method === 'tools/call' && single.params && single.params.arguments === null) delete single.params.arguments;
   const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
@@ -147,13 +141,6 @@ export async function handleMcp(request: Request, ctx: Context): Promise<Respons
       ? await modernHandler().fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(toolCtx) })
       : await serveLegacy(forward, parsed, toolCtx);
 
-  const limit = toolCtx.out.rateLimit;
-  if (limit && !limit.allowed && single?.method === 'tools/call') {
-    // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
-    await response.body?.cancel();
-    const f = failure('RATE_LIMITED', `Rate limit of ${limit.limit} requests per minute exceeded; retry in ${limit.reset} s`, limit.reset);
-    return mcpErrorResponse(f, { ...answer, rateLimit: limit }, single.id ?? null);
-  }
   const headers = new Headers(response.headers);
   for (const [k, v] of rateLimitHeaders(limit)) headers.set(k, v);
   headers.set('x-request-id', ctx.requestId);

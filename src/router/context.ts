@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import type { Authenticated } from '../domain/keys/authenticate.ts';
 import type { Caller } from '../domain/keys/manage-keys.ts';
 import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
 import type { Logger } from '../infra/log/logger.ts';
@@ -13,8 +14,11 @@ export interface Context {
   headers: Headers;
   log: Logger;
   signal?: AbortSignal;
-  /** Set by the MCP bridge, which authenticates before the transport; otherwise resolved from headers. */
-  caller: Caller | null;
+  /**
+   * Set by the MCP bridge, which authenticates (and counts the tool calls) before the SDK; REST and tRPC requests
+   * are authenticated by keyedProcedure.
+   */
+  auth?: Authenticated;
   /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */
   clientIp?: string;
   /** Filled in by middleware and procedures, turned into response headers by the bridges. */

@@ -1,7 +1,6 @@
 import { csrfMatches, findSession, type Session } from '../domain/accounts/sessions.ts';
 import { ServiceError } from '../domain/errors.ts';
-import { readApiKey } from '../domain/keys/api-key.ts';
-import { authenticateApiKey, type Caller } from '../domain/keys/manage-keys.ts';
+import type { Caller } from '../domain/keys/manage-keys.ts';
 import type { Context } from './context.ts';
 import { readSessionToken } from './session-cookie.ts';
 
@@ -21,15 +20,16 @@ export async function requireSession(ctx: Context, csrf: boolean): Promise<{ ses
   return { session, token };
 }
 
-/**
- * The caller of a service procedure: an API key when one is sent (no CSRF: a key is never sent by a browser on
- * its own), else the website session cookie. Cookie callers must send the CSRF token on every call, queries
- * included, because some queries spend credits (frames.get) and a cross-site navigation carries Lax cookies.
- */
+/** Whether the request names an API key (or any credential) in a header, rather than relying on the cookie. */
 export const sendsApiKey = (headers: Headers) => headers.has('authorization') || headers.has('x-api-key');
 
-export async function callerFromRequest(ctx: Context): Promise<Caller> {
-  if (sendsApiKey(ctx.headers) || !readSessionToken(ctx.headers)) return authenticateApiKey(ctx.deps, readApiKey(ctx.headers));
+/**
+ * The website session as the caller of a service procedure (authenticateRequest takes this path when no key is
+ * sent). Cookie callers must send the CSRF token on every call, queries included, because some queries spend
+ * credits (frames.get) and a cross-site navigation carries Lax cookies. A key is never sent by a browser on its
+ * own, so key callers need no token.
+ */
+export async function callerFromSession(ctx: Context): Promise<Caller> {
   const token = readSessionToken(ctx.headers);
   const session = await findSession(ctx.deps, token);
   if (!session) throw new ServiceError('INVALID_API_KEY', 'Your website session has expired; sign in again, or send an API key');

@@ -1,6 +1,7 @@
 import { ServiceError } from '../domain/errors.ts';
 import type { Session } from '../domain/accounts/sessions.ts';
 import { consumeRateLimit } from '../domain/rate-limit/rate-limit.ts';
+import { rateLimited } from './authenticate-request.ts';
 import type { Context } from './context.ts';
 import { requireSession, SESSION_CALLER_PREFIX } from './session-auth.ts';
 import { publicProcedure } from './trpc.ts';
@@ -19,7 +20,7 @@ export const sessionProcedure = publicProcedure.use(async ({ ctx, type, next }) 
   const limit = session.rateLimit ?? ctx.deps.config.RATE_LIMIT_PER_MINUTE;
   const state = await consumeRateLimit(ctx.deps, SESSION_CALLER_PREFIX + session.accountId, limit);
   ctx.out.rateLimit = state;
-  if (!state.allowed) throw new ServiceError('RATE_LIMITED', `Rate limit of ${limit} requests per minute exceeded; retry in ${state.reset} s`, state.reset);
+  if (!state.allowed) throw rateLimited(state);
   return next({ ctx: { ...ctx, session, sessionToken: token } as SessionContext });
 });
 

@@ -2,13 +2,11 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
-import { readApiKey, redactKeys } from '../domain/keys/api-key.ts';
-import { authenticateAndCount } from '../domain/keys/authenticate.ts';
-import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit/rate-limit.ts';
+import { redactKeys } from '../domain/keys/api-key.ts';
 import type { AuthedContext, Context } from './context.ts';
 import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
-import { callerFromRequest, SESSION_CALLER_PREFIX, sendsApiKey } from './session-auth.ts';
+import { authenticateRequest, rateLimited, spendCall } from './authenticate-request.ts';
 
 export interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
@@ -125,23 +123,14 @@ const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
 
 export const publicProcedure = t.procedure.use(requestMetrics).use(errorMapping);
 
-/** Needs an API key or a website session; counts against the key's (or the session account's) rate limit. */
+/**
+ * Needs an API key or a website session (authenticateRequest: one statement finds the caller and counts the call);
+ * MCP requests arrive authenticated and counted already, and each procedure call spends one admitted call.
+ */
 export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const defaultLimit = ctx.deps.config.RATE_LIMIT_PER_MINUTE;
-  let caller = ctx.caller;
-  let state: RateLimitState;
-  if (!caller && sendsApiKey(ctx.headers)) {
-    // The common case, in one round trip: the key's caller and its rate-limit count.
-    ({ caller, rateLimit: state } = await authenticateAndCount(ctx.deps, readApiKey(ctx.headers), defaultLimit));
-  } else {
-    // An API key, or (for the website) a session cookie with its CSRF token: see session-auth.ts.
-    caller ??= await callerFromRequest(ctx);
-    state = await consumeRateLimit(ctx.deps, caller.keyId, caller.rateLimit ?? defaultLimit);
-  }
-  if (!caller.keyId.startsWith(SESSION_CALLER_PREFIX)) ctx.deps.lastUsed.touch(caller.keyId);
+  const auth = ctx.auth ?? (await authenticateRequest(ctx, 1));
+  const state = ctx.auth ? spendCall(ctx.auth) : auth.rateLimit!;
   ctx.out.rateLimit = state;
-  if (!state.allowed) {
-    throw new ServiceError('RATE_LIMITED', `Rate limit of ${state.limit} requests per minute exceeded; retry in ${state.reset} s`, state.reset);
-  }
-  return next({ ctx: { ...ctx, caller } as AuthedContext });
+  if (!state.allowed) throw rateLimited(state);
+  return next({ ctx: { ...ctx, caller: auth.caller } as AuthedContext });
 });

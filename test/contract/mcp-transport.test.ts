@@ -89,6 +89,44 @@ describe('transport', () => {
     expect(r.headers.get('retry-after')).toBe(r.headers.get('ratelimit-reset'));
   });
 
+  it('the rate limit counts each tool call once, and never protocol traffic', async () => {
+    const { key: limited } = await s.newKey({ rateLimit: 2 });
+    const headers = { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' };
+    expect((await post(initialize('2025-11-25'), headers)).status).toBe(200);
+    expect((await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)).status).toBe(200);
+    const call = (id: number) => post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }, headers);
+    const first = await call(3);
+    expect([first.status, first.headers.get('ratelimit-remaining')]).toEqual([200, '1']);
+    const second = await call(4);
+    expect([second.status, second.headers.get('ratelimit-remaining')]).toEqual([200, '0']);
+    expectJsonRpcError(await call(5), 429, 'RATE_LIMITED');
+  });
+
+  it('a 2025-03-26 batch of tool calls gets as many answers as the window has room for; the rest are RATE_LIMITED', async () => {
+    const { key: limited } = await s.newKey({ rateLimit: 2 });
+    const batch = [3, 4, 5].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }));
+    const r = await post(batch, { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-03-26' });
+    expect(r.status, r.text).toBe(200);
+    const results = (r.json as any[]).map((m) => (m.result.isError ? JSON.parse(m.result.content[0].text).error.code : 'ok')).sort();
+    expect(results).toEqual(['RATE_LIMITED', 'ok', 'ok']);
+  });
+
+  it('refusals over reused connections never reset one: concurrent calls each get their answer', async () => {
+    // Answers given before the SDK runs (401, 429) must still read the request, or a client reusing the connection
+    // under load meets ECONNRESET instead of the answer.
+    const { key: limited } = await s.newKey({ rateLimit: 1 });
+    const body = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: { pad: 'x'.repeat(20_000) } } });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post(body(i), { authorization: `Bearer ${i % 3 === 0 ? 'sk_wrongwrongwrongwrongwrongwrong' : limited}`, 'mcp-protocol-version': '2025-11-25' }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((st) => st === 401)).toHaveLength(10);
+    expect(statuses.filter((st) => st === 200)).toHaveLength(1);
+    expect(statuses.filter((st) => st === 429)).toHaveLength(19);
+  });
+
   it('JSON-RPC batches are refused on revisions that removed them', async () => {
     const batch = [
       { jsonrpc: '2.0', id: 1, method: 'tools/list' },

@@ -4,7 +4,8 @@ import type { Sql } from '../../db/client.ts';
 import type { ArticleDraft } from '../../src/domain/articles/schemas.ts';
 import * as credits from '../../src/domain/credits/credits.ts';
 import * as keys from '../../src/domain/keys/manage-keys.ts';
-import { consumeRateLimit as consume } from '../../src/domain/rate-limit/rate-limit.ts';
+import { hashApiKey } from '../../src/domain/keys/api-key.ts';
+import { windowOf } from '../../src/domain/rate-limit/rate-limit.ts';
 import type { SourceVideo } from '../../src/domain/ports.ts';
 import type { Stores } from '../../src/domain/stores.ts';
 import type { NewTranscript, Origin } from '../../src/domain/subtitles/transcript-store.ts';
@@ -21,8 +22,9 @@ export function storesOf(sql: Sql): Stores {
 export const ensureAccount = (sql: Sql, email: string) => keys.ensureAccount(storesOf(sql), email);
 export const createApiKey = (sql: Sql, input: Parameters<typeof keys.createApiKey>[1]) => keys.createApiKey(storesOf(sql), input);
 export const revokeApiKey = (sql: Sql, accountId: string, keyId: string) => keys.revokeApiKey(storesOf(sql), accountId, keyId);
-export const authenticateApiKey = (sql: Sql, key: string | null) => keys.authenticateApiKey(storesOf(sql), key);
-export const consumeRateLimit = (sql: Sql, keyId: string, limit: number, now?: number) => consume(storesOf(sql), keyId, limit, now);
+/** The hot path's one statement: the key's caller and one request counted against its window. */
+export const authenticateKeyAndCount = (sql: Sql, key: string, now = Date.now()) =>
+  storesOf(sql).apiKeys.findCallerAndCount(hashApiKey(key), windowOf(now).start, 1);
 
 export const getCredits = (sql: Sql, accountId: string, dailyAllowance: number, now?: Date) => credits.getCredits(storesOf(sql), accountId, dailyAllowance, now);
 export const grantCredits = (sql: Sql, accountId: string, amount: number, reason?: string) => credits.grantCredits(storesOf(sql), accountId, amount, reason);

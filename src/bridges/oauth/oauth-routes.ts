@@ -19,8 +19,8 @@ import { countAttempt } from '../../domain/accounts/sign-in-throttle.ts';
 import { isServiceError } from '../../domain/errors.ts';
 import { clientIp } from '../client-ip.ts';
 import { renderAuthorizationError, renderConsentPage } from './consent-page.ts';
+import { mcpResource } from '../../router/authenticate-request.ts';
 
-export const mcpResource = (deps: Deps) => `${deps.publicUrl}/mcp`;
 export const resourceMetadataUrl = (deps: Deps) => `${deps.publicUrl}/.well-known/oauth-protected-resource/mcp`;
 
 /** Dynamic registrations allowed per client address in each 15-minute window. */

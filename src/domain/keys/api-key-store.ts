@@ -16,12 +16,14 @@ export interface ApiKeyStore {
   list(accountId: string): Promise<StoredKey[]>;
   /** False when the account has no key with this id. */
   revoke(accountId: string, keyId: string): Promise<boolean>;
-  /** The caller behind a live (unrevoked, unexpired) key's hash. */
-  findCaller(hash: string): Promise<Caller | null>;
-  /** findCaller and countRequest in one statement: the hot path's one round trip. Nothing is counted for an unknown key. */
-  findCallerAndCount(hash: string, windowStart: Date): Promise<{ caller: Caller; count: number } | null>;
-  /** Counts one request in the window, atomically; the count including this one. */
-  countRequest(counterKey: string, windowStart: Date): Promise<number>;
+  /**
+   * The caller behind a live (unrevoked, unexpired) key's hash, and `n` requests counted against its current
+   * window, in one statement: `count` is the window's count including them (null when `n` is 0). Nothing is
+   * counted for an unknown key.
+   */
+  findCallerAndCount(hash: string, windowStart: Date, n: number): Promise<{ caller: Caller; count: number | null } | null>;
+  /** Counts `n` requests in the window of a counter that is not a key (a website account), atomically. */
+  countRequests(counterKey: string, windowStart: Date, n: number): Promise<number>;
   pruneRateCounters(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors.ts';
 import type { Stores } from '../stores.ts';
 import { newId } from '../ids.ts';
-import { generateApiKey, hashApiKey } from './api-key.ts';
+import { generateApiKey } from './api-key.ts';
 
 export interface Caller {
   accountId: string;
@@ -75,12 +75,4 @@ export async function listApiKeys({ apiKeys }: Pick<Stores, 'apiKeys'>, accountI
 /** Revokes one of the account's keys; effective on the next request, on every instance. */
 export async function revokeApiKey({ apiKeys }: Pick<Stores, 'apiKeys'>, accountId: string, keyId: string): Promise<boolean> {
   return apiKeys.revoke(accountId, keyId);
-}
-
-/** Finds the caller behind a key, or throws INVALID_API_KEY without saying which check failed. */
-export async function authenticateApiKey({ apiKeys }: Pick<Stores, 'apiKeys'>, key: string | null): Promise<Caller> {
-  if (!key) throw new ServiceError('INVALID_API_KEY', 'Missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"');
-  const caller = await apiKeys.findCaller(hashApiKey(key));
-  if (!caller) throw new ServiceError('INVALID_API_KEY', 'The API key is invalid, revoked or expired');
-  return caller;
 }

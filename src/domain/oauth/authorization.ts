@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { newId } from '../ids.ts';
-import type { Caller } from '../keys/manage-keys.ts';
 import { OAuthProblem, UnredirectableProblem } from './oauth-error.ts';
 import type { AccessTokens, Grant, OAuthClient, OAuthStore } from './ports.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
@@ -185,13 +184,4 @@ export async function revokeToken(p: OAuthPorts, token: string | undefined): Pro
   }
   const grantId = await p.tokens.grantOf(token);
   if (grantId) await p.store.revokeGrant(grantId);
-}
-
-/** The caller an access token acts for: its account, with the account's rate limit, counted per grant. */
-export async function authenticateAccessToken(p: Pick<OAuthPorts, 'store' | 'tokens'>, token: string, resource: string): Promise<Caller | null> {
-  const claims = await p.tokens.verify(token, resource);
-  if (!claims) return null;
-  const live = await p.store.useGrant(claims.grantId);
-  if (!live || live.accountId !== claims.accountId) return null;
-  return { accountId: live.accountId, keyId: claims.grantId, rateLimit: live.rateLimit };
 }

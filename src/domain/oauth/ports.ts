@@ -55,8 +55,11 @@ export interface OAuthStore {
   revokeByPreviousRefresh(oldHash: string): Promise<boolean>;
   revokeByRefresh(refreshHash: string): Promise<boolean>;
   revokeGrant(grantId: string, accountId?: string): Promise<boolean>;
-  /** The caller behind a live grant (not revoked, not expired), noting its use; null otherwise. */
-  useGrant(grantId: string): Promise<{ accountId: string; rateLimit: number | null } | null>;
+  /**
+   * The caller behind a live grant (not revoked, not expired), noting its use, with `n` requests counted against
+   * the grant's current window in the same statement (`count` null when `n` is 0); null otherwise.
+   */
+  useGrantAndCount(grantId: string, windowStart: Date, n: number): Promise<{ accountId: string; rateLimit: number | null; count: number | null } | null>;
   listGrants(accountId: string): Promise<GrantListing[]>;
 }
 

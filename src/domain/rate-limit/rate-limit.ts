@@ -16,18 +16,23 @@ export function windowOf(now: number): { start: Date; reset: number } {
   return { start, reset: Math.max(1, Math.ceil((start.getTime() + WINDOW_MS - now) / 1000)) };
 }
 
+/** The window as a response reports it, once its count (this request included) is known. */
+export function rateLimitState(count: number, limit: number, reset: number): RateLimitState {
+  return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+}
+
 /**
- * Counts one request against the key's current one-minute window. The counter lives in
- * Postgres and is incremented atomically, so every instance shares it and exactly `limit`
- * requests get through per window, however many arrive at once.
+ * Counts requests (one by default) against a website account's current one-minute window (API keys and OAuth grants are
+ * counted by authenticateAndCount, in their lookup). The counter lives in Postgres and is incremented atomically,
+ * so every instance shares it and exactly `limit` requests get through per window, however many arrive at once.
  */
-export async function consumeRateLimit({ apiKeys }: Pick<Stores, 'apiKeys'>, keyId: string, limit: number, now = Date.now()): Promise<RateLimitState> {
-  const { start: windowStart, reset } = windowOf(now);
-  const count = await apiKeys.countRequest(keyId, windowStart);
-  return {
-    limit,
-    remaining: Math.max(0, limit - count),
-    reset,
-    allowed: count <= limit,
-  };
+export async function consumeRateLimit(
+  { apiKeys }: Pick<Stores, 'apiKeys'>,
+  counterKey: string,
+  limit: number,
+  count = 1,
+  now = Date.now(),
+): Promise<RateLimitState> {
+  const { start, reset } = windowOf(now);
+  return rateLimitState(await apiKeys.countRequests(counterKey, start, count), limit, reset);
 }

@@ -1,6 +1,7 @@
 // API keys (stored by hash) and their per-minute request counters.
 import type { Sql } from '../../../db/client.ts';
 import type { ApiKeyStore } from '../../domain/keys/api-key-store.ts';
+import { countRequests } from './rate-counters.ts';
 
 export function createApiKeyStore(sql: Sql): ApiKeyStore {
   return {
@@ -33,37 +34,23 @@ export function createApiKeyStore(sql: Sql): ApiKeyStore {
       return rows.length > 0;
     },
 
-    async findCaller(hash) {
+    async findCallerAndCount(hash, windowStart, n) {
       // Looked up by hash, so timing reveals nothing about how much of a guess was right.
-      const [row] = await sql<{ id: string; account_id: string; rate_limit: number | null }[]>`
-        select k.id, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit
-        from api_keys k join accounts a on a.id = k.account_id
-        where k.hash = ${hash} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())`;
-      return row ? { accountId: row.account_id, keyId: row.id, rateLimit: row.rate_limit } : null;
-    },
-
-    async findCallerAndCount(hash, windowStart) {
-      const [row] = await sql<{ id: string; account_id: string; rate_limit: number | null; count: number }[]>`
-        with k as (
+      const [row] = await sql<{ id: string; account_id: string; rate_limit: number | null; count: number | null }[]>`
+        with counted as (
           select k.id, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit
           from api_keys k join accounts a on a.id = k.account_id
           where k.hash = ${hash} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-        ), c as (
-          insert into rate_counters (key_id, window_start, count)
-          select id, ${windowStart.toISOString()}::timestamptz, 1 from k
-          on conflict (key_id, window_start) do update set count = rate_counters.count + 1
-          returning count
-        )
-        select k.id, k.account_id, k.rate_limit, (select count from c) as count from k`;
+        ), c as (${countRequests(sql, windowStart, n)})
+        select counted.id, counted.account_id, counted.rate_limit, (select count from c) as count from counted`;
       return row ? { caller: { accountId: row.account_id, keyId: row.id, rateLimit: row.rate_limit }, count: row.count } : null;
     },
 
-    async countRequest(counterKey, windowStart) {
+    async countRequests(counterKey, windowStart, n) {
       const [row] = await sql<{ count: number }[]>`
-        insert into rate_counters (key_id, window_start, count) values (${counterKey}, ${windowStart.toISOString()}::timestamptz, 1)
-        on conflict (key_id, window_start) do update set count = rate_counters.count + 1
-        returning count`;
-      return row!.count;
+        with counted as (select ${counterKey}::text as id), c as (${countRequests(sql, windowStart, n)})
+        select count from c`;
+      return row?.count ?? 0;
     },
 
     async pruneRateCounters() {

@@ -1,5 +1,6 @@
 import type { Sql } from '../../../db/client.ts';
 import type { Grant, GrantListing, OAuthClient, OAuthStore, StoredCode } from '../../domain/oauth/ports.ts';
+import { countRequests } from './rate-counters.ts';
 
 export function createOAuthStore(sql: Sql): OAuthStore {
   return {
@@ -69,17 +70,19 @@ export function createOAuthStore(sql: Sql): OAuthStore {
         : await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where id = ${grantId} returning id`;
       return rows.length > 0;
     },
-    async useGrant(grantId) {
-      // "Last used" is written at most once a minute per grant, in the same statement as the lookup.
-      const [row] = await sql<{ account_id: string; rate_limit: number | null }[]>`
-        with touched as (
+    async useGrantAndCount(grantId, windowStart, n) {
+      // One statement: the live grant, its "last used" (written at most once a minute), and the requests counted.
+      const [row] = await sql<{ account_id: string; rate_limit: number | null; count: number | null }[]>`
+        with counted as (
+          select g.id, g.account_id, a.rate_limit_per_minute as rate_limit
+          from oauth_grants g join accounts a on a.id = g.account_id
+          where g.id = ${grantId} and g.revoked_at is null and g.refresh_expires_at > now()
+        ), touched as (
           update oauth_grants set last_used_at = now()
-          where id = ${grantId} and revoked_at is null and (last_used_at is null or last_used_at < now() - interval '1 minute')
-        )
-        select g.account_id, a.rate_limit_per_minute as rate_limit
-        from oauth_grants g join accounts a on a.id = g.account_id
-        where g.id = ${grantId} and g.revoked_at is null and g.refresh_expires_at > now()`;
-      return row ? { accountId: row.account_id, rateLimit: row.rate_limit } : null;
+          where id = (select id from counted) and (last_used_at is null or last_used_at < now() - interval '1 minute')
+        ), c as (${countRequests(sql, windowStart, n)})
+        select counted.account_id, counted.rate_limit, (select count from c) as count from counted`;
+      return row ? { accountId: row.account_id, rateLimit: row.rate_limit, count: row.count } : null;
     },
     async listGrants(accountId) {
       const rows = await sql<
