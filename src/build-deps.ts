@@ -26,6 +26,7 @@ import { createListingCache } from './domain/listing/listing-cache.ts';
 import { createBatchRepository } from './infra/postgres/batches.ts';
 import { createWebhookRepository } from './infra/postgres/webhooks.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
+import { createSpeech } from './infra/speech/create-speech.ts';
 
 const APP_POOL_MAX = 20;
 
@@ -88,6 +89,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
   const customOrigin = config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
+  const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
 
   const deps: Deps = {
     ...createStores(sql),
@@ -122,12 +124,13 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     webhooks: createWebhookRepository(sql),
     webhookTransport: createWebhookTransport(),
     frames: createFfmpegFrameGrabber({
-      ffmpegPath: findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path,
+      ffmpegPath,
       extraOrigins: customOrigin,
       timeoutMs: config.FRAME_TIMEOUT_MS,
       maxConcurrent: config.FRAME_CONCURRENCY,
     }),
     blobs,
+    speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin }),
     llm: config.ANTHROPIC_API_KEY
       ? createAnthropicLlm({
           apiKey: config.ANTHROPIC_API_KEY,

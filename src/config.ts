@@ -76,6 +76,24 @@ export const ConfigSchema = z.object({
   LLM_MODEL: z.string().optional(),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
 
+  /**
+   * Speech-to-text for videos without captions. `auto`: the OpenAI-compatible server when STT_BASE_URL is set, else
+   * the local engine when Debian's pocketsphinx is installed, else none. `off`: never.
+   */
+  STT_ENGINE: z.enum(['auto', 'openai-compatible', 'local', 'off']).default('auto'),
+  /** An OpenAI-compatible transcription server (speaches, whisper.cpp's server, Groq, OpenAI): POST {base}/v1/audio/transcriptions. */
+  STT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  STT_API_KEY: z.string().optional(),
+  STT_MODEL: z.string().min(1).default('whisper-1'),
+  /** Time allowed for one chunk (up to 10 minutes of audio) at the engine. */
+  STT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
+  /** Speech-to-text jobs running at once across all instances (the local engine takes one core each). */
+  STT_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+  /** Longest audio transcribed, in seconds (4 h). */
+  STT_MAX_SECONDS: z.coerce.number().int().min(1).default(4 * 3600),
+  /** Largest audio stream read, in bytes (1 GiB). */
+  STT_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
+
   SEARCH_BACKEND: z.enum(['postgres', 'typesense']).default('postgres'),
   TYPESENSE_URL: z.url().optional(),
   TYPESENSE_API_KEY: z.string().optional(),
@@ -97,6 +115,9 @@ export const ConfigSchema = z.object({
   if (c.S3_BUCKET && c.BLOB_DIR) ctx.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: 'set S3_BUCKET or BLOB_DIR, not both' });
   if (!!c.S3_ACCESS_KEY_ID !== !!c.S3_SECRET_ACCESS_KEY) {
     ctx.addIssue({ code: 'custom', path: ['S3_ACCESS_KEY_ID'], message: 'set both S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY, or neither' });
+  }
+  if (c.STT_ENGINE === 'openai-compatible' && !c.STT_BASE_URL) {
+    ctx.addIssue({ code: 'custom', path: ['STT_ENGINE'], message: 'openai-compatible needs STT_BASE_URL' });
   }
   if (c.SEARCH_BACKEND === 'typesense' && (!c.TYPESENSE_URL || !c.TYPESENSE_API_KEY)) {
     ctx.addIssue({ code: 'custom', path: ['SEARCH_BACKEND'], message: 'typesense needs TYPESENSE_URL and TYPESENSE_API_KEY' });

@@ -14,6 +14,7 @@ import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 import type { Metrics } from './infra/metrics/metrics.ts';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
+import type { Speech } from './domain/speech/ports.ts';
 
 /**
  * Everything a procedure or worker may hand to the domain, built once by build-deps.ts (or a test). Domain
@@ -37,6 +38,8 @@ export interface Deps extends Stores {
   webhookTransport: WebhookTransport;
   frames: FrameGrabber;
   blobs: BlobStore;
+  /** Speech-to-text engine and audio decoder; null when none is configured or installed (STT_ENGINE). */
+  speech: Speech | null;
   /** null when no LLM is configured: summaries fall back to the extractive generator. */
   llm: Llm | null;
   search: ArticleSearch;

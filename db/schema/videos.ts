@@ -17,13 +17,16 @@ export const transcripts = pgTable(
   {
     videoId: text('video_id').notNull(),
     lang: text('lang').notNull(),
-    /** 'manual' | 'asr' for YouTube tracks, 'translation' for ours. */
-    origin: text('origin', { enum: ['manual', 'asr', 'translation'] }).notNull(),
+    /** 'manual' | 'asr' for YouTube tracks, 'translation' and 'speech' (speech-to-text) for ours. */
+    origin: text('origin', { enum: ['manual', 'asr', 'translation', 'speech'] }).notNull(),
     trackName: text('track_name').notNull(),
     segmentCount: integer('segment_count').notNull(),
     /** Seconds: the end of the last segment. */
     duration: real('duration').notNull(),
     body: text('body').notNull(),
+    /** Speech-to-text only: the engine (`local`, `openai-compatible`) and model that wrote it. */
+    engine: text('engine'),
+    model: text('model'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.lang, t.origin] })],

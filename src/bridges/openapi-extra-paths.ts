@@ -1,6 +1,6 @@
 import { DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH } from '../domain/frames/schemas.ts';
 import { FILE_FORMATS, FILE_TYPES } from '../domain/subtitles/formats.ts';
-import { LANG_PATTERN } from '../domain/subtitles/schemas.ts';
+import { LANG_PATTERN, TRANSCRIPT_MODES } from '../domain/subtitles/schemas.ts';
 import { DEFAULT_FILE_FORMAT } from './subtitles-file-route.ts';
 
 /** Operations served by plain routes rather than through trpc-to-openapi (answers that are not JSON). */
@@ -9,7 +9,7 @@ export const EXTRA_REST_ROUTES = [
   { method: 'GET', path: '/videos/{videoId}/subtitles' },
 ];
 
-const TRANSCRIPT_ERRORS = ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED'];
+const TRANSCRIPT_ERRORS = ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'MEDIA_TOO_LARGE', 'STT_NOT_CONFIGURED'];
 
 export function extraPaths(): Record<string, any> {
   return {
@@ -49,6 +49,7 @@ export function extraPaths(): Record<string, any> {
           { name: 'videoId', in: 'path', required: true, description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)', schema: { type: 'string' } },
           { name: 'lang', in: 'query', required: false, description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track', schema: { type: 'string', pattern: LANG_PATTERN.source } },
           { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: [...FILE_FORMATS], default: DEFAULT_FILE_FORMAT } },
+          { name: 'mode', in: 'query', required: false, description: 'auto (default), native or generate, as for POST /subtitles', schema: { type: 'string', enum: [...TRANSCRIPT_MODES] } },
         ],
         responses: {
           '200': {
@@ -59,6 +60,19 @@ export function extraPaths(): Record<string, any> {
               'Content-Language': { schema: { type: 'string' }, description: 'The language of the transcript answered' },
             },
             content: Object.fromEntries(FILE_FORMATS.map((f) => [`${FILE_TYPES[f].mediaType}; charset=utf-8`, { schema: { type: 'string' } }])),
+          },
+          '202': {
+            description: 'Speech-to-text is running: JSON with `status` queued or running and the `job` to poll (GET /api/v1/jobs/{id}), as POST /subtitles answers; ask for the file again once it succeeds (then free)',
+            headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['status', 'videoId', 'job'],
+                  properties: { status: { type: 'string', enum: ['queued', 'running'] }, videoId: { type: 'string' }, job: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
+                },
+              },
+            },
           },
         },
         'x-error-codes': TRANSCRIPT_ERRORS,

@@ -23,9 +23,21 @@ export async function serveSubtitlesFile(ctx: Context, videoId: string, query: R
     const ref = /[./:]/.test(videoId) ? { url: videoId } : { videoId };
     // Any other format (json included) is left for the procedure's input validation to refuse, so a bad request
     // without a valid key is still a 401 and with one a 400 (the message is rewritten below).
-    const t = await createCaller(ctx).subtitles.get({ ...ref, lang: query.lang || undefined, format: FILE_FORMATS.includes(format) ? format : (`not ${format}` as never) });
-    const type = FILE_TYPES[format];
+    const t = await createCaller(ctx).subtitles.get({
+      ...ref,
+      lang: query.lang || undefined,
+      // Left for the procedure's validation, as format is.
+      mode: (query.mode || undefined) as never,
+      format: FILE_FORMATS.includes(format) ? format : (`not ${format}` as never),
+    });
     for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
+    if (t.status !== 'succeeded') {
+      // Speech-to-text is running: the job to poll, as POST /subtitles answers it; the file once it is stored.
+      headers.set('content-type', 'application/json');
+      headers.set('location', `/api/v1/jobs/${t.job.id}`);
+      return new Response(JSON.stringify(t), { status: 202, headers });
+    }
+    const type = FILE_TYPES[format];
     headers.set('content-type', `${type.mediaType}; charset=utf-8`);
     // videoId and lang come from the answer: an 11-character id and a BCP 47 code, nothing to escape.
     headers.set('content-disposition', `attachment; filename="${t.videoId}.${t.lang}.${type.extension}"`);

@@ -6,4 +6,7 @@ export interface Settings {
   REQUEST_WAIT_MS: number;
   /** Requests per minute per key, unless the key or account says otherwise. */
   RATE_LIMIT_PER_MINUTE: number;
+  /** Speech-to-text bounds: longest audio in seconds, largest stream in bytes. */
+  STT_MAX_SECONDS: number;
+  STT_MAX_BYTES: number;
 }

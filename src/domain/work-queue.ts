@@ -63,10 +63,24 @@ export interface SummaryJob extends LlmJobCommon {
 
 export type LlmJob = TranslationJob | SummaryJob;
 
+/** Speech-to-text of a video's audio; every task with `key` follows it. */
+export interface SpeechJob {
+  kind: 'speech';
+  key: string;
+  /** The task of the request that enqueued the job: charged first. */
+  taskId: string;
+  videoId: string;
+  /** The language asked for (a hint to the engine); null: the engine detects it. */
+  lang: string | null;
+}
+
 export interface WorkQueue {
   extract<T>(job: ExtractJob, key: string, waitMs: number): Promise<JobRun<T>>;
   frame<T>(job: FrameJob, key: string, waitMs: number): Promise<JobRun<T>>;
   llm<T>(job: LlmJob, key: string, waitMs: number): Promise<JobRun<T>>;
+  speech<T>(job: SpeechJob, key: string, waitMs: number): Promise<JobRun<T>>;
   /** Whether an LLM job with this key is still queued or running; null when that cannot be told now. */
   llmJobAlive(key: string): Promise<boolean | null>;
+  /** The same for a speech-to-text job. */
+  speechJobAlive(key: string): Promise<boolean | null>;
 }

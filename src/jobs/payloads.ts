@@ -2,7 +2,7 @@
 // job that does not match its schema never runs (and never charges).
 import { z } from 'zod';
 import { ArticleLength } from '../domain/articles/schemas.ts';
-import type { ExtractJob, FrameJob, LlmJob } from '../domain/work-queue.ts';
+import type { ExtractJob, FrameJob, LlmJob, SpeechJob } from '../domain/work-queue.ts';
 
 const VideoId = z.string().min(1).max(64);
 const Payer = {
@@ -36,6 +36,14 @@ export const LlmPayload: z.ZodType<LlmJob> = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('translation'), ...LlmCommon, sourceLang: z.string(), targetLang: z.string() }),
   z.object({ kind: z.literal('summary'), ...LlmCommon, lang: z.string(), length: ArticleLength, sourceLang: z.string() }),
 ]);
+
+export const SpeechPayload: z.ZodType<SpeechJob> = z.object({
+  kind: z.literal('speech'),
+  key: z.string(),
+  taskId: z.string(),
+  videoId: VideoId,
+  lang: z.string().min(1).max(35).nullable(),
+});
 
 export const BatchItemPayload = z.object({ batchId: z.string(), position: z.number().int().min(0) });
 export type BatchItemPayload = z.infer<typeof BatchItemPayload>;

@@ -7,17 +7,24 @@ export const EXTRACT_QUEUE = 'extract';
 export const FRAMES_QUEUE = 'frames';
 /** Translations and LLM articles. */
 export const LLM_QUEUE = 'llm';
+/** Speech-to-text of a video's audio. */
+export const SPEECH_QUEUE = 'speech';
 /** One video of a batch. */
 export const BATCH_ITEM_QUEUE = 'batch-item';
 /** One webhook delivery attempt. */
 export const WEBHOOK_QUEUE = 'webhook';
 
 /** Queue definitions; every instance creates them, only workers consume them. */
-export function queueSpecs(c: Pick<Config, 'EXTRACTION_CONCURRENCY' | 'FRAME_CONCURRENCY' | 'LLM_CONCURRENCY' | 'JOB_EXPIRE_SECONDS'>): QueueSpec[] {
+export function queueSpecs(
+  c: Pick<Config, 'EXTRACTION_CONCURRENCY' | 'FRAME_CONCURRENCY' | 'LLM_CONCURRENCY' | 'STT_CONCURRENCY' | 'STT_MAX_SECONDS' | 'JOB_EXPIRE_SECONDS'>,
+): QueueSpec[] {
   return [
     { name: EXTRACT_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 120, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     { name: LLM_QUEUE, concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    // The local engine runs at about real time on one core: allow twice the longest audio (a dead worker is noticed
+    // by its heartbeat long before that).
+    { name: SPEECH_QUEUE, concurrency: c.STT_CONCURRENCY, expireInSeconds: 2 * c.STT_MAX_SECONDS + 600, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     // A batch runs as many videos at once as extraction allows; each video's own extraction goes through EXTRACT_QUEUE.
     { name: BATCH_ITEM_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 600, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     { name: WEBHOOK_QUEUE, concurrency: 4, expireInSeconds: 60, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },

@@ -2,7 +2,8 @@ import type { Deps } from '../deps.ts';
 import { extractHandler } from './extract-worker.ts';
 import { framesHandler } from './frames-worker.ts';
 import { llmHandler } from './llm-worker.ts';
-import { BATCH_ITEM_QUEUE, EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, queueSpecs, WEBHOOK_QUEUE } from './queues.ts';
+import { BATCH_ITEM_QUEUE, EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, queueSpecs, SPEECH_QUEUE, WEBHOOK_QUEUE } from './queues.ts';
+import { speechHandler } from './speech-worker.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
 import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
@@ -14,6 +15,7 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     await deps.queue.work(EXTRACT_QUEUE, extractHandler(deps));
     await deps.queue.work(LLM_QUEUE, llmHandler(deps));
     await deps.queue.work(FRAMES_QUEUE, framesHandler(deps));
+    await deps.queue.work(SPEECH_QUEUE, speechHandler(deps));
     await deps.queue.work(BATCH_ITEM_QUEUE, batchItemHandler(deps));
     await deps.queue.work(WEBHOOK_QUEUE, webhookHandler(deps));
   }

@@ -1,7 +1,7 @@
 import type { WorkQueue } from '../domain/work-queue.ts';
 import type { JobQueue } from '../infra/queue/job-queue.ts';
-import { ExtractPayload, FramePayload, LlmPayload } from './payloads.ts';
-import { EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE } from './queues.ts';
+import { ExtractPayload, FramePayload, LlmPayload, SpeechPayload } from './payloads.ts';
+import { EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, SPEECH_QUEUE } from './queues.ts';
 
 /** The domain's WorkQueue over pg-boss: each kind of job to its queue, its payload checked against its schema. */
 export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>): WorkQueue {
@@ -9,6 +9,8 @@ export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>):
     extract: (job, key, waitMs) => queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs),
     frame: (job, key, waitMs) => queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs),
     llm: (job, key, waitMs) => queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs),
+    speech: (job, key, waitMs) => queue.run(SPEECH_QUEUE, SpeechPayload.parse(job), key, waitMs),
     llmJobAlive: (key) => queue.liveJobExists(LLM_QUEUE, key),
+    speechJobAlive: (key) => queue.liveJobExists(SPEECH_QUEUE, key),
   };
 }

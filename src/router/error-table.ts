@@ -33,6 +33,7 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorEntry> = {
   LLM_NOT_CONFIGURED: { status: 501, trpc: 'NOT_IMPLEMENTED', description: 'Translation needs a language model and none is configured on this server.' },
   LLM_FAILED: { status: 502, trpc: 'BAD_GATEWAY', description: 'The language model failed or answered unusably after retries. Nothing was charged.' },
   MEDIA_TOO_LARGE: { status: 422, trpc: 'UNPROCESSABLE_CONTENT', description: 'The media is longer (STT_MAX_SECONDS) or larger (STT_MAX_BYTES) than this server transcribes. Nothing was charged.' },
+  STT_NOT_CONFIGURED: { status: 501, trpc: 'NOT_IMPLEMENTED', description: 'Speech-to-text (mode generate) needs an engine and none is available on this server (STT_BASE_URL, or the local pocketsphinx).' },
   JOB_NOT_FOUND: { status: 404, trpc: 'NOT_FOUND', description: 'No job with that id belongs to this account.' },
   ARTICLE_NOT_FOUND: { status: 404, trpc: 'NOT_FOUND', description: 'No article with that id.' },
   NOT_FOUND: { status: 404, trpc: 'NOT_FOUND', description: 'No such route.' },

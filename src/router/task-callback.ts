@@ -13,3 +13,12 @@ export async function withCallback<T extends { job: { id: string } }>(ctx: Authe
   if (url) await registerTaskWebhook(taskWebhookDeps(ctx.deps), ctx.caller, out.job.id, url);
   return out;
 }
+
+/** withCallback for work that answers with a job only sometimes (speech-to-text): registered when there is one. */
+export async function withJobCallback<T extends object>(ctx: AuthedContext, callbackUrl: string | undefined, run: () => Promise<T>): Promise<T> {
+  const url = await checkCallbackUrl(ctx.deps.webhookTransport, callbackUrl, ctx.deps.config.WEBHOOK_ALLOW_HTTP);
+  const out = await run();
+  const job = 'job' in out ? (out.job as { id: string }) : null;
+  if (url && job) await registerTaskWebhook(taskWebhookDeps(ctx.deps), ctx.caller, job.id, url);
+  return out;
+}

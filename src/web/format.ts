@@ -25,4 +25,4 @@ export const youtubeAt = (videoId: string, seconds: number) =>
   `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}&t=${Math.floor(seconds)}s`;
 
 /** Prices come from the service's one price table (bundled into the page). */
-export { credits, FRAME_PRICE, hourlyPrice, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
+export { credits, FRAME_PRICE, hourlyPrice, PER_STARTED_HOUR, speechPrice, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';

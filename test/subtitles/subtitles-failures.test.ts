@@ -40,6 +40,8 @@ async function expectFailure(s: TestServer, [, input, status, code, message]: Fa
 
 const VIDEO_FAILURES: Failure[] = [
   ['no captions', { videoId: ID.noCaptions }, 422, 'NO_SUBTITLES', /^This video has no subtitles$/],
+  ['no captions, mode=native', { videoId: ID.noCaptions, mode: 'native' }, 422, 'NO_SUBTITLES', /^This video has no subtitles$/],
+  ['mode=generate on a server without a speech-to-text engine', { videoId: ID.noCaptions, mode: 'generate' }, 501, 'STT_NOT_CONFIGURED', /^Speech-to-text is not available on this server/],
   ['no captions (a past live stream)', { videoId: ID.noCaptionsLiveReplay, lang: 'en' }, 422, 'NO_SUBTITLES', /no subtitles/],
   ['no track in the language asked', { videoId: ID.asrOnlyFr, lang: 'en' }, 422, 'NO_SUBTITLES', /^No subtitles in "en" for this video\. Available: fr \(auto-generated\)$/],
   ['unavailable', { videoId: ID.unavailable }, 404, 'VIDEO_NOT_FOUND', /This video is unavailable/],

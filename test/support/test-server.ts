@@ -27,7 +27,9 @@ export async function startTestServer(
   opts: { database?: { url: string; drop(): Promise<void> } } = {},
 ): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase());
-  const config = parseConfig({ DAILY_FREE_CREDITS: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', ...env, DATABASE_URL: database.url, PORT: '0' });
+  // Speech-to-text is off unless a test turns it on (STT_ENGINE, STT_BASE_URL): Debian's pocketsphinx on this
+  // machine would otherwise transcribe every captionless video the other tests ask for.
+  const config = parseConfig({ DAILY_FREE_CREDITS: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', STT_ENGINE: 'off', ...env, DATABASE_URL: database.url, PORT: '0' });
   const log = createLogger(config.LOG_LEVEL);
   const runtime = await buildDeps(config, log, overrides);
   await startWorkers(runtime.deps, { work: config.MODE !== 'api' });

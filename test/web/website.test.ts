@@ -72,7 +72,7 @@ describe.skipIf(!browserAvailable)('the website in a browser', () => {
     await page.getByLabel('Video link or id').fill(`https://www.youtube.com/watch?v=${video}`);
     await page.getByRole('button', { name: 'Open video' }).click();
     await page.getByRole('heading', { name: `Video ${video}` }).waitFor();
-    expect(await page.locator('form.inline .cost').first().textContent()).toContain('Costs 2 credits');
+    expect(await page.locator('form.inline .cost').first().textContent()).toContain('Captions cost 2 credits');
 
     await page.getByRole('button', { name: 'Get transcript' }).click();
     await page.locator('ol.segments li').first().waitFor();

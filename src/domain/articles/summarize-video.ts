@@ -128,6 +128,9 @@ async function sourceTranscript(
 ): Promise<SourceTranscript> {
   const found = await deps.transcripts.findIn(videoId, sourceLang ?? lang);
   if (found) return { lang: found.lang, segments: found.segments, duration: found.duration, charged: 0 };
+  // No captions at all: a speech-to-text transcript made before (POST /subtitles) in whatever language it is.
+  const speech = video.tracks.length === 0 ? await deps.transcripts.findSpeech(videoId, sourceLang) : null;
+  if (speech) return { lang: speech.lang, segments: JSON.parse(speech.body) as Segment[], duration: speech.duration, charged: 0 };
 
   let track;
   try {

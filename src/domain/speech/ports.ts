@@ -53,3 +53,9 @@ export interface SpeechEngine {
   /** Transcribes one chunk of 16 kHz mono s16le PCM. Throws ServiceError EXTRACTION_FAILED on upstream failure. */
   transcribe(pcm: Buffer, opts: { language?: string | null; signal?: AbortSignal }): Promise<EngineResult>;
 }
+
+/** Speech-to-text as the service runs it: null in Deps when no engine is configured or installed. */
+export interface Speech {
+  engine: SpeechEngine;
+  decoder: AudioDecoder;
+}

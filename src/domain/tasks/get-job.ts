@@ -7,10 +7,13 @@ import { translationOf } from '../translations/request-translation.ts';
 import { TranslatedTranscript } from '../translations/schemas.ts';
 import { reconcileTask, type LlmTaskPorts } from './llm-tasks.ts';
 import { JobResource, isFinal } from './schemas.ts';
-import { presentTask } from './task-store.ts';
+import { presentTask, type TaskRow } from './task-store.ts';
+import { Transcript } from '../subtitles/schemas.ts';
+import { presentPage } from '../subtitles/fetch-transcript.ts';
+import type { Stores } from '../stores.ts';
 
 export const GetJobInput = z.object({
-  id: z.string().trim().min(1).max(64).describe('The job id (job_...) from a 202 answer of translate or summaries'),
+  id: z.string().trim().min(1).max(64).describe('The job id (job_...) from a 202 answer of translate, summaries or subtitles (speech-to-text)'),
 });
 export type GetJobInput = z.infer<typeof GetJobInput>;
 
@@ -19,6 +22,7 @@ export const JobWithResult = JobResource.extend({
     .object({
       translation: TranslatedTranscript.optional().describe('For kind translation'),
       article: Article.optional().describe('For kind summary'),
+      transcript: Transcript.optional().describe('For kind transcription: the whole transcript (stored: POST /subtitles now answers it for free)'),
     })
     .optional()
     .describe('Present when status is succeeded'),
@@ -32,7 +36,18 @@ export async function getJob(deps: LlmTaskPorts, caller: Caller, input: GetJobIn
   if (!isFinal(task.status)) task = (await reconcileTask(deps, task)) ?? task;
   const job = presentTask(task);
   if (task.status !== 'succeeded') return job;
+  if (task.kind === 'transcription') return { ...job, result: { transcript: await transcriptOf(deps, task) } };
   return task.kind === 'translation'
     ? { ...job, result: { translation: await translationOf(deps, task) } }
     : { ...job, result: { article: await articleOf(deps, task) } };
+}
+
+/** The stored speech-to-text transcript a succeeded task points at, whole. */
+async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): Promise<Transcript> {
+  const ref = task.result;
+  const stored = ref?.kind === 'transcript' ? await deps.transcripts.read(ref.videoId, ref.lang, ref.origin) : null;
+  if (!ref || ref.kind !== 'transcript' || !stored) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
+  let parsed: Transcript['segments'] | undefined;
+  const requested = (task.input as { lang?: string | null }).lang ?? null;
+  return presentPage(ref.videoId, requested, requested ? 'exact' : 'default', { ...stored, segments: () => (parsed ??= JSON.parse(stored.body)) }, false, task.creditsCharged, {});
 }

@@ -7,7 +7,7 @@ import type { Caller } from '../keys/manage-keys.ts';
 import type { Llm, LlmUsage, Log } from '../ports.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores, Transaction } from '../stores.ts';
-import type { LlmJob, WorkQueue } from '../work-queue.ts';
+import type { JobRun, LlmJob, WorkQueue } from '../work-queue.ts';
 import type { JobKind } from './schemas.ts';
 import type { TaskResultRef, TaskRow } from './task-store.ts';
 
@@ -16,8 +16,8 @@ export interface WorkRequest {
   requestId: string;
 }
 
-/** What a request for LLM work and its worker need. */
-export interface LlmTaskPorts extends Pick<Stores, 'tasks' | 'translations' | 'articles'> {
+/** What a request for LLM work (or speech-to-text, which runs the same way on its own queue) and its worker need. */
+export interface LlmTaskPorts extends Pick<Stores, 'tasks' | 'translations' | 'articles' | 'transcripts'> {
   jobs: WorkQueue;
 }
 
@@ -31,6 +31,15 @@ export async function runLlmTask(
   req: WorkRequest,
   opts: { kind: JobKind; input: Record<string, unknown>; key: string; job: (taskId: string) => LlmJob; waitMs: number },
 ): Promise<TaskRow> {
+  return runTask(deps, req, { ...opts, enqueue: (taskId) => deps.jobs.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)) });
+}
+
+/** runLlmTask for any queue: `enqueue` sends (or joins) the job for the new task and waits for it. */
+export async function runTask(
+  deps: LlmTaskPorts,
+  req: WorkRequest,
+  opts: { kind: JobKind; input: Record<string, unknown>; key: string; enqueue: (taskId: string) => Promise<JobRun<unknown>> },
+): Promise<TaskRow> {
   const task = await deps.tasks.create({
     accountId: req.caller.accountId,
     kind: opts.kind,
@@ -40,7 +49,7 @@ export async function runLlmTask(
   });
   let outcome;
   try {
-    ({ outcome } = await deps.jobs.llm(opts.job(task.id), opts.key, Math.max(0, opts.waitMs)));
+    ({ outcome } = await opts.enqueue(task.id));
   } catch (err) {
     await deps.tasks.delete(task.id).catch(() => {});
     throw err;
@@ -75,7 +84,7 @@ export interface CommitPorts extends Pick<Stores, 'tasks'> {
 export async function commitResult<T>(
   deps: CommitPorts,
   job: { key: string; taskId: string; price: number; videoId: string },
-  operation: 'translation' | 'summary',
+  operation: 'translation' | 'summary' | 'speech',
   store: (tx: Stores) => Promise<{ value: T; ref: TaskResultRef }>,
 ): Promise<T> {
   const waiting = await deps.tasks.waiting(job.key);
@@ -156,19 +165,25 @@ export function progressReporter(
  */
 export async function reconcileTask(deps: LlmTaskPorts, task: TaskRow, resultRef?: () => Promise<TaskResultRef | null>): Promise<TaskRow | null> {
   if (!task.jobKey) return null;
-  const alive = await deps.jobs.llmJobAlive(task.jobKey);
+  const alive = await (task.kind === 'transcription' ? deps.jobs.speechJobAlive(task.jobKey) : deps.jobs.llmJobAlive(task.jobKey));
   if (alive !== false) return null; // alive, or cannot tell: leave it
   const ref = await (resultRef ?? (() => findStoredResult(deps, task)))();
   await deps.tasks.settle(
     task.id,
-    ref ? { result: ref } : { error: { code: 'LLM_FAILED', message: 'The job stopped without a result; nothing was charged. Send the request again.' } },
+    ref
+      ? { result: ref }
+      : { error: { code: task.kind === 'transcription' ? 'EXTRACTION_FAILED' : 'LLM_FAILED', message: 'The job stopped without a result; nothing was charged. Send the request again.' } },
   );
   return deps.tasks.read(task.id, task.accountId);
 }
 
 /** The stored result a task asked for, if some job has produced it. */
-async function findStoredResult(deps: Pick<Stores, 'translations' | 'articles'>, task: TaskRow): Promise<TaskResultRef | null> {
+async function findStoredResult(deps: Pick<Stores, 'translations' | 'articles' | 'transcripts'>, task: TaskRow): Promise<TaskResultRef | null> {
   const i = task.input as Record<string, string>;
+  if (task.kind === 'transcription') {
+    const found = await deps.transcripts.findSpeech(i.videoId ?? '', i.lang ?? null);
+    return found ? { kind: 'transcript', videoId: i.videoId!, lang: found.lang, origin: 'speech' } : null;
+  }
   if (task.kind === 'translation') {
     const found = await deps.translations.exists(i.videoId ?? '', i.resolvedSourceLang ?? '', i.targetLang ?? '');
     return found ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! } : null;

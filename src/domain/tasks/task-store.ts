@@ -5,7 +5,8 @@ import type { JobError, JobKind, JobResource, JobStatus } from './schemas.ts';
 /** Where a finished task's result lives; read back from its own table when the job is shown. */
 export type TaskResultRef =
   | { kind: 'translation'; videoId: string; sourceLang: string; targetLang: string }
-  | { kind: 'summary'; articleId: string };
+  | { kind: 'summary'; articleId: string }
+  | { kind: 'transcript'; videoId: string; lang: string; origin: 'speech' };
 
 export interface TaskRow {
   id: string;

@@ -4,7 +4,16 @@ import type { Origin, TranscriptStore } from '../../domain/subtitles/transcript-
 import type { TranslationStore } from '../../domain/translations/translation-store.ts';
 import type { Segment } from '../../domain/video/schemas.ts';
 
-type TranscriptRow = { lang: string; origin: Origin; track_name: string; segment_count: number; duration: number; body: string };
+type TranscriptRow = {
+  lang: string;
+  origin: Origin;
+  track_name: string;
+  segment_count: number;
+  duration: number;
+  body: string;
+  engine: string | null;
+  model: string | null;
+};
 
 const fromRow = (row: TranscriptRow) => ({
   lang: row.lang,
@@ -13,6 +22,8 @@ const fromRow = (row: TranscriptRow) => ({
   segmentCount: row.segment_count,
   duration: row.duration,
   body: row.body,
+  engine: row.engine,
+  model: row.model,
 });
 
 const endOf = (segments: Segment[]) => segments.reduce((m, s) => Math.max(m, s.end), 0);
@@ -21,26 +32,38 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
   return {
     async read(videoId, lang, origin) {
       const [row] = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body from transcripts
+        select lang, origin, track_name, segment_count, duration, body, engine, model from transcripts
         where video_id = ${videoId} and lang = ${lang} and origin = ${origin}`;
       return row ? fromRow(row) : null;
     },
 
     async storeIfAbsent(videoId, t) {
       const rows = await sql`
-        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
-        values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)})
+        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, engine, model)
+        values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)},
+                ${t.engine ?? null}, ${t.model ?? null})
         on conflict (video_id, lang, origin) do nothing returning 1`;
       return rows.length > 0;
     },
 
     store: (videoId, t) => storeTranscript(sql, videoId, t),
 
+    async findSpeech(videoId, lang) {
+      const [row] = await sql<TranscriptRow[]>`
+        select lang, origin, track_name, segment_count, duration, body, engine, model from transcripts
+        where video_id = ${videoId} and origin = 'speech'
+          and (${lang}::text is null or lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(split_part(${lang}, '-', 1)))
+        order by (lower(lang) = lower(coalesce(${lang}, lang))) desc, created_at desc
+        limit 1`;
+      return row ? fromRow(row) : null;
+    },
+
     async findIn(videoId, lang) {
       const rows = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body from transcripts
+        select lang, origin, track_name, segment_count, duration, body, engine, model from transcripts
         where video_id = ${videoId} and (lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(${lang}))
-        order by (lower(lang) = lower(${lang})) desc, (origin = 'manual') desc
+        order by (lower(lang) = lower(${lang})) desc,
+          case origin when 'manual' then 0 when 'asr' then 1 when 'speech' then 2 else 3 end
         limit 1`;
       const row = rows[0];
       return row ? { ...fromRow(row), segments: JSON.parse(row.body) as Segment[] } : null;

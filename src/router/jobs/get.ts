@@ -12,14 +12,14 @@ export const getJobProcedure = keyedProcedure
       tags: ['jobs'],
       summary: 'A job’s status and result',
       description:
-        'Long translations and summaries answer 202 with a job; poll this (every few seconds) until `status` is succeeded (then `result` holds the translation or article) or failed (then `error` says why; nothing was charged). ' +
+        'Long translations and summaries, and speech-to-text transcripts (POST /subtitles), answer 202 with a job; poll this (every few seconds) until `status` is succeeded (then `result` holds the translation, article or transcript) or failed (then `error` says why; nothing was charged). ' +
         '`progress` goes from 0 to 1. Only the account that started the job can see it (JOB_NOT_FOUND otherwise). Free.',
     },
     mcp: {
       name: 'get_job',
       description:
-        'Status of a background job started by translate_transcript or summarize_video when they answered with status "queued" or "running". Arg: id (job_...). ' +
-        'Returns status (queued|running|succeeded|failed), progress 0..1, and when succeeded result.translation or result.article; when failed, error. Free; poll every few seconds.',
+        'Status of a background job started by translate_transcript, summarize_video or get_video_subtitles (speech-to-text) when they answered with status "queued" or "running". Arg: id (job_...). ' +
+        'Returns status (queued|running|succeeded|failed), progress 0..1, and when succeeded result.translation, result.article or result.transcript; when failed, error. Free; poll every few seconds.',
       readOnly: true,
       text: jobText,
     },

@@ -1,8 +1,12 @@
-import { fetchTranscript, segmentsJsonOf } from '../../domain/subtitles/fetch-transcript.ts';
-import { GetSubtitlesInput, Transcript } from '../../domain/subtitles/schemas.ts';
-import { MCP_PAGE_SEGMENTS, transcriptText } from '../mcp-text.ts';
+import { segmentsJsonOf } from '../../domain/subtitles/fetch-transcript.ts';
+import { getTranscript } from '../../domain/subtitles/get-transcript.ts';
+import { GetSubtitlesInput, TranscriptAnswer } from '../../domain/subtitles/schemas.ts';
+import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
+import { MCP_PAGE_SEGMENTS, transcriptAnswerText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { credits, SUBTITLES_PRICE } from '../../domain/pricing/prices.ts';
+import { credits, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../../domain/pricing/prices.ts';
+import { acceptedUnlessDone } from '../accepted-job.ts';
+import { withJobCallback } from '../task-callback.ts';
 
 export const getSubtitles = keyedProcedure
   .meta({
@@ -13,7 +17,10 @@ export const getSubtitles = keyedProcedure
       summary: 'Get a timed transcript',
       description:
         'The transcript of a video as `segments` of `{start, end, text}` in seconds. Give `url` or `videoId`. ' +
-        `${credits(SUBTITLES_PRICE)} when it must be extracted; free when stored (same video and track). ` +
+        `${credits(SUBTITLES_PRICE)} when captions must be extracted; free when stored (same video and track). ` +
+        '`mode`: `auto` (default) answers the video’s captions when it has any, else speech-to-text; `native` captions only (422 NO_SUBTITLES when there are none); `generate` always speech-to-text. `source` says where the transcript came from: `manual`, `auto-captions` (YouTube’s speech recognition), `speech-to-text` (ours, with `engine` and `model`) or `translation`. ' +
+        `Speech-to-text runs as a job: the answer is **202** with \`status\` queued/running and \`job\`; poll GET /jobs/{id} until it succeeds (\`result.transcript\`). It costs ${credits(STT_PRICE_PER_MINUTE)} per started minute of audio, charged once when the transcript is stored (never for a failed job); 402 before any work when the balance cannot cover \`estimatedCredits\`. Identical requests share one job. The transcript is then stored: later requests answer it at once, free. ` +
+        '`callbackUrl` is called when a speech-to-text job this request started or joined ends (answers served at once do not call back). ' +
         '`format` text, srt or vtt adds `content`, the segments rendered as that file (GET /videos/{videoId}/subtitles answers the file itself). ' +
         `Paging: \`offset\` (default 0) and \`limit\` (1-5000; default every segment here, ${MCP_PAGE_SEGMENTS} on MCP) select segments; \`segmentCount\` is always the whole transcript's and \`nextOffset\` the next page's offset (null at the end). Pages of a stored transcript are free.`,
     },
@@ -21,18 +28,23 @@ export const getSubtitles = keyedProcedure
       name: 'get_video_subtitles',
       description:
         'Transcript of a YouTube video with timestamps, as text lines "[h:mm:ss] text" you can cite, plus structured segments of {start, end, text} in seconds. Give url or videoId, and optionally lang (e.g. "en", "pt-BR"). ' +
+        'Videos without captions are transcribed by speech-to-text (mode "auto", the default; "native" for captions only, "generate" to always transcribe the audio): that runs in the background, so the answer has status "queued" or "running" and a job; call get_job with job.id every few seconds until status is "succeeded" and read result.transcript. ' +
         `Long transcripts come in pages of ${MCP_PAGE_SEGMENTS} segments (set limit, 1-5000, to change it): when the answer says segments remain, call again with offset=nextOffset. ` +
-        `Optional format text|srt|vtt also returns that file as content. Costs ${credits(SUBTITLES_PRICE)} the first time a video/language is fetched; repeats and further pages are free.`,
+        `Optional format text|srt|vtt also returns that file as content. Costs ${credits(SUBTITLES_PRICE)} the first time a video/language is fetched (speech-to-text: ${credits(STT_PRICE_PER_MINUTE)} per started minute of audio); repeats and further pages are free.`,
       idempotent: true,
       openWorld: true,
-      text: transcriptText,
+      text: transcriptAnswerText,
     },
-    errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED'],
+    acceptedAsJob: true,
+    errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'MEDIA_TOO_LARGE', 'STT_NOT_CONFIGURED'],
   })
-  .input(GetSubtitlesInput)
-  .output(Transcript)
-  .mutation(async ({ ctx, input }) => {
-    const out = await fetchTranscript(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) });
+  .input(GetSubtitlesInput.extend({ callbackUrl: CallbackUrl }))
+  .output(TranscriptAnswer)
+  .mutation(async ({ ctx, input: { callbackUrl, ...input } }) => {
+    const out = await withJobCallback(ctx, callbackUrl, () =>
+      getTranscript(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) }),
+    );
+    if (out.status !== 'succeeded') return acceptedUnlessDone(ctx, out);
     const json = ctx.out.splicesSegments ? segmentsJsonOf(out) : undefined;
     if (json === undefined) return out;
     // A whole stored transcript: the bridge sends its stored JSON text in place of the empty array (no parse,

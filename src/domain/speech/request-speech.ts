@@ -1,0 +1,94 @@
+// A request for a speech-to-text transcript: served from storage when one exists (free), else a job on the speech
+// queue (one per video and language, however many ask), answered at once with the job to poll. The worker
+// (speech-job.ts) stores the transcript and charges for it in one transaction.
+import { assertAffordable } from '../credits/charged-operation.ts';
+import { ServiceError, type ErrorCode } from '../errors.ts';
+import { speechPrice } from '../pricing/prices.ts';
+import type { Settings } from '../settings.ts';
+import type { Stores } from '../stores.ts';
+import { presentPage } from '../subtitles/fetch-transcript.ts';
+import type { HotCache } from '../subtitles/hot-cache.ts';
+import type { GetSubtitlesRequest, TranscriptAnswer } from '../subtitles/schemas.ts';
+import { runTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
+import { presentTask } from '../tasks/task-store.ts';
+import { loadVideo, type LoadVideoPorts } from '../video/load-video.ts';
+import type { Speech } from './ports.ts';
+
+export interface SpeechRequestPorts extends LlmTaskPorts, LoadVideoPorts, Pick<Stores, 'transcripts' | 'ledger'> {
+  speech: Speech | null;
+  hotCache: HotCache;
+  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS' | 'STT_MAX_SECONDS'>;
+}
+
+export const speechKey = (videoId: string, lang: string | null) => `stt:${videoId}:${lang?.toLowerCase() ?? ''}`;
+
+const baseOf = (lang: string) => lang.toLowerCase().split('-')[0]!;
+
+/**
+ * The speech-to-text transcript of a video (in `lang` when given: a hint to the engine, and the stored language).
+ * `refusal` is what a missing or unsuitable engine answers: STT_NOT_CONFIGURED for mode=generate, the captions'
+ * own NO_SUBTITLES for mode=auto.
+ */
+export async function requestSpeech(
+  deps: SpeechRequestPorts,
+  req: WorkRequest,
+  input: GetSubtitlesRequest & { videoId: string },
+  refusal?: ServiceError,
+): Promise<TranscriptAnswer> {
+  const { videoId } = input;
+  const lang = input.lang ?? null;
+  const stored = await presentStored(deps, input, 0);
+  if (stored) return stored;
+  const speech = deps.speech;
+  const refuse = (code: ErrorCode, message: string) => refusal ?? new ServiceError(code, message);
+  if (!speech) throw refuse('STT_NOT_CONFIGURED', 'Speech-to-text is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)');
+  const languages = speech.engine.languages;
+  if (lang && languages && !languages.includes(baseOf(lang))) {
+    throw refusal ?? new ServiceError('INVALID_REQUEST', `The speech-to-text engine here (${speech.engine.name}) transcribes only ${languages.join(', ')}; "${lang}" is not one of them`);
+  }
+
+  const video = await loadVideo(deps, videoId);
+  if (video.info.isLive) throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
+  if (video.info.duration > deps.config.STT_MAX_SECONDS) {
+    throw new ServiceError('MEDIA_TOO_LARGE', `The video is ${video.info.duration} s long; this server transcribes at most ${deps.config.STT_MAX_SECONDS} s (STT_MAX_SECONDS). Nothing was charged.`);
+  }
+  const estimate = speechPrice(video.info.duration);
+  await assertAffordable(deps, req.caller.accountId, estimate, deps.config.DAILY_FREE_CREDITS);
+
+  const key = speechKey(videoId, lang);
+  const task = await runTask(deps, req, {
+    kind: 'transcription',
+    input: { videoId, lang },
+    key,
+    // Speech-to-text always answers with its job: nobody waits minutes on an open request.
+    enqueue: (taskId) => deps.jobs.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0),
+  });
+  if (task.status === 'failed') throw taskError(task);
+  if (task.status === 'succeeded') {
+    const done = await presentStored(deps, input, task.creditsCharged);
+    if (!done) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
+    return done;
+  }
+  return {
+    status: task.status,
+    videoId,
+    requestedLang: lang,
+    source: 'speech-to-text',
+    engine: speech.engine.name,
+    model: speech.engine.model,
+    estimatedCredits: estimate,
+    cached: false,
+    creditsCharged: 0,
+    job: presentTask(task),
+  };
+}
+
+/** The stored speech-to-text transcript a request asks for, as a page of it; null when there is none. */
+async function presentStored(deps: Pick<SpeechRequestPorts, 'transcripts' | 'hotCache'>, input: GetSubtitlesRequest & { videoId: string }, charged: number) {
+  const lang = input.lang ?? null;
+  const stored = await deps.transcripts.findSpeech(input.videoId, lang);
+  if (!stored) return null;
+  const t = deps.hotCache.getTranscript(input.videoId, stored.lang, 'speech') ?? deps.hotCache.setTranscript(input.videoId, stored);
+  const matchedBy = !lang ? 'default' : stored.lang.toLowerCase() === lang.toLowerCase() ? 'exact' : 'base';
+  return presentPage(input.videoId, lang, matchedBy, t, charged === 0, charged, input);
+}

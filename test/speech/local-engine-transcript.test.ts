@@ -1,0 +1,61 @@
+// The embedded default, end to end on real speech: a video without captions, its audio stream (five LibriVox
+// sentences with pauses and a 10-second silence) served by the loopback YouTube, transcribed by Debian's
+// pocketsphinx through POST /subtitles. The words are checked against the reference transcripts loosely (the local
+// engine is weak: about 40 % WER, see BENCHMARKS.md); the times are checked against where each sentence is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { speechPrice } from '../../src/domain/pricing/prices.ts';
+import { findPocketsphinx } from '../../src/infra/speech/pocketsphinx-engine.ts';
+import { rest } from '../support/clients.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
+import { audioAvailable, normalizeWords, wordErrorRate } from '../support/speech-audio.ts';
+import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+
+const run = audioAvailable && sharedAvailable;
+if (process.env.CI && !run) throw new Error('the shared YouTube and audio fixtures are needed in CI');
+// CI installs pocketsphinx (.ci/run); the speech tests are meaningless without it.
+if (run && !findPocketsphinx(process.env.PATH ?? '')) throw new Error('pocketsphinx_continuous must be on PATH (apt-get install pocketsphinx pocketsphinx-en-us)');
+
+let yt: SpeechYoutube;
+let s: TestServer;
+beforeAll(async () => {
+  if (!run) return;
+  yt = await startSpeechYoutube();
+  s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'local', PATH: process.env.PATH ?? '' });
+}, 120_000);
+afterAll(async () => {
+  await s?.close();
+  await yt?.close();
+});
+
+describe.skipIf(!run)('the local engine through POST /subtitles', () => {
+  it('transcribes real speech into segments on the video’s clock, cut in the long pause, charged per started minute', { timeout: 300_000 }, async () => {
+    const { key } = await s.newKey({ credits: 20 });
+    const r = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: SPEECH_VIDEOS.noCaptions } });
+    expect(r.status).toBe(202);
+    expect(r.json).toMatchObject({ engine: 'local', model: 'pocketsphinx en-us' });
+    let job;
+    for (const until = Date.now() + 280_000; ; await new Promise((res) => setTimeout(res, 250))) {
+      job = (await rest(s.url, 'GET', `/jobs/${r.json.job.id}`, { key })).json;
+      if (job.status === 'succeeded' || job.status === 'failed') break;
+      if (Date.now() > until) throw new Error('the local engine did not finish');
+    }
+    expect(job.error).toBeUndefined();
+    const t = job.result.transcript;
+    expect(t).toMatchObject({ source: 'speech-to-text', engine: 'local', lang: 'en', creditsCharged: speechPrice(yt.programme.seconds) });
+    const words = t.segments.map((x: { text: string }) => x.text).join(' ');
+    expect(wordErrorRate(yt.programme.reference, words)).toBeLessThan(0.75);
+    // Every segment lies within the programme, and each sentence (the last two come after the 30-second cut) has
+    // words recognised inside its own time span.
+    for (const seg of t.segments) {
+      expect(seg.start).toBeGreaterThanOrEqual(0);
+      expect(seg.end).toBeLessThanOrEqual(yt.programme.seconds + 0.5);
+    }
+    for (const part of yt.programme.parts) {
+      const inside = t.segments.filter((x: { start: number; end: number }) => x.start >= part.start - 0.5 && x.end <= part.end + 0.5);
+      const heard = normalizeWords(inside.map((x: { text: string }) => x.text).join(' ')).split(' ');
+      const said = new Set(normalizeWords(part.clip.reference).split(' '));
+      expect(heard.filter((w) => said.has(w)).length, `words of ${part.clip.name} heard in its span`).toBeGreaterThan(0);
+    }
+  });
+});
