@@ -21,6 +21,8 @@ import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { createAnthropicLlm, DEFAULT_LLM_MODEL } from './infra/llm/anthropic-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
+import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
+import { createEgressStore } from './infra/postgres/youtube-egress.ts';
 import { createYoutubeLister } from './infra/youtube/youtube-lister.ts';
 import { createListingCache } from './domain/listing/listing-cache.ts';
 import { createBatchRepository } from './infra/postgres/batches.ts';
@@ -90,6 +92,30 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
 
   const customOrigin = config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
+  const egressStore = createEgressStore(sql);
+  const poTokens = createPoTokenProvider(config);
+  const youtube = createYoutubeSource({
+    baseUrl: config.YOUTUBE_BASE_URL,
+    proxyUrls: config.YOUTUBE_PROXY_URLS,
+    cookie: config.YOUTUBE_COOKIE,
+    poToken: config.YOUTUBE_PO_TOKEN,
+    poTokens: poTokens ?? undefined,
+    visitorData: config.YOUTUBE_VISITOR_DATA,
+    timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    chains: { captions: config.YOUTUBE_CAPTION_CLIENTS, metadata: config.YOUTUBE_METADATA_CLIENTS, streams: config.YOUTUBE_STREAM_CLIENTS },
+    egress: {
+      store: egressStore,
+      budgetPerHour: config.YOUTUBE_REQUESTS_PER_HOUR,
+      cooldownBaseSeconds: config.YOUTUBE_COOLDOWN_SECONDS,
+      cooldownMaxSeconds: config.YOUTUBE_COOLDOWN_MAX_SECONDS,
+      onOutcome: (o) => metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
+    },
+    log: log.child({ component: 'youtube' }),
+  });
+  // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".
+  for (const [purpose, clients] of Object.entries(youtube.chains)) {
+    for (const client of clients) for (const identity of youtube.identities) metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
+  }
 
   const deps: Deps = {
     ...createStores(sql),
@@ -103,15 +129,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     hotCache: createHotCache(config.CACHE_MAX_MB * 1024 * 1024),
     signingSecret,
     publicUrl,
-    youtube: createYoutubeSource({
-      baseUrl: config.YOUTUBE_BASE_URL,
-      proxyUrls: config.YOUTUBE_PROXY_URLS,
-      cookie: config.YOUTUBE_COOKIE,
-      poToken: config.YOUTUBE_PO_TOKEN,
-      visitorData: config.YOUTUBE_VISITOR_DATA,
-      timeoutMs: config.YOUTUBE_TIMEOUT_MS,
-      log: log.child({ component: 'youtube' }),
-    }),
+    youtube,
     lister: createYoutubeLister({
       baseUrl: config.YOUTUBE_BASE_URL,
       proxyUrls: config.YOUTUBE_PROXY_URLS,
@@ -157,6 +175,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
       const s = deps.hotCache.stats();
       return { transcripts: s.transcripts, videos: s.videos };
     },
+    youtubeIdentities: () => egressStore.states(youtube.identities),
     pools: () => {
       const p = queuePool();
       return {
@@ -175,6 +194,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     },
     async close() {
       await lastUsed.stop();
+      await poTokens?.close?.();
       blobs.destroy?.();
       await queue.stop().catch(() => {});
       await sql.end({ timeout: 5 });

@@ -37,6 +37,7 @@ async function main(argv: string[]) {
         id: { type: 'string' },
         amount: { type: 'string' },
         'batch-size': { type: 'string' },
+        hours: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },

@@ -4,6 +4,19 @@ const list = z
   .string()
   .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 
+/** InnerTube clients youtubei.js can speak as (its SUPPORTED_CLIENTS), plus the desktop watch page. */
+const YOUTUBE_CLIENTS = [
+  'IOS', 'WEB', 'MWEB', 'YTKIDS', 'YTMUSIC', 'ANDROID', 'ANDROID_VR', 'VISIONOS', 'YTSTUDIO_ANDROID', 'YTMUSIC_ANDROID',
+  'TV', 'TV_SIMPLY', 'TV_EMBEDDED', 'WEB_EMBEDDED', 'WEB_CREATOR', 'WATCH_PAGE',
+] as const;
+/** An ordered client chain: comma-separated names, any case; unset keeps the default (src/infra/youtube/client-chains.ts). */
+const clientChain = z
+  .string()
+  .transform((s) => s.split(',').map((x) => x.trim().toUpperCase()).filter(Boolean))
+  .pipe(z.array(z.enum(YOUTUBE_CLIENTS, { error: `a client chain lists names from: ${YOUTUBE_CLIENTS.join(', ')}` })).min(1))
+  .optional();
+const PROXY_URL = /^(https?|socks5?):\/\/[^\s/]+/i;
+
 /** The whole environment the service reads. Nothing else reads process.env. */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -34,11 +47,26 @@ export const ConfigSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
 
   YOUTUBE_BASE_URL: z.url().default('https://www.youtube.com'),
-  YOUTUBE_PROXY_URLS: list.default([]),
+  /** Egress identities: http://, https:// or socks5:// proxies (credentials in the URL); unset: the machine's own address. */
+  YOUTUBE_PROXY_URLS: list.pipe(z.array(z.string().regex(PROXY_URL, 'a proxy URL is http://, https:// or socks5://host[:port]'))).default([]),
   YOUTUBE_COOKIE: z.string().optional(),
+  /** One static PO token: the last resort (tokens are bound to one video); a provider below is what works. */
   YOUTUBE_PO_TOKEN: z.string().optional(),
   YOUTUBE_VISITOR_DATA: z.string().optional(),
   YOUTUBE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /** Client chains per purpose (e.g. "ANDROID,VISIONOS,WEB,WATCH_PAGE"); unset: the defaults the evidence supports. */
+  YOUTUBE_CAPTION_CLIENTS: clientChain,
+  YOUTUBE_METADATA_CLIENTS: clientChain,
+  YOUTUBE_STREAM_CLIENTS: clientChain,
+  /** A bgutil-ytdlp-pot-provider server (e.g. http://bgutil:4416) minting a PO token per video for the web clients. */
+  YOUTUBE_POT_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Mint PO tokens in this process (bgutils-js + jsdom in a worker thread) when no provider URL is set. */
+  YOUTUBE_POT_IN_PROCESS: z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  /** Requests to YouTube each egress identity may make per hour (all instances together). */
+  YOUTUBE_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+  /** First cool-down of an identity YouTube refused (doubling per refusal in a row); 0 turns cooling off. */
+  YOUTUBE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(300),
+  YOUTUBE_COOLDOWN_MAX_SECONDS: z.coerce.number().int().min(1).default(6 * 3600),
 
   EXTRACTION_CONCURRENCY: z.coerce.number().int().min(1).default(4),
   FRAME_CONCURRENCY: z.coerce.number().int().min(1).default(2),

@@ -8,3 +8,4 @@ export * from './job-slots.ts';
 export * from './batches.ts';
 export * from './webhooks.ts';
 export * from './oauth.ts';
+export * from './youtube-egress.ts';

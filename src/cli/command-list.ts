@@ -65,4 +65,11 @@ export const COMMANDS: CommandInfo[] = [
     options: [['--batch-size <n>', 'articles per request, 1-10000 (default 100)']],
     examples: ['SEARCH_BACKEND=typesense TYPESENSE_URL=http://localhost:8108 TYPESENSE_API_KEY=... npm run cli -- search reindex'],
   },
+  {
+    name: 'youtube status',
+    summary: 'Which YouTube clients and egress identities work: chains, PO token provider, budgets, cool-downs, outcomes (all instances)',
+    usage: '[--hours <n>] [--json]',
+    options: [['--hours <n>', 'count attempts over the last n hours, 1-336 (default 24)'], ['--json', 'a JSON object, for scripts']],
+    examples: ['npm run cli -- youtube status', 'npm run -s cli -- youtube status --hours 1 --json'],
+  },
 ];

@@ -9,6 +9,7 @@ import { grantCredits } from '../domain/credits/credits.ts';
 import { createApiKey, ensureAccount, findAccount, listApiKeys, revokeApiKey } from '../domain/keys/manage-keys.ts';
 import { createArticleSearch } from '../infra/search/create-article-search.ts';
 import { formatTable } from './format-table.ts';
+import { printYoutubeStatus, readYoutubeStatus } from './youtube-status.ts';
 import { UsageError } from './usage-error.ts';
 
 export type Values = Record<string, string | boolean | undefined>;
@@ -159,5 +160,10 @@ export const PREPARE: Record<string, Prepare> = {
       io.out(`Indexed ${result.indexed} of ${result.read} articles; ${result.failed.length} failed.`);
       if (result.failed.length) process.exitCode = 1;
     };
+  },
+  'youtube status'(values, config) {
+    const hours = values.hours === undefined ? 24 : Number(values.hours);
+    if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 14) throw new UsageError('--hours must be an integer from 1 to 336');
+    return async ({ sql }, io) => printYoutubeStatus(await readYoutubeStatus(sql, config, hours), hours, io);
   },
 };

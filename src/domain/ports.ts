@@ -30,8 +30,12 @@ export type FrameSource =
     };
 
 export interface VideoSource {
-  /** Metadata and caption tracks. Throws ServiceError: VIDEO_NOT_FOUND, VIDEO_* restrictions, EXTRACTION_FAILED. */
-  getVideo(videoId: string, signal?: AbortSignal): Promise<SourceVideo>;
+  /**
+   * Metadata and caption tracks, through the client chain for `purpose` (default captions: tracks that download).
+   * Throws ServiceError: VIDEO_NOT_FOUND, VIDEO_* restrictions, EXTRACTION_FAILED, SERVICE_BUSY (no route to YouTube
+   * is usable now; retryAfter says when one is).
+   */
+  getVideo(videoId: string, signal?: AbortSignal, purpose?: 'captions' | 'metadata'): Promise<SourceVideo>;
   /** Downloads and parses one track. Throws ServiceError EXTRACTION_FAILED on upstream failure. */
   fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<Segment[]>;
   /** A seekable stream at least `width` wide when possible, else storyboards. */

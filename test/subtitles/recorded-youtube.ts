@@ -15,7 +15,7 @@ export const ID = {
   web15: '2isYuQZMbdU', // WEB answer: microformat with publishDate
   asrOnlyFr: 'cJ9to6EmElQ',
   manualOnlyDe: 'ud9d5cMDP_0',
-  clientSpecific: 'it3OtbTxQk0', // unplayable for VISIONOS/ANDROID_VR here, playable for ANDROID
+  clientSpecific: 'it3OtbTxQk0', // unplayable for VISIONOS (and every client but ANDROID here), playable for ANDROID
   noCaptions: 'dsMFmonKDD4',
   noCaptionsLiveReplay: 'Fjg5lYqvzUs',
   liveNow: 'X4VbdwhkE10',
@@ -91,7 +91,7 @@ export function recordedRoutes(): FakeRoutes {
       const page = PAGES[videoId];
       if (page) return { status: page.status, body: shared(page.file), contentType: 'text/html' };
       if (videoId === ID.own) return json(readOwn('player.own.captions.json'));
-      // The same video as two recorded clients saw it: refused for VISIONOS (and so here for ANDROID_VR), served for ANDROID.
+      // The same video as two recorded clients saw it: refused for VISIONOS (and so here for every other client), served for ANDROID.
       if (videoId === ID.clientSpecific) {
         return json(shared(client === 'ANDROID' ? 'reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json' : 'player.visionos.unplayable-for-client.it3OtbTxQk0.json'));
       }

@@ -8,6 +8,8 @@ export interface FakeYoutube {
   calls: string[];
   /** Full URLs of every request, after the adapter's origin rewrite. */
   urls: string[];
+  /** The JSON body of every /player request, in order. */
+  bodies: string[];
 }
 
 export interface FakeRoutes {
@@ -21,6 +23,7 @@ export interface FakeRoutes {
 export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
   const calls: string[] = [];
   const urls: string[] = [];
+  const bodies: string[] = [];
   const answer = (a: FakeAnswer | undefined): Response => {
     if (!a) return new Response('not found', { status: 404 });
     if (a instanceof Error) throw a;
@@ -30,6 +33,7 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
     const url = new URL(input instanceof Request ? input.url : input.toString());
     urls.push(url.toString());
     if (url.pathname.endsWith('/youtubei/v1/player')) {
+      bodies.push(String(init?.body ?? '{}'));
       const body = JSON.parse(String(init?.body ?? '{}')) as { videoId?: string; context?: { client?: { clientName?: string } } };
       const client = body.context?.client?.clientName ?? '?';
       calls.push(`PLAYER ${client} ${body.videoId}`);
@@ -40,7 +44,7 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
     if (url.pathname.endsWith('/watch')) return answer(routes.watch?.(url));
     return answer(routes.other?.(url, typeof init?.body === 'string' ? init.body : undefined));
   };
-  return { fetch: fetchImpl as typeof fetch, calls, urls };
+  return { fetch: fetchImpl as typeof fetch, calls, urls, bodies };
 }
 
 export const json = (body: unknown, status = 200): FakeAnswer => ({ status, body: typeof body === 'string' ? body : JSON.stringify(body) });

@@ -25,7 +25,7 @@ export interface ExtractJobPorts extends Pick<Stores, 'videos' | 'transcripts' |
  */
 export async function runExtractJob(deps: ExtractJobPorts, job: ExtractJob): Promise<{ chargedRequestId: string | null } | null> {
   if (job.kind === 'info') {
-    const video = await deps.youtube.getVideo(job.videoId);
+    const video = await deps.youtube.getVideo(job.videoId, undefined, 'metadata');
     await deps.videos.store(job.videoId, video);
     return null;
   }

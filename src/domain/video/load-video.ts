@@ -19,7 +19,7 @@ export async function outcomeOf<T>(run: Promise<JobRun<T>>): Promise<{ value: T;
   if (!outcome) {
     throw new ServiceError('SERVICE_BUSY', 'The work is taking longer than expected; retry shortly (a stored result is free)', 5);
   }
-  if (!outcome.ok) throw new ServiceError(outcome.error.code, outcome.error.message);
+  if (!outcome.ok) throw new ServiceError(outcome.error.code, outcome.error.message, outcome.error.retryAfter);
   return { value: outcome.value, producer };
 }
 

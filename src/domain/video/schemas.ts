@@ -43,6 +43,10 @@ export const VideoInfo = z.object({
   isLive: z.boolean().describe('Live right now'),
   isLiveContent: z.boolean().describe('Was (or is) a live stream'),
   description: z.string(),
-  chapters: z.array(Chapter),
+  chapters: z
+    .array(Chapter)
+    .describe(
+      "Chapters, by start: YouTube's own chapter markers when it sends them, else the description's timestamps read by YouTube's rules (first at 0:00, at least three, each at least 10 s); [] when there are none",
+    ),
 });
 export type VideoInfo = z.infer<typeof VideoInfo>;

@@ -54,6 +54,13 @@ export function createMetrics() {
       buckets: WAIT_BUCKETS,
       registers: [registry],
     }),
+    /** Every attempt of a YouTube client (player request or caption download), by what it came to. */
+    youtubeAttempts: new Counter({
+      name: 'subtext_youtube_attempts_total',
+      help: 'YouTube client attempts made by this process, by client, purpose (captions, metadata, streams), egress identity and outcome kind (served, bot_check, rate_limited, sign_in, unplayable, empty_captions, stream_403, no_token, network, video, error)',
+      labelNames: ['client', 'purpose', 'identity', 'kind'] as const,
+      registers: [registry],
+    }),
     jobRunSeconds: new Histogram({
       name: 'subtext_job_run_seconds',
       help: 'Time a worker spent on the job, by queue',
@@ -77,6 +84,8 @@ export interface ScrapeSources {
   caches(): Record<string, { hits: number; misses: number; entries: number; bytes: number }>;
   /** Per pool of this process: its size limit, and what the driver tells of its use (pg's Pool does, postgres.js not). */
   pools(): Record<string, { max: number; total?: number; idle?: number; waiting?: number }>;
+  /** The egress identities' state in PostgreSQL (cluster-wide). */
+  youtubeIdentities?(): Promise<{ id: string; used: number; coolingUntil: Date | null; strikes: number }[]>;
 }
 
 /** Gauges and counters whose values are read when Prometheus scrapes, not kept up to date in between. */
@@ -161,6 +170,28 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
     async collect() {
       this.reset();
       for (const r of (await quiet(src.query.connections())) ?? []) this.set({ state: r.state }, r.count);
+    },
+  });
+  new Gauge({
+    name: 'subtext_youtube_identity_requests',
+    help: "Requests each egress identity has taken from this hour's budget (cluster-wide: every instance reports the same)",
+    labelNames: ['identity'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const r of (await quiet(src.youtubeIdentities?.() ?? Promise.resolve([]))) ?? []) this.set({ identity: r.id }, r.used);
+    },
+  });
+  new Gauge({
+    name: 'subtext_youtube_identity_cooling_seconds',
+    help: 'Seconds until each egress identity may be used again after YouTube refused it; 0 when usable (cluster-wide)',
+    labelNames: ['identity'] as const,
+    registers,
+    async collect() {
+      this.reset();
+      for (const r of (await quiet(src.youtubeIdentities?.() ?? Promise.resolve([]))) ?? []) {
+        this.set({ identity: r.id }, r.coolingUntil ? Math.max(0, (r.coolingUntil.getTime() - Date.now()) / 1000) : 0);
+      }
     },
   });
   new Gauge({

@@ -144,7 +144,12 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
               throw err; // pg-boss retries with backoff
             }
             if (!isServiceError(err)) opts.log.error({ err, queue: name }, 'job failed');
-            outcome = { ok: false, error: isServiceError(err) ? { code: err.code, message: err.message } : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' } };
+            outcome = {
+              ok: false,
+              error: isServiceError(err)
+                ? { code: err.code, message: err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) }
+                : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' },
+            };
           }
           // Waiters in this process first, without the database: a charged result must reach its requester even
           // if the NOTIFY below cannot be sent. Then every other instance (settle() ignores ids it has no waiter for).
@@ -254,7 +259,7 @@ async function notifyWhenUp(sql: Sql, payload: string): Promise<void> {
 /** NOTIFY payloads are limited to 8000 bytes; outcomes are small, but messages are not ours to trust. */
 function shrink(o: JobOutcome): JobOutcome {
   if (o.ok) return JSON.stringify(o).length < 7000 ? o : ({ ok: true, value: null } as JobOutcome);
-  return { ok: false, error: { code: o.error.code, message: o.error.message.slice(0, 2000) } };
+  return { ok: false, error: { ...o.error, message: o.error.message.slice(0, 2000) } };
 }
 
 export type JobQueue = ReturnType<typeof createJobQueue>;

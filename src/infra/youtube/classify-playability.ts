@@ -7,15 +7,19 @@
 import { ServiceError, type ErrorCode } from '../../domain/errors.ts';
 import { textOf, type RawPlayerResponse } from './player-response.ts';
 
+/** Why a client was refused, as counted per client and identity (see outcome-kinds.ts). */
+export type RefusalKind = 'bot_check' | 'sign_in' | 'unplayable' | 'video';
+
 export type Playability =
   | { ok: true; live: boolean }
-  | { ok: false; retryable: boolean; error: ServiceError };
+  | { ok: false; retryable: boolean; error: ServiceError; kind: RefusalKind };
 
 const ok = (raw: RawPlayerResponse): Playability => ({ ok: true, live: raw.videoDetails?.isLive === true });
-const fail = (code: ErrorCode, message: string, retryable = false): Playability => ({
+const fail = (code: ErrorCode, message: string, retryable = false, kind: RefusalKind = 'video'): Playability => ({
   ok: false,
   retryable,
   error: new ServiceError(code, message),
+  kind,
 });
 
 const BOT_CHECK = /not a bot|unusual traffic|protect our community|automated queries/i;
@@ -57,14 +61,14 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
     case 'AGE_VERIFICATION_REQUIRED':
       return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`);
     case 'LOGIN_REQUIRED':
-      if (BOT_CHECK.test(all)) return fail('EXTRACTION_FAILED', `YouTube asked this server to prove it is not a bot${says(reason)}`, true);
+      if (BOT_CHECK.test(all)) return fail('EXTRACTION_FAILED', `YouTube asked this server to prove it is not a bot${says(reason)}`, true, 'bot_check');
       if (status.desktopLegacyAgeGateReason !== undefined || AGE.test(all)) {
         return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`);
       }
       if (raw.videoDetails?.isPrivate || PRIVATE.test(all)) return fail('VIDEO_NOT_FOUND', `This video is private${saysAll}`);
       if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
       // Sign-in demanded for no stated reason: usually this client or IP, so try another.
-      return fail('EXTRACTION_FAILED', `YouTube required sign-in for this request${saysAll}`, true);
+      return fail('EXTRACTION_FAILED', `YouTube required sign-in for this request${saysAll}`, true, 'sign_in');
     case 'UNPLAYABLE':
     case 'CONTENT_CHECK_REQUIRED':
       if (screen?.playerLegacyDesktopYpcOfferRenderer || screen?.ypcTrailerRenderer || MUSIC_PREMIUM.test(all) || PAID.test(all)) {
@@ -73,9 +77,9 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
       if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
       if (REGION.test(all)) return fail('VIDEO_REGION_BLOCKED', `This video is not available in the server's region${saysAll}`);
       if (AGE.test(all)) return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted${saysAll}`);
-      if (BOT_CHECK.test(all)) return fail('EXTRACTION_FAILED', `YouTube asked this server to prove it is not a bot${says(reason)}`, true);
-      return fail('VIDEO_UNPLAYABLE', `This video cannot be played${saysAll}`, CLIENT_SPECIFIC.test(reason.trim()));
+      if (BOT_CHECK.test(all)) return fail('EXTRACTION_FAILED', `YouTube asked this server to prove it is not a bot${says(reason)}`, true, 'bot_check');
+      return fail('VIDEO_UNPLAYABLE', `This video cannot be played${saysAll}`, CLIENT_SPECIFIC.test(reason.trim()), 'unplayable');
     default:
-      return fail('EXTRACTION_FAILED', `YouTube answered with an unknown playability status "${status.status ?? ''}"${saysAll}`, true);
+      return fail('EXTRACTION_FAILED', `YouTube answered with an unknown playability status "${status.status ?? ''}"${saysAll}`, true, 'unplayable');
   }
 }

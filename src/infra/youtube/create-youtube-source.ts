@@ -1,81 +1,162 @@
 // The VideoSource for YouTube, built on youtubei.js.
 //
-// Client chain (default): ANDROID_VR, ANDROID, VISIONOS, TV_EMBEDDED, then the desktop watch page.
-// - ANDROID_VR first: its player answers carry caption URLs that download without a PO token and stream URLs that
-//   need no signature deciphering, and it has met the fewest bot checks (it is also yt-dlp's default in 2025-26).
-// - ANDROID (the client youtube-transcript-api and NewPipe use) and VISIONOS (NewPipe, 2026 fixtures) come next;
-//   each is refused for some videos the others serve (see player.visionos.unplayable-for-client.*).
-// - TV_EMBEDDED last among InnerTube clients: it still serves some videos the app clients refuse.
-// - WEB only when a PO token is configured: its caption URLs carry exp=xpe and come back empty without one.
-// - The watch page last: metadata and playability even when every client is refused; its captions need a PO token.
+// Each purpose has its own client chain (client-chains.ts: captions, metadata, streams), each replaceable from the
+// environment. Web clients (WEB, MWEB) are asked with a PO token minted for the video (po-token/), and the caption
+// and stream URLs they answer carry it too. With egress pacing (src/domain/youtube/egress.ts) every request to
+// YouTube leaves from an identity with budget left, and every attempt is counted per client and identity.
 // Live videos: getVideo answers (isLive true) so metadata works during a stream; the transcript path refuses them
 // with chooseTranscriptTrack (src/domain/video/choose-track.ts), which throws VIDEO_LIVE.
 import { ServiceError } from '../../domain/errors.ts';
 import type { FrameSource, SourceTrack, SourceVideo, VideoSource } from '../../domain/ports.ts';
 import type { AudioSource } from '../../domain/speech/ports.ts';
+import { createEgressPacer, type EgressPacer, type EgressStore, type Outcome, type OutcomeKind, type Purpose } from '../../domain/youtube/egress.ts';
+import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
+import { resolveChains, type ClientChains } from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
-import { fetchPlayer, WATCH_PAGE, type ChainContext, type PlayerResult } from './fetch-player.ts';
+import { fetchPlayer, WATCH_PAGE, WEB_CLIENTS, type ChainContext, type PlayerResult } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
 import { mapTracks, mapVideo } from './map-video.ts';
-import { createProxyPool } from './proxy-pool.ts';
-import { createYoutubeFetch, rewriteOrigin, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
+import { addCaptionToken, addStreamToken, needsCaptionToken } from './po-token/add-po-token.ts';
+import { createStaticTokenProvider } from './po-token/static-provider.ts';
+import { createTokenCache } from './po-token/token-cache.ts';
+import { createProxyPool, DIRECT } from './proxy-pool.ts';
+import { createYoutubeFetch, egressScope, rewriteOrigin, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
 
-export const DEFAULT_CLIENTS = ['ANDROID_VR', 'ANDROID', 'VISIONOS', 'TV_EMBEDDED', WATCH_PAGE];
+export interface EgressOptions {
+  store: EgressStore;
+  budgetPerHour: number;
+  cooldownBaseSeconds: number;
+  cooldownMaxSeconds: number;
+  /** Called for every attempt, before it is stored (this process's /metrics counters). */
+  onOutcome?: (o: Outcome) => void;
+}
 
 export interface YoutubeSourceOptions {
   /** Origin all YouTube traffic goes to (InnerTube, captions, watch pages, stream URLs); default youtube.com. */
   baseUrl?: string;
   proxyUrls?: string[];
   cookie?: string;
+  /** A static PO token (YOUTUBE_PO_TOKEN): used when no provider is given; the last resort. */
   poToken?: string;
+  /** Mints a PO token per video for the web clients. */
+  poTokens?: PoTokenProvider;
   visitorData?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
-  /** InnerTube client names in order, plus "WATCH_PAGE" for the desktop page. */
+  /** Per-purpose client chains (InnerTube names, plus "WATCH_PAGE"); unset ones take the defaults. */
+  chains?: Partial<ClientChains>;
+  /** One chain for every purpose (tests). */
   clients?: string[];
+  /** Budgets, cool-downs and outcome counts in PostgreSQL; without it requests are neither paced nor counted. */
+  egress?: EgressOptions;
   log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
 }
 
-export function createYoutubeSource(opts: YoutubeSourceOptions = {}): VideoSource {
-  const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
-  const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies: createProxyPool(opts.proxyUrls) });
-  const sessions = createSessions({ fetch: ytFetch, cookie: opts.cookie, poToken: opts.poToken, visitorData: opts.visitorData });
-  const clients = opts.clients ?? (opts.poToken ? [...DEFAULT_CLIENTS.slice(0, -1), 'WEB', WATCH_PAGE] : DEFAULT_CLIENTS);
-  const chain: ChainContext = { innertube: sessions.plain, fetch: ytFetch, clients, log: opts.log };
-  const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
+export interface YoutubeSource extends VideoSource {
+  readonly chains: ClientChains;
+  readonly identities: string[];
+  readonly tokenProvider: string | null;
+}
 
-  // Caption URLs with exp=xpe download empty without a PO token: prefer a client whose URLs work.
-  const captionsUsable = (r: PlayerResult) => {
-    const tracks = mapTracks(r.info, r.raw);
-    return !opts.poToken && tracks.length > 0 && tracks.every((t) => /[?&]exp=xpe(&|$)/.test(t.ref))
-      ? `${r.client}: caption URLs need a PO token`
-      : undefined;
+/** Which client a track's URL came from, kept in the URL's fragment (never sent): counted when it is downloaded. */
+const CLIENT_MARK = 'client=';
+
+export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSource {
+  const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
+  const proxies = createProxyPool(opts.proxyUrls);
+  const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies });
+  const sessions = createSessions({ fetch: ytFetch, cookie: opts.cookie, poToken: opts.poToken, visitorData: opts.visitorData });
+  const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
+  const tokens = provider ? createTokenCache(provider) : undefined;
+  const chains = opts.clients ? { captions: opts.clients, metadata: opts.clients, streams: opts.clients } : resolveChains(opts.chains ?? {}, !!tokens);
+  const pacer: EgressPacer | undefined = opts.egress
+    ? createEgressPacer(opts.egress.store, {
+        identities: proxies.identities,
+        budgetPerHour: opts.egress.budgetPerHour,
+        cooldownBaseSeconds: opts.egress.cooldownBaseSeconds,
+        cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
+      }, { onOutcome: opts.egress.onOutcome })
+    : undefined;
+  const chain = (purpose: Purpose): ChainContext => ({
+    innertube: sessions.plain,
+    fetch: ytFetch,
+    clients: chains[purpose],
+    purpose,
+    log: opts.log,
+    webToken: tokens ? (videoId, signal) => tokens.forVideo(videoId, signal) : undefined,
+    pacer,
+    through: (identity, fn) => egressScope.run(identity, fn),
+  });
+  const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
+  const report = async (client: string, purpose: Purpose, identity: string, kind: OutcomeKind, reason?: string) => {
+    await pacer?.report({ client, purpose, identity, kind }, reason).catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube outcome not recorded'));
   };
 
+  // Caption URLs that need a PO token download empty without one: prefer a client whose URLs work.
+  const captionsUsable = (r: PlayerResult) => {
+    const tracks = mapTracks(r.info, r.raw);
+    const canMint = r.poToken || (r.client === WATCH_PAGE && tokens);
+    return !canMint && tracks.length > 0 && tracks.every((t) => needsCaptionToken(t.ref)) ? `${r.client}: caption URLs need a PO token` : undefined;
+  };
+
+  /** Tracks as the result's client answered them, with the PO token added where their URLs need one. */
+  async function usableTracks(r: PlayerResult, videoId: string, signal?: AbortSignal): Promise<SourceTrack[]> {
+    const tracks = mapTracks(r.info, r.raw);
+    const web = WEB_CLIENTS.has(r.client) || r.client === WATCH_PAGE;
+    let token = r.poToken;
+    if (web && !token && tokens && tracks.some((t) => needsCaptionToken(t.ref))) {
+      token = await tokens.forVideo(videoId, signal).catch(() => undefined);
+    }
+    // The watch page is the WEB client's page: its URLs take c=WEB.
+    const clientName = r.client === WATCH_PAGE ? 'WEB' : r.client;
+    return tracks.map((t) => {
+      const ref = web && token && needsCaptionToken(t.ref) ? addCaptionToken(t.ref, token, clientName) : t.ref;
+      return { ...t, ref: `${ref}#${CLIENT_MARK}${r.client}` };
+    });
+  }
+
+  async function download(ref: string, client: string, signal?: AbortSignal) {
+    const identity = pacer ? await pacer.take() : DIRECT;
+    try {
+      const segments = await egressScope.run(identity, () => downloadCaptions(ytFetch, ref, signal));
+      await report(client, 'captions', identity, 'served');
+      return segments;
+    } catch (e) {
+      if (!signal?.aborted) await report(client, 'captions', identity, e instanceof RetryableCaptionError ? e.kind : 'error', e instanceof Error ? e.message : undefined);
+      throw e;
+    }
+  }
+
   async function fetchTranscript(track: SourceTrack, signal?: AbortSignal) {
-    const tried = new Set([track.ref]);
+    const bare = (ref: string) => ref.split('#')[0]!;
+    const clientOf = (ref: string) => new URLSearchParams(ref.split('#')[1] ?? '').get('client') ?? 'stored';
+    const tried = new Set([bare(track.ref)]);
     let lastError: ServiceError;
     try {
-      return await downloadCaptions(ytFetch, track.ref, signal);
+      return await download(track.ref, clientOf(track.ref), signal);
     } catch (e) {
       if (!(e instanceof RetryableCaptionError)) throw e;
       lastError = e;
     }
     // The URL we were given failed in a way another client's URL for the same track may not: ask each client again.
     const videoId = new URL(track.ref, YOUTUBE_ORIGIN).searchParams.get('v');
-    for (const client of videoId ? clients : []) {
+    for (const client of videoId ? chains.captions : []) {
       let result: PlayerResult;
+      let same: SourceTrack | undefined;
       try {
-        result = await fetchPlayer({ ...chain, clients: [client] }, videoId as string, signal);
-      } catch {
+        result = await fetchPlayer({ ...chain('captions'), clients: [client] }, videoId as string, signal);
+        same = (await usableTracks(result, videoId as string, signal)).find(
+          (t) => t.lang === track.lang && t.autoGenerated === track.autoGenerated && !tried.has(bare(t.ref)),
+        );
+      } catch (e) {
+        if (e instanceof ServiceError && e.code === 'SERVICE_BUSY') throw e;
         continue;
       }
-      const same = mapTracks(result.info, result.raw).find((t) => t.lang === track.lang && t.autoGenerated === track.autoGenerated && !tried.has(t.ref));
       if (!same) continue;
-      tried.add(same.ref);
+      tried.add(bare(same.ref));
       try {
-        return await downloadCaptions(ytFetch, same.ref, signal);
+        return await download(same.ref, client, signal);
       } catch (e) {
         if (!(e instanceof RetryableCaptionError)) throw e;
         lastError = e;
@@ -84,14 +165,21 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): VideoSourc
     throw new ServiceError('EXTRACTION_FAILED', `Could not download the "${track.lang}" subtitles: ${lastError.message}`);
   }
 
+  /** A format's URL, deciphered when ciphered, with the PO token a web client's streams need. */
+  async function streamUrl(result: PlayerResult, format: { url?: string; decipher: (player: never) => Promise<string> | string }) {
+    const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player as never);
+    if (!url) return undefined;
+    return rewrite(result.poToken ? addStreamToken(url, result.poToken) : url);
+  }
+
   async function getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource> {
-    const result = await fetchPlayer(chain, videoId, signal);
+    const result = await fetchPlayer(chain('streams'), videoId, signal);
     const format = chooseVideoFormat(result.info.streaming_data?.adaptive_formats ?? [], width);
     if (format) {
       try {
         // A plain URL is used as is; a ciphered one needs YouTube's player script (run in node:vm).
-        const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
-        if (url) return { kind: 'stream', url: rewrite(url), width: format.width ?? width, height: format.height ?? 0 };
+        const url = await streamUrl(result, format as never);
+        if (url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
       } catch (e) {
         opts.log?.warn({ videoId, err: e instanceof Error ? e.message : String(e) }, 'youtube stream URL unavailable; using storyboards');
       }
@@ -100,25 +188,29 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): VideoSourc
   }
 
   async function getAudioSource(videoId: string, signal?: AbortSignal): Promise<AudioSource> {
-    const result = await fetchPlayer(chain, videoId, signal);
+    const result = await fetchPlayer(chain('streams'), videoId, signal);
     const format = chooseAudioFormat(result.info.streaming_data?.adaptive_formats ?? []);
     if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
     let url: string | undefined;
     try {
-      url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
+      url = await streamUrl(result, format as never);
     } catch (e) {
       throw new ServiceError('EXTRACTION_FAILED', `The audio stream of ${videoId} could not be deciphered: ${e instanceof Error ? e.message : String(e)}`);
     }
     if (!url) throw new ServiceError('EXTRACTION_FAILED', `No audio stream URL is available for ${videoId}`);
     const seconds = format.approx_duration_ms ? format.approx_duration_ms / 1000 : (result.info.basic_info.duration ?? null);
-    return { url: rewrite(url), bytes: format.content_length ?? null, seconds, kind: 'file' };
+    return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
   }
 
   return {
+    chains,
+    identities: proxies.identities,
+    tokenProvider: provider?.kind ?? null,
     getAudioSource,
-    async getVideo(videoId: string, signal?: AbortSignal): Promise<SourceVideo> {
-      const result = await fetchPlayer(chain, videoId, signal, captionsUsable);
-      return mapVideo(videoId, result.info, result.raw, result.chapters);
+    async getVideo(videoId: string, signal?: AbortSignal, purpose: 'captions' | 'metadata' = 'captions'): Promise<SourceVideo> {
+      const result = await fetchPlayer(chain(purpose), videoId, signal, captionsUsable);
+      const video = mapVideo(videoId, result.info, result.raw, result.chapters);
+      return { ...video, tracks: await usableTracks(result, videoId, signal) };
     },
     fetchTranscript,
     getFrameSource,

@@ -2,6 +2,7 @@
 // are parsed too, since a relay or an older URL may answer in those.
 import { ServiceError } from '../../domain/errors.ts';
 import type { Segment } from '../../domain/video/schemas.ts';
+import type { OutcomeKind } from '../../domain/youtube/egress.ts';
 import { parseJson3 } from './parse-json3.ts';
 import { isTimedTextXml, parseTimedTextXml } from './parse-srv3.ts';
 import { isWebVtt, parseVtt } from './parse-vtt.ts';
@@ -10,8 +11,11 @@ import { YOUTUBE_ORIGIN } from './youtube-fetch.ts';
 
 /** A download that another client's URL for the same track may get right; the caller falls back on it. */
 export class RetryableCaptionError extends ServiceError {
-  constructor(message: string) {
+  /** As counted per client and identity. */
+  readonly kind: OutcomeKind;
+  constructor(message: string, kind: OutcomeKind = 'error') {
     super('EXTRACTION_FAILED', message);
+    this.kind = kind;
   }
 }
 
@@ -25,12 +29,12 @@ export async function downloadCaptions(fetch: typeof globalThis.fetch, ref: stri
     body = await response.text();
   } catch (e) {
     signal?.throwIfAborted();
-    throw new RetryableCaptionError(`Caption download failed: ${e instanceof Error ? e.message : String(e)}`);
+    throw new RetryableCaptionError(`Caption download failed: ${e instanceof Error ? e.message : String(e)}`, 'network');
   }
-  if (response.status === 429) throw new RetryableCaptionError('YouTube is rate-limiting caption downloads (HTTP 429)');
+  if (response.status === 429) throw new RetryableCaptionError('YouTube is rate-limiting caption downloads (HTTP 429)', 'rate_limited');
   if (!response.ok) throw new RetryableCaptionError(`Caption download failed with HTTP ${response.status}`);
   // An empty 200 is what YouTube answers when the URL needs a PO token (exp=xpe): another client's URL may work.
-  if (body.trim() === '') throw new RetryableCaptionError('YouTube returned an empty caption file (the URL needs a PO token)');
+  if (body.trim() === '') throw new RetryableCaptionError('YouTube returned an empty caption file (the URL needs a PO token)', 'empty_captions');
   return parseCaptionBody(body);
 }
 
@@ -43,6 +47,9 @@ export function parseCaptionBody(body: string): Segment[] {
   } catch (e) {
     throw new ServiceError('EXTRACTION_FAILED', `Could not read the caption file YouTube returned (${e instanceof Error ? e.message : String(e)})`);
   }
-  if (looksLikeHtml(body)) throw new RetryableCaptionError(classifyHtmlPage(body).message);
+  if (looksLikeHtml(body)) {
+    const message = classifyHtmlPage(body).message;
+    throw new RetryableCaptionError(message, /rate-limiting/.test(message) ? 'rate_limited' : 'error');
+  }
   throw new ServiceError('EXTRACTION_FAILED', 'YouTube returned captions in an unknown format');
 }

@@ -2,35 +2,60 @@
 // an answer about this client or this IP (bot check, HTTP 429/5xx, network error, "not available" for this client,
 // captions that need a PO token) moves on to the next, YouTube's final word on the video (not found, private,
 // age-restricted, members-only, paid, region-blocked, upcoming) stops the chain at once.
+//
+// With a pacer, every attempt first takes a request from an egress identity's hourly budget and reports what came
+// of it (counted per client and identity); a refusal about the identity (bot check, 429, sign-in wall) cools it and
+// asks the same client again from another identity, and when no identity is usable the chain stops with
+// SERVICE_BUSY and the time until one is.
 import { YT, type Innertube, type Types } from 'youtubei.js';
-import { ServiceError } from '../../domain/errors.ts';
+import { isServiceError, ServiceError } from '../../domain/errors.ts';
 import type { Chapter } from '../../domain/video/schemas.ts';
+import type { EgressPacer, OutcomeKind, Purpose } from '../../domain/youtube/egress.ts';
 import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 import { findChapters } from './map-video.ts';
 import { classifyHtmlPage, extractInitialData, extractPlayerResponse, looksLikeHtml } from './watch-page.ts';
 import { YoutubeNetworkError } from './network-error.ts';
+import { DIRECT } from './proxy-pool.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
 
 /** The desktop watch page, tried after every InnerTube client (see watch-page.ts). */
 export const WATCH_PAGE = 'WATCH_PAGE';
 
+/** Clients whose caption and stream URLs need a web PO token (BotGuard); skipped when no token can be had. */
+export const WEB_CLIENTS: ReadonlySet<string> = new Set(['WEB', 'MWEB', 'WEB_EMBEDDED', 'WEB_CREATOR']);
+
+/** Who answered, and how to use what it answered. */
 export interface PlayerResult {
   client: string;
   info: YT.VideoInfo;
   raw: RawPlayerResponse;
   /** Chapters found beside the player response (the watch page's ytInitialData). */
   chapters?: Chapter[];
+  /** The video-bound PO token the request carried (web clients): its caption and stream URLs need it too. */
+  poToken?: string;
+  /** The egress identity the answer came through. */
+  identity: string;
 }
 
-type Attempt = { ok: true; result: PlayerResult } | { ok: false; error: ServiceError; unreachable?: boolean };
+type Failure = { ok: false; error: ServiceError; kind: OutcomeKind; unreachable?: boolean; final?: boolean };
+type Attempt = { ok: true; result: Omit<PlayerResult, 'identity'> } | Failure;
 
 export interface ChainContext {
   innertube: () => Promise<Innertube>;
   fetch: typeof fetch;
   clients: string[];
+  purpose: Purpose;
   log?: { warn: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
+  /** A web PO token bound to this video, or undefined when none can be minted (web clients are then skipped). */
+  webToken?: (videoId: string, signal?: AbortSignal) => Promise<string | undefined>;
+  pacer?: EgressPacer;
+  /** Runs `fn` with every request leaving from `identity` (see youtube-fetch.ts). */
+  through?: <T>(identity: string, fn: () => Promise<T>) => Promise<T>;
 }
+
+/** Reported for attempts no identity was taken for (a web client skipped for want of a token). */
+export const NO_IDENTITY = 'none';
 
 /** Tries each client in turn; `accept` may turn an OK answer down (e.g. captions that cannot be downloaded). */
 export async function fetchPlayer(
@@ -41,49 +66,94 @@ export async function fetchPlayer(
 ): Promise<PlayerResult> {
   const failures: ServiceError[] = [];
   let fallback: PlayerResult | undefined;
-  for (const client of ctx.clients) {
+  const report = async (client: string, identity: string, kind: OutcomeKind, reason?: string) => {
+    try {
+      await ctx.pacer?.report({ client, purpose: ctx.purpose, identity, kind }, reason);
+    } catch (e) {
+      ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'youtube outcome not recorded');
+    }
+  };
+  let retriesLeft = Math.max(0, (ctx.pacer?.identities.length ?? 1) - 1);
+  for (let i = 0; i < ctx.clients.length; i++) {
+    const client = ctx.clients[i]!;
     signal?.throwIfAborted();
-    const attempt = client === WATCH_PAGE ? await tryWatchPage(ctx, videoId, signal) : await tryClient(ctx, videoId, client, signal);
+    let poToken: string | undefined;
+    if (WEB_CLIENTS.has(client)) {
+      poToken = await ctx.webToken?.(videoId, signal).catch((e: unknown) => {
+        ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'no PO token could be minted');
+        return undefined;
+      });
+      if (!poToken) {
+        failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+        await report(client, NO_IDENTITY, 'no_token');
+        continue;
+      }
+    }
+    let identity = DIRECT;
+    if (ctx.pacer) {
+      try {
+        identity = await ctx.pacer.take();
+      } catch (e) {
+        if (isServiceError(e) && e.code === 'SERVICE_BUSY' && failures.length > 0) {
+          throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(failures)})`, e.retryAfter);
+        }
+        throw e;
+      }
+    }
+    const run = () => (client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, poToken, signal));
+    const attempt = ctx.through ? await ctx.through(identity, run) : await run();
     if (attempt.ok) {
-      const refusal = accept(attempt.result);
-      if (!refusal) return attempt.result;
-      fallback ??= attempt.result;
+      const result = { ...attempt.result, identity };
+      const refusal = accept(result);
+      await report(client, identity, refusal ? 'no_token' : 'served', refusal);
+      if (!refusal) return result;
+      fallback ??= result;
       failures.push(new ServiceError('EXTRACTION_FAILED', refusal));
     } else {
+      await report(client, identity, attempt.kind, attempt.error.message);
+      if (attempt.final) throw attempt.error;
       failures.push(attempt.error);
       // The host does not resolve: every other client (and a retry a second later) would fail the same way.
       if (attempt.unreachable) throw new ServiceError('EXTRACTION_FAILED', chainError(failures).message, undefined, { final: true });
+      // The identity was refused, not the client: ask the same client again from another identity.
+      if (ctx.pacer?.movesOn(attempt.kind) && retriesLeft > 0) {
+        retriesLeft--;
+        i--;
+      }
     }
-    ctx.log?.debug({ videoId, client, reason: failures.at(-1)?.message }, 'youtube client fell through');
+    ctx.log?.debug({ videoId, client, identity, reason: failures.at(-1)?.message }, 'youtube client fell through');
   }
   // Usable metadata beats an error: the caller learns about the captions when it downloads them.
   if (fallback) return fallback;
   throw chainError(failures);
 }
 
+const reasonsOf = (failures: ServiceError[]) => [...new Set(failures.map((f) => f.message))].join('; ');
+
 function chainError(failures: ServiceError[]): ServiceError {
   // Every client said "this video cannot be played" (none blocked us): that is about the video.
   const unplayable = failures.find((f) => f.code === 'VIDEO_UNPLAYABLE');
   if (unplayable && failures.every((f) => f.code === 'VIDEO_UNPLAYABLE')) return unplayable;
-  const reasons = [...new Set(failures.map((f) => f.message))].join('; ');
-  return new ServiceError('EXTRACTION_FAILED', `Could not get this video from YouTube: ${reasons || 'no client configured'}`);
+  return new ServiceError('EXTRACTION_FAILED', `Could not get this video from YouTube: ${reasonsOf(failures) || 'no client configured'}`);
 }
 
-async function tryClient(ctx: ChainContext, videoId: string, client: string, signal?: AbortSignal): Promise<Attempt> {
+async function tryClient(ctx: ChainContext, videoId: string, client: string, poToken: string | undefined, signal?: AbortSignal): Promise<Attempt> {
   const yt = await ctx.innertube();
   const capture: PlayerCapture = { signal };
   let info: YT.VideoInfo | undefined;
   let parseError: unknown;
   try {
-    info = await playerCapture.run(capture, () => yt.getBasicInfo(videoId, { client: client as Types.InnerTubeClient }));
+    info = await playerCapture.run(capture, () =>
+      yt.getBasicInfo(videoId, { client: client as Types.InnerTubeClient, ...(poToken ? { po_token: poToken } : {}) }),
+    );
   } catch (e) {
     parseError = e;
   }
   signal?.throwIfAborted();
   const answer = judgeBody(capture.status, capture.body, capture.error ?? parseError);
   if (!answer.ok) return answer;
-  if (!info) return retry(`${client}: could not read YouTube's answer (${messageOf(parseError)})`);
-  return { ok: true, result: { client, info, raw: answer.raw } };
+  if (!info) return retry(`${client}: could not read YouTube's answer (${messageOf(parseError)})`, 'error');
+  return { ok: true, result: { client, info, raw: answer.raw, poToken } };
 }
 
 async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSignal): Promise<Attempt> {
@@ -97,43 +167,48 @@ async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSi
     body = await res.text();
   } catch (e) {
     signal?.throwIfAborted();
-    return { ...retry(`watch page: network error: ${messageOf(e)}`), unreachable: isUnreachable(e) };
+    return { ...retry(`watch page: network error: ${messageOf(e)}`, 'network'), unreachable: isUnreachable(e) };
   }
   const raw = extractPlayerResponse(body);
-  if (!raw) return { ok: false, error: classifyHtmlPage(body, status) };
+  if (!raw) return htmlFailure(body, status);
   const verdict = classifyPlayability(raw);
-  if (!verdict.ok) {
-    if (verdict.retryable) return { ok: false, error: verdict.error };
-    throw verdict.error;
-  }
+  if (!verdict.ok) return { ok: false, error: verdict.error, kind: verdict.kind, final: !verdict.retryable };
   const yt = await ctx.innertube();
   try {
     const info = new YT.VideoInfo([{ success: true, status_code: 200, data: raw as never }], yt.actions, '');
     return { ok: true, result: { client: WATCH_PAGE, info, raw, chapters: findChapters(extractInitialData(body)) } };
   } catch (e) {
-    return retry(`watch page: could not read the embedded player response (${messageOf(e)})`);
+    return retry(`watch page: could not read the embedded player response (${messageOf(e)})`, 'error');
   }
 }
 
-/** Judges the raw /player answer; throws for YouTube's final word, returns a retry for anything else. */
-function judgeBody(status: number | undefined, body: string | undefined, error: unknown): { ok: true; raw: RawPlayerResponse } | { ok: false; error: ServiceError; unreachable?: boolean } {
-  if (body === undefined) return { ...retry(error instanceof YoutubeNetworkError ? `network error: ${error.message}` : `network error (${messageOf(error)})`), unreachable: isUnreachable(error) };
-  if (status === 429) return retry('YouTube is rate-limiting this server (HTTP 429)');
-  if (looksLikeHtml(body)) return { ok: false, error: classifyHtmlPage(body, status) };
+/** Judges the raw /player answer: usable, a refusal the next client may not meet, or YouTube's final word. */
+function judgeBody(status: number | undefined, body: string | undefined, error: unknown): { ok: true; raw: RawPlayerResponse } | Failure {
+  if (body === undefined) {
+    const message = error instanceof YoutubeNetworkError ? `network error: ${error.message}` : `network error (${messageOf(error)})`;
+    return { ...retry(message, 'network'), unreachable: isUnreachable(error) };
+  }
+  if (status === 429) return retry('YouTube is rate-limiting this server (HTTP 429)', 'rate_limited');
+  if (looksLikeHtml(body)) return htmlFailure(body, status);
   let json: unknown;
   try {
     json = JSON.parse(body);
   } catch {
-    return retry(`YouTube answered HTTP ${status} with a body that is not JSON`);
+    return retry(`YouTube answered HTTP ${status} with a body that is not JSON`, 'error');
   }
-  if (status !== undefined && status >= 400) return retry(`YouTube answered HTTP ${status}`);
+  if (status !== undefined && status >= 400) return retry(`YouTube answered HTTP ${status}`, 'error');
   const raw = unwrapPlayerResponse(json);
   const verdict = classifyPlayability(raw);
   if (verdict.ok) return { ok: true, raw };
-  if (verdict.retryable) return { ok: false, error: verdict.error };
-  throw verdict.error;
+  return { ok: false, error: verdict.error, kind: verdict.kind, final: !verdict.retryable };
 }
 
-const retry = (message: string) => ({ ok: false as const, error: new ServiceError('EXTRACTION_FAILED', message) });
+/** A captcha (HTTP 429 or "unusual traffic") is the identity being rate-limited; a consent page is not. */
+function htmlFailure(body: string, status: number | undefined): Failure {
+  const error = classifyHtmlPage(body, status);
+  return { ok: false, error, kind: /rate-limiting/.test(error.message) ? 'rate_limited' : 'error' };
+}
+
+const retry = (message: string, kind: OutcomeKind): Failure => ({ ok: false, error: new ServiceError('EXTRACTION_FAILED', message), kind });
 const isUnreachable = (e: unknown) => e instanceof YoutubeNetworkError && e.hostUnreachable;
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

@@ -1,6 +1,7 @@
 // youtubei.js's parsed player response (plus the raw one, for what the parser drops) as our SourceVideo.
 import { YTNodes, type YT } from 'youtubei.js';
 import type { SourceTrack, SourceVideo } from '../../domain/ports.ts';
+import { chaptersFromDescription } from '../../domain/video/description-chapters.ts';
 import type { Chapter, Thumbnail } from '../../domain/video/schemas.ts';
 import { textOf, type RawPlayerResponse, type Text } from './player-response.ts';
 import { YOUTUBE_ORIGIN } from './youtube-fetch.ts';
@@ -30,7 +31,8 @@ export function mapVideo(videoId: string, info: YT.VideoInfo, raw: RawPlayerResp
       isLive: basic.is_live === true,
       isLiveContent: basic.is_live_content === true,
       description: basic.short_description ?? '',
-      chapters: chapters?.length ? chapters : findChapters(raw),
+      // Markers YouTube sent (watch page, next answer) win; else the description's timestamps, as YouTube reads them.
+      chapters: chapters?.length ? chapters : firstNonEmpty(findChapters(raw), () => chaptersFromDescription(basic.short_description ?? '', duration)),
     },
     tracks: mapTracks(info, raw),
   };
@@ -82,4 +84,5 @@ export function findChapters(root: unknown): Chapter[] {
   return out.filter((c) => !seen.has(c.start) && seen.add(c.start)).sort((a, b) => a.start - b.start);
 }
 
+const firstNonEmpty = <T>(list: T[], next: () => T[]) => (list.length ? list : next());
 const finite = (n: number | undefined) => (typeof n === 'number' && Number.isFinite(n) ? n : undefined);

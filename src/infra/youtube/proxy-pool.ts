@@ -1,34 +1,60 @@
-// Outbound proxies for YouTube traffic, used in turn. Node's built-in fetch only takes a proxy through an undici
-// dispatcher, and the `undici` package is not a dependency of this project (Node 24 bundles undici but does not
-// expose it for import). We import it on first use, so a deployment that sets proxies must add `undici`.
+// The egress identities YouTube traffic leaves from: the machine's own address ("direct") when no proxy is set, else
+// one per proxy of YOUTUBE_PROXY_URLS (http://, https:// or socks5://, credentials in the URL). undici's ProxyAgent
+// speaks all three (SOCKS5 through its Socks5ProxyAgent); Node's fetch takes it as `dispatcher`.
+// An identity's name never carries the proxy's credentials: it is stored in PostgreSQL and shown on /metrics.
+import { ProxyAgent } from 'undici';
+
+/** The identity of requests sent from the machine's own address. */
+export const DIRECT = 'direct';
+
 export interface ProxyPool {
-  /** The `dispatcher` to add to a fetch init, or undefined when no proxy is configured. */
-  next(): Promise<object | undefined>;
+  /** Identity names, in the order configured: "direct", or "proxy-1:host:port"... */
+  readonly identities: string[];
+  /** The dispatcher for an identity (undefined: direct). */
+  dispatcher(identity: string): object | undefined;
+  /** For requests made outside a paced chain (listing pages): the identities in turn. */
+  next(): object | undefined;
 }
 
-interface UndiciModule {
-  ProxyAgent: new (url: string) => object;
+const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
+
+/** "proxy-2:host:port": the position keeps two proxies on one host apart, the host says which it is. */
+export function identityName(url: string, index: number): string {
+  const u = new URL(url);
+  return `proxy-${index + 1}:${u.hostname}${u.port ? `:${u.port}` : ''}`;
+}
+
+export function checkProxyUrl(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 'not a URL';
+  }
+  return PROXY_PROTOCOLS.has(u.protocol) ? undefined : `protocol ${u.protocol} is not http, https or socks5`;
 }
 
 export function createProxyPool(proxyUrls: string[] = []): ProxyPool {
   const urls = proxyUrls.filter(Boolean);
-  let agents: Promise<object[]> | undefined;
+  const agents = new Map<string, object>();
+  const identities = urls.length ? urls.map(identityName) : [DIRECT];
+  // Agents are made on first use: building one opens nothing, but there is no point before a request.
+  const agentFor = (identity: string) => {
+    const i = identities.indexOf(identity);
+    if (urls.length === 0 || i < 0) return undefined;
+    let agent = agents.get(identity);
+    if (!agent) {
+      // Plain-http targets (a relay, tests) go as absolute-form requests, as HTTP proxies expect; https targets
+      // (youtube.com) always go through a CONNECT tunnel.
+      agent = new ProxyAgent({ uri: urls[i]!, proxyTunnel: false });
+      agents.set(identity, agent);
+    }
+    return agent;
+  };
   let turn = 0;
   return {
-    async next() {
-      if (urls.length === 0) return undefined;
-      agents ??= loadUndici().then((undici) => urls.map((url) => new undici.ProxyAgent(url)));
-      const list = await agents;
-      return list[turn++ % list.length];
-    },
+    identities,
+    dispatcher: agentFor,
+    next: () => (urls.length ? agentFor(identities[turn++ % identities.length]!) : undefined),
   };
-}
-
-async function loadUndici(): Promise<UndiciModule> {
-  const name = 'undici'; // a variable, so the type checker does not look for a package we do not depend on
-  try {
-    return (await import(name)) as UndiciModule;
-  } catch {
-    throw new Error('YouTube proxies are configured but the "undici" package is not installed (npm install undici)');
-  }
 }

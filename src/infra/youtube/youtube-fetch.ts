@@ -20,6 +20,10 @@ export interface PlayerCapture {
 // concurrently on the shared Innertube instance.
 export const playerCapture = new AsyncLocalStorage<PlayerCapture>();
 
+// The egress identity a paced chain took for the request it is making (see fetch-player.ts): every request made
+// inside `egressScope.run(identity, ...)` leaves through that identity's proxy, caption downloads included.
+export const egressScope = new AsyncLocalStorage<string>();
+
 export interface YoutubeFetchOptions {
   baseUrl?: string;
   fetch?: typeof fetch;
@@ -45,7 +49,8 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
     const method = init.method ?? request?.method ?? 'GET';
     const capture = url.pathname.endsWith('/youtubei/v1/player') ? playerCapture.getStore() : undefined;
     const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);
-    const dispatcher = await opts.proxies.next();
+    const identity = egressScope.getStore();
+    const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
     const body = init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
     const forward = {
       method,

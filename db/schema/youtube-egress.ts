@@ -1,0 +1,28 @@
+import { bigint, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** Each egress identity YouTube traffic leaves from ("direct" or a proxy): its hourly budget and cool-down. */
+export const youtubeIdentities = pgTable('youtube_identities', {
+  id: text('id').primaryKey(),
+  /** Start of the current one-hour budget window; null before the first request. */
+  windowStart: timestamp('window_start', { withTimezone: true }),
+  used: integer('used').notNull().default(0),
+  coolingUntil: timestamp('cooling_until', { withTimezone: true }),
+  /** Refusals in a row (bot check, 429, sign-in wall): the cool-down doubles with each. */
+  strikes: integer('strikes').notNull().default(0),
+  lastReason: text('last_reason'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** What each client's attempts came to, per hour, purpose, identity and kind (served, bot_check, ...). */
+export const youtubeOutcomes = pgTable(
+  'youtube_outcomes',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    client: text('client').notNull(),
+    purpose: text('purpose').notNull(),
+    identity: text('identity').notNull(),
+    kind: text('kind').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'youtube_outcomes_pk', columns: [t.hour, t.client, t.purpose, t.identity, t.kind] })],
+);

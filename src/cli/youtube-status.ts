@@ -1,0 +1,123 @@
+// `youtube status`: what an operator needs to see which YouTube client or route broke today: the chains in force,
+// the PO token provider, each egress identity's budget and cool-down, and what every client's attempts came to
+// (cluster-wide, from PostgreSQL) over the last hours.
+import type { Sql } from '../../db/client.ts';
+import type { Config } from '../config.ts';
+import { OUTCOME_KINDS, type IdentityState, type OutcomeCount } from '../domain/youtube/egress.ts';
+import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
+import { resolveChains } from '../infra/youtube/client-chains.ts';
+import { createProxyPool } from '../infra/youtube/proxy-pool.ts';
+import type { Io } from './commands.ts';
+import { formatTable } from './format-table.ts';
+
+export interface YoutubeStatus {
+  since: string;
+  chains: { captions: string[]; metadata: string[]; streams: string[] };
+  tokenProvider: string;
+  budgetPerHour: number;
+  identities: (IdentityState & { state: string })[];
+  clients: ClientRow[];
+  byIdentity: { identity: string; tried: number; served: number; refused: number; lastReason: string | null }[];
+}
+
+interface ClientRow {
+  client: string;
+  purpose: string;
+  tried: number;
+  served: number;
+  /** Refusals by kind, for the kinds that occurred. */
+  refused: Record<string, number>;
+}
+
+export function tokenProviderOf(config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL' | 'YOUTUBE_POT_IN_PROCESS' | 'YOUTUBE_PO_TOKEN'>): string {
+  if (config.YOUTUBE_POT_PROVIDER_URL) return `http (${new URL(config.YOUTUBE_POT_PROVIDER_URL).origin})`;
+  if (config.YOUTUBE_POT_IN_PROCESS) return 'bgutils (in process)';
+  if (config.YOUTUBE_PO_TOKEN) return 'static YOUTUBE_PO_TOKEN (one video at most)';
+  return 'none: web clients are left out of the default chains';
+}
+
+export async function readYoutubeStatus(sql: Sql, config: Config, hours: number, now = new Date()): Promise<YoutubeStatus> {
+  const store = createEgressStore(sql);
+  const identities = createProxyPool(config.YOUTUBE_PROXY_URLS).identities;
+  const canMint = !!(config.YOUTUBE_POT_PROVIDER_URL || config.YOUTUBE_POT_IN_PROCESS || config.YOUTUBE_PO_TOKEN);
+  const chains = resolveChains({ captions: config.YOUTUBE_CAPTION_CLIENTS, metadata: config.YOUTUBE_METADATA_CLIENTS, streams: config.YOUTUBE_STREAM_CLIENTS }, canMint);
+  const since = new Date(now.getTime() - hours * 3_600_000);
+  const [states, counts] = await Promise.all([store.states(identities), store.counts(since)]);
+  const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
+  return {
+    since: since.toISOString(),
+    chains,
+    tokenProvider: tokenProviderOf(config),
+    budgetPerHour: budget,
+    identities: states.map((s) => ({ ...s, state: stateOf(s, budget, now) })),
+    clients: byClient(counts),
+    byIdentity: byIdentity(counts, states),
+  };
+}
+
+function stateOf(s: IdentityState, budget: number, now: Date): string {
+  if (s.coolingUntil && s.coolingUntil > now) return `cooling ${Math.ceil((s.coolingUntil.getTime() - now.getTime()) / 1000)} s`;
+  if (s.used >= budget) return 'budget spent';
+  return 'ready';
+}
+
+function byClient(counts: OutcomeCount[]): ClientRow[] {
+  const rows = new Map<string, ClientRow>();
+  for (const c of counts) {
+    const key = `${c.client}\u0000${c.purpose}`;
+    const row = rows.get(key) ?? { client: c.client, purpose: c.purpose, tried: 0, served: 0, refused: {} };
+    row.tried += c.count;
+    if (c.kind === 'served') row.served += c.count;
+    else row.refused[c.kind] = (row.refused[c.kind] ?? 0) + c.count;
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}
+
+function byIdentity(counts: OutcomeCount[], states: IdentityState[]) {
+  const rows = new Map<string, { identity: string; tried: number; served: number; refused: number; lastReason: string | null }>();
+  for (const s of states) rows.set(s.id, { identity: s.id, tried: 0, served: 0, refused: 0, lastReason: s.lastReason });
+  for (const c of counts) {
+    const row = rows.get(c.identity) ?? { identity: c.identity, tried: 0, served: 0, refused: 0, lastReason: null };
+    row.tried += c.count;
+    if (c.kind === 'served') row.served += c.count;
+    else row.refused += c.count;
+    rows.set(c.identity, row);
+  }
+  return [...rows.values()];
+}
+
+export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io) {
+  if (io.json) return io.out(JSON.stringify(status, null, 2));
+  const kinds = OUTCOME_KINDS.filter((k) => k !== 'served' && status.clients.some((c) => c.refused[k]));
+  io.out(
+    [
+      'Client chains (YOUTUBE_CAPTION_CLIENTS, YOUTUBE_METADATA_CLIENTS, YOUTUBE_STREAM_CLIENTS):',
+      ...(['captions', 'metadata', 'streams'] as const).map((p) => `  ${p.padEnd(9)} ${status.chains[p].join(' > ')}`),
+      `PO tokens: ${status.tokenProvider}`,
+      '',
+      `Egress identities (budget ${status.budgetPerHour} requests per hour each):`,
+      formatTable(
+        status.identities,
+        [['IDENTITY', (s) => s.id], ['STATE', (s) => s.state], ['USED THIS HOUR', (s) => s.used], ['STRIKES', (s) => s.strikes], ['LAST REFUSAL', (s) => s.lastReason]],
+        '  none',
+      ),
+      '',
+      `Attempts in the last ${hours} h, by client (served, and refused by kind):`,
+      formatTable(
+        status.clients,
+        [
+          ['CLIENT', (c) => c.client],
+          ['PURPOSE', (c) => c.purpose],
+          ['TRIED', (c) => c.tried],
+          ['SERVED', (c) => c.served],
+          ...kinds.map((k): [string, (c: ClientRow) => unknown] => [k.toUpperCase(), (c) => c.refused[k] ?? 0]),
+        ],
+        '  no attempts recorded',
+      ),
+      '',
+      `By identity:`,
+      formatTable(status.byIdentity, [['IDENTITY', (r) => r.identity], ['TRIED', (r) => r.tried], ['SERVED', (r) => r.served], ['REFUSED', (r) => r.refused]], '  none'),
+    ].join('\n'),
+  );
+}

@@ -1,0 +1,17 @@
+// Proof-of-origin tokens for YouTube's web clients. Since 2025 most are bound to the video id (their "content
+// binding") and live about 12 hours, so one is minted per video; a single static token works for one video at most.
+// Adapters: the bgutil-ytdlp-pot-provider HTTP server, in-process minting with bgutils-js, a static token
+// (src/infra/youtube/po-token/).
+
+export interface MintedToken {
+  token: string;
+  /** When the provider says it stops being accepted (about 12 h after minting for BotGuard tokens). */
+  expiresAt: Date;
+}
+
+export interface PoTokenProvider {
+  /** "http", "bgutils" or "static": shown by `youtube status`. */
+  readonly kind: string;
+  /** A web PO token bound to `videoId`. Throws when none can be minted (the web clients are then skipped). */
+  mint(videoId: string, signal?: AbortSignal): Promise<MintedToken>;
+}

@@ -1,0 +1,36 @@
+// Which InnerTube clients are asked, in which order, for each purpose. Data, not code: each chain can be replaced
+// from the environment (YOUTUBE_CAPTION_CLIENTS, YOUTUBE_STREAM_CLIENTS, YOUTUBE_METADATA_CLIENTS) the day
+// YouTube breaks a client, without a release. The evidence behind each default is in NOTES.md ("YouTube clients").
+//
+// - captions: ANDROID first (its caption URLs download without a PO token: what youtube-transcript-api uses),
+//   VISIONOS (yt-dlp's default since July 2026; no PO token, no signature code), WEB only with a minted PO token
+//   (its caption URLs carry exp=xpe and come back empty without one), then the watch page (metadata and
+//   playability when every client is refused).
+// - metadata: the same order, since the info answer also stores the track list transcripts are downloaded from.
+// - streams (frames, audio): VISIONOS (plain URLs), then WEB and MWEB with a minted PO token (GVS) and YouTube's
+//   player script for the signature; then the watch page, whose storyboards stand in for frames when no stream can be had.
+// ANDROID_VR (all formats 403 since August 2026) and TV_EMBEDDED (removed by YouTube in January 2026) are gone
+// from every default; they can still be named in a setting.
+import type { Purpose } from '../../domain/youtube/egress.ts';
+import { WATCH_PAGE, WEB_CLIENTS } from './fetch-player.ts';
+
+export type ClientChains = Record<Purpose, string[]>;
+
+export const DEFAULT_CHAINS: ClientChains = {
+  captions: ['ANDROID', 'VISIONOS', 'WEB', WATCH_PAGE],
+  metadata: ['ANDROID', 'VISIONOS', 'WEB', WATCH_PAGE],
+  streams: ['VISIONOS', 'WEB', 'MWEB', WATCH_PAGE],
+};
+
+/**
+ * The chains in force: a setting replaces its default whole. Without a way to mint PO tokens, web clients are left
+ * out of the defaults (they would only waste a request per video); a chain an operator set is used as written.
+ */
+export function resolveChains(overrides: Partial<ClientChains>, canMintTokens: boolean): ClientChains {
+  const pick = (purpose: Purpose) => {
+    const set = overrides[purpose];
+    if (set && set.length > 0) return set.map((c) => c.toUpperCase());
+    return canMintTokens ? DEFAULT_CHAINS[purpose] : DEFAULT_CHAINS[purpose].filter((c) => !WEB_CLIENTS.has(c));
+  };
+  return { captions: pick('captions'), metadata: pick('metadata'), streams: pick('streams') };
+}

@@ -1,0 +1,72 @@
+// In-process PO token minting with bgutils-js and jsdom, in a worker thread of its own (bgutils-worker.ts): the DOM
+// globals BotGuard needs and the interpreter script YouTube sends stay out of the service's realm. The worker
+// caches its minter for the integrity token's lifetime; token-cache.ts keeps one token per video on this side.
+// The HTTP provider (a bgutil-ytdlp-pot-provider container) does the same work out of process and is the one to
+// prefer in production.
+import { Worker } from 'node:worker_threads';
+import type { MintedToken, PoTokenProvider } from '../../../domain/youtube/po-token.ts';
+import type { WorkerAnswer, WorkerSettings } from './bgutils-worker.ts';
+
+export interface InProcessProvider extends PoTokenProvider {
+  close(): Promise<void>;
+}
+
+export function createInProcessTokenProvider(settings: { baseUrl?: string; proxyUrl?: string; timeoutMs?: number }): InProcessProvider {
+  const timeoutMs = settings.timeoutMs ?? 30_000;
+  const workerSettings: WorkerSettings = { baseUrl: settings.baseUrl, proxyUrl: settings.proxyUrl, timeoutMs };
+  // Sources run as .ts (type stripping) or, in the image, compiled to .js beside this file.
+  const script = new URL(`./bgutils-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
+  let worker: Worker | undefined;
+  let next = 0;
+  const pending = new Map<number, { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  const failAll = (error: Error) => {
+    for (const [id, p] of pending) {
+      clearTimeout(p.timer);
+      p.reject(error);
+      pending.delete(id);
+    }
+  };
+  const start = () => {
+    const w = new Worker(script, { workerData: workerSettings });
+    w.unref();
+    w.on('message', (answer: WorkerAnswer) => {
+      const p = pending.get(answer.id);
+      if (!p) return;
+      pending.delete(answer.id);
+      clearTimeout(p.timer);
+      if ('error' in answer) p.reject(new Error(`in-process PO token minting failed: ${answer.error}`));
+      else p.resolve({ token: answer.token, expiresAt: new Date(answer.expiresAt) });
+    });
+    // A crashed worker is replaced on the next mint.
+    const gone = (error: Error) => {
+      if (worker === w) worker = undefined;
+      failAll(error);
+    };
+    w.on('error', (e) => gone(new Error(`in-process PO token worker failed: ${e.message}`)));
+    w.on('exit', (code) => gone(new Error(`in-process PO token worker exited (${code})`)));
+    return w;
+  };
+  return {
+    kind: 'bgutils',
+    mint(videoId, signal) {
+      signal?.throwIfAborted();
+      worker ??= start();
+      const id = ++next;
+      return new Promise<MintedToken>((resolve, reject) => {
+        // Challenge, snapshot and integrity token take a few seconds at most; a wedged VM must not hold callers.
+        const timer = setTimeout(() => {
+          pending.delete(id);
+          reject(new Error(`in-process PO token minting took longer than ${timeoutMs} ms`));
+        }, timeoutMs * 2);
+        pending.set(id, { resolve, reject, timer });
+        worker!.postMessage({ id, videoId });
+      });
+    },
+    async close() {
+      const w = worker;
+      worker = undefined;
+      failAll(new Error('PO token provider closed'));
+      await w?.terminate();
+    },
+  };
+}

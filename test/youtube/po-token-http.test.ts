@@ -1,0 +1,131 @@
+// The HTTP PO token provider against a loopback server speaking bgutil-ytdlp-pot-provider's documented API
+// (POST /get_pot with content_binding -> poToken, contentBinding, expiresAt; errors as {"error"}), and the
+// per-video cache in front of it.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpTokenProvider } from '../../src/infra/youtube/po-token/http-provider.ts';
+import { createTokenCache } from '../../src/infra/youtube/po-token/token-cache.ts';
+import { rest } from '../support/clients.ts';
+import { html } from '../support/fake-youtube.ts';
+import { readShared, sharedAvailable } from '../support/fixture-files.ts';
+import { isCaptions, startLoopbackYoutube } from '../support/loopback-youtube.ts';
+import { startTestServer } from '../support/test-server.ts';
+import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
+
+interface Seen {
+  method: string;
+  path: string;
+  contentType: string | undefined;
+  body: unknown;
+}
+
+let server: ReturnType<typeof createServer>;
+let origin: string;
+const seen: Seen[] = [];
+let answer: (body: { content_binding?: string }) => { status: number; body: unknown } = (b) => ({
+  status: 200,
+  body: { poToken: `tok_${b.content_binding}_0123456789abcdef`, contentBinding: b.content_binding, expiresAt: new Date(Date.now() + 12 * 3_600_000).toISOString() },
+});
+
+beforeAll(async () => {
+  server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const body = text ? (JSON.parse(text) as { content_binding?: string }) : {};
+      seen.push({ method: req.method ?? '', path: req.url ?? '', contentType: req.headers['content-type'], body });
+      if (req.method !== 'POST' || req.url !== '/get_pot') {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        return res.end('{"error":"not found"}');
+      }
+      const a = answer(body);
+      res.writeHead(a.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(a.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('bgutil-ytdlp-pot-provider over HTTP', () => {
+  it('asks POST /get_pot with the video id as content binding and reads the token and its expiry', async () => {
+    const provider = createHttpTokenProvider({ url: origin });
+    seen.length = 0;
+    const minted = await provider.mint('dQw4w9WgXcQ');
+    expect(seen).toEqual([{ method: 'POST', path: '/get_pot', contentType: 'application/json', body: { content_binding: 'dQw4w9WgXcQ' } }]);
+    expect(minted.token).toBe('tok_dQw4w9WgXcQ_0123456789abcdef');
+    expect(minted.expiresAt.getTime()).toBeGreaterThan(Date.now() + 11 * 3_600_000);
+  });
+
+  it('says what the server said when it fails, and refuses a token bound to something else', async () => {
+    const provider = createHttpTokenProvider({ url: `${origin}/` });
+    const keep = answer;
+    try {
+      answer = () => ({ status: 500, body: { error: 'Failed to fetch challenge' } });
+      await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/HTTP 500: Failed to fetch challenge/);
+      answer = () => ({ status: 200, body: { poToken: 'a_session_bound_token_0123456789', contentBinding: 'CgtWaXNpdG9ySWQ', expiresAt: new Date().toISOString() } });
+      await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/not for dQw4w9WgXcQ/);
+      answer = () => ({ status: 200, body: { nothing: true } });
+      await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/without a usable poToken/);
+    } finally {
+      answer = keep;
+    }
+  });
+
+  it('a server that does not answer is an error naming it, not a hang', async () => {
+    const provider = createHttpTokenProvider({ url: 'http://127.0.0.1:1', timeoutMs: 2000 });
+    await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/127\.0\.0\.1:1 did not answer/);
+  });
+});
+
+describe('one token per video', () => {
+  it('asks once per video while the token is fresh, concurrent asks included, and again once it nears expiry', async () => {
+    let clock = Date.now();
+    const cache = createTokenCache(createHttpTokenProvider({ url: origin }), { now: () => clock });
+    seen.length = 0;
+    const [a, b] = await Promise.all([cache.forVideo('aaaaaaaaaaa'), cache.forVideo('aaaaaaaaaaa')]);
+    expect(a).toBe(b);
+    await cache.forVideo('bbbbbbbbbbb');
+    await cache.forVideo('aaaaaaaaaaa');
+    expect(seen.map((s) => (s.body as { content_binding: string }).content_binding)).toEqual(['aaaaaaaaaaa', 'bbbbbbbbbbb']);
+    clock += 12 * 3_600_000;
+    await cache.forVideo('aaaaaaaaaaa');
+    expect(seen).toHaveLength(3);
+  });
+});
+
+describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, () => {
+  it('YOUTUBE_POT_PROVIDER_URL: a watch page’s exp=xpe caption URL is downloaded with the token minted for that video', async () => {
+    const base = recordedRoutes();
+    const yt = await startLoopbackYoutube({
+      ...base,
+      watch: (url) => (url.searchParams.get('v') === ID.captions9 ? html(readShared('watch-page.captions.GJLlxj_dtq8.html')) : base.watch!(url)),
+    });
+    const s = await startTestServer({
+      YOUTUBE_BASE_URL: yt.origin,
+      YOUTUBE_POT_PROVIDER_URL: origin,
+      YOUTUBE_CAPTION_CLIENTS: 'WATCH_PAGE',
+      YOUTUBE_METADATA_CLIENTS: 'watch_page',
+    });
+    try {
+      seen.length = 0;
+      const { key } = await s.newKey({ credits: 10 });
+      const r = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: ID.captions9, lang: 'en' } });
+      expect(r.status, r.text).toBe(200);
+      expect(seen.map((x) => x.body)).toEqual([{ content_binding: ID.captions9 }]);
+      const download = yt.requests.find(isCaptions(ID.captions9))!;
+      expect(download.url.searchParams.get('exp')).toBe('xpe');
+      expect([download.url.searchParams.get('pot'), download.url.searchParams.get('potc'), download.url.searchParams.get('c')]).toEqual([
+        `tok_${ID.captions9}_0123456789abcdef`,
+        '1',
+        'WEB',
+      ]);
+    } finally {
+      await s.close();
+      await yt.close();
+    }
+  });
+});
