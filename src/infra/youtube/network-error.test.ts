@@ -27,7 +27,7 @@ describe('describeNetworkError', () => {
 describe('the client chain', () => {
   it('stops at the first client when YouTube does not resolve, and says so', async () => {
     const yt = fakeYoutube({ player: () => fetchFailed('ENOTFOUND', 'getaddrinfo ENOTFOUND www.youtube.com'), watch: () => fetchFailed('ENOTFOUND') });
-    const src = createYoutubeSource({ baseUrl: 'https://www.youtube.com', fetch: yt.fetch, clients: ['ANDROID_VR', 'ANDROID', 'WATCH_PAGE'] });
+    const src = createYoutubeSource({ baseUrl: 'https://www.youtube.com', fetch: yt.fetch, clients: ['VISIONOS', 'ANDROID', 'WATCH_PAGE'] });
     await expect(src.getVideo('OwnVideo001')).rejects.toMatchObject({
       code: 'EXTRACTION_FAILED',
       message: 'Could not get this video from YouTube: network error: host not found (ENOTFOUND): www.youtube.com does not resolve (is this machine offline, or the name blocked?)',
@@ -37,7 +37,7 @@ describe('the client chain', () => {
 
   it('still tries the other clients after a refused or reset connection (it may be one path only)', async () => {
     const yt = fakeYoutube({ player: () => fetchFailed('ECONNRESET'), watch: () => fetchFailed('ECONNRESET') });
-    const src = createYoutubeSource({ baseUrl: 'https://www.youtube.com', fetch: yt.fetch, clients: ['ANDROID_VR', 'ANDROID', 'WATCH_PAGE'] });
+    const src = createYoutubeSource({ baseUrl: 'https://www.youtube.com', fetch: yt.fetch, clients: ['VISIONOS', 'ANDROID', 'WATCH_PAGE'] });
     await expect(src.getVideo('OwnVideo001')).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringContaining('connection to www.youtube.com was reset (ECONNRESET)') });
     expect(yt.calls).toHaveLength(3);
   });
