@@ -1,4 +1,5 @@
 import { DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH } from '../domain/frames/schemas.ts';
+import { credits, FRAME_PRICE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
 import { FILE_FORMATS, FILE_TYPES } from '../domain/subtitles/formats.ts';
 import { LANG_PATTERN, TRANSCRIPT_MODES } from '../domain/subtitles/schemas.ts';
 import { DEFAULT_FILE_FORMAT } from './subtitles-file-route.ts';
@@ -18,7 +19,7 @@ export function extraPaths(): Record<string, any> {
         operationId: 'frames-image',
         tags: ['frames'],
         summary: 'A single frame, as an image',
-        description: `The JPEG image of the video at \`t\` seconds, \`width\` pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}). The body is the image itself (\`curl -o frame.jpg\` works); \`X-Credits-Charged\` says what it cost (1 when newly captured, 0 when stored) and \`X-Frame-Source\` whether it came from the stream or YouTube's storyboard. Errors are JSON in the usual shape.`,
+        description: `The JPEG image of the video at \`t\` seconds, \`width\` pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}). The body is the image itself (\`curl -o frame.jpg\` works); \`X-Credits-Charged\` says what it cost (${FRAME_PRICE} when newly captured, 0 when stored) and \`X-Frame-Source\` whether it came from the stream or YouTube's storyboard. Errors are JSON in the usual shape.`,
         parameters: [
           { name: 'videoId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{11}$' } },
           { name: 't', in: 'query', required: true, description: 'Seconds from the start, decimals allowed', schema: { type: 'number', minimum: 0 } },
@@ -44,7 +45,7 @@ export function extraPaths(): Record<string, any> {
         summary: 'Download a transcript as a file',
         description:
           'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
-          'The same operation as POST /subtitles with `format` (same language choice, same price: 2 credits when the transcript must be extracted, free when stored); `X-Credits-Charged` says what it cost and `Content-Language` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.',
+          `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(SUBTITLES_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
         parameters: [
           { name: 'videoId', in: 'path', required: true, description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)', schema: { type: 'string' } },
           { name: 'lang', in: 'query', required: false, description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track', schema: { type: 'string', pattern: LANG_PATTERN.source } },

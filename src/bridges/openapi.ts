@@ -5,6 +5,7 @@ import { ERROR_TABLE } from '../router/error-table.ts';
 import { REST_PREFIX } from './rest.ts';
 import { extraPaths } from './openapi-extra-paths.ts';
 import { listProcedures } from './procedures.ts';
+import { FRAME_PRICE, hourlyPrice, LISTING_PAGE_PRICE, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -26,7 +27,7 @@ const DESCRIPTION = `Timed transcripts, subtitle tracks, metadata, still frames,
 **Authentication.** Every request needs an API key, as \`Authorization: Bearer <key>\` or \`x-api-key: <key>\`.
 **Errors.** Every failure is \`{"error":{"code","message"}}\`; codes and statuses are listed under each operation and in README.md.
 **Rate limit.** Per key, ${'`RATE_LIMIT_PER_MINUTE`'} (default 60) requests per minute; every keyed response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`.
-**Credits.** Subtitles on a cache miss: 2. Frame: 1 per frame newly captured. Translation and summary: 1 per started hour of the video (minimum 1). Metadata, tracks, search, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
+**Credits.** Subtitles on a cache miss: ${SUBTITLES_PRICE}. Frame: ${FRAME_PRICE} per frame newly captured. Translation and summary: ${PER_STARTED_HOUR} per started hour of the video (minimum ${hourlyPrice(1)}). Listing pages (playlists, channels, YouTube search): ${LISTING_PAGE_PRICE} per page fetched from YouTube. Batches: each video as its single-video operation. Metadata, tracks, article search, jobs, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
 **Limits.** A URL over 16 KiB is 414, a body over \`MAX_BODY_BYTES\` (64 KiB by default) 413, a POST body that is not \`application/json\` 415, and a method a path does not accept 405 with \`Allow\`; all in the same error body. Query strings take plain decimal numbers and \`true\`/\`false\` only (no \`1e1\`, \`0x10\`).
 **Headers.** Every answer carries \`x-request-id\` (quote it when reporting a problem); 429 and 503 carry \`Retry-After\` (seconds); 401 carries \`WWW-Authenticate: Bearer realm="subtext"\`.
 **MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28).`;
@@ -79,6 +80,14 @@ export function buildOpenApiDocument(baseUrl: string) {
           'Accepted: the work goes on in the background. `status` is queued or running and `job.id` is the job to poll with GET /api/v1/jobs/{id} (MCP: get_job) until it succeeds; the `Location` header points at it.',
         headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
       };
+    }
+    if (meta.accepted && op.responses?.['200']) {
+      op.responses['202'] = {
+        ...op.responses['200'],
+        description: 'Accepted: the work was created and goes on in the background; the `Location` header points at the resource to follow.',
+        headers: { Location: { schema: { type: 'string' }, description: 'URL of the created resource' } },
+      };
+      delete op.responses['200'];
     }
   }
   for (const [path, item] of Object.entries<any>(extraPaths())) {

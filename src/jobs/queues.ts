@@ -14,6 +14,11 @@ export const BATCH_ITEM_QUEUE = 'batch-item';
 /** One webhook delivery attempt. */
 export const WEBHOOK_QUEUE = 'webhook';
 
+const LLM_EXPIRE_SECONDS = 1800;
+const LLM_RETRIES = 2;
+/** The longest an LLM job can run, retries included: a batch item waits this long for its article or translation. */
+export const LLM_JOB_MAX_MS = LLM_EXPIRE_SECONDS * (LLM_RETRIES + 1) * 1000;
+
 /** Queue definitions; every instance creates them, only workers consume them. */
 export function queueSpecs(
   c: Pick<Config, 'EXTRACTION_CONCURRENCY' | 'FRAME_CONCURRENCY' | 'LLM_CONCURRENCY' | 'STT_CONCURRENCY' | 'STT_MAX_SECONDS' | 'JOB_EXPIRE_SECONDS'>,
@@ -21,12 +26,13 @@ export function queueSpecs(
   return [
     { name: EXTRACT_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 120, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
-    { name: LLM_QUEUE, concurrency: c.LLM_CONCURRENCY, expireInSeconds: 1800, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    { name: LLM_QUEUE, concurrency: c.LLM_CONCURRENCY, expireInSeconds: LLM_EXPIRE_SECONDS, retryLimit: LLM_RETRIES, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     // The local engine runs at about real time on one core: allow twice the longest audio (a dead worker is noticed
     // by its heartbeat long before that).
     { name: SPEECH_QUEUE, concurrency: c.STT_CONCURRENCY, expireInSeconds: 2 * c.STT_MAX_SECONDS + 600, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
-    // A batch runs as many videos at once as extraction allows; each video's own extraction goes through EXTRACT_QUEUE.
-    { name: BATCH_ITEM_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 600, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    // A batch runs as many videos at once as extraction allows; each video's own extraction goes through EXTRACT_QUEUE
+    // and its LLM work through LLM_QUEUE, waited for as long as that may take (a dead worker is found by heartbeat).
+    { name: BATCH_ITEM_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: LLM_JOB_MAX_MS / 1000 + 600, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
     { name: WEBHOOK_QUEUE, concurrency: 4, expireInSeconds: 60, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
   ];
 }

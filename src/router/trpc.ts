@@ -30,7 +30,8 @@ export interface McpMeta {
 
 /** `errors`: the codes this operation can answer beyond the common ones (documented in OpenAPI). */
 /** `acceptedAsJob`: may answer 202 with a job to poll (documented in OpenAPI). */
-export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[]; acceptedAsJob?: boolean };
+/** `accepted`: always answers 202 Accepted, having created work that goes on in the background (batches). */
+export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[]; acceptedAsJob?: boolean; accepted?: boolean };
 
 /** The spec code a failure carries, whatever threw it. */
 export function codeOf(error: TRPCError): { code: ErrorCode; message: string; retryAfter?: number } {

@@ -55,16 +55,18 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     const videos = [...SUCCEED, ...FAIL.map(([id]) => id)];
     const start = receiver.received.length;
     const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: videos.map((v, i) => (i % 2 ? `https://www.youtube.com/watch?v=${v}` : v)), callbackUrl: receiver.url } });
-    expect(created.status).toBe(200);
+    // Asynchronous work created: 202 Accepted, with where to follow it.
+    expect(created.status).toBe(202);
     expect(created.json).toMatchObject({ kind: 'batch', status: 'running', operation: { type: 'transcript' }, callbackUrl: receiver.url, counts: { total: 20 } });
     const id: string = created.json.id;
+    expect(created.headers.get('location')).toBe(`/api/v1/batches/${id}`);
     expect(id).toMatch(/^bat_/);
 
     const [hook] = (await receiver.waitFor(start + 1)).slice(start);
     const batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json;
     expect(batch).toMatchObject({ status: 'succeeded', progress: 1, counts: { total: 20, queued: 0, running: 0, succeeded: 10, failed: 10, cancelled: 0 }, creditsCharged: 20 });
     for (const [i, videoId] of SUCCEED.entries()) {
-      expect(batch.items[i]).toMatchObject({ position: i, videoId, status: 'succeeded', creditsCharged: 2, error: null, result: { cached: false } });
+      expect(batch.items[i]).toMatchObject({ position: i, videoId, status: 'succeeded', creditsCharged: 2, error: null, result: { type: 'transcript', cached: false } });
       expect(batch.items[i].result.segmentCount).toBeGreaterThan(0);
     }
     for (const [j, [videoId, code]] of FAIL.entries()) {
@@ -164,9 +166,27 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     expect(await balanceOf(h.s, key)).toBe(5);
   });
 
+  it('translations need a language model: 501 before anything runs on a server without one', async () => {
+    const { key } = await h.s.newKey({ credits: 10 });
+    const r = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own], operation: { type: 'translation', targetLang: 'fr' } } });
+    expect(r.status).toBe(501);
+    expect(r.json.error.code).toBe('LLM_NOT_CONFIGURED');
+    expect(await balanceOf(h.s, key)).toBe(10);
+  });
+
   it('bad batches are 400; other accounts cannot see a batch', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
-    for (const body of [{}, { videos: [] }, { videos: ['nope'] }, { videos: [ID.own], search: 'x' }, { videos: Array(101).fill(ID.own) }, { search: 'test', maxVideos: 0 }]) {
+    for (const body of [
+      {},
+      { videos: [] },
+      { videos: ['nope'] },
+      { videos: [ID.own], search: 'x' },
+      { videos: Array(101).fill(ID.own) },
+      { search: 'test', maxVideos: 0 },
+      { videos: [ID.own], operation: { type: 'article' } },
+      { videos: [ID.own], operation: { type: 'translation', targetLang: '!!' } },
+      { videos: [ID.own], operation: { type: 'frames' } },
+    ]) {
       const r = await rest(h.s.url, 'POST', '/batches', { key, body });
       expect([JSON.stringify(body).slice(0, 40), r.status, r.json.error.code]).toEqual([JSON.stringify(body).slice(0, 40), 400, 'INVALID_REQUEST']);
     }

@@ -17,7 +17,7 @@ afterAll(async () => {
 });
 const server = () => s;
 
-describeKeyedProcedureChecks('batches.create', server, { input: () => ({ videos: [freshVideoId()] }), price: 2 });
+describeKeyedProcedureChecks('batches.create', server, { input: () => ({ videos: [freshVideoId()] }), restStatus: 202, price: 2 });
 describeKeyedProcedureChecks('batches.get', server, { input: { id: 'bat_missing' }, authed: { status: 404, code: 'JOB_NOT_FOUND' } });
 describeKeyedProcedureChecks('batches.cancel', server, { input: { id: 'bat_missing' }, authed: { status: 404, code: 'JOB_NOT_FOUND' } });
 

@@ -31,6 +31,8 @@ export interface KeyedProcedureCall {
   input: Input | (() => Input);
   /** What an authenticated, affordable call answers. Default 200 (an error code when the status is >= 400). */
   authed?: { status: number; code?: ErrorCode };
+  /** What REST answers an authenticated call instead of 200: 202 for an operation that creates work (batches). */
+  restStatus?: number;
   /** Credits the operation costs on a cache miss; when set, the insufficient-credits check runs. */
   price?: number;
   /** Surfaces the procedure is not on (for example an operation without an MCP tool). */
@@ -269,7 +271,7 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
     if (authed.status >= 400) expectError(o, authed.code!);
     else {
       expect(o.error, `${o.surface}: ${JSON.stringify(o.error)}`).toBeUndefined();
-      if (o.surface !== 'mcp') expect(o.status).toBe(authed.status);
+      if (o.surface !== 'mcp') expect(o.status).toBe(o.surface === 'rest' ? (call.restStatus ?? authed.status) : authed.status);
     }
   };
 

@@ -1,7 +1,9 @@
 // A batch: one operation over many videos (given, or listed from a playlist, channel tab or search), run as one
 // child job per video on a capacity-limited queue. Refused up front (402) when the balance cannot cover every video
-// at full price, saying how many it can; each video is then charged only when it succeeds (failures are free).
+// at the operation's price (BATCH_VIDEO_PRICES), saying how many it can; each video is then charged only when it
+// succeeds (failures are free).
 import { ServiceError } from '../errors.ts';
+import { BATCH_VIDEO_PRICES } from '../pricing/prices.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { collectVideoIds, type ListingDeps } from '../listing/list-videos.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
@@ -18,8 +20,8 @@ export interface CreateBatchDeps extends BatchViewDeps {
   listing: Pick<ListingDeps, 'lister' | 'listingCache'>;
   /** Spendable credits now. */
   balance: (accountId: string) => Promise<number>;
-  /** Credits one video costs at most (a cached transcript costs nothing). */
-  pricePerVideo: number;
+  /** Whether a language model is configured (translations need one). */
+  llmConfigured: boolean;
   transport: WebhookTransport;
   allowHttpCallbacks: boolean;
   /** Puts the batch's items on the queue. */
@@ -32,6 +34,9 @@ export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; 
   if (input.videos && input.maxVideos !== undefined) throw new ServiceError('INVALID_REQUEST', 'maxVideos applies to playlist, channel or search, not to videos');
   const callbackUrl = await checkCallbackUrl(deps.transport, input.callbackUrl, deps.allowHttpCallbacks);
   const operation = input.operation ?? { type: 'transcript' as const };
+  if (operation.type === 'translation' && !deps.llmConfigured) {
+    throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)');
+  }
 
   let videoIds: string[];
   if (input.videos) {
@@ -47,13 +52,14 @@ export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; 
     if (videoIds.length === 0) throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
   }
 
-  const worstCase = videoIds.length * deps.pricePerVideo;
+  const price = BATCH_VIDEO_PRICES[operation.type];
+  const needed = videoIds.length * price.perVideo;
   const balance = await deps.balance(req.caller.accountId);
-  if (balance < worstCase) {
-    const affordable = Math.floor(balance / deps.pricePerVideo);
+  if (balance < needed) {
+    const affordable = Math.floor(balance / price.perVideo);
     throw new ServiceError(
       'INSUFFICIENT_CREDITS',
-      `A batch of ${videoIds.length} videos may cost up to ${worstCase} credits (${deps.pricePerVideo} per video; stored transcripts are free); ` +
+      `A batch of ${videoIds.length} videos may cost ${price.exact ? 'up to ' : ''}${needed} credits${price.exact ? '' : ' or more'} (${price.note}); ` +
         `the balance is ${balance}, enough for ${affordable} video${affordable === 1 ? '' : 's'}. Send at most ${affordable}, or add credits.`,
     );
   }

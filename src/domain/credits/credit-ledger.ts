@@ -25,6 +25,8 @@ export interface CreditLedger {
   charge(req: ChargeRequest, dailyAllowance: number, now: Date): Promise<number | null>;
   /** Reverses a charge, once. */
   refund(chargeId: number, now: Date): Promise<void>;
+  /** Reverses, once each, every charge the account's request made since `since`; the credits given back. */
+  refundRequest(accountId: string, requestId: string, since: Date, now: Date): Promise<number>;
   /** Adds purchased credits; false when there is no such account. */
   grant(accountId: string, amount: number, reason: string): Promise<boolean>;
   /** Whether a request has been charged. */

@@ -41,3 +41,27 @@ export function speechPrice(seconds: number): number {
 /** The duration a price is measured on: the video's reported duration, else the transcript's. */
 export const pricedDuration = (videoDuration: number | null | undefined, transcriptDuration: number): number =>
   videoDuration && videoDuration > 0 ? videoDuration : transcriptDuration;
+
+/** The operations a batch runs over each of its videos. */
+export type BatchOperationType = 'transcript' | 'article' | 'translation';
+
+/**
+ * What one video of a batch is checked against before the batch starts (the balance must cover it for every
+ * video), and how the 402 and the descriptions say it. A transcript costs at most SUBTITLES_PRICE. An article or a
+ * translation costs its transcript (when not stored) plus PER_STARTED_HOUR per started hour: the check counts one
+ * hour, as a video's length is not known before it is loaded; a longer video the balance cannot cover by then
+ * fails on its own with INSUFFICIENT_CREDITS, uncharged.
+ */
+export const BATCH_VIDEO_PRICES: Record<BatchOperationType, { perVideo: number; exact: boolean; note: string }> = {
+  transcript: { perVideo: SUBTITLES_PRICE, exact: true, note: `${SUBTITLES_PRICE} per video; stored transcripts are free` },
+  article: {
+    perVideo: SUBTITLES_PRICE + hourlyPrice(1),
+    exact: false,
+    note: `${SUBTITLES_PRICE + hourlyPrice(1)} per video of up to an hour: ${SUBTITLES_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the article; stored articles are free`,
+  },
+  translation: {
+    perVideo: SUBTITLES_PRICE + hourlyPrice(1),
+    exact: false,
+    note: `${SUBTITLES_PRICE + hourlyPrice(1)} per video of up to an hour: ${SUBTITLES_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the translation; stored translations are free`,
+  },
+};

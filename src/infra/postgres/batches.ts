@@ -1,6 +1,6 @@
 import type { Sql } from '../../../db/client.ts';
 import type { BatchRow, BatchStore } from '../../domain/batches/ports.ts';
-import type { BatchItem, BatchOperation, BatchStatus } from '../../domain/batches/schemas.ts';
+import type { BatchItem, BatchItemResult, BatchOperation, BatchStatus } from '../../domain/batches/schemas.ts';
 import { newId } from '../../domain/ids.ts';
 
 interface Row {
@@ -25,6 +25,10 @@ const fromRow = (r: Row): BatchRow => ({
   finishedAt: r.finished_at,
 });
 
+/** Results stored before batches ran other operations than transcripts carry no `type`: they are transcripts. */
+const resultOf = (r: BatchItem['result'] | Omit<Extract<BatchItemResult, { type: 'transcript' }>, 'type'>): BatchItem['result'] =>
+  r ? ('type' in r ? r : { type: 'transcript', ...r }) : null;
+
 export function createBatchRepository(sql: Sql): BatchStore {
   return {
     async create(b) {
@@ -47,7 +51,7 @@ export function createBatchRepository(sql: Sql): BatchStore {
         select position, video_id, status, credits_charged, result, error from batch_items where batch_id = ${id} order by position`;
       return {
         batch: fromRow(row),
-        items: items.map((i) => ({ position: i.position, videoId: i.video_id, status: i.status, creditsCharged: i.credits_charged, result: i.result ?? null, error: i.error ?? null })),
+        items: items.map((i) => ({ position: i.position, videoId: i.video_id, status: i.status, creditsCharged: i.credits_charged, result: resultOf(i.result), error: i.error ?? null })),
       };
     },
 

@@ -1,5 +1,6 @@
 // Balances and the credit ledger. Every change to a balance is one statement that also writes its ledger row, so
 // concurrent requests can neither overdraw an account nor lose a charge or a refund.
+import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import type { CreditLedger, LedgerEntry } from '../../domain/credits/credit-ledger.ts';
 import { utcDay } from '../../domain/credits/credits.ts';
@@ -48,26 +49,11 @@ export function createCreditLedger(sql: Sql): CreditLedger {
      * Free credits return only while their day lasts: yesterday's allowance is gone either way.
      */
     async refund(chargeId, now) {
-      const today = utcDay(now);
-      await sql`
-        with ch as (
-          select id, account_id, free_delta, purchased_delta, operation, video_id, request_id,
-                 (created_at at time zone 'UTC')::date = ${today}::date as same_day
-          from credit_ledger where id = ${chargeId} and kind = 'charge'
-        ), led as (
-          insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, refund_of, created_at)
-          select account_id, 'refund',
-                 (case when same_day then -free_delta else 0 end) - purchased_delta,
-                 case when same_day then -free_delta else 0 end, -purchased_delta,
-                 operation, video_id, request_id, id, ${now.toISOString()}::timestamptz
-          from ch
-          on conflict (refund_of) do nothing
-          returning account_id, free_delta, purchased_delta
-        )
-        update accounts a set
-          purchased_balance = a.purchased_balance + led.purchased_delta,
-          free_remaining = case when a.free_day = ${today}::date then a.free_remaining + led.free_delta else a.free_remaining end
-        from led where a.id = led.account_id`;
+      await refundCharges(sql, sql`id = ${chargeId}`, now);
+    },
+
+    async refundRequest(accountId, requestId, since, now) {
+      return refundCharges(sql, sql`account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}`, now);
     },
 
     async grant(accountId, amount, reason) {
@@ -103,4 +89,37 @@ export function createCreditLedger(sql: Sql): CreditLedger {
         group by d.day order by d.day`.then((rows) => rows.map((d) => ({ day: d.day, spent: d.spent })));
     },
   };
+}
+
+/**
+ * Reverses every charge matching `which`, each exactly once (a refund row names the charge it reverses, and that
+ * column is unique), in one statement; free credits return only while their day lasts. The credits given back.
+ */
+async function refundCharges(sql: Sql, which: PendingQuery<Row[]>, now: Date): Promise<number> {
+  const today = utcDay(now);
+  const [row] = await sql<{ refunded: number | null }[]>`
+    with ch as (
+      select id, account_id, free_delta, purchased_delta, operation, video_id, request_id,
+             (created_at at time zone 'UTC')::date = ${today}::date as same_day
+      from credit_ledger where ${which} and kind = 'charge'
+    ), led as (
+      insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, refund_of, created_at)
+      select account_id, 'refund',
+             (case when same_day then -free_delta else 0 end) - purchased_delta,
+             case when same_day then -free_delta else 0 end, -purchased_delta,
+             operation, video_id, request_id, id, ${now.toISOString()}::timestamptz
+      from ch
+      on conflict (refund_of) do nothing
+      returning account_id, delta, free_delta, purchased_delta
+    ), total as (
+      select account_id, sum(delta) as delta, sum(free_delta) as free_delta, sum(purchased_delta) as purchased_delta from led group by account_id
+    ), upd as (
+      update accounts a set
+        purchased_balance = a.purchased_balance + total.purchased_delta,
+        free_remaining = case when a.free_day = ${today}::date then a.free_remaining + total.free_delta else a.free_remaining end
+      from total where a.id = total.account_id
+      returning a.id
+    )
+    select (select sum(delta) from total)::int as refunded`;
+  return row?.refunded ?? 0;
 }

@@ -1,14 +1,13 @@
 import type { Deps } from '../../deps.ts';
 import type { CreateBatchDeps } from '../../domain/batches/create-batch.ts';
 import { getCredits } from '../../domain/credits/credits.ts';
-import { SUBTITLES_PRICE } from '../../domain/pricing/prices.ts';
 import { batchDeps } from '../../jobs/batch-deps.ts';
 
 export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
   ...batchDeps(d),
   listing: { lister: d.lister, listingCache: d.listingCache },
   balance: async (accountId) => (await getCredits(d, accountId, d.config.DAILY_FREE_CREDITS)).balance,
-  pricePerVideo: SUBTITLES_PRICE,
+  llmConfigured: d.llm !== null,
   transport: d.webhookTransport,
   allowHttpCallbacks: d.config.WEBHOOK_ALLOW_HTTP,
 });
