@@ -4,6 +4,7 @@ import { appRouter } from '../router/index.ts';
 import { ERROR_TABLE } from '../router/error-table.ts';
 import { REST_PREFIX } from './rest.ts';
 import { extraPaths } from './openapi-extra-paths.ts';
+import { METRICS_SECURITY, OAUTH_ERROR_SCHEMA, servicePaths } from './openapi-service-paths.ts';
 import { listProcedures } from './procedures.ts';
 import { FRAME_PRICE, hourlyPrice, LISTING_PAGE_PRICE, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
 
@@ -30,7 +31,8 @@ const DESCRIPTION = `Timed transcripts, subtitle tracks, metadata, still frames,
 **Credits.** Subtitles on a cache miss: ${SUBTITLES_PRICE}. Frame: ${FRAME_PRICE} per frame newly captured. Translation and summary: ${PER_STARTED_HOUR} per started hour of the video (minimum ${hourlyPrice(1)}). Listing pages (playlists, channels, YouTube search): ${LISTING_PAGE_PRICE} per page fetched from YouTube. Batches: each video as its single-video operation. Metadata, tracks, article search, jobs, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
 **Limits.** A URL over 16 KiB is 414, a body over \`MAX_BODY_BYTES\` (64 KiB by default) 413, a POST body that is not \`application/json\` 415, and a method a path does not accept 405 with \`Allow\`; all in the same error body. Query strings take plain decimal numbers and \`true\`/\`false\` only (no \`1e1\`, \`0x10\`).
 **Headers.** Every answer carries \`x-request-id\` (quote it when reporting a problem); 429 and 503 carry \`Retry-After\` (seconds); 401 carries \`WWW-Authenticate: Bearer realm="subtext"\`.
-**MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28).`;
+**MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28), with an API key or an OAuth access token.
+**Outside /api/v1.** OAuth for MCP clients (\`/.well-known/oauth-protected-resource\`, \`/.well-known/oauth-authorization-server\`, \`/oauth/*\`; errors in OAuth's own shape) and the operations endpoints (\`/healthz\`, \`/readyz\`, \`/metrics\`) live at the service's origin; each of these paths names that server.`;
 
 /** Response headers the service sends, declared once and referenced from the responses that carry them. */
 const HEADERS = {
@@ -98,6 +100,10 @@ export function buildOpenApiDocument(baseUrl: string) {
     }
   }
   for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) describeHeaders(op);
+  // OAuth and the operations endpoints: at the origin, not under /api/v1, with their own security and error shapes.
+  Object.assign(doc.paths, servicePaths(baseUrl));
+  doc.components.schemas.OAuthError = OAUTH_ERROR_SCHEMA;
+  doc.components.securitySchemes.metricsToken = METRICS_SECURITY;
   dropUnusedComponents(doc);
   return doc;
 }

@@ -46,6 +46,7 @@ describe('the OpenAPI document', () => {
 
   it('declares the headers the service sends on the responses that carry them', () => {
     for (const [path, item] of Object.entries<any>(doc.paths)) {
+      if (item.servers) continue; // outside /api/v1: see the next test
       for (const [method, op] of Object.entries<any>(item)) {
         const where = `${method} ${path}`;
         for (const [status, r] of Object.entries<any>(op.responses)) {
@@ -59,6 +60,49 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(Object.keys(doc.components.headers).sort()).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'x-request-id']);
+  });
+
+  it('documents the OAuth and operations endpoints at the origin, each answering as documented', async () => {
+    const outside = Object.entries<any>(doc.paths).filter(([, item]) => item.servers);
+    expect(outside.map(([path]) => path).sort()).toEqual([
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-protected-resource/mcp',
+      '/healthz',
+      '/metrics',
+      '/oauth/authorize',
+      '/oauth/register',
+      '/oauth/revoke',
+      '/oauth/token',
+      '/readyz',
+    ]);
+    for (const [path, item] of outside) {
+      expect(item.servers.map((x: { url: string }) => x.url), path).toEqual([PUBLIC]);
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (method === 'servers') continue;
+        const where = `${method} ${path}`;
+        // No API key: public, except /metrics with the operator's token.
+        expect(op.security, where).toEqual(path === '/metrics' ? [{ metricsToken: [] }] : []);
+        for (const [status, r] of Object.entries<any>(op.responses)) expect(r.headers?.['x-request-id'], `${where} ${status}`).toBeDefined();
+        expect(op.responses['414'], where).toBeDefined();
+        // OAuth's own error shape on the OAuth endpoints that answer JSON errors.
+        if (path === '/oauth/token' || path === '/oauth/register') expect(op.responses['400'].content['application/json'].schema.$ref, where).toBe('#/components/schemas/OAuthError');
+      }
+    }
+    // The documented GETs exist and answer JSON 200 here (this server has no METRICS_TOKEN: /metrics is its 404).
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server', '/healthz', '/readyz']) {
+      const res = await fetch(new URL(path, s.url));
+      expect([path, res.status, res.headers.get('content-type')]).toEqual([path, 200, 'application/json']);
+      const body = await res.json();
+      for (const key of doc.paths[path].get.responses['200'].content['application/json'].schema.required) expect(body, `${path} ${key}`).toHaveProperty(key);
+    }
+    const metrics = await fetch(new URL('/metrics', s.url));
+    expect(metrics.status).toBe(404);
+    await metrics.body?.cancel();
+    // The token endpoint answers a bad grant in OAuth's shape, as documented.
+    const token = await fetch(new URL('/oauth/token', s.url), { method: 'POST', body: new URLSearchParams({ grant_type: 'password', client_id: 'x' }) });
+    expect(token.status).toBe(400);
+    expect(await token.json()).toEqual({ error: 'unsupported_grant_type', error_description: expect.any(String) });
   });
 
   it('has no unused components', () => {

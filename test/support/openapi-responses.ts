@@ -24,7 +24,10 @@ function makeChecker(doc: any): Checker {
     return compiled.get(schema)!;
   };
   const prefix = new URL(doc.servers[0].url).pathname.replace(/\/$/, '');
-  const templates = Object.keys(doc.paths).map((t) => ({ t, re: new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
+  // Paths with a server of their own (OAuth, /healthz...) are not under the REST prefix.
+  const templates = Object.keys(doc.paths)
+    .filter((t) => !doc.paths[t].servers)
+    .map((t) => ({ t, re: new RegExp(`^${t.replace(/\{[^}]+\}/g, '[^/]+')}$`) }));
 
   return {
     check(method, url, status, headers, body) {
