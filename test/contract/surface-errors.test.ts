@@ -7,18 +7,13 @@ import { ServiceError } from '../../src/domain/errors.ts';
 import type { JobQueue } from '../../src/infra/queue/job-queue.ts';
 import { trpcClient } from '../support/clients.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
+import { sharedServerWithKey } from '../support/shared-server.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
-let s: TestServer;
-let key: string;
-beforeAll(async () => {
-  s = await startTestServer({}, { youtube: fakeVideoSource() });
-  ({ key } = await s.newKey({ credits: 100 }));
-});
-afterAll(() => s?.close());
+const shared = sharedServerWithKey({ youtube: fakeVideoSource() });
 
 const VIDEO = 'dQw4w9WgXcQ';
-const auth = (k = key) => ({ authorization: `Bearer ${k}` });
+const auth = (k = shared.key) => ({ authorization: `Bearer ${k}` });
 const BARE = 'Bearer realm="subtext"';
 const INVALID = 'Bearer realm="subtext", error="invalid_token", error_description="The API key is invalid, revoked or expired"';
 
@@ -26,11 +21,11 @@ const INVALID = 'Bearer realm="subtext", error="invalid_token", error_descriptio
 function everySurface(headers: Record<string, string>): Promise<Response>[] {
   const json = { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   return [
-    fetch(`${s.url}/api/v1/credits`, { headers }),
-    fetch(`${s.url}/api/v1/videos/${VIDEO}/frame?t=1`, { headers }),
-    fetch(`${s.url}/api/v1/videos/${VIDEO}/subtitles`, { headers }),
-    fetch(`${s.url}/trpc/credits.get?input=%7B%7D`, { headers }),
-    fetch(`${s.url}/mcp`, { method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }),
+    fetch(`${shared.s.url}/api/v1/credits`, { headers }),
+    fetch(`${shared.s.url}/api/v1/videos/${VIDEO}/frame?t=1`, { headers }),
+    fetch(`${shared.s.url}/api/v1/videos/${VIDEO}/subtitles`, { headers }),
+    fetch(`${shared.s.url}/trpc/credits.get?input=%7B%7D`, { headers }),
+    fetch(`${shared.s.url}/mcp`, { method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }),
   ];
 }
 
@@ -56,8 +51,8 @@ describe('the Bearer challenge', () => {
 
 describe('Retry-After', () => {
   it('every 429 carries Retry-After equal to RateLimit-Reset, on every surface and file route', async () => {
-    const { key: limited } = await s.newKey({ rateLimit: 1 });
-    await (await fetch(`${s.url}/api/v1/credits`, { headers: auth(limited) })).body?.cancel();
+    const { key: limited } = await shared.s.newKey({ rateLimit: 1 });
+    await (await fetch(`${shared.s.url}/api/v1/credits`, { headers: auth(limited) })).body?.cancel();
     for (const res of await Promise.all(everySurface(auth(limited)).slice(0, 4))) {
       expect(res.status, res.url).toBe(429);
       expect(Number(res.headers.get('retry-after')), res.url).toBeGreaterThanOrEqual(1);
@@ -105,7 +100,7 @@ describe('tRPC over HTTP', () => {
     ]) {
       for (const body of [undefined, '{}']) {
         const headers = { ...auth(), ...(body ? { 'content-type': 'application/json' } : {}) };
-        const res = await fetch(`${s.url}/trpc/${path}`, { method, headers, body: method === 'GET' ? undefined : body });
+        const res = await fetch(`${shared.s.url}/trpc/${path}`, { method, headers, body: method === 'GET' ? undefined : body });
         expect(res.status, `${method} ${path} ${body}`).toBe(405);
         expect(res.headers.get('allow')).toBe(allow);
         expect(res.headers.get('content-type')).toContain('application/json');
@@ -116,28 +111,28 @@ describe('tRPC over HTTP', () => {
   });
 
   it('an oversize body is 413 in tRPC’s shape', async () => {
-    const res = await fetch(`${s.url}/trpc/subtitles.get`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ videoId: 'x'.repeat(100_000) }) });
+    const res = await fetch(`${shared.s.url}/trpc/subtitles.get`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ videoId: 'x'.repeat(100_000) }) });
     expect(res.status).toBe(413);
     expect((await res.json()).error).toMatchObject({ code: -32013, data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 } });
   });
 
   it('a query whose input is all optional works without ?input', async () => {
-    const res = await fetch(`${s.url}/trpc/credits.get`, { headers: auth() });
+    const res = await fetch(`${shared.s.url}/trpc/credits.get`, { headers: auth() });
     expect(res.status).toBe(200);
     expect((await res.json()).result.data.balance).toBe(100);
     // The tRPC client sends no input when none is given.
-    expect((await (trpcClient(s.url, key).credits.get.query as unknown as () => Promise<{ balance: number }>)()).balance).toBe(100);
-    expect((await trpcClient(s.url, key).articles.search.query({})).total).toBe(0);
+    expect((await (trpcClient(shared.s.url, shared.key).credits.get.query as unknown as () => Promise<{ balance: number }>)()).balance).toBe(100);
+    expect((await trpcClient(shared.s.url, shared.key).articles.search.query({})).total).toBe(0);
   });
 
   it('401 and 429 carry the same headers as REST', async () => {
-    const refused = await fetch(`${s.url}/trpc/credits.get`);
+    const refused = await fetch(`${shared.s.url}/trpc/credits.get`);
     expect(refused.status).toBe(401);
     expect(refused.headers.get('www-authenticate')).toBe(BARE);
-    const { key: limited } = await s.newKey({ rateLimit: 1 });
-    await (await fetch(`${s.url}/trpc/credits.get`, { headers: auth(limited) })).body?.cancel();
-    const rest = await fetch(`${s.url}/api/v1/credits`, { headers: auth(limited) });
-    const trpc = await fetch(`${s.url}/trpc/credits.get`, { headers: auth(limited) });
+    const { key: limited } = await shared.s.newKey({ rateLimit: 1 });
+    await (await fetch(`${shared.s.url}/trpc/credits.get`, { headers: auth(limited) })).body?.cancel();
+    const rest = await fetch(`${shared.s.url}/api/v1/credits`, { headers: auth(limited) });
+    const trpc = await fetch(`${shared.s.url}/trpc/credits.get`, { headers: auth(limited) });
     for (const h of ['ratelimit-limit', 'ratelimit-remaining']) expect(trpc.headers.get(h), h).toBe(rest.headers.get(h));
     // Both carry Retry-After, each equal to its own RateLimit-Reset (a second may pass between the two requests).
     for (const res of [rest, trpc]) expect(res.headers.get('retry-after')).toBe(res.headers.get('ratelimit-reset'));
@@ -148,7 +143,7 @@ describe('tRPC over HTTP', () => {
 /** A raw HTTP/1.1 request (fetch refuses some of what we need to send). */
 function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${s.url}${path}`, { headers }, (res) => {
+    const req = httpRequest(`${shared.s.url}${path}`, { headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (body += c));

@@ -3,22 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobQueue } from '../../src/infra/queue/job-queue.ts';
 import { captureLogger } from '../support/capture-log.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
+import { sharedServerWithKey } from '../support/shared-server.ts';
 import { connectMcp, expectErrorBody, expectMcpErrorBody, expectTrpcErrorBody, rawMcp } from '../support/security-checks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
-let s: TestServer;
-let key: string;
-beforeAll(async () => {
-  s = await startTestServer({}, { youtube: fakeVideoSource() });
-  ({ key } = await s.newKey({ credits: 100 }));
-});
-afterAll(() => s?.close());
+const shared = sharedServerWithKey({ youtube: fakeVideoSource() });
 
-const auth = () => ({ authorization: `Bearer ${key}` });
+const auth = () => ({ authorization: `Bearer ${shared.key}` });
 async function post(path: string, body: BodyInit, contentType?: string) {
   const headers: Record<string, string> = auth();
   if (contentType) headers['content-type'] = contentType;
-  const res = await fetch(`${s.url}${path}`, { method: 'POST', headers, body });
+  const res = await fetch(`${shared.s.url}${path}`, { method: 'POST', headers, body });
   return { status: res.status, headers: res.headers, json: await res.json() };
 }
 
@@ -56,7 +51,7 @@ describe('malformed requests on REST', () => {
       });
     for (const path of ['/api/v1/subtitles', '/trpc/subtitles.get', '/mcp']) {
       for (const body of [big, chunked()]) {
-        const res = await fetch(`${s.url}${path}`, {
+        const res = await fetch(`${shared.s.url}${path}`, {
           method: 'POST',
           headers: { ...auth(), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
           body,
@@ -88,7 +83,7 @@ describe('malformed requests on REST', () => {
   });
 
   it('invalid parameters are INVALID_REQUEST on tRPC and MCP too', async () => {
-    const t = await fetch(`${s.url}/trpc/subtitles.get`, {
+    const t = await fetch(`${shared.s.url}/trpc/subtitles.get`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'application/json' },
       body: JSON.stringify({ videoId: 'dQw4w9WgXcQ', lang: '!!' }),
@@ -98,7 +93,7 @@ describe('malformed requests on REST', () => {
     expect(tj.error.data.code).toBe('INVALID_REQUEST');
     expect(tj.error.message).toContain('lang');
 
-    const client = await connectMcp(s.url, auth());
+    const client = await connectMcp(shared.s.url, auth());
     const r: any = await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: 'dQw4w9WgXcQ', lang: '!!' } });
     expect(r.isError).toBe(true);
     const body = JSON.parse(r.content[0].text);
@@ -113,14 +108,14 @@ describe('malformed requests on REST', () => {
 describe('routes and methods', () => {
   it('an unknown route is 404 NOT_FOUND, inside and outside /api/v1', async () => {
     for (const path of ['/api/v1/nope', '/api/v1/videos/dQw4w9WgXcQ/nope', '/api/v2/credits', '/nowhere', '/api/v1']) {
-      const res = await fetch(`${s.url}${path}`, { headers: auth() });
+      const res = await fetch(`${shared.s.url}${path}`, { headers: auth() });
       expect(res.status, path).toBe(404);
       expectErrorBody(await res.json(), 'NOT_FOUND');
     }
   });
 
   it('an unknown tRPC procedure is 404 with data.code NOT_FOUND', async () => {
-    const res = await fetch(`${s.url}/trpc/nope.nope?input=%7B%7D`, { headers: auth() });
+    const res = await fetch(`${shared.s.url}/trpc/nope.nope?input=%7B%7D`, { headers: auth() });
     expect(res.status).toBe(404);
     expect((await res.json()).error.data.code).toBe('NOT_FOUND');
   });
@@ -133,7 +128,7 @@ describe('routes and methods', () => {
       ['PUT', '/api/v1/videos/dQw4w9WgXcQ', 'GET'],
     ];
     for (const [method, path, allowed] of cases) {
-      const res = await fetch(`${s.url}${path}`, { method, headers: auth() });
+      const res = await fetch(`${shared.s.url}${path}`, { method, headers: auth() });
       expect(res.status, `${method} ${path}`).toBe(405);
       expect(res.headers.get('allow')).toContain(allowed);
       expectErrorBody(await res.json(), 'METHOD_NOT_ALLOWED');
@@ -141,9 +136,9 @@ describe('routes and methods', () => {
   });
 
   it('HEAD is answered like GET: refused without a key, headers only with one', async () => {
-    const refused = await fetch(`${s.url}/api/v1/credits`, { method: 'HEAD' });
+    const refused = await fetch(`${shared.s.url}/api/v1/credits`, { method: 'HEAD' });
     expect(refused.status).toBe(401);
-    const ok = await fetch(`${s.url}/api/v1/credits`, { method: 'HEAD', headers: auth() });
+    const ok = await fetch(`${shared.s.url}/api/v1/credits`, { method: 'HEAD', headers: auth() });
     expect(ok.status).toBe(200);
     expect(await ok.text()).toBe('');
     expect(ok.headers.get('ratelimit-limit')).toBe('60');
@@ -151,19 +146,19 @@ describe('routes and methods', () => {
 
   it('every answer carries x-request-id', async () => {
     for (const path of ['/api/v1/credits', '/api/v1/nope', '/nowhere']) {
-      const res = await fetch(`${s.url}${path}`);
+      const res = await fetch(`${shared.s.url}${path}`);
       expect(res.headers.get('x-request-id'), path).toMatch(/^req_[0-9a-z]{26}$/);
       await res.body?.cancel();
     }
   });
 
   it('MCP without a key is 401 with the Bearer challenge; GET and DELETE are 405 (stateless: POST only)', async () => {
-    const res = await rawMcp(s.url, {});
+    const res = await rawMcp(shared.s.url, {});
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', s.url)}"`);
+    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}"`);
     expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
     for (const method of ['GET', 'DELETE']) {
-      const r = await fetch(`${s.url}/mcp`, { method, headers: { ...auth(), accept: 'text/event-stream' } });
+      const r = await fetch(`${shared.s.url}/mcp`, { method, headers: { ...auth(), accept: 'text/event-stream' } });
       expect(r.status, method).toBe(405);
       expect(r.headers.get('allow')).toBe('POST');
       expectMcpErrorBody(await r.json(), 'METHOD_NOT_ALLOWED');
