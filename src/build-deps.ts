@@ -29,6 +29,9 @@ import { createBatchRepository } from './infra/postgres/batches.ts';
 import { createWebhookRepository } from './infra/postgres/webhooks.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 import { createSpeech } from './infra/speech/create-speech.ts';
+import { createMediaGateway } from './infra/net/media-gateway.ts';
+import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
+import { withDirectMedia } from './infra/media/with-direct-media.ts';
 
 const APP_POOL_MAX = 20;
 
@@ -116,9 +119,12 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
   for (const [purpose, clients] of Object.entries(youtube.chains)) {
     for (const client of clients) for (const identity of youtube.identities) metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
   }
+  const mediaGateway = overrides.mediaGateway ?? createMediaGateway();
+  const media = createMediaProber({ ffprobePath: ffprobeBeside(ffmpegPath), gateway: mediaGateway, timeoutMs: config.FRAME_TIMEOUT_MS });
+  const stores = createStores(sql);
 
   const deps: Deps = {
-    ...createStores(sql),
+    ...stores,
     config,
     sql,
     transaction: createTransaction(sql),
@@ -129,7 +135,9 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     hotCache: createHotCache(config.CACHE_MAX_MB * 1024 * 1024),
     signingSecret,
     publicUrl,
-    youtube,
+    media,
+    mediaGateway,
+    youtube: withDirectMedia(youtube, { prober: media, videos: stores.videos }),
     lister: createYoutubeLister({
       baseUrl: config.YOUTUBE_BASE_URL,
       proxyUrls: config.YOUTUBE_PROXY_URLS,
@@ -146,9 +154,10 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
       extraOrigins: customOrigin,
       timeoutMs: config.FRAME_TIMEOUT_MS,
       maxConcurrent: config.FRAME_CONCURRENCY,
+      gateway: mediaGateway,
     }),
     blobs,
-    speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin }),
+    speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin, gateway: mediaGateway }),
     llm: config.ANTHROPIC_API_KEY
       ? createAnthropicLlm({
           apiKey: config.ANTHROPIC_API_KEY,
@@ -197,6 +206,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
       await poTokens?.close?.();
       blobs.destroy?.();
       await queue.stop().catch(() => {});
+      await deps.mediaGateway.stop().catch(() => {});
       await sql.end({ timeout: 5 });
       await embedded?.stop();
     },

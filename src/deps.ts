@@ -2,7 +2,8 @@ import type { Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { ArticleSearch } from './domain/articles/search-port.ts';
 import type { LastUsedRecorder } from './domain/keys/api-key-store.ts';
-import type { BlobStore, FrameGrabber, Llm, VideoSource } from './domain/ports.ts';
+import type { BlobStore, FrameGrabber, Llm, MediaProber, VideoSource } from './domain/ports.ts';
+import type { MediaGateway } from './infra/net/media-gateway.ts';
 import type { Stores, Transaction } from './domain/stores.ts';
 import type { HotCache } from './domain/subtitles/hot-cache.ts';
 import type { WorkQueue } from './domain/work-queue.ts';
@@ -38,6 +39,13 @@ export interface Deps extends Stores {
   webhookTransport: WebhookTransport;
   frames: FrameGrabber;
   blobs: BlobStore;
+  /** ffprobe of direct media URLs, through mediaGateway. */
+  media: MediaProber;
+  /**
+   * Where ffmpeg and ffprobe read a caller's media URL from: a loopback proxy fetching under the SSRF rules (public
+   * addresses only, https only; tests inject one that allows their loopback server).
+   */
+  mediaGateway: MediaGateway;
   /** Speech-to-text engine and audio decoder; null when none is configured or installed (STT_ENGINE). */
   speech: Speech | null;
   /** null when no LLM is configured: summaries fall back to the extractive generator. */

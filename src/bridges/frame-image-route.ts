@@ -17,7 +17,9 @@ const num = (v: string | undefined) => (v !== undefined && /^-?\d{1,16}(\.\d{1,1
 export async function serveFrameImage(ctx: Context, videoId: string, query: Record<string, string>): Promise<Response> {
   const headers = new Headers({ 'x-request-id': ctx.requestId });
   try {
-    const frame = await createCaller(ctx).frames.get({ videoId, t: num(query.t) as number, width: num(query.width) as number | undefined });
+    // The path takes a YouTube URL or a direct media URL too (percent-encoded), like GET /videos/{videoId}.
+    const ref = /[./:]/.test(videoId) ? { url: videoId } : { videoId };
+    const frame = await createCaller(ctx).frames.get({ ...ref, t: num(query.t) as number, width: num(query.width) as number | undefined });
     for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
     headers.set('content-type', frame.mimeType);
     headers.set('cache-control', 'private, max-age=86400');

@@ -15,7 +15,8 @@ export interface SourceVideo {
 
 /** A URL ffmpeg can seek in, or storyboard sprites when no stream can be had. */
 export type FrameSource =
-  | { kind: 'stream'; url: string; width: number; height: number }
+  /** `direct`: a caller's media URL, read only through the SSRF-guarded media gateway. */
+  | { kind: 'stream'; url: string; width: number; height: number; direct?: boolean }
   | {
       kind: 'storyboard';
       /** Sprite sheet URL template, with $M for the sheet index already resolved per call by the adapter. */
@@ -45,6 +46,30 @@ export interface VideoSource {
    * need not implement it; speech-to-text then fails with EXTRACTION_FAILED.
    */
   getAudioSource?(videoId: string, signal?: AbortSignal): Promise<AudioSource>;
+}
+
+/** What ffprobe says about a direct media URL. */
+export interface MediaProbe {
+  /** The container's title tag. */
+  title: string | null;
+  /** Seconds; null for a live HLS playlist (no end). */
+  duration: number | null;
+  formatName: string;
+  bytes: number | null;
+  kind: 'file' | 'hls';
+  streams: MediaStream[];
+}
+
+export type MediaStream =
+  | { index: number; type: 'video'; codec: string; width: number | null; height: number | null }
+  | { index: number; type: 'audio'; codec: string; channels: number | null; sampleRate: number | null };
+
+export interface MediaProber {
+  /**
+   * Reads a caller's media URL through the SSRF guard. Throws INVALID_REQUEST (not allowed, not audio or video),
+   * EXTRACTION_FAILED (unreachable, unreadable).
+   */
+  probe(url: string, signal?: AbortSignal): Promise<MediaProbe>;
 }
 
 export interface CapturedImage {

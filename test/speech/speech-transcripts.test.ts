@@ -40,6 +40,12 @@ afterAll(async () => {
 beforeEach(async () => {
   if (!run) return;
   whisper.answer = (r) => ({ body: verboseJson(r.file?.seconds ?? 0) });
+  // The job of an earlier case may still be completing after its tasks succeeded: a new request would join it (same
+  // key) and then find its transcript deleted. Wait until the speech queue is idle.
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'speech' and state in ('created', 'retry', 'active')`;
+    if (row!.n === 0) break;
+  }
   // Each case transcribes afresh: the stored speech transcript of an earlier case would answer it for free.
   await s.deps.sql`delete from transcripts where origin = 'speech'`;
 });

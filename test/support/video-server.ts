@@ -14,6 +14,8 @@ export interface ServedRequest {
   method: string;
   path: string;
   range: string | undefined;
+  /** Who asked: ffmpeg says Lavf/..., our own fetches undici's. */
+  userAgent: string | undefined;
   status: number;
   bytesSent: number;
   /** Resolves when the client closes the connection or the response ends. */
@@ -38,6 +40,7 @@ export async function startVideoServer(routes: Record<string, Route>, fallback?:
       method: req.method ?? 'GET',
       path,
       range: req.headers.range,
+      userAgent: req.headers['user-agent'],
       status: 0,
       bytesSent: 0,
       closed: new Promise((r) => (onClosed = r)),

@@ -7,7 +7,8 @@ import { FRAME_PRICE } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
-import { parseVideoRef } from '../video/video-ref.ts';
+import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
+import { parseVideoOrMediaRef } from '../video/video-ref.ts';
 import type { FrameJob } from '../work-queue.ts';
 import { FRAME_URL_TTL_S, frameBlobKey, signedFrameUrl } from './frame-url.ts';
 import type { StoredFrame } from './frame-store.ts';
@@ -16,7 +17,7 @@ import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame
 /** Captures of one request in flight at once; the queue's FRAME_CONCURRENCY caps the whole instance. */
 const PER_REQUEST_PARALLELISM = 4;
 
-export interface FramePorts extends LoadVideoPorts, Pick<Stores, 'frameStore' | 'ledger'>, FramePresentPorts {
+export interface FramePorts extends LoadVideoPorts, ResolveMediaPorts, Pick<Stores, 'frameStore' | 'ledger'>, FramePresentPorts {
   config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
 }
 
@@ -35,10 +36,11 @@ export async function captureFrames(
   req: { caller: Caller; requestId: string },
   input: CaptureFramesInput,
 ): Promise<CapturedFrames> {
-  const videoId = parseVideoRef(input);
+  parseVideoOrMediaRef(input); // a malformed reference is reported first
   if ((input.t === undefined) === (input.timestamps === undefined)) {
     throw new ServiceError('INVALID_REQUEST', 'Give either t or timestamps (not both, not neither)');
   }
+  const videoId = await resolveVideoRef(deps, input);
   const times = input.timestamps ?? [input.t!];
   const width = input.width ?? DEFAULT_WIDTH;
   const video = await loadVideo(deps, videoId);

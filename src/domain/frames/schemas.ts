@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VideoRefInput } from '../subtitles/schemas.ts';
+import { VideoOrMediaRefInput } from '../subtitles/schemas.ts';
 import { FRAME_PRICE } from '../pricing/prices.ts';
 
 export const MAX_TIMESTAMPS = 20;
@@ -11,7 +11,7 @@ const Seconds = z.number().finite().min(0, 'must be 0 or more seconds').describe
 export const FrameWidth = z.number().int().min(MIN_WIDTH).max(MAX_WIDTH).describe(`Pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}); the height keeps the aspect ratio`);
 
 export const CaptureFramesInput = z.object({
-  ...VideoRefInput,
+  ...VideoOrMediaRefInput,
   t: Seconds.optional().describe('One timestamp, in seconds (decimals allowed); give t or timestamps'),
   timestamps: z.array(Seconds).min(1).max(MAX_TIMESTAMPS).optional().describe(`Up to ${MAX_TIMESTAMPS} timestamps, in seconds`),
   width: FrameWidth.optional(),
@@ -46,7 +46,7 @@ export const CapturedFrames = z.object({
 export type CapturedFrames = z.infer<typeof CapturedFrames>;
 
 export const SingleFrameInput = z.object({
-  ...VideoRefInput,
+  ...VideoOrMediaRefInput,
   t: Seconds.describe('Seconds from the start (decimals allowed)'),
   width: FrameWidth.optional(),
 });

@@ -10,6 +10,8 @@ export interface AudioSource {
   seconds?: number | null;
   /** YouTube's audio formats are single files; a direct URL may be an HLS playlist. */
   kind?: 'file' | 'hls';
+  /** A caller's media URL: read only through the SSRF-guarded media gateway, never by ffmpeg itself. */
+  direct?: boolean;
 }
 
 /** 16 kHz mono signed 16-bit PCM on disk, and its loudness per 20 ms frame (for splitting on silence). */

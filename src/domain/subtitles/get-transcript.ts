@@ -4,20 +4,23 @@ import { isServiceError } from '../errors.ts';
 import { requestSpeech, type SpeechRequestPorts } from '../speech/request-speech.ts';
 import type { WorkRequest } from '../tasks/llm-tasks.ts';
 import { loadVideo } from '../video/load-video.ts';
-import { parseVideoRef } from '../video/video-ref.ts';
+import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
+import { parseVideoOrMediaRef } from '../video/video-ref.ts';
 import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
 import type { GetSubtitlesRequest, TranscriptAnswer } from './schemas.ts';
 
-export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts;
+export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
 
 export async function getTranscript(deps: GetTranscriptPorts, req: WorkRequest, input: GetSubtitlesRequest): Promise<TranscriptAnswer> {
   const mode = input.mode ?? 'auto';
-  if (mode === 'native') return fetchTranscript(deps, req, input);
-  const videoId = parseVideoRef(input);
+  // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
+  const ref = parseVideoOrMediaRef(input);
+  const videoId = ref.mediaUrl ? await resolveVideoRef(deps, input) : ref.videoId;
   const view = { ...input, url: undefined, videoId };
+  if (mode === 'native') return fetchTranscript(deps, req, view);
   if (mode === 'generate') return requestSpeech(deps, req, view);
   try {
-    return await fetchTranscript(deps, req, input);
+    return await fetchTranscript(deps, req, view);
   } catch (err) {
     if (!isServiceError(err) || err.code !== 'NO_SUBTITLES') throw err;
     // Captions in other languages: the answer lists them (translate one) rather than guess at the spoken language.

@@ -11,7 +11,20 @@ export const LangCode = z.string().trim().max(35).regex(LANG_PATTERN, 'must be a
 
 export const VideoRefInput = {
   url: z.string().trim().max(2048).optional().describe('A YouTube URL in any common form (watch, youtu.be, shorts, embed, live)'),
-  videoId: z.string().trim().max(64).optional().describe('The 11-character YouTube video id; give this or url'),
+  videoId: z.string().trim().max(64).optional().describe('The 11-character YouTube video id (or a media-... id answered for a direct media URL); give this or url'),
+};
+
+/** For the operations that also take a direct media URL (transcripts, frames). */
+export const VideoOrMediaRefInput = {
+  ...VideoRefInput,
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .optional()
+    .describe(
+      'A YouTube URL in any common form (watch, youtu.be, shorts, embed, live), or a direct media URL: https to an audio or video file or an HLS playlist on a public host (any host that is not YouTube’s is taken as one). A media URL is answered under the id media-<24 hex digits>',
+    ),
 };
 
 export const TRANSCRIPT_MODES = ['native', 'generate', 'auto'] as const;
@@ -24,7 +37,7 @@ export const TranscriptMode = z
 export type TranscriptMode = z.infer<typeof TranscriptMode>;
 
 export const GetSubtitlesInput = z.object({
-  ...VideoRefInput,
+  ...VideoOrMediaRefInput,
   mode: TranscriptMode.optional(),
   lang: LangCode.optional().describe(
     'Language wanted. Omitted: the video’s own default track. Given: an exact match, then the same base language (en finds en-GB), manual tracks before auto-generated ones; a stored translation into this language also answers',

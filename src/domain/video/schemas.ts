@@ -48,5 +48,25 @@ export const VideoInfo = z.object({
     .describe(
       "Chapters, by start: YouTube's own chapter markers when it sends them, else the description's timestamps read by YouTube's rules (first at 0:00, at least three, each at least 10 s); [] when there are none",
     ),
+  media: z
+    .object({
+      url: z.string().describe('The media URL this id stands for'),
+      kind: z.enum(['file', 'hls']),
+      formatName: z.string().describe('The container, as ffprobe names it'),
+      bytes: z.number().int().nullable(),
+      streams: z.array(
+        z.object({
+          index: z.number().int(),
+          type: z.enum(['audio', 'video']),
+          codec: z.string(),
+          width: z.number().int().nullable().optional(),
+          height: z.number().int().nullable().optional(),
+          channels: z.number().int().nullable().optional(),
+          sampleRate: z.number().int().nullable().optional(),
+        }),
+      ),
+    })
+    .optional()
+    .describe('For a direct media URL (videoId media-...): what ffprobe says about it'),
 });
 export type VideoInfo = z.infer<typeof VideoInfo>;

@@ -1,10 +1,21 @@
 // Turns what a caller gives us (a YouTube URL in any of its shapes, or a bare id) into the 11-character video id.
 // Hosts are matched exactly against a short list: a suffix or substring check would let
 // `youtube.com.evil.com` or `evil.com/watch?v=...` through, and the id must come from where YouTube puts it.
+import { createHash } from 'node:crypto';
 import { ServiceError } from '../errors.ts';
 
 /** An 11-character YouTube video id; usable as `z.string().regex(VIDEO_ID_PATTERN)`. */
 export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
+/** The id a direct media URL is stored and answered under: `media-` and 24 hex digits of its SHA-256. */
+export const MEDIA_ID_PATTERN = /^media-[0-9a-f]{24}$/;
+export const isMediaId = (id: string) => MEDIA_ID_PATTERN.test(id);
+export const mediaIdOf = (url: string) => `media-${createHash('sha256').update(url).digest('hex').slice(0, 24)}`;
+
+/** A YouTube video, or a direct media URL (`mediaUrl`, normalised) with the id it is stored under. */
+export interface VideoRef {
+  videoId: string;
+  mediaUrl?: string;
+}
 
 const WATCH_HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
 const SHORT_HOSTS = new Set(['youtu.be', 'www.youtu.be']);
@@ -19,6 +30,8 @@ export function parseVideoRef(ref: { url?: string | null; videoId?: string | nul
   const videoId = ref.videoId?.trim() || undefined;
   if (url && videoId) throw invalid('Give either url or videoId, not both');
   if (videoId) {
+    // A media id answered for a direct media URL before: it names what was stored for that URL.
+    if (MEDIA_ID_PATTERN.test(videoId)) return videoId;
     if (!VIDEO_ID_PATTERN.test(videoId)) {
       throw invalid(`videoId "${clip(videoId)}" is not a YouTube video id (11 characters: letters, digits, - and _)`);
     }
@@ -27,6 +40,27 @@ export function parseVideoRef(ref: { url?: string | null; videoId?: string | nul
   if (!url) throw invalid('Either url or videoId is required');
   if (VIDEO_ID_PATTERN.test(url)) return url;
   return idFromUrl(url);
+}
+
+/**
+ * parseVideoRef for the operations that also take a direct media URL (transcripts, frames, video info): a URL on
+ * any other host than YouTube's is a media URL (http or https, no credentials; whether it may be fetched is the
+ * media gateway's decision).
+ */
+export function parseVideoOrMediaRef(ref: { url?: string | null; videoId?: string | null }): VideoRef {
+  const url = ref.url?.trim();
+  if (url && !ref.videoId?.trim() && !VIDEO_ID_PATTERN.test(url)) {
+    const parsed = parseUrl(url);
+    const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
+    const youtube = SHORT_HOSTS.has(host) || WATCH_HOSTS.has(host) || NOCOOKIE_HOSTS.has(host);
+    if (!youtube && /^[a-z][a-z0-9+.-]*:/i.test(url)) {
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(`URL scheme "${parsed.protocol}" is not supported; give an https media URL or a YouTube URL`);
+      if (parsed.username || parsed.password) throw invalid('Media URLs must not contain a user name or password');
+      parsed.hash = '';
+      return { videoId: mediaIdOf(parsed.href), mediaUrl: parsed.href };
+    }
+  }
+  return { videoId: parseVideoRef(ref) };
 }
 
 function idFromUrl(raw: string): string {

@@ -6,6 +6,8 @@ import { probeFfmpeg } from './probe-ffmpeg.ts';
 import { runFfmpeg } from './run-ffmpeg.ts';
 import { storyboardTile } from './storyboard-tile.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
+import type { MediaGateway } from '../net/media-gateway.ts';
+import { MEDIA_FORMATS } from './probe-media.ts';
 
 type Stream = Extract<FrameSource, { kind: 'stream' }>;
 type Storyboard = Extract<FrameSource, { kind: 'storyboard' }>;
@@ -18,7 +20,12 @@ export interface FfmpegFrameGrabberOptions {
   timeoutMs?: number;
   /** ffmpeg processes at once in this process; further captures wait (within their timeout). */
   maxConcurrent?: number;
+  /** Direct media URLs (a caller's) are read only through it. */
+  gateway?: MediaGateway;
 }
+
+/** Bytes one frame of a direct media URL may read (a seek reads an index and one GOP, not the file). */
+const DIRECT_MAX_BYTES = 256 * 1024 * 1024;
 
 const MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 const MAX_SHEET_BYTES = 5 * 1024 * 1024;
@@ -36,7 +43,30 @@ export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): Frame
   const slots = createSlots(opts.maxConcurrent ?? Infinity);
   let capabilities: ReturnType<typeof probeFfmpeg> | undefined;
 
+  async function captureDirect(source: Stream, t: number, width: number, signal: AbortSignal) {
+    if (!opts.gateway) throw new ServiceError('FRAME_FAILED', 'Direct media URLs are not enabled here');
+    const session = await opts.gateway.open(source.url, { maxBytes: DIRECT_MAX_BYTES });
+    try {
+      const args = [
+        '-hide_banner', '-loglevel', 'error', '-nostdin',
+        '-protocol_whitelist', 'http,tcp',
+        '-format_whitelist', MEDIA_FORMATS,
+        '-rw_timeout', String(timeoutMs * 1000),
+        '-noaccurate_seek', '-ss', t.toFixed(3), '-i', session.url,
+        '-frames:v', '1', '-vf', `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
+        '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
+      ];
+      const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
+      if (session.exceeded()) throw new ServiceError('FRAME_FAILED', 'the media source sent more than a frame needs');
+      if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
+      return bytes;
+    } finally {
+      session.close();
+    }
+  }
+
   async function captureStream(source: Stream, t: number, width: number, signal: AbortSignal) {
+    if (source.direct) return captureDirect(source, t, width, signal);
     // Preflight: follows redirects ourselves, each hop checked, so ffmpeg gets the final allowed URL.
     const { url } = await fetchAllowed(source.url, { allow, signal, probe: true });
     capabilities ??= probeFfmpeg(opts.ffmpegPath);

@@ -11,6 +11,8 @@ import { FRAME_SECONDS, SAMPLE_RATE, type AudioDecoder, type AudioSource, type D
 import { fetchAllowed } from './fetch-allowed.ts';
 import { probeFfmpeg } from './probe-ffmpeg.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
+import type { MediaGateway } from '../net/media-gateway.ts';
+import { MEDIA_FORMATS } from './probe-media.ts';
 
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
 const FRAME_SAMPLES = Math.round(SAMPLE_RATE * FRAME_SECONDS);
@@ -25,6 +27,8 @@ export interface FfmpegAudioDecoderOptions {
   extraOrigins?: readonly string[];
   /** No byte from the source for this long: give up. */
   stallTimeoutMs?: number;
+  /** Direct media URLs (a caller's) are read only through it; without one they are refused. */
+  gateway?: MediaGateway;
 }
 
 export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): AudioDecoder {
@@ -33,6 +37,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
   return {
     async decode(source, { maxSeconds, maxBytes, signal, onProgress }) {
       if (source.bytes && source.bytes > maxBytes) throw tooLarge(`${source.bytes} bytes`, maxBytes);
+      if (source.direct) return decodeDirect(source, { maxSeconds, maxBytes, signal, onProgress });
       const preflight = await asAudioFailure(() => fetchAllowed(source.url, { allow, signal: signal ?? new AbortController().signal, probe: true }));
       if (preflight.size && preflight.size > maxBytes) throw tooLarge(`${preflight.size} bytes`, maxBytes);
       capabilities ??= probeFfmpeg(opts.ffmpegPath);
@@ -49,13 +54,49 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
         '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1',
       ];
       const audio = await decodeToFile(opts.ffmpegPath, args, { signal, onProgress });
-      if (audio.seconds > maxSeconds) {
-        await audio.dispose();
-        throw new ServiceError('MEDIA_TOO_LARGE', `The media is longer than the ${maxSeconds} s allowed for speech-to-text`);
-      }
-      return audio;
+      return withinBound(audio, maxSeconds);
     },
   };
+
+  // A caller's URL: ffmpeg reads the gateway's loopback URL (plain http, nothing else), which fetches through the
+  // SSRF guard, follows redirects itself, rewrites playlists and stops at maxBytes.
+  async function decodeDirect(source: AudioSource, o: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void }) {
+    if (!opts.gateway) throw new ServiceError('EXTRACTION_FAILED', 'Direct media URLs are not enabled here');
+    const session = await opts.gateway.open(source.url, { maxBytes: o.maxBytes });
+    try {
+      const args = [
+        '-hide_banner', '-loglevel', 'error', '-nostdin',
+        '-protocol_whitelist', 'http,tcp',
+        '-format_whitelist', MEDIA_FORMATS,
+        '-rw_timeout', String((opts.stallTimeoutMs ?? 30_000) * 1000),
+        '-i', session.url,
+        '-t', String(o.maxSeconds + 1),
+        '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1',
+      ];
+      let audio: DecodedAudio;
+      try {
+        audio = await decodeToFile(opts.ffmpegPath, args, { signal: o.signal, onProgress: o.onProgress });
+      } catch (err) {
+        if (session.exceeded()) throw tooLarge('stream', o.maxBytes);
+        throw err;
+      }
+      if (session.exceeded()) {
+        await audio.dispose();
+        throw tooLarge('stream', o.maxBytes);
+      }
+      return withinBound(audio, o.maxSeconds);
+    } finally {
+      session.close();
+    }
+  }
+}
+
+async function withinBound(audio: DecodedAudio, maxSeconds: number): Promise<DecodedAudio> {
+  if (audio.seconds > maxSeconds) {
+    await audio.dispose();
+    throw new ServiceError('MEDIA_TOO_LARGE', `The media is longer than the ${maxSeconds} s allowed for speech-to-text`);
+  }
+  return audio;
 }
 
 async function decodeToFile(

@@ -3,14 +3,15 @@
 import type { Config } from '../../config.ts';
 import type { Speech, SpeechEngine } from '../../domain/speech/ports.ts';
 import { createFfmpegAudioDecoder } from '../ffmpeg/decode-audio.ts';
+import type { MediaGateway } from '../net/media-gateway.ts';
 import { createOpenAiEngine } from './openai-engine.ts';
 import { createPocketsphinxEngine, findPocketsphinx } from './pocketsphinx-engine.ts';
 
 type SpeechConfig = Pick<Config, 'STT_ENGINE' | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL' | 'STT_TIMEOUT_MS' | 'PATH'>;
 
-export function createSpeech(config: SpeechConfig, opts: { ffmpegPath: string; extraOrigins: readonly string[] }): Speech | null {
+export function createSpeech(config: SpeechConfig, opts: { ffmpegPath: string; extraOrigins: readonly string[]; gateway: MediaGateway }): Speech | null {
   const engine = chooseEngine(config);
-  return engine ? { engine, decoder: createFfmpegAudioDecoder({ ffmpegPath: opts.ffmpegPath, extraOrigins: opts.extraOrigins }) } : null;
+  return engine ? { engine, decoder: createFfmpegAudioDecoder({ ffmpegPath: opts.ffmpegPath, extraOrigins: opts.extraOrigins, gateway: opts.gateway }) } : null;
 }
 
 function chooseEngine(config: SpeechConfig): SpeechEngine | null {

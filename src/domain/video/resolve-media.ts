@@ -1,0 +1,59 @@
+// A direct media URL becomes a video like any other: its id is `media-<hash of the URL>`, and its row in the video
+// store holds what ffprobe said (with the URL), so transcripts, frames, jobs and stores work on the id. The URL is
+// probed (through the SSRF guard) when a request names it and the stored row is missing or stale.
+import { isServiceError, ServiceError } from '../errors.ts';
+import type { MediaProbe, MediaProber, SourceVideo } from '../ports.ts';
+import type { HotCache } from '../subtitles/hot-cache.ts';
+import type { Stores } from '../stores.ts';
+import type { VideoInfo } from './schemas.ts';
+import { VIDEO_INFO_TTL_MS } from './video-store.ts';
+import { parseVideoOrMediaRef } from './video-ref.ts';
+
+export interface ResolveMediaPorts extends Pick<Stores, 'videos'> {
+  media: MediaProber;
+  hotCache: HotCache;
+}
+
+/** The video id a request names (`url` or `videoId`); a media URL is probed and stored first when needed. */
+export async function resolveVideoRef(deps: ResolveMediaPorts, input: { url?: string | null; videoId?: string | null }): Promise<string> {
+  const ref = parseVideoOrMediaRef(input);
+  if (!ref.mediaUrl) return ref.videoId;
+  const stored = await deps.videos.read(ref.videoId);
+  if (stored && stored.info.media?.url === ref.mediaUrl && Date.now() - stored.fetchedAt.getTime() < VIDEO_INFO_TTL_MS) return ref.videoId;
+  let probe: MediaProbe;
+  try {
+    probe = await deps.media.probe(ref.mediaUrl);
+  } catch (err) {
+    // Often a mistyped YouTube link rather than a media URL: say both.
+    if (isServiceError(err) && err.code === 'INVALID_REQUEST') {
+      throw new ServiceError('INVALID_REQUEST', `"${new URL(ref.mediaUrl).hostname}" is not a YouTube host, and as a direct media URL: ${err.message}`);
+    }
+    throw err;
+  }
+  await deps.videos.store(ref.videoId, mediaVideo(ref.videoId, ref.mediaUrl, probe));
+  deps.hotCache.forgetVideo(ref.videoId);
+  return ref.videoId;
+}
+
+/** A media URL as a video: ffprobe's title tag (else the file name), duration and streams; no captions. */
+export function mediaVideo(videoId: string, url: string, probe: MediaProbe): SourceVideo {
+  const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || new URL(url).hostname;
+  const live = probe.duration === null;
+  const info: VideoInfo = {
+    videoId,
+    title: probe.title ?? name,
+    duration: probe.duration ?? 0,
+    thumbnail: null,
+    thumbnails: [],
+    publishDate: null,
+    channelId: null,
+    channelName: null,
+    viewCount: null,
+    isLive: live,
+    isLiveContent: live,
+    description: '',
+    chapters: [],
+    media: { url, kind: probe.kind, formatName: probe.formatName, bytes: probe.bytes, streams: probe.streams },
+  };
+  return { info, tracks: [] };
+}
