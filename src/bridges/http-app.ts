@@ -40,6 +40,18 @@ type Env = { Variables: { requestId: string } };
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
+/**
+ * Adds x-request-id to the answer in place. `c.header()` on a finished response would rebuild it around its body as a
+ * stream, which then is written chunk by chunk: several times the cost of the request itself for a large answer.
+ */
+function stampRequestId(c: { res: Response; header(k: string, v: string): void }, requestId: string) {
+  try {
+    c.res.headers.set('x-request-id', requestId);
+  } catch {
+    c.header('x-request-id', requestId); // immutable headers (a fetched response): rebuilt
+  }
+}
+
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
 export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   const app = new Hono<Env>();
@@ -58,7 +70,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
-    c.header('x-request-id', requestId);
+    stampRequestId(c, requestId);
     // Route patterns, not paths: a bounded set of label values.
     const route = routePath(c, -1);
     const method = KNOWN_METHODS.has(c.req.method) ? c.req.method : 'OTHER';
