@@ -18,7 +18,7 @@ import { verifyChallenge } from 'pkce-challenge';
 import { createBlobStore } from './infra/blob/create-blob-store.ts';
 import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
-import { createAnthropicLlm, DEFAULT_LLM_MODEL } from './infra/llm/anthropic-llm.ts';
+import { DEFAULT_LLM_MODEL, lazyLlm } from './infra/llm/lazy-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
 import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
@@ -132,7 +132,8 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     lastUsed,
     queue,
     jobs: createWorkQueue(overrides.queue ?? queue),
-    hotCache: createHotCache(config.CACHE_MAX_MB * 1024 * 1024),
+    // Three quarters of CACHE_MAX_MB; the HTTP layer keeps rendered answers in the last quarter.
+    hotCache: createHotCache(Math.floor((config.CACHE_MAX_MB * 1024 * 1024 * 3) / 4)),
     signingSecret,
     publicUrl,
     media,
@@ -159,16 +160,18 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     blobs,
     speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin, gateway: mediaGateway }),
     llm: config.ANTHROPIC_API_KEY
-      ? createAnthropicLlm({
-          apiKey: config.ANTHROPIC_API_KEY,
-          baseURL: config.ANTHROPIC_BASE_URL,
-          model: config.LLM_MODEL ?? DEFAULT_LLM_MODEL,
-          timeoutMs: config.LLM_TIMEOUT_MS,
-          maxRetries: 4,
-          log: log.child({ component: 'llm' }),
-        })
+      ? lazyLlm(config.LLM_MODEL ?? DEFAULT_LLM_MODEL, async () =>
+          (await import('./infra/llm/anthropic-llm.ts')).createAnthropicLlm({
+            apiKey: config.ANTHROPIC_API_KEY!,
+            baseURL: config.ANTHROPIC_BASE_URL,
+            model: config.LLM_MODEL ?? DEFAULT_LLM_MODEL,
+            timeoutMs: config.LLM_TIMEOUT_MS,
+            maxRetries: 4,
+            log: log.child({ component: 'llm' }),
+          }),
+        )
       : null,
-    search: createArticleSearch(config, sql),
+    search: await createArticleSearch(config, sql),
     metrics,
     oauth: {
       store: createOAuthStore(sql),

@@ -19,6 +19,7 @@ import { handleMcp, MCP_PATH } from './mcp.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
+import { createSplicedAnswers } from './stored-segments.ts';
 import { clientIp } from './client-ip.ts';
 import { handleTrpc, TRPC_PREFIX } from './trpc-http.ts';
 import { mountWebsite } from './web.ts';
@@ -117,7 +118,9 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     serveSubtitlesFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
 
-  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'));
+  // A quarter of the cache budget holds rendered answers; the transcripts themselves take the rest (src/build-deps.ts).
+  const spliced = createSplicedAnswers(Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 4));
+  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), spliced);
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();
   const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');
@@ -141,7 +144,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   });
 
   app.all(`${TRPC_PREFIX}/*`, (c) =>
-    handleTrpc(c.req.raw, { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) }),
+    handleTrpc(c.req.raw, { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) }, spliced),
   );
 
   app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));

@@ -7,7 +7,7 @@ import { restErrorResponse } from './errors/rest-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 import { pinCoercion, typedQuery } from './rest-query.ts';
-import { spliceSegments } from './stored-segments.ts';
+import type { SplicedAnswers } from './stored-segments.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -18,7 +18,7 @@ type ContextFactory = (req: Request) => Context;
  * the whole OpenAPI document) on every request, so we drive its node handler, built once, ourselves.
  * Errors are rendered by the REST renderer: { error: { code, message } } with the table's status and headers.
  */
-export function createRestHandler(router: AppRouter, makeContext: ContextFactory) {
+export function createRestHandler(router: AppRouter, makeContext: ContextFactory, spliced: SplicedAnswers) {
   pinCoercion(router);
   const getInputs = listProcedures(router)
     .filter((e) => e.meta.openapi?.method === 'GET')
@@ -81,7 +81,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
             for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
             headers.set('x-request-id', ctx.requestId);
             if (ctx.out.location) headers.set('location', ctx.out.location);
-            const body = ctx.out.segmentsJson === undefined ? text : spliceSegments(text, ctx.out.segmentsJson);
+            const body = ctx.out.segmentsJson === undefined ? text : spliced.render(text, ctx.out.segmentsJson);
             resolve(new Response(body, { status: ctx.out.status ?? status, headers }));
             return;
           }

@@ -1,8 +1,11 @@
 // A whole stored transcript is answered with the JSON text of its segments as stored, spliced into the serialized
 // answer where the procedure left an empty array, instead of parsing, validating and serializing 1,000 segments per
 // request. The text was produced by JSON.stringify of validated segments when the transcript was stored.
+import { createLruCache } from '../domain/lru-cache.ts';
 
 const EMPTY = '"segments":[]';
+/** Rendered answers live as long as the cached transcripts they are made of. */
+const ANSWER_TTL_MS = 10 * 60_000;
 
 /**
  * `json` with its first `"segments":[]` replaced by `"segments":<segmentsJson>`. The first is the answer's own key:
@@ -13,3 +16,24 @@ export function spliceSegments(json: string, segmentsJson: string): string {
   if (at < 0) throw new Error('the answer has no empty segments to fill');
   return `${json.slice(0, at)}"segments":${segmentsJson}${json.slice(at + EMPTY.length)}`;
 }
+
+/**
+ * Spliced answers kept as the bytes written to the socket, so that the same answer to the same question (the hot path:
+ * one cached transcript asked for again and again) allocates and encodes nothing per request. Keyed by the answer
+ * without its segments, and valid only for the very segments text it was made with; bounded in bytes.
+ */
+export function createSplicedAnswers(maxBytes: number) {
+  const answers = createLruCache<{ segmentsJson: string; bytes: Uint8Array<ArrayBuffer> }>({ maxBytes });
+  return {
+    render(json: string, segmentsJson: string): Uint8Array<ArrayBuffer> {
+      const hit = answers.get(json);
+      if (hit && hit.segmentsJson === segmentsJson) return hit.bytes;
+      const bytes = Buffer.from(spliceSegments(json, segmentsJson));
+      // The segments text is held too (shared with the transcript cache while it lives there): counted once more.
+      answers.set(json, { segmentsJson, bytes }, bytes.length + segmentsJson.length, ANSWER_TTL_MS);
+      return bytes;
+    },
+    stats: () => answers.stats(),
+  };
+}
+export type SplicedAnswers = ReturnType<typeof createSplicedAnswers>;

@@ -5,7 +5,7 @@ import { failure, failureHeaders, failureOf } from './errors/failure.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
-import { spliceSegments } from './stored-segments.ts';
+import type { SplicedAnswers } from './stored-segments.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -26,7 +26,7 @@ function allowedMethod(path: string): string | undefined {
  * text/plain 415); a query sent without `?input` gets `{}` (tRPC's client sends none when the input is omitted, so
  * `credits.get.query()` works); failures carry the same headers as REST (rate limit, Retry-After, WWW-Authenticate).
  */
-export async function handleTrpc(request: Request, ctx: Context): Promise<Response> {
+export async function handleTrpc(request: Request, ctx: Context, spliced: SplicedAnswers): Promise<Response> {
   const url = new URL(request.url);
   const rawPath = url.pathname.slice(TRPC_PREFIX.length + 1);
   let path = rawPath;
@@ -67,5 +67,5 @@ export async function handleTrpc(request: Request, ctx: Context): Promise<Respon
   if (ctx.out.segmentsJson === undefined || !res.ok) return res;
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  return new Response(spliceSegments(await res.text(), ctx.out.segmentsJson), { status: res.status, headers });
+  return new Response(spliced.render(await res.text(), ctx.out.segmentsJson), { status: res.status, headers });
 }

@@ -130,7 +130,7 @@ export const PREPARE: Record<string, Prepare> = {
     const batchSize = values['batch-size'] === undefined ? 100 : Number(values['batch-size']);
     if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new UsageError('--batch-size must be an integer from 1 to 10000');
     return async ({ stores, sql }, io) => {
-      const search = createArticleSearch(config, sql);
+      const search = await createArticleSearch(config, sql);
       const total = await stores.articles.count();
       io.note(`Reindexing ${total} articles into Typesense at ${new URL(config.TYPESENSE_URL!).origin}, ${batchSize} per request...`);
       let shown = 0;

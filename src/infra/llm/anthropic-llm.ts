@@ -8,7 +8,6 @@ import { ServiceError } from '../../domain/errors.ts';
 import type { Llm, LlmUsage } from '../../domain/ports.ts';
 
 /** Newest Sonnet in the SDK's `Model` union (1.12): good quality per cost for translation and summaries. */
-export const DEFAULT_LLM_MODEL = 'claude-sonnet-5-5';
 
 export interface LlmLog {
   warn(obj: object, msg: string): void;
