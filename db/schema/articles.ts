@@ -72,9 +72,12 @@ export const articleSearch = pgTable(
     titleVector: tsvector('title_vector').notNull(),
     /** The article's weighted search_vector. */
     searchVector: tsvector('search_vector').notNull(),
+    /** Adjacent word pairs of search_vector ("calvin cycl"): quoted phrases narrow on these first (migration 0012). */
+    pairs: text('pairs').array().notNull().default(sql`'{}'`),
   },
   (t) => [
     index('article_search_vector_idx').using('gin', t.searchVector),
+    index('article_search_pairs_idx').using('gin', t.pairs),
     index('article_search_title_idx').using('gin', t.titleVector),
     index('article_search_lang_idx').on(t.langBase, t.createdAt.desc(), t.id),
     index('article_search_category_idx').on(t.category, t.createdAt.desc(), t.id),

@@ -244,3 +244,36 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
   });
 });
 
+describe('phrases', () => {
+  // Runs last: it stores one more article.
+  it('a quoted phrase finds exactly the articles holding its words in order, as the positional check alone does', async () => {
+    await storeArticle(s.deps.sql, draft(COUNT + 1, {
+      lang: 'de', sourceLang: 'de', title: 'Mit dem Fahrrad an der Donau', summary: 'Eine Radtour entlang der Donau bis Wien.', category: 'travel',
+    }));
+    const queries = [
+      '"complete guide"', '"wild yeast"', '"flour and water"', '"water flour"', '"some words about" volcano', '"Fahrrad an der Donau"',
+      'sourdough -"thanks for watching"', '"thanks for watching" or "complete guide"', '"feed the starter" "every day"', '"sourdough"', '"the"',
+    ];
+    const own = await s.newKey({ rateLimit: 1000 }); // two searches per query: more than the default minute allows
+    for (const query of queries) {
+      const rows = await s.deps.sql<{ id: string }[]>`
+        select id from articles where search_vector @@ (websearch_to_tsquery('english', ${query}) || websearch_to_tsquery('simple', ${query}))`;
+      const r = await rest(s.url, 'GET', '/articles', { key: own.key, query: { query, limit: '50' } });
+      expect(r.status).toBe(200);
+      expect({ query, total: r.json.total }).toEqual({ query, total: rows.length });
+      const truth = new Set(rows.map((x) => x.id));
+      for (const hit of r.json.results) expect(truth.has(hit.id)).toBe(true);
+    }
+    const only = async (query: string) => (await rest(s.url, 'GET', '/articles', { key: own.key, query: { query } })).json.total;
+    expect(await only('"water flour"')).toBe(0);
+    expect(await only('"Fahrrad an der Donau"')).toBe(1);
+  });
+
+  it('each article lists its adjacent word pairs, from its stored vector, kept in step by the trigger', async () => {
+    const [p] = await s.deps.sql<{ pairs: string[] }[]>`select article_word_pairs(to_tsvector('english', 'The Calvin cycle runs, in the stroma')) as pairs`;
+    expect(p!.pairs.sort()).toEqual(['calvin cycl', 'cycl run']);
+    const [row] = await s.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from article_search s join articles a using (id) where s.pairs <> article_word_pairs(a.search_vector)`;
+    expect(row!.n).toBe(0);
+  });
+});

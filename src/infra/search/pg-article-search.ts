@@ -1,3 +1,4 @@
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import { searchConfigFor } from '../../domain/articles/search-config.ts';
 import type { ArticleHit, ArticleSearch } from '../../domain/articles/search-port.ts';
@@ -6,6 +7,23 @@ import type { ArticleHit, ArticleSearch } from '../../domain/articles/search-por
 export const COUNT_CAP = 10_000;
 /** When no more than this many matches lack the words in their title, they are ranked on the whole text too. */
 const RANK_REST_UP_TO = 100;
+
+/**
+ * The quoted phrases a query requires (not excluded with `-"..."`, not in an `or`), as the adjacent word pairs each
+ * article lists (migration 0012), in the query's configuration and unstemmed, as the query itself matches both:
+ * an article holding a phrase holds its pairs in one of the two. Empty when that cannot narrow anything.
+ */
+async function phraseFilter(sql: Sql, tx: TransactionSql, q: string, config: string) {
+  if (/(^|\s)or(\s|$)/i.test(q)) return { and: sql`` };
+  const phrases = [...q.matchAll(/(?:^|\s)"([^"]+)"/g)].map((m) => m[1]!);
+  if (!phrases.length) return { and: sql`` };
+  const [p] = await tx<{ own: string[]; plain: string[] }[]>`
+    select array(select distinct x from unnest(${phrases}::text[]) ph, unnest(article_word_pairs(to_tsvector(${config}::regconfig, ph))) x) as own,
+           array(select distinct x from unnest(${phrases}::text[]) ph, unnest(article_word_pairs(to_tsvector('simple', ph))) x) as plain`;
+  // A phrase of stop words and one word has no pair in the configuration: then nothing narrows.
+  if (!p!.own.length || !p!.plain.length) return { and: sql`` };
+  return { and: sql`and (s.pairs @> ${p!.own}::text[] or s.pairs @> ${p!.plain}::text[])` };
+}
 
 type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; created_at: Date; snippet: string | null };
 
@@ -33,11 +51,13 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
         ${category ? sql`and s.category = ${category}` : sql``}
         ${l ? (l.includes('-') ? sql`and s.lang = ${l}` : sql`and s.lang_base = ${l}`) : sql``}`;
       const tq = sql`(websearch_to_tsquery(${config}::regconfig, ${q ?? ''}) || websearch_to_tsquery('simple', ${q ?? ''}))`;
-      const matches = q ? sql`s.search_vector @@ ${tq}` : sql`true`;
 
       return sql.begin(async (tx) => {
         // The planner cannot see that reading a vector means fetching it from TOAST: keep it on the indexes.
         await tx.unsafe('set local enable_seqscan = off; set local jit = off');
+        // (A fragment is a thenable: it travels wrapped, or awaiting it would run it.)
+        const narrow = q ? (await phraseFilter(sql, tx, q, config)).and : sql``;
+        const matches = q ? sql`s.search_vector @@ ${tq} ${narrow}` : sql`true`;
         const [counted] = await tx<{ n: number }[]>`
           select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters} limit ${COUNT_CAP + 1}) m`;
         const n = counted!.n;
