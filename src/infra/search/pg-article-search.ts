@@ -12,17 +12,27 @@ const RANK_REST_UP_TO = 100;
  * The quoted phrases a query requires (not excluded with `-"..."`, not in an `or`), as the adjacent word pairs each
  * article lists (migration 0012), in the query's configuration and unstemmed, as the query itself matches both:
  * an article holding a phrase holds its pairs in one of the two. Empty when that cannot narrow anything.
+ *
+ * `exact` when the query is nothing but two-word phrases (one pair each, in both configurations): holding the pair is
+ * then the phrase match itself, and no article's vector need be read to check positions.
  */
 async function phraseFilter(sql: Sql, tx: TransactionSql, q: string, config: string) {
-  if (/(^|\s)or(\s|$)/i.test(q)) return { and: sql`` };
-  const phrases = [...q.matchAll(/(?:^|\s)"([^"]+)"/g)].map((m) => m[1]!);
-  if (!phrases.length) return { and: sql`` };
-  const [p] = await tx<{ own: string[]; plain: string[] }[]>`
-    select array(select distinct x from unnest(${phrases}::text[]) ph, unnest(article_word_pairs(to_tsvector(${config}::regconfig, ph))) x) as own,
-           array(select distinct x from unnest(${phrases}::text[]) ph, unnest(article_word_pairs(to_tsvector('simple', ph))) x) as plain`;
+  const none = { and: null, exact: false };
+  if (/(^|\s)or(\s|$)/i.test(q)) return none;
+  const found = [...q.matchAll(/(?:^|\s)"([^"]+)"/g)];
+  if (!found.length) return none;
+  const rows = await tx<{ own: string[]; plain: string[] }[]>`
+    select article_word_pairs(to_tsvector(${config}::regconfig, ph)) as own, article_word_pairs(to_tsvector('simple', ph)) as plain
+    from unnest(${found.map((m) => m[1]!)}::text[]) ph`;
+  const own = [...new Set(rows.flatMap((r) => r.own))];
+  const plain = [...new Set(rows.flatMap((r) => r.plain))];
   // A phrase of stop words and one word has no pair in the configuration: then nothing narrows.
-  if (!p!.own.length || !p!.plain.length) return { and: sql`` };
-  return { and: sql`and (s.pairs @> ${p!.own}::text[] or s.pairs @> ${p!.plain}::text[])` };
+  if (!own.length || !plain.length) return none;
+  const onlyPhrases = found.reduce((rest, m) => rest.replace(m[0], ' '), q).trim() === '';
+  return {
+    and: sql`(s.pairs @> ${own}::text[] or s.pairs @> ${plain}::text[])`,
+    exact: onlyPhrases && rows.every((r) => r.own.length === 1 && r.plain.length === 1),
+  };
 }
 
 type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; created_at: Date; snippet: string | null };
@@ -56,8 +66,14 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
         // The planner cannot see that reading a vector means fetching it from TOAST: keep it on the indexes.
         await tx.unsafe('set local enable_seqscan = off; set local jit = off');
         // (A fragment is a thenable: it travels wrapped, or awaiting it would run it.)
-        const narrow = q ? (await phraseFilter(sql, tx, q, config)).and : sql``;
-        const matches = q ? sql`s.search_vector @@ ${tq} ${narrow}` : sql`true`;
+        const phrases = q ? await phraseFilter(sql, tx, q, config) : undefined;
+        const matches = !q
+          ? sql`true`
+          : !phrases?.and
+            ? sql`s.search_vector @@ ${tq}`
+            : phrases.exact
+              ? phrases.and
+              : sql`s.search_vector @@ ${tq} and ${phrases.and}`;
         const [counted] = await tx<{ n: number }[]>`
           select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters} limit ${COUNT_CAP + 1}) m`;
         const n = counted!.n;
