@@ -27,7 +27,7 @@ describe('Dockerfile and compose file', () => {
     expect(runtime).toMatch(/apt-get install -y --no-install-recommends ffmpeg/);
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*\n\s+CMD \["node", "src\/healthcheck.js"\]$/m);
-    expect(runtime).toMatch(/^CMD \["node", "src\/main.js"\]$/m);
+    expect(runtime).toMatch(/^CMD \["node", "--max-semi-space-size=8", "src\/main.js"\]$/m); // young generation capped as npm start does
     expect(runtime).not.toMatch(/tsx/);
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
     expect(pkg.dependencies.tsx).toBeUndefined();
