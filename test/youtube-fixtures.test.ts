@@ -6,6 +6,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { classifyPlayability } from '../src/infra/youtube/classify-playability.ts';
+import { findChapters } from '../src/infra/youtube/map-video.ts';
 import { createYoutubeSource } from '../src/infra/youtube/create-youtube-source.ts';
 import { parseJson3 } from '../src/infra/youtube/parse-json3.ts';
 import { parseTimedTextXml } from '../src/infra/youtube/parse-srv3.ts';
@@ -122,6 +123,23 @@ describe.skipIf(!sharedAvailable)(`recorded YouTube fixtures (${SHARED_DIR})`, (
       { title: 'What is JavaScript', start: 0 },
       { title: 'Setting Up the Development Environment', start: 281 },
     ]);
+  });
+
+  it('2026 next answers carry chapters as engagement-panel markers (here YouTube’s key moments)', () => {
+    expect(findChapters(JSON.parse(readShared('next.web.metadata.M4gD1WSo5mA.json')))).toEqual([
+      { title: 'Choreography', start: 525.83 },
+      { title: 'What Underlies the Fixation Requirement', start: 560.99 },
+      { title: 'Conventional Justification of the Fixation Requirement in Copyright Law', start: 662.76 },
+    ]);
+  });
+
+  it('without markers, chapters come from the description’s timestamps', async () => {
+    const { video } = await getVideoFrom('player.visionos.manual-only.de.ud9d5cMDP_0.json');
+    expect(video!.info.chapters).toHaveLength(7);
+    expect(video!.info.chapters[0]).toEqual({ title: 'Ein erstaunlich kontroverses Thema', start: 0 });
+    expect(video!.info.chapters.at(-1)).toEqual({ title: 'Keksempfehlungen', start: 981 });
+    // A description without such lines gives none.
+    expect((await getVideoFrom('player.captions.GJLlxj_dtq8.json')).video!.info.chapters).toEqual([]);
   });
 
   it('a captcha or consent page served as the InnerTube answer is EXTRACTION_FAILED', async () => {

@@ -108,7 +108,8 @@ describe.skipIf(!sharedAvailable)('which client is asked for what', () => {
     const { yt, src } = source();
     const frames = await src.getFrameSource(VISIONOS_VIDEO, 320);
     expect(frames.kind).toBe('stream');
-    expect(yt.calls).toEqual([`PLAYER VISIONOS ${VISIONOS_VIDEO}`]);
+    // The player request, then one ranged request checking the stream URL is not refused.
+    expect(yt.calls).toEqual([`PLAYER VISIONOS ${VISIONOS_VIDEO}`, 'GET /videoplayback']);
     if (frames.kind === 'stream') expect(new URL(frames.url).searchParams.get('pot')).toBeNull();
   });
 
@@ -127,7 +128,7 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     const { yt, src, store } = source({ chains: { streams: ['WEB', 'VISIONOS'] } });
     const before = await store.counts(since());
     await src.getFrameSource(VISIONOS_VIDEO, 320);
-    expect(yt.calls).toEqual([`PLAYER VISIONOS ${VISIONOS_VIDEO}`]);
+    expect(yt.calls.filter((c) => c.startsWith('PLAYER'))).toEqual([`PLAYER VISIONOS ${VISIONOS_VIDEO}`]);
     expect(diff(before, await store.counts(since()))).toMatchObject({ 'WEB/streams/none/no_token': 1 });
   });
 
@@ -136,7 +137,7 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     const { yt, src } = source({ poTokens: tokenProvider(minted), chains: { streams: ['WEB'] } });
     const frames = await src.getFrameSource(WEB_VIDEO, 320);
     expect(minted).toEqual([WEB_VIDEO]);
-    expect(yt.calls).toEqual([`PLAYER WEB ${WEB_VIDEO}`]);
+    expect(yt.calls.filter((c) => c.startsWith('PLAYER'))).toEqual([`PLAYER WEB ${WEB_VIDEO}`]);
     const body = JSON.parse(yt.bodies[0]!) as { serviceIntegrityDimensions?: { poToken?: string } };
     expect(body.serviceIntegrityDimensions?.poToken).toBe(TOKEN);
     if (frames.kind !== 'stream') throw new Error('expected a stream');
@@ -144,6 +145,44 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     // One token per video: a second request for the same video mints nothing new.
     await src.getFrameSource(WEB_VIDEO, 640);
     expect(minted).toEqual([WEB_VIDEO]);
+  });
+
+  it('a stream URL answering 403 moves on to the next client; WEB’s, carrying the token, is taken (counted as stream_403)', async () => {
+    // googlevideo as the recordings cannot show it: every stream URL without a PO token is refused (android_vr's
+    // fate in August 2026, yt-dlp/yt-dlp#17461); with one it answers.
+    const yt = fakeYoutube({
+      player: (client) =>
+        json(readShared(client === 'VISIONOS' ? 'player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json' : 'player.web.captions-15-tracks.multi-audio.2isYuQZMbdU.json')),
+      other: (url) => (url.pathname.endsWith('/videoplayback') ? (url.searchParams.get('pot') ? { status: 206, body: 'x' } : { status: 403, body: '' }) : { status: 404, body: '' }),
+    });
+    const store = createEgressStore(sql);
+    const src = createYoutubeSource({
+      baseUrl: BASE,
+      fetch: yt.fetch,
+      poTokens: tokenProvider(),
+      chains: { streams: ['VISIONOS', 'WEB'] },
+      egress: { store, budgetPerHour: 1000, cooldownBaseSeconds: 0, cooldownMaxSeconds: 60 },
+    });
+    const before = await store.counts(since());
+    const frames = await src.getFrameSource(WEB_VIDEO, 320);
+    if (frames.kind !== 'stream') throw new Error('expected a stream');
+    expect(new URL(frames.url).searchParams.get('pot')).toBe(TOKEN);
+    expect(yt.calls.filter((c) => c.startsWith('PLAYER'))).toEqual([`PLAYER VISIONOS ${WEB_VIDEO}`, `PLAYER WEB ${WEB_VIDEO}`]);
+    expect(diff(before, await store.counts(since()))).toEqual({ 'VISIONOS/streams/direct/stream_403': 1, 'WEB/streams/direct/served': 1 });
+    // Audio takes the same way.
+    const audio = await src.getAudioSource!(WEB_VIDEO);
+    expect(new URL(audio.url).searchParams.get('pot')).toBe(TOKEN);
+  });
+
+  it('every stream refused: frames fall back to the first answer’s storyboards', async () => {
+    const yt = fakeYoutube({
+      player: () => json(readShared('player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json')),
+      other: () => ({ status: 403, body: '' }),
+    });
+    const src = createYoutubeSource({ baseUrl: BASE, fetch: yt.fetch, chains: { streams: ['VISIONOS', 'ANDROID'] } });
+    const frames = await src.getFrameSource(VISIONOS_VIDEO, 320);
+    expect(frames.kind).toBe('storyboard');
+    await expect(src.getAudioSource!(VISIONOS_VIDEO)).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/refused/) });
   });
 
   it('caption URLs with exp=xpe get pot, potc=1 and c=WEB, as yt-dlp adds them, and are downloaded so', async () => {

@@ -7,6 +7,7 @@ import { mcpClient, mcpError, rest } from '../support/clients.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
+import { startSocks5Server } from '../support/socks5-server.ts';
 import { isPlayer, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
@@ -190,5 +191,24 @@ describe.skipIf(!sharedAvailable)('two proxies: a bot check on one moves the wor
       { id: `proxy-1:127.0.0.1:${port(blocked.url)}`, strikes: 1 },
       { id: `proxy-2:127.0.0.1:${port(open.url)}`, strikes: 0 },
     ]);
+  });
+});
+
+describe.skipIf(!sharedAvailable)('a socks5:// proxy', { timeout: 60_000 }, () => {
+  it('carries the requests, with the credentials from its URL; its identity name leaves them out', async () => {
+    const socks = await startSocks5Server();
+    const p = await startPair({ YOUTUBE_PROXY_URLS: `socks5://egress-user:egress-secret@127.0.0.1:${socks.port}` });
+    try {
+      const { key } = await p.a.newKey();
+      const r = await info(p.a, key, ID.captions9);
+      expect(r.status, r.text).toBe(200);
+      expect(socks.connects.length).toBeGreaterThanOrEqual(1);
+      expect(socks.connects[0]).toEqual({ target: `127.0.0.1:${new URL(p.yt.origin).port}`, user: 'egress-user', password: 'egress-secret' });
+      const rows = await p.a.deps.sql<{ id: string; used: number }[]>`select id, used from youtube_identities`;
+      expect(rows).toEqual([{ id: `proxy-1:127.0.0.1:${socks.port}`, used: 1 }]);
+    } finally {
+      await p.close();
+      await socks.close();
+    }
   });
 });

@@ -11,10 +11,11 @@ import type { FrameSource, SourceTrack, SourceVideo, VideoSource } from '../../d
 import type { AudioSource } from '../../domain/speech/ports.ts';
 import { createEgressPacer, type EgressPacer, type EgressStore, type Outcome, type OutcomeKind, type Purpose } from '../../domain/youtube/egress.ts';
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import type { YT } from 'youtubei.js';
 import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
 import { resolveChains, type ClientChains } from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
-import { fetchPlayer, WATCH_PAGE, WEB_CLIENTS, type ChainContext, type PlayerResult } from './fetch-player.ts';
+import { fetchPlayer, WATCH_PAGE, WEB_CLIENTS, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
 import { mapTracks, mapVideo } from './map-video.ts';
 import { addCaptionToken, addStreamToken, needsCaptionToken } from './po-token/add-po-token.ts';
@@ -59,6 +60,8 @@ export interface YoutubeSource extends VideoSource {
   readonly tokenProvider: string | null;
 }
 
+type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
+
 /** Which client a track's URL came from, kept in the URL's fragment (never sent): counted when it is downloaded. */
 const CLIENT_MARK = 'client=';
 
@@ -94,11 +97,50 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
   };
 
   // Caption URLs that need a PO token download empty without one: prefer a client whose URLs work.
-  const captionsUsable = (r: PlayerResult) => {
+  const captionsUsable = (r: PlayerResult): Refusal => {
     const tracks = mapTracks(r.info, r.raw);
     const canMint = r.poToken || (r.client === WATCH_PAGE && tokens);
-    return !canMint && tracks.length > 0 && tracks.every((t) => needsCaptionToken(t.ref)) ? `${r.client}: caption URLs need a PO token` : undefined;
+    return !canMint && tracks.length > 0 && tracks.every((t) => needsCaptionToken(t.ref))
+      ? { reason: `${r.client}: caption URLs need a PO token`, kind: 'no_token' }
+      : undefined;
   };
+
+  /**
+   * A stream URL YouTube refuses (403: android_vr's fate in August 2026, or a missing PO token) is no use to ffmpeg:
+   * one small ranged request through the identity that got it tells, and the chain asks the next client.
+   */
+  async function streamRefused(url: string, identity: string, signal?: AbortSignal): Promise<boolean> {
+    try {
+      const res = await egressScope.run(identity, () => ytFetch(url, { headers: { Range: 'bytes=0-0' }, redirect: 'manual', signal }));
+      await res.body?.cancel();
+      return res.status === 403;
+    } catch {
+      return false; // unreachable or slow: ffmpeg will say so with its own error
+    }
+  }
+
+  /** The chosen format's URL per answer, or null when YouTube refused it; filled in by the streams chain's accept. */
+  function streamAcceptance(choose: (r: PlayerResult) => Format | undefined, signal?: AbortSignal) {
+    const urls = new WeakMap<PlayerResult, string | null>();
+    const accept = async (r: PlayerResult): Promise<Refusal> => {
+      const format = choose(r);
+      if (!format) return undefined; // storyboards, or the caller's own error
+      let url: string | undefined;
+      try {
+        url = await streamUrl(r, format);
+      } catch (e) {
+        opts.log?.warn({ client: r.client, err: e instanceof Error ? e.message : String(e) }, 'youtube stream URL unavailable');
+        return undefined;
+      }
+      if (url && (await streamRefused(url, r.identity, signal))) {
+        urls.set(r, null);
+        return { reason: `${r.client}: YouTube refused its stream URL (HTTP 403)`, kind: 'stream_403' };
+      }
+      urls.set(r, url ?? null);
+      return undefined;
+    };
+    return { accept, urlOf: (r: PlayerResult) => urls.get(r) ?? null };
+  }
 
   /** Tracks as the result's client answered them, with the PO token added where their URLs need one. */
   async function usableTracks(r: PlayerResult, videoId: string, signal?: AbortSignal): Promise<SourceTrack[]> {
@@ -166,38 +208,31 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
   }
 
   /** A format's URL, deciphered when ciphered, with the PO token a web client's streams need. */
-  async function streamUrl(result: PlayerResult, format: { url?: string; decipher: (player: never) => Promise<string> | string }) {
-    const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player as never);
+  async function streamUrl(result: PlayerResult, format: Format) {
+    const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
     if (!url) return undefined;
     return rewrite(result.poToken ? addStreamToken(url, result.poToken) : url);
   }
 
   async function getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource> {
-    const result = await fetchPlayer(chain('streams'), videoId, signal);
-    const format = chooseVideoFormat(result.info.streaming_data?.adaptive_formats ?? [], width);
-    if (format) {
-      try {
-        // A plain URL is used as is; a ciphered one needs YouTube's player script (run in node:vm).
-        const url = await streamUrl(result, format as never);
-        if (url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
-      } catch (e) {
-        opts.log?.warn({ videoId, err: e instanceof Error ? e.message : String(e) }, 'youtube stream URL unavailable; using storyboards');
-      }
-    }
+    const choose = (r: PlayerResult) => chooseVideoFormat(r.info.streaming_data?.adaptive_formats ?? [], width);
+    const streams = streamAcceptance(choose, signal);
+    const result = await fetchPlayer(chain('streams'), videoId, signal, streams.accept);
+    const format = choose(result);
+    const url = streams.urlOf(result);
+    // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
+    if (format && url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
     return storyboardSource(result.raw, result.info.basic_info.duration ?? 0, rewrite) ?? Promise.reject(noFrameSource(videoId));
   }
 
   async function getAudioSource(videoId: string, signal?: AbortSignal): Promise<AudioSource> {
-    const result = await fetchPlayer(chain('streams'), videoId, signal);
-    const format = chooseAudioFormat(result.info.streaming_data?.adaptive_formats ?? []);
+    const choose = (r: PlayerResult) => chooseAudioFormat(r.info.streaming_data?.adaptive_formats ?? []);
+    const streams = streamAcceptance(choose, signal);
+    const result = await fetchPlayer(chain('streams'), videoId, signal, streams.accept);
+    const format = choose(result);
     if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
-    let url: string | undefined;
-    try {
-      url = await streamUrl(result, format as never);
-    } catch (e) {
-      throw new ServiceError('EXTRACTION_FAILED', `The audio stream of ${videoId} could not be deciphered: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (!url) throw new ServiceError('EXTRACTION_FAILED', `No audio stream URL is available for ${videoId}`);
+    const url = streams.urlOf(result);
+    if (!url) throw new ServiceError('EXTRACTION_FAILED', `No usable audio stream URL for ${videoId} (it could not be deciphered, or YouTube refused it)`);
     const seconds = format.approx_duration_ms ? format.approx_duration_ms / 1000 : (result.info.basic_info.duration ?? null);
     return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
   }

@@ -57,12 +57,18 @@ export interface ChainContext {
 /** Reported for attempts no identity was taken for (a web client skipped for want of a token). */
 export const NO_IDENTITY = 'none';
 
-/** Tries each client in turn; `accept` may turn an OK answer down (e.g. captions that cannot be downloaded). */
+/** Why an OK answer is no use for the purpose (captions that would download empty, streams that answer 403). */
+export type Refusal = { reason: string; kind: OutcomeKind } | undefined;
+
+/**
+ * Tries each client in turn; `accept` may turn an OK answer down. When every answer is turned down, the first one
+ * is returned anyway (usable metadata beats an error; the caller knows what it refused).
+ */
 export async function fetchPlayer(
   ctx: ChainContext,
   videoId: string,
   signal?: AbortSignal,
-  accept: (r: PlayerResult) => string | undefined = () => undefined,
+  accept: (r: PlayerResult) => Refusal | Promise<Refusal> = () => undefined,
 ): Promise<PlayerResult> {
   const failures: ServiceError[] = [];
   let fallback: PlayerResult | undefined;
@@ -104,11 +110,11 @@ export async function fetchPlayer(
     const attempt = ctx.through ? await ctx.through(identity, run) : await run();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
-      const refusal = accept(result);
-      await report(client, identity, refusal ? 'no_token' : 'served', refusal);
+      const refusal = await accept(result);
+      await report(client, identity, refusal?.kind ?? 'served', refusal?.reason);
       if (!refusal) return result;
       fallback ??= result;
-      failures.push(new ServiceError('EXTRACTION_FAILED', refusal));
+      failures.push(new ServiceError('EXTRACTION_FAILED', refusal.reason));
     } else {
       await report(client, identity, attempt.kind, attempt.error.message);
       if (attempt.final) throw attempt.error;

@@ -66,7 +66,7 @@ function tracklistFromRaw(raw: RawPlayerResponse | undefined): YTNodes.PlayerCap
   return renderer?.captionTracks ? new YTNodes.PlayerCaptionsTracklist(renderer) : undefined;
 }
 
-/** Chapter markers wherever a response carries them (chapterRenderer nodes); [] for most player responses. */
+/** Chapter markers wherever a response carries them (chapterRenderer, macroMarkersListItemRenderer); [] for most player responses. */
 export function findChapters(root: unknown): Chapter[] {
   const out: Chapter[] = [];
   const walk = (node: unknown, depth: number) => {
@@ -75,6 +75,14 @@ export function findChapters(root: unknown): Chapter[] {
     const chapter = (node as { chapterRenderer?: { title?: Text; timeRangeStartMillis?: number } }).chapterRenderer;
     if (chapter && typeof chapter.timeRangeStartMillis === 'number') {
       out.push({ title: textOf(chapter.title), start: chapter.timeRangeStartMillis / 1000 });
+      return;
+    }
+    // The engagement panel's markers (2026 next answers): chapters, and YouTube's "key moments" when it made them.
+    const marker = (node as { macroMarkersListItemRenderer?: { title?: Text; onTap?: { watchEndpoint?: { startTimeSeconds?: number } } } })
+      .macroMarkersListItemRenderer;
+    const at = marker?.onTap?.watchEndpoint?.startTimeSeconds;
+    if (marker && typeof at === 'number' && textOf(marker.title)) {
+      out.push({ title: textOf(marker.title), start: at });
       return;
     }
     for (const value of Object.values(node)) walk(value, depth + 1);
