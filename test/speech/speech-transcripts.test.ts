@@ -225,6 +225,24 @@ describe.skipIf(!run)('speech-to-text through the surfaces', { timeout: 120_000 
     expect(ledger).toHaveLength(0);
   });
 
+  it('a batch with mode=auto transcribes the video without captions and waits for it; a failure is free', async () => {
+    const { key, accountId } = await s.newKey({ credits: 20 });
+    const r = await rest(s.url, 'POST', '/batches', { key, body: { videos: [noCaptions, tooLong], operation: { type: 'transcript', mode: 'auto' } } });
+    expect(r.status).toBe(202);
+    let batch;
+    for (const until = Date.now() + 60_000; ; await new Promise((res) => setTimeout(res, 100))) {
+      batch = (await rest(s.url, 'GET', `/batches/${r.json.id}`, { key })).json;
+      if (batch.status !== 'running') break;
+      if (Date.now() > until) throw new Error('batch did not end');
+    }
+    const price = speechPrice(yt.programme.seconds);
+    expect(batch).toMatchObject({ status: 'succeeded', creditsCharged: price });
+    expect(batch.items[0]).toMatchObject({ videoId: noCaptions, status: 'succeeded', creditsCharged: price, result: { type: 'transcript', source: 'speech-to-text', lang: 'en', cached: false } });
+    expect(batch.items[1]).toMatchObject({ videoId: tooLong, status: 'failed', creditsCharged: 0, error: { code: 'MEDIA_TOO_LARGE' } });
+    const rows = (await charges(noCaptions)).filter((c) => c.account_id === accountId);
+    expect(rows.map((c) => c.delta)).toEqual([-price]);
+  });
+
   it('a callbackUrl hears when the job ends; the transcript can then be summarised', async () => {
     const { key } = await s.newKey({ credits: 20 });
     const start = receiver.received.length;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArticleLength } from '../articles/schemas.ts';
 import { ERROR_CODES } from '../errors.ts';
 import { BATCH_VIDEO_PRICES } from '../pricing/prices.ts';
-import { LangCode } from '../subtitles/schemas.ts';
+import { LangCode, TRANSCRIPT_SOURCES, TranscriptMode } from '../subtitles/schemas.ts';
 import { ChannelTab } from '../listing/schemas.ts';
 import { CallbackUrl, WebhookDelivery } from '../webhooks/schemas.ts';
 
@@ -13,10 +13,13 @@ export const BATCH_MAX_VIDEOS = 100;
 // transcript's `mode`) go on its own object, so adding one changes nothing for the others.
 const TranscriptOperation = z
   .object({
-    type: z.literal('transcript').describe('transcript: fetch and store each video’s captions (as POST /subtitles with mode native; speech-to-text is not offered in batches yet)'),
+    type: z.literal('transcript').describe('transcript: fetch and store each video’s transcript (as POST /subtitles)'),
     lang: LangCode.optional().describe('Language to fetch (as in POST /subtitles); default: each video’s default track'),
+    mode: TranscriptMode.optional().describe(
+      'As in POST /subtitles, but the default here is native (captions only), so the up-front check stays at the captions’ price. auto or generate: videos without captions (or every video) are transcribed by speech-to-text, each charged per started minute of audio when its transcript is stored; the batch waits for those jobs',
+    ),
   })
-  .describe(`Each video’s captions, as POST /subtitles with mode native. ${BATCH_VIDEO_PRICES.transcript.note}`);
+  .describe(`Each video’s transcript, as POST /subtitles (mode native unless given). ${BATCH_VIDEO_PRICES.transcript.note}`);
 
 const ArticleOperation = z
   .object({
@@ -70,6 +73,7 @@ export const BatchItemResult = z.discriminatedUnion('type', [
       segmentCount: z.number().int(),
       duration: z.number(),
       cached: z.boolean(),
+      source: z.enum(TRANSCRIPT_SOURCES).optional().describe('Where the transcript came from, as POST /subtitles says'),
     })
     .describe('The stored transcript (read it free with POST /subtitles)'),
   z
