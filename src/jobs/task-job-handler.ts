@@ -1,0 +1,34 @@
+import type { Deps } from '../deps.ts';
+import { isServiceError, type ErrorCode } from '../domain/errors.ts';
+import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
+import { taskWebhookDeps } from './batch-deps.ts';
+
+/**
+ * A handler for work that moves tasks along (the `llm` and `speech` queues). A ServiceError is final: it is
+ * recorded on every task waiting on the job's key, nothing is charged, and the job completes (its waiters read their
+ * task). Anything else (a crash, a database blip) is retried by pg-boss while retries remain; the tasks stay running
+ * meanwhile, and fail with `fallback` after the last one. Either way the tasks' callbackUrls are armed when they end.
+ */
+export function taskJobHandler<J extends { key: string }>(
+  deps: Deps,
+  parse: (data: unknown) => J,
+  run: (job: J) => Promise<unknown>,
+  fallback: { code: ErrorCode; message: string },
+) {
+  return async (data: unknown, attempt: { retryCount: number; retryLimit: number }) => {
+    const job = parse(data);
+    const callBack = () => armEndedTaskWebhooks(taskWebhookDeps(deps), job.key).catch((err: unknown) => deps.log.warn({ err }, 'task webhooks not queued'));
+    try {
+      const out = await run(job);
+      await callBack();
+      return out;
+    } catch (err) {
+      if (!isServiceError(err) && attempt.retryCount < attempt.retryLimit) throw err;
+      const error = isServiceError(err) ? { code: err.code, message: err.message } : fallback;
+      await deps.tasks.failAll(job.key, error);
+      await callBack();
+      if (!isServiceError(err)) throw err;
+      return { failed: error };
+    }
+  };
+}
