@@ -23,6 +23,7 @@ import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
 import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
 import { createEgressStore } from './infra/postgres/youtube-egress.ts';
+import type { Outcome } from './domain/youtube/egress.ts';
 import { createYoutubeLister } from './infra/youtube/youtube-lister.ts';
 import { createListingCache } from './domain/listing/listing-cache.ts';
 import { createBatchRepository } from './infra/postgres/batches.ts';
@@ -97,6 +98,14 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
   const egressStore = createEgressStore(sql);
   const poTokens = createPoTokenProvider(config);
+  // One set of budgets and cool-downs for every request to YouTube: videos, captions, streams and listing pages.
+  const egress = {
+    store: egressStore,
+    budgetPerHour: config.YOUTUBE_REQUESTS_PER_HOUR,
+    cooldownBaseSeconds: config.YOUTUBE_COOLDOWN_SECONDS,
+    cooldownMaxSeconds: config.YOUTUBE_COOLDOWN_MAX_SECONDS,
+    onOutcome: (o: Outcome) => metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
+  };
   const youtube = createYoutubeSource({
     baseUrl: config.YOUTUBE_BASE_URL,
     proxyUrls: config.YOUTUBE_PROXY_URLS,
@@ -106,13 +115,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     visitorData: config.YOUTUBE_VISITOR_DATA,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     chains: { captions: config.YOUTUBE_CAPTION_CLIENTS, metadata: config.YOUTUBE_METADATA_CLIENTS, streams: config.YOUTUBE_STREAM_CLIENTS },
-    egress: {
-      store: egressStore,
-      budgetPerHour: config.YOUTUBE_REQUESTS_PER_HOUR,
-      cooldownBaseSeconds: config.YOUTUBE_COOLDOWN_SECONDS,
-      cooldownMaxSeconds: config.YOUTUBE_COOLDOWN_MAX_SECONDS,
-      onOutcome: (o) => metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
-    },
+    egress,
     log: log.child({ component: 'youtube' }),
   });
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".
@@ -145,6 +148,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
       cookie: config.YOUTUBE_COOKIE,
       visitorData: config.YOUTUBE_VISITOR_DATA,
       timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+      egress,
     }),
     listingCache: createListingCache(),
     batches: createBatchRepository(sql),

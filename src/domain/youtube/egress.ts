@@ -24,7 +24,8 @@ export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 /** Refusals about the identity (its address), not the client or the video: they cool the identity down. */
 export const IDENTITY_REFUSALS: ReadonlySet<OutcomeKind> = new Set(['bot_check', 'rate_limited', 'sign_in']);
 
-export type Purpose = 'captions' | 'metadata' | 'streams';
+/** What an attempt was for: the three client chains, and listing pages (playlists, channels, search). */
+export type Purpose = 'captions' | 'metadata' | 'streams' | 'listing';
 
 export interface Outcome {
   client: string;

@@ -14,7 +14,10 @@
 import type { Purpose } from '../../domain/youtube/egress.ts';
 import { WATCH_PAGE, WEB_CLIENTS } from './fetch-player.ts';
 
-export type ClientChains = Record<Purpose, string[]>;
+/** The purposes that have a client chain (listing pages always use the WEB client). */
+export type ChainPurpose = Exclude<Purpose, 'listing'>;
+
+export type ClientChains = Record<ChainPurpose, string[]>;
 
 export const DEFAULT_CHAINS: ClientChains = {
   captions: ['ANDROID', 'VISIONOS', 'WEB', WATCH_PAGE],
@@ -27,7 +30,7 @@ export const DEFAULT_CHAINS: ClientChains = {
  * out of the defaults (they would only waste a request per video); a chain an operator set is used as written.
  */
 export function resolveChains(overrides: Partial<ClientChains>, canMintTokens: boolean): ClientChains {
-  const pick = (purpose: Purpose) => {
+  const pick = (purpose: ChainPurpose) => {
     const set = overrides[purpose];
     if (set && set.length > 0) return set.map((c) => c.toUpperCase());
     return canMintTokens ? DEFAULT_CHAINS[purpose] : DEFAULT_CHAINS[purpose].filter((c) => !WEB_CLIENTS.has(c));

@@ -13,7 +13,7 @@ import { createEgressPacer, type EgressPacer, type EgressStore, type Outcome, ty
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
 import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
-import { resolveChains, type ClientChains } from './client-chains.ts';
+import { resolveChains, type ChainPurpose, type ClientChains } from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
 import { fetchPlayer, WATCH_PAGE, WEB_CLIENTS, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
@@ -81,7 +81,7 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
         cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
       }, { onOutcome: opts.egress.onOutcome })
     : undefined;
-  const chain = (purpose: Purpose): ChainContext => ({
+  const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
     fetch: ytFetch,
     clients: chains[purpose],

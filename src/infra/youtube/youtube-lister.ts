@@ -9,8 +9,10 @@ import type { ChannelMeta, ChannelTab, PlaylistMeta } from '../../domain/listing
 import { createSessions } from './innertube-session.ts';
 import { listedVideos, nextContinuation } from './map-listing.ts';
 import { playlistFirstPageToken } from './playlist-continuation.ts';
+import { createEgressPacer, type OutcomeKind } from '../../domain/youtube/egress.ts';
+import type { EgressOptions } from './create-youtube-source.ts';
 import { createProxyPool } from './proxy-pool.ts';
-import { createYoutubeFetch, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
+import { createYoutubeFetch, egressScope, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
 
 /** The web client's `params` that select a channel tab (as youtube.com sends them; NewPipe's ChannelTabs use the same). */
 const TAB_PARAMS: Record<ChannelTab, string> = {
@@ -26,6 +28,8 @@ export interface YoutubeListerOptions {
   visitorData?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
+  /** The same budgets and cool-downs as the video source: a listing page is a request from an identity too. */
+  egress?: EgressOptions;
 }
 
 type Feed = InstanceType<typeof Mixins.Feed>;
@@ -40,8 +44,36 @@ function upstreamError(err: unknown, what: string): ServiceError {
 
 export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoLister {
   const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
-  const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies: createProxyPool(opts.proxyUrls) });
+  const proxies = createProxyPool(opts.proxyUrls);
+  const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies });
   const sessions = createSessions({ fetch: ytFetch, cookie: opts.cookie, visitorData: opts.visitorData });
+  const egress = opts.egress;
+  const pacer = egress
+    ? createEgressPacer(
+        egress.store,
+        { identities: proxies.identities, budgetPerHour: egress.budgetPerHour, cooldownBaseSeconds: egress.cooldownBaseSeconds, cooldownMaxSeconds: egress.cooldownMaxSeconds },
+        { onOutcome: egress.onOutcome },
+      )
+    : undefined;
+
+  /** One listing call from one identity with budget left (SERVICE_BUSY when none), counted as the WEB client's. */
+  async function paced<T>(work: () => Promise<T>): Promise<T> {
+    if (!pacer) return work();
+    const identity = await pacer.take();
+    const report = (kind: OutcomeKind, reason?: string) =>
+      pacer.report({ client: 'WEB', purpose: 'listing', identity, kind }, reason).catch(() => {});
+    try {
+      const out = await egressScope.run(identity, work);
+      await report('served');
+      return out;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // youtubei.js words HTTP failures as "... status code 429"; a 429 is about the identity and cools it.
+      const kind: OutcomeKind = /status code 429\b/.test(message) ? 'rate_limited' : err instanceof ServiceError && err.code === 'NOT_FOUND' ? 'video' : 'error';
+      await report(kind, message.slice(0, 300));
+      throw err;
+    }
+  }
 
   const browse = async (yt: Innertube, payload: Record<string, string>) => yt.actions.execute('/browse', { ...payload, parse: true });
   const page = <M>(feed: Feed, meta: M | null = null): SourcePage<M> => ({ meta, items: listedVideos(feed), continuation: nextContinuation(feed) });
@@ -49,20 +81,22 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
   return {
     async playlist(playlistId, continuation) {
       try {
-        const yt = await sessions.plain();
-        const response = await browse(yt, { continuation: continuation ?? playlistFirstPageToken(playlistId) });
-        if (continuation) return page<PlaylistMeta>(new Mixins.Feed(yt.actions, response, true));
-        const playlist = new YT.Playlist(yt.actions, response, true);
-        const meta: PlaylistMeta = {
-          playlistId,
-          title: String(playlist.info.title ?? '').trim(),
-          author: playlist.info.author?.name?.replace(/^by\s+/i, '') || null,
-          videoCountText: playlist.info.total_items && playlist.info.total_items !== 'N/A' ? playlist.info.total_items : null,
-          url: `https://www.youtube.com/playlist?list=${playlistId}`,
-        };
-        const first = page(playlist, meta);
-        if (!meta.title && first.items.length === 0) throw new ServiceError('NOT_FOUND', 'YouTube does not know this playlist');
-        return first;
+        return await paced(async () => {
+          const yt = await sessions.plain();
+          const response = await browse(yt, { continuation: continuation ?? playlistFirstPageToken(playlistId) });
+          if (continuation) return page<PlaylistMeta>(new Mixins.Feed(yt.actions, response, true));
+          const playlist = new YT.Playlist(yt.actions, response, true);
+          const meta: PlaylistMeta = {
+            playlistId,
+            title: String(playlist.info.title ?? '').trim(),
+            author: playlist.info.author?.name?.replace(/^by\s+/i, '') || null,
+            videoCountText: playlist.info.total_items && playlist.info.total_items !== 'N/A' ? playlist.info.total_items : null,
+            url: `https://www.youtube.com/playlist?list=${playlistId}`,
+          };
+          const first = page(playlist, meta);
+          if (!meta.title && first.items.length === 0) throw new ServiceError('NOT_FOUND', 'YouTube does not know this playlist');
+          return first;
+        });
       } catch (err) {
         throw upstreamError(err, 'playlist');
       }
@@ -71,11 +105,13 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
     async resolveChannel(ref: ChannelRef) {
       if ('channelId' in ref) return ref.channelId;
       try {
-        const yt = await sessions.plain();
-        const endpoint = await yt.resolveURL(`https://www.youtube.com${ref.path}`);
-        const browseId = (endpoint.payload as { browseId?: unknown } | undefined)?.browseId;
-        if (typeof browseId !== 'string' || !CHANNEL_ID_PATTERN.test(browseId)) throw new ServiceError('NOT_FOUND', `${ref.path} is not a YouTube channel`);
-        return browseId;
+        return await paced(async () => {
+          const yt = await sessions.plain();
+          const endpoint = await yt.resolveURL(`https://www.youtube.com${ref.path}`);
+          const browseId = (endpoint.payload as { browseId?: unknown } | undefined)?.browseId;
+          if (typeof browseId !== 'string' || !CHANNEL_ID_PATTERN.test(browseId)) throw new ServiceError('NOT_FOUND', `${ref.path} is not a YouTube channel`);
+          return browseId;
+        });
       } catch (err) {
         throw upstreamError(err, 'channel');
       }
@@ -83,10 +119,12 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
 
     async channel(channelId, tab, continuation) {
       try {
-        const yt = await sessions.plain();
-        if (continuation) return page<ChannelMeta>(new Mixins.Feed(yt.actions, await browse(yt, { continuation }), true));
-        const channel = new YT.Channel(yt.actions, await browse(yt, { browseId: channelId, params: TAB_PARAMS[tab] }), true);
-        return page(channel, channelMeta(channel, channelId));
+        return await paced(async () => {
+          const yt = await sessions.plain();
+          if (continuation) return page<ChannelMeta>(new Mixins.Feed(yt.actions, await browse(yt, { continuation }), true));
+          const channel = new YT.Channel(yt.actions, await browse(yt, { browseId: channelId, params: TAB_PARAMS[tab] }), true);
+          return page(channel, channelMeta(channel, channelId));
+        });
       } catch (err) {
         throw upstreamError(err, 'channel');
       }
@@ -94,12 +132,14 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
 
     async search(query, continuation) {
       try {
-        const yt = await sessions.plain();
-        if (continuation) {
-          const response = await yt.actions.execute('/search', { continuation, parse: true });
-          return page<never>(new Mixins.Feed(yt.actions, response, true));
-        }
-        return page<never>(await yt.search(query, { type: 'video' }));
+        return await paced(async () => {
+          const yt = await sessions.plain();
+          if (continuation) {
+            const response = await yt.actions.execute('/search', { continuation, parse: true });
+            return page<never>(new Mixins.Feed(yt.actions, response, true));
+          }
+          return page<never>(await yt.search(query, { type: 'video' }));
+        });
       } catch (err) {
         throw upstreamError(err, 'search');
       }
