@@ -50,7 +50,7 @@ export async function runSpeechJob(deps: SpeechJobPorts, job: SpeechJob): Promis
     const lang = job.lang ?? out.language ?? 'und';
     const price = speechPrice(out.seconds);
     await commitResult(deps, { ...job, price }, 'speech', async (tx) => {
-      await tx.transcripts.storeIfAbsent(job.videoId, {
+      const isNew = await tx.transcripts.storeIfAbsent(job.videoId, {
         lang,
         origin: 'speech',
         trackName: `Speech-to-text (${speech.engine.model})`,
@@ -58,7 +58,8 @@ export async function runSpeechJob(deps: SpeechJobPorts, job: SpeechJob): Promis
         engine: speech.engine.name,
         model: speech.engine.model,
       });
-      return { value: undefined, ref: refOf(job.videoId, lang) };
+      // Already stored by another job (a retry, or the same language under another key): nobody pays again.
+      return { value: undefined, ref: refOf(job.videoId, lang), isNew };
     });
     return { stored: true, seconds: out.seconds };
   } finally {

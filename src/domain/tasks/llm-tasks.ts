@@ -80,36 +80,50 @@ export interface CommitPorts extends Pick<Stores, 'tasks'> {
  * Stores a finished result and charges for it in one transaction (commitCharged), then marks every waiting task
  * succeeded. The job's own requester pays; when their balance was spent meanwhile, the next waiting requester who
  * can pay does (they asked for this very result). Nobody able to pay: nothing is stored, 402 for all.
+ *
+ * The same work can finish twice: a pg-boss retry after a missed heartbeat while the first run is alive, or two
+ * keys (a language hint and none) producing the same stored row. So the charge commits only together with the
+ * payer's task moving to succeeded in the same transaction, and not at all when `store` says the result was
+ * already there (`isNew: false`); the waiting list read before is only the order in which payers are tried.
  */
 export async function commitResult<T>(
   deps: CommitPorts,
   job: { key: string; taskId: string; price: number; videoId: string },
   operation: 'translation' | 'summary' | 'speech',
-  store: (tx: Stores) => Promise<{ value: T; ref: TaskResultRef }>,
+  store: (tx: Stores) => Promise<{ value: T; ref: TaskResultRef; isNew?: boolean }>,
 ): Promise<T> {
   const waiting = await deps.tasks.waiting(job.key);
   const payers = [...waiting.filter((t) => t.id === job.taskId), ...waiting.filter((t) => t.id !== job.taskId)];
-  if (payers.length === 0) throw new ServiceError('LLM_FAILED', 'The request behind this job is gone; nothing was stored or charged');
-  let lastError: unknown;
+  let lastError: unknown = alreadySettled();
   for (const payer of payers) {
     try {
-      return await commitCharged(
+      const { value } = await commitCharged(
         deps.transaction,
         { accountId: payer.accountId, amount: job.price, operation, videoId: job.videoId, requestId: payer.requestId },
         deps.config.DAILY_FREE_CREDITS,
         async (tx) => {
-          const { value, ref } = await store(tx);
-          await tx.tasks.succeedAll(job.key, ref, { taskId: payer.id, amount: job.price });
-          return value;
+          const { value, ref, isNew = true } = await store(tx);
+          const settled = await tx.tasks.succeedAll(job.key, ref, isNew ? { taskId: payer.id, amount: job.price } : null);
+          // Throwing rolls back the store too: this payer's task was settled (or given up) since it was read.
+          if (isNew && !settled.includes(payer.id)) throw new PayerGone();
+          return { value, isNew };
         },
+        (r) => r.isNew,
       );
+      return value;
     } catch (err) {
-      if (!(isServiceError(err) && err.code === 'INSUFFICIENT_CREDITS')) throw err;
-      lastError = err;
+      if (err instanceof PayerGone) lastError = alreadySettled();
+      else if (isServiceError(err) && err.code === 'INSUFFICIENT_CREDITS') lastError = err;
+      else throw err;
     }
   }
   throw lastError;
 }
+
+class PayerGone extends Error {}
+
+const alreadySettled = () =>
+  new ServiceError('LLM_FAILED', 'No request is waiting for this job any more (another run settled it, or it was given up); nothing was stored or charged');
 
 /** An Llm that adds up the tokens of every call (failed jobs included) and reports each finished call. */
 export function meteredLlm(llm: Llm, onCall?: (calls: number) => void): Llm & { usage: LlmUsage; calls: () => number } {

@@ -59,9 +59,9 @@ export interface TaskStore {
   setProgress(jobKey: string, progress: number): Promise<void>;
   /**
    * Every task waiting on `jobKey` succeeds with `result`; `charged` (if any) records the charge, the others were
-   * served by the same work for free.
+   * served by the same work for free. Returns the ids it moved.
    */
-  succeedAll(jobKey: string, result: TaskResultRef, charged: { taskId: string; amount: number } | null): Promise<void>;
+  succeedAll(jobKey: string, result: TaskResultRef, charged: { taskId: string; amount: number } | null): Promise<string[]>;
   failAll(jobKey: string, error: JobError): Promise<void>;
   /** Settles one task whose work ended without moving it (see reconcileTask in llm-tasks.ts). */
   settle(id: string, outcome: { result: TaskResultRef } | { error: JobError }): Promise<void>;

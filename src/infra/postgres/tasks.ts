@@ -72,11 +72,13 @@ export function createTaskStore(sql: Sql): TaskStore {
     },
 
     async succeedAll(jobKey, result, charged) {
-      await sql`
+      const rows = await sql<{ id: string }[]>`
         update tasks set status = 'succeeded', progress = 1, result = ${sql.json(result as never)}, error = null,
           credits_charged = case when id = ${charged?.taskId ?? null} then ${charged?.amount ?? 0}::int else 0 end,
           updated_at = now()
-        where job_key = ${jobKey} and status in ('queued', 'running')`;
+        where job_key = ${jobKey} and status in ('queued', 'running')
+        returning id`;
+      return rows.map((r) => r.id);
     },
 
     async failAll(jobKey, error) {
