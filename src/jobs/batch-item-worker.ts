@@ -3,6 +3,7 @@ import { runBatchItem } from '../domain/batches/run-batch-item.ts';
 import { runBatchOperation } from '../domain/batches/run-operation.ts';
 import { BatchItemPayload } from './payloads.ts';
 import { batchDeps } from './batch-deps.ts';
+import { requeueBatchItem } from './batch-queues.ts';
 import { LLM_JOB_MAX_MS } from './queues.ts';
 
 /** The batch-item queue's handler: one video of a batch, as the single-video endpoint would do it for the batch's owner. */
@@ -12,8 +13,11 @@ export function batchItemHandler(deps: Deps) {
   const patient = { ...deps, config: { ...deps.config, REQUEST_WAIT_MS: LLM_JOB_MAX_MS } };
   const d = {
     ...batchDeps(deps),
+    tasks: deps.tasks,
+    log: deps.log,
     run: (item: Parameters<typeof runBatchOperation>[1]) => runBatchOperation(patient, item),
     refund: (accountId: string, requestId: string, since: Date) => deps.ledger.refundRequest(accountId, requestId, since, new Date()),
+    requeue: (job: { batchId: string; position: number; attempt: number }, at: Date) => requeueBatchItem(deps.queue, job, at),
   };
   return (data: unknown) => runBatchItem(d, BatchItemPayload.parse(data));
 }

@@ -45,7 +45,7 @@ export const SpeechPayload: z.ZodType<SpeechJob> = z.object({
   lang: z.string().min(1).max(35).nullable(),
 });
 
-export const BatchItemPayload = z.object({ batchId: z.string(), position: z.number().int().min(0) });
+export const BatchItemPayload = z.object({ batchId: z.string(), position: z.number().int().min(0), attempt: z.number().int().min(1).optional() });
 export type BatchItemPayload = z.infer<typeof BatchItemPayload>;
 
 export const WebhookPayload = z.object({ deliveryId: z.string() });

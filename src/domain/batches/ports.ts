@@ -26,6 +26,8 @@ export interface BatchStore {
   get(id: string, accountId: string): Promise<{ batch: BatchRow; items: BatchItem[] } | null>;
   /** queued -> running, atomically; null when the item is no longer queued (cancelled, or another worker has it). */
   claimItem(batchId: string, position: number): Promise<ClaimedItem | null>;
+  /** running -> queued again (its work is sent again later); false when the item was not running. */
+  requeueItem(batchId: string, position: number): Promise<boolean>;
   finishItem(batchId: string, position: number, outcome: Pick<BatchItem, 'status' | 'result' | 'error' | 'creditsCharged'>): Promise<void>;
   /** Every queued item becomes cancelled; returns how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;

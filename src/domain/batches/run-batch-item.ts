@@ -1,24 +1,47 @@
 // One child job of a batch: claim the video (a cancelled one is skipped), do the operation, record the outcome,
 // and end the batch when it was the last one, queueing its webhook. A video that fails costs nothing: whatever its
-// work charged on the way (an article's transcript, extracted before the article failed) is refunded.
+// work charged on the way (an article's transcript, extracted before the article failed) is refunded. A transient
+// failure (SERVICE_BUSY, which says when to retry; or an unexpected error, a database blip) puts the video back in
+// the queue for later instead, a bounded number of times, and that attempt's charges are refunded as well.
 import { isServiceError } from '../errors.ts';
+import type { Log } from '../ports.ts';
+import type { JobError } from '../tasks/schemas.ts';
+import type { TaskStore } from '../tasks/task-store.ts';
 import { queueWebhook, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
 import type { BatchStore, ClaimedItem } from './ports.ts';
 import { getBatch } from './get-batch.ts';
 import type { ItemOutcome } from './run-operation.ts';
 
+export interface BatchItemJob {
+  batchId: string;
+  position: number;
+  /** 1 for the first run; a video put back after a transient failure runs again with the next number. */
+  attempt?: number;
+}
+
 export interface RunItemDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
   batches: BatchStore;
+  tasks: Pick<TaskStore, 'failRequest'>;
+  log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
   run: (item: ClaimedItem) => Promise<ItemOutcome>;
   /** Gives back every charge the account's request made since `since`. */
   refund: (accountId: string, requestId: string, since: Date) => Promise<number>;
+  /** Sends the item's job again, to start no earlier than `at`. */
+  requeue: (job: Required<BatchItemJob>, at: Date) => Promise<void>;
 }
 
+/** Runs of one video before a transient failure ends it as failed. */
+export const BATCH_ITEM_ATTEMPTS = 5;
+/** First wait after an unexpected error; doubled at each attempt (10 s, 20 s, 40 s, 80 s). */
+const UNEXPECTED_RETRY_MS = 10_000;
+/** The wait after a SERVICE_BUSY that does not say how long. */
+const BUSY_RETRY_SECONDS = 5;
 /** Slack for the database's clock being behind ours when refunds look for the charges an item made. */
 const CLOCK_SLACK_MS = 60_000;
 
-export async function runBatchItem(deps: RunItemDeps, job: { batchId: string; position: number }): Promise<void> {
+export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promise<void> {
+  const attempt = job.attempt ?? 1;
   const item = await deps.batches.claimItem(job.batchId, job.position);
   if (item) {
     const started = new Date(Date.now() - CLOCK_SLACK_MS);
@@ -26,17 +49,37 @@ export async function runBatchItem(deps: RunItemDeps, job: { batchId: string; po
       const { result, creditsCharged } = await deps.run(item);
       await deps.batches.finishItem(job.batchId, job.position, { status: 'succeeded', result, error: null, creditsCharged });
     } catch (err) {
-      // Anything but a ServiceError (the database went away) is left to the queue's retry.
-      if (!isServiceError(err)) throw err;
+      const delayMs = retryDelayMs(err, attempt);
+      if (!isServiceError(err)) deps.log.warn({ err, batchId: job.batchId, position: job.position, attempt }, 'batch item failed unexpectedly');
+      const error: JobError = isServiceError(err)
+        ? { code: err.code, message: err.message }
+        : { code: 'INTERNAL_ERROR', message: `The video could not be processed (an internal error, ${attempt} attempt${attempt === 1 ? '' : 's'}); nothing was charged` };
+      // The work this attempt waits on (an article or translation still running) is given up before its charges are
+      // refunded: a task left waiting would be picked to pay when that job finishes, after the refund.
+      await deps.tasks.failRequest(item.accountId, item.requestId, started, error);
       await deps.refund(item.accountId, item.requestId, started);
-      await deps.batches.finishItem(job.batchId, job.position, { status: 'failed', result: null, error: { code: err.code, message: err.message }, creditsCharged: 0 });
+      if (delayMs !== null && attempt < BATCH_ITEM_ATTEMPTS) {
+        // Queued again first: should the send fail, the queue's own retry of this job claims the item and runs it.
+        if (await deps.batches.requeueItem(job.batchId, job.position)) {
+          await deps.requeue({ batchId: job.batchId, position: job.position, attempt: attempt + 1 }, new Date(Date.now() + delayMs));
+        }
+        return;
+      }
+      await deps.batches.finishItem(job.batchId, job.position, { status: 'failed', result: null, error, creditsCharged: 0 });
     }
   }
   await settleBatch(deps, job.batchId);
 }
 
+/** How long to wait before running the video again, or null when its failure is final. */
+function retryDelayMs(err: unknown, attempt: number): number | null {
+  if (!isServiceError(err)) return UNEXPECTED_RETRY_MS * 2 ** (attempt - 1);
+  if (err.code === 'SERVICE_BUSY') return Math.max(1, err.retryAfter ?? BUSY_RETRY_SECONDS) * 1000;
+  return null;
+}
+
 /** Ends the batch if nothing is left to run; the one caller that ends it queues the webhook. */
-export async function settleBatch(deps: Omit<RunItemDeps, 'run' | 'refund'>, batchId: string): Promise<void> {
+export async function settleBatch(deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>, batchId: string): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
   if (!done?.callbackUrl) return;
   const view = await getBatch(deps, done.accountId, batchId);

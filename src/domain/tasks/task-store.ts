@@ -63,6 +63,11 @@ export interface TaskStore {
    */
   succeedAll(jobKey: string, result: TaskResultRef, charged: { taskId: string; amount: number } | null): Promise<string[]>;
   failAll(jobKey: string, error: JobError): Promise<void>;
+  /**
+   * Every task of the account's request (created since `since`) still waiting fails with `error`: the request
+   * gave up on it, so its job can no longer pick it to pay. Returns how many moved.
+   */
+  failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<number>;
   /** Settles one task whose work ended without moving it (see reconcileTask in llm-tasks.ts). */
   settle(id: string, outcome: { result: TaskResultRef } | { error: JobError }): Promise<void>;
   recordLlmUsage(u: { taskId: string; operation: string; model: string; inputTokens: number; outputTokens: number }): Promise<void>;

@@ -64,6 +64,14 @@ export function createBatchRepository(sql: Sql): BatchStore {
       return row ? { batchId, position, videoId: row.video_id, requestId: row.request_id, accountId: row.account_id, operation: row.operation } : null;
     },
 
+    async requeueItem(batchId, position) {
+      const rows = await sql`
+        update batch_items set status = 'queued', updated_at = now()
+        where batch_id = ${batchId} and position = ${position} and status = 'running'
+        returning position`;
+      return rows.length > 0;
+    },
+
     async finishItem(batchId, position, o) {
       await sql`
         update batch_items set status = ${o.status}, result = ${o.result ? sql.json(o.result as never) : null},

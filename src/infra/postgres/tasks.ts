@@ -87,6 +87,15 @@ export function createTaskStore(sql: Sql): TaskStore {
         where job_key = ${jobKey} and status in ('queued', 'running')`;
     },
 
+    async failRequest(accountId, requestId, since, error) {
+      const rows = await sql`
+        update tasks set status = 'failed', error = ${sql.json(error as never)}, credits_charged = 0, updated_at = now()
+        where account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}
+          and status in ('queued', 'running')
+        returning id`;
+      return rows.length;
+    },
+
     async settle(id, outcome) {
       if ('result' in outcome) {
         await sql`
