@@ -162,7 +162,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
       gateway: mediaGateway,
     }),
     blobs,
-    speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin, gateway: mediaGateway }),
+    speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin, gateway: mediaGateway, log: log.child({ component: 'speech' }) }),
     llm: config.ANTHROPIC_API_KEY
       ? lazyLlm(config.LLM_MODEL ?? DEFAULT_LLM_MODEL, async () =>
           (await import('./infra/llm/anthropic-llm.ts')).createAnthropicLlm({

@@ -2,6 +2,8 @@
 // an HLS playlist; the service gives video info from ffprobe, frames from ffmpeg and transcripts by speech-to-text,
 // all read through the media gateway. Loopback is allowed only in this composition (an injected address policy and
 // plain http); a server with the production gateway refuses the same URLs before fetching anything.
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
@@ -21,10 +23,32 @@ let media: SpeechMedia;
 let files: VideoServer;
 let whisper: FakeWhisper;
 let s: TestServer;
+// The "private" target hostile playlists point at: loopback too, but 127.0.0.2, outside what the policy allows.
+let forbidden: { origin: string; requests: string[]; server: Server };
+// Playlists that try to make ffmpeg open the forbidden target itself, each past a different hole in the rewriting.
+const hostile: Record<string, { type: string; body: () => string }> = {
+  // An unquoted URI= in #EXT-X-MAP (the init section is opened before the segment).
+  'map.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:URI=${forbidden.origin}/init.mp4\n#EXTINF:10,\nmissing.ts\n#EXT-X-ENDLIST\n` },
+  // An unquoted URI= in #EXT-X-KEY (the key is fetched before the segment).
+  'key.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=${forbidden.origin}/key\n#EXTINF:10,\nmissing.ts\n#EXT-X-ENDLIST\n` },
+  // A variant playlist served as a segment (type and name say MPEG-TS; ffmpeg parses it by its #EXTM3U).
+  'master.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000\nvariant.ts\n' },
+  'variant.ts': { type: 'video/mp2t', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${forbidden.origin}/seg.ts\n#EXT-X-ENDLIST\n` },
+  // A segment name whose percent-encoding is broken, and a URI split off by a bare CR.
+  'badname.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${forbidden.origin}/a%ZZ.ts\n#EXT-X-ENDLIST\n` },
+  'cr.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\r${forbidden.origin}/cr.ts\n#EXT-X-ENDLIST\n` },
+};
 beforeAll(async () => {
   if (!audioAvailable) return;
   media = speechMedia();
   whisper = await startFakeWhisper();
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(req.url ?? '');
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  forbidden = { origin: `http://127.0.0.2:${(server.address() as AddressInfo).port}`, requests, server };
   files = await startVideoServer(
     {
       '/talk.mp4': { file: media.mp4, contentType: 'video/mp4' },
@@ -33,11 +57,16 @@ beforeAll(async () => {
       '/moved.mp4': { redirect: '/talk.mp4' },
       // 127.0.0.2 is loopback too, but outside what this composition's policy allows.
       '/to-private': { redirect: 'http://127.0.0.2:9/x.mp4' },
+      // Broken percent-encoding in the file name.
+      '/talk%ZZ.mp4': { file: media.mp4, contentType: 'video/mp4' },
     },
-    (path) =>
-      path.startsWith('/hls/') && /^\/hls\/[a-z0-9]+\.(m3u8|ts)$/.test(path)
-        ? { handle: (req, res, served) => serveFile(req, res, served, join(media.hlsDir, path.slice(5)), path.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t') }
-        : undefined,
+    (path) => {
+      if (path.startsWith('/hls/') && /^\/hls\/[a-z0-9]+\.(m3u8|ts)$/.test(path)) {
+        return { handle: (req, res, served) => serveFile(req, res, served, join(media.hlsDir, path.slice(5)), path.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t') };
+      }
+      const playlist = path.startsWith('/hostile/') ? hostile[path.slice(9)] : undefined;
+      return playlist ? { handle: (_req, res) => void res.writeHead(200, { 'content-type': playlist.type }).end(playlist.body()) } : undefined;
+    },
   );
   s = await startTestServer(
     { STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test' },
@@ -48,6 +77,8 @@ afterAll(async () => {
   await s?.close();
   await files?.close();
   await whisper?.close();
+  forbidden?.server.closeAllConnections();
+  await new Promise((resolve) => (forbidden ? forbidden.server.close(resolve) : resolve(undefined)));
 });
 
 async function finished(key: string, id: string) {
@@ -158,6 +189,62 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
     const charged = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
     expect(charged).toHaveLength(0);
   });
+
+  it('a file name with broken percent-encoding (%ZZ) is read like any other: info and frames, not a 500', async () => {
+    const { key } = await s.newKey({ credits: 5 });
+    const url = files.url('/talk%ZZ.mp4');
+    const info = await rest(s.url, 'GET', `/videos/${encodeURIComponent(url)}`, { key });
+    expect(info.status).toBe(200);
+    expect(info.json).toMatchObject({ videoId: mediaIdOf(url), title: MEDIA_TITLE, media: { url } });
+    const frames = await rest(s.url, 'POST', '/frames', { key, body: { url, t: 2, width: 160 } });
+    expect(frames.status).toBe(200);
+    expect(frames.json).toMatchObject({ creditsCharged: 1 });
+  });
+
+  it('as the HTTP proxy of ffmpeg, the gateway serves its own URLs only: anything else is refused unfetched', async () => {
+    const gateway = createMediaGateway({ policy: (ip) => ip === '127.0.0.1', allowHttp: true });
+    try {
+      const session = await gateway.open(files.url('/talk.mp4'), { maxBytes: 1 << 20 });
+      const proxy = session.ffmpegArgs[session.ffmpegArgs.indexOf('-http_proxy') + 1]!;
+      const viaProxy = (target: string) =>
+        new Promise<number>((resolve, reject) => {
+          const { hostname, port } = new URL(proxy);
+          request({ host: hostname, port, path: target }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          }).on('error', reject).end();
+        });
+      expect(await viaProxy(`${forbidden.origin}/metadata`)).toBe(403);
+      expect(await viaProxy(session.url)).toBe(200);
+      expect(forbidden.requests).not.toContain('/metadata');
+      expect(session.env.no_proxy ?? session.env.NO_PROXY).toBeUndefined();
+      session.close();
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it.each(['map.m3u8', 'key.m3u8', 'master.m3u8', 'badname.m3u8', 'cr.m3u8'])(
+    'a hostile playlist (%s) never gets ffprobe or ffmpeg to the address it names; refused with the error shape, nothing charged',
+    async (name) => {
+      const { key, accountId } = await s.newKey({ credits: 10 });
+      const before = forbidden.requests.length;
+      const url = files.url(`/hostile/${name}`);
+      const r = await rest(s.url, 'POST', '/subtitles', { key, body: { url, mode: 'generate' } });
+      if (r.status === 202) {
+        const job = await finished(key, r.json.job.id);
+        expect(job).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: expect.any(String), message: expect.any(String) } });
+      } else {
+        expect([400, 422, 502]).toContain(r.status);
+        expect(r.json.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+      }
+      // ffmpeg itself, past the probe: the decoder fails too.
+      await expect(s.deps.speech!.decoder.decode({ url, direct: true }, { maxSeconds: 600, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: expect.any(String) });
+      expect(forbidden.requests.slice(before)).toEqual([]);
+      const charged = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+      expect(charged).toHaveLength(0);
+    },
+  );
 });
 
 describe.skipIf(!audioAvailable)('the production gateway', { timeout: 60_000 }, () => {
@@ -177,7 +264,10 @@ describe.skipIf(!audioAvailable)('the production gateway', { timeout: 60_000 }, 
     }
   });
 
-  it('check() on its own: https only, no credentials, public addresses only', async () => {
+});
+
+describe('the gateway on its own', () => {
+  it('check(): https only, no credentials, public addresses only', async () => {
     const gateway = createMediaGateway();
     await expect(gateway.check('http://example.com/a.mp3')).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/https only/) });
     await expect(gateway.check('https://user:pw@example.com/a.mp3')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });

@@ -56,10 +56,14 @@ describe('OpenAI-compatible engine', () => {
     expect(out).toEqual({ language: 'fr', segments: [{ start: 0.2, end: 1.5, text: 'bonjour' }] });
   });
 
-  it('failures are EXTRACTION_FAILED with the status, never the key', async () => {
-    const engine = createOpenAiEngine({ baseUrl: whisper.origin, apiKey: 'sk-test-secret', model: 'whisper-1', timeoutMs: 10_000 });
-    whisper.answer = () => ({ status: 401, body: { error: { message: 'Incorrect API key provided' } } });
-    await expect(engine.transcribe(pcmOf(1), {})).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/HTTP 401/) });
+  it('failures are EXTRACTION_FAILED with the status, never the key nor the server text (logged instead)', async () => {
+    const logged: unknown[] = [];
+    const engine = createOpenAiEngine({ baseUrl: whisper.origin, apiKey: 'sk-test-secret', model: 'whisper-1', timeoutMs: 10_000, log: { warn: (o: unknown) => void logged.push(o) } as never });
+    // OpenAI's own 401 text quotes a masked fragment of the key.
+    whisper.answer = () => ({ status: 401, body: { error: { message: 'Incorrect API key provided: sk-te*****cret.' } } });
+    const failure = await engine.transcribe(pcmOf(1), {}).catch((err: unknown) => err);
+    expect(failure).toMatchObject({ code: 'EXTRACTION_FAILED', message: 'the speech-to-text server answered HTTP 401' });
+    expect(logged).toEqual([{ status: 401, detail: expect.stringContaining('Incorrect API key') }]);
     whisper.answer = () => ({ body: { nonsense: true, segments: 'no' } });
     await expect(engine.transcribe(pcmOf(1), {})).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/verbose_json/) });
     const gone = createOpenAiEngine({ baseUrl: 'http://127.0.0.1:9', model: 'whisper-1', timeoutMs: 5_000 });

@@ -37,7 +37,7 @@ export async function resolveVideoRef(deps: ResolveMediaPorts, input: { url?: st
 
 /** A media URL as a video: ffprobe's title tag (else the file name), duration and streams; no captions. */
 export function mediaVideo(videoId: string, url: string, probe: MediaProbe): SourceVideo {
-  const name = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || new URL(url).hostname;
+  const name = fileName(new URL(url)) || new URL(url).hostname;
   const live = probe.duration === null;
   const info: VideoInfo = {
     videoId,
@@ -56,4 +56,14 @@ export function mediaVideo(videoId: string, url: string, probe: MediaProbe): Sou
     media: { url, kind: probe.kind, formatName: probe.formatName, bytes: probe.bytes, streams: probe.streams },
   };
   return { info, tracks: [] };
+}
+
+/** The URL's last path segment decoded; as it stands when its percent-encoding is broken (`a%ZZ.mp3`). */
+function fileName(url: URL): string {
+  const last = url.pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
 }

@@ -49,14 +49,14 @@ export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): Frame
     try {
       const args = [
         '-hide_banner', '-loglevel', 'error', '-nostdin',
-        '-protocol_whitelist', 'http,tcp',
+        '-protocol_whitelist', 'http,tcp', ...session.ffmpegArgs,
         '-format_whitelist', MEDIA_FORMATS,
         '-rw_timeout', String(timeoutMs * 1000),
         '-noaccurate_seek', '-ss', t.toFixed(3), '-i', session.url,
         '-frames:v', '1', '-vf', `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
         '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
       ];
-      const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
+      const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES, env: session.env });
       if (session.exceeded()) throw new ServiceError('FRAME_FAILED', 'the media source sent more than a frame needs');
       if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
       return bytes;

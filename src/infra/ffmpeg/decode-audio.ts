@@ -66,7 +66,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
     try {
       const args = [
         '-hide_banner', '-loglevel', 'error', '-nostdin',
-        '-protocol_whitelist', 'http,tcp',
+        '-protocol_whitelist', 'http,tcp', ...session.ffmpegArgs,
         '-format_whitelist', MEDIA_FORMATS,
         '-rw_timeout', String((opts.stallTimeoutMs ?? 30_000) * 1000),
         '-i', session.url,
@@ -75,7 +75,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
       ];
       let audio: DecodedAudio;
       try {
-        audio = await decodeToFile(opts.ffmpegPath, args, { signal: o.signal, onProgress: o.onProgress });
+        audio = await decodeToFile(opts.ffmpegPath, args, { signal: o.signal, onProgress: o.onProgress, env: session.env });
       } catch (err) {
         if (session.exceeded()) throw tooLarge('stream', o.maxBytes);
         throw err;
@@ -102,7 +102,7 @@ async function withinBound(audio: DecodedAudio, maxSeconds: number): Promise<Dec
 async function decodeToFile(
   ffmpegPath: string,
   args: string[],
-  opts: { signal?: AbortSignal; onProgress?: (seconds: number) => void },
+  opts: { signal?: AbortSignal; onProgress?: (seconds: number) => void; env?: NodeJS.ProcessEnv },
 ): Promise<DecodedAudio> {
   const dir = await mkdtemp(join(tmpdir(), 'subtext-audio-'));
   const file = join(dir, 'audio.s16le');
@@ -111,7 +111,7 @@ async function decodeToFile(
     const rms: number[] = [];
     let bytes = 0;
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env });
       const out = createWriteStream(file);
       let stderr = '';
       let carry: Buffer = Buffer.alloc(0);

@@ -30,10 +30,10 @@ export function createMediaProber(opts: { ffprobePath: string; gateway: MediaGat
       const session = await opts.gateway.open(url, { maxBytes: PROBE_MAX_BYTES });
       try {
         const json = await run(opts.ffprobePath, [
-          '-v', 'error', '-protocol_whitelist', 'http,tcp', '-format_whitelist', MEDIA_FORMATS,
+          '-v', 'error', '-protocol_whitelist', 'http,tcp', ...session.ffmpegArgs, '-format_whitelist', MEDIA_FORMATS,
           '-rw_timeout', String(timeoutMs * 1000),
           '-show_format', '-show_streams', '-of', 'json', session.url,
-        ], timeoutMs, signal);
+        ], timeoutMs, signal, session.env);
         return toProbe(json, kind, head.size);
       } finally {
         session.close();
@@ -93,9 +93,9 @@ function toProbe(raw: string, kind: 'hls' | 'file', size: number | null): MediaP
   };
 }
 
-function run(binary: string, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
+function run(binary: string, args: string[], timeoutMs: number, signal?: AbortSignal, env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(binary, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, signal }, (err, stdout, stderr) => {
+    execFile(binary, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, signal, env }, (err, stdout, stderr) => {
       if (err) {
         const line = String(stderr).trim().split('\n').at(-1)?.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 200);
         return reject(new ServiceError('EXTRACTION_FAILED', `the media could not be read: ${line || err.message}`));

@@ -9,13 +9,15 @@ export interface RunFfmpegOptions {
   signal: AbortSignal;
   /** stdout beyond this kills ffmpeg: a single frame is never this big. */
   maxBytes: number;
+  /** ffmpeg's environment; the service's own by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Runs ffmpeg (no shell) and resolves with its stdout. A non-zero exit throws FRAME_FAILED with stderr's gist. */
 export function runFfmpeg(ffmpegPath: string, args: string[], opts: RunFfmpegOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (opts.signal.aborted) return reject(opts.signal.reason);
-    const child = spawn(ffmpegPath, args, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(ffmpegPath, args, { stdio: [opts.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'], env: opts.env });
     const chunks: Buffer[] = [];
     let size = 0;
     let stderr = '';

@@ -3,6 +3,9 @@
 // our process that fetches each URL through the guarded agent (public addresses only, checked at connect time, IP
 // literals before), follows redirects itself (each hop checked), passes Range through for seeking, rewrites HLS
 // playlists so every URI they name comes back through the gateway, and stops serving past the byte bound.
+// Rewriting alone is only as good as its parsing matches ffmpeg's, so the gateway is also ffmpeg's HTTP proxy
+// (`ffmpegArgs`, and an environment without no_proxy): any URL the rewriting missed still arrives here, in absolute
+// form, and is refused unless it is one of the gateway's own.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +13,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fetch as undiciFetch, type Agent } from 'undici';
 import { ServiceError } from '../../domain/errors.ts';
+import { followRedirects, readCapped, totalSize } from './checked-fetch.ts';
 import { createGuardedAgent } from './guarded-agent.ts';
 import { BlockedAddressError, isPublicAddress, resolveAllowed, type AddressPolicy } from './public-address.ts';
 
@@ -25,6 +29,10 @@ export interface MediaGatewayOptions {
 export interface GatewaySession {
   /** The URL to hand ffmpeg or ffprobe (http://127.0.0.1:port/...); the original never reaches them. */
   url: string;
+  /** Arguments for ffmpeg or ffprobe, before `-i`: the gateway as their HTTP proxy. */
+  ffmpegArgs: string[];
+  /** The environment to run them in: without no_proxy, which would let them past the proxy. */
+  env: NodeJS.ProcessEnv;
   /** Bytes served so far in this session. */
   bytes(): number;
   /** True once a request was cut off at `maxBytes`. */
@@ -41,8 +49,8 @@ export interface MediaGateway {
   stop(): Promise<void>;
 }
 
-const MAX_REDIRECTS = 5;
 const MAX_PLAYLIST_BYTES = 2 * 1024 * 1024;
+const SNIFF_BYTES = 1024;
 const PLAYLIST_TYPES = /^(application\/(vnd\.apple\.mpegurl|x-mpegurl)|audio\/(x-)?mpegurl)\b/i;
 
 interface Session {
@@ -79,27 +87,25 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
 
   /** GETs `url` through the guard, following redirects ourselves (each hop checked). */
   async function fetchChecked(raw: string, headers: Record<string, string>, signal: AbortSignal) {
-    let url = await check(raw);
+    const start = await check(raw);
     agent ??= createGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
-    for (let hop = 0; ; hop++) {
-      let res;
-      try {
-        res = await undiciFetch(url, { headers, redirect: 'manual', signal, dispatcher: agent });
-      } catch (err) {
-        if (signal.aborted) throw signal.reason;
-        const cause = (err as { cause?: unknown }).cause;
-        if (cause instanceof BlockedAddressError) throw refused('its host does not resolve to public addresses only');
-        throw new ServiceError('EXTRACTION_FAILED', `the media URL is unreachable: ${(cause as Error | undefined)?.message ?? (err as Error).message}`);
-      }
-      if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel();
-        const location = res.headers.get('location');
-        if (!location || hop >= MAX_REDIRECTS) throw new ServiceError('EXTRACTION_FAILED', `the media URL answered ${res.status} without a usable redirect`);
-        url = await check(new URL(location, url).href);
-        continue;
-      }
-      return { url, res };
-    }
+    const dispatcher = agent;
+    const unusable = (status: number) => new ServiceError('EXTRACTION_FAILED', `the media URL answered ${status} without a usable redirect`);
+    return followRedirects(
+      start,
+      async (url) => {
+        try {
+          return await undiciFetch(url, { headers, redirect: 'manual', signal, dispatcher });
+        } catch (err) {
+          if (signal.aborted) throw signal.reason;
+          const cause = (err as { cause?: unknown }).cause;
+          if (cause instanceof BlockedAddressError) throw refused('its host does not resolve to public addresses only');
+          throw new ServiceError('EXTRACTION_FAILED', `the media URL is unreachable: ${(cause as Error | undefined)?.message ?? (err as Error).message}`);
+        }
+      },
+      check,
+      { missing: unusable, tooMany: unusable },
+    );
   }
 
   async function head(raw: string, n: number, signal?: AbortSignal) {
@@ -117,14 +123,24 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
       if (got >= n) break;
     }
     await res.body?.cancel().catch(() => {});
-    const range = /\/(\d+)\s*$/.exec(res.headers.get('content-range') ?? '');
-    const length = res.status === 200 ? Number(res.headers.get('content-length') ?? NaN) : NaN;
-    return { contentType: res.headers.get('content-type'), bytes: Buffer.concat(chunks).subarray(0, n), size: range ? Number(range[1]) : Number.isFinite(length) ? length : null };
+    return { contentType: res.headers.get('content-type'), bytes: Buffer.concat(chunks).subarray(0, n), size: totalSize(res) };
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, origin: string) {
-    // /<session>/<base64url of the upstream URL>/<its file name, for ffmpeg's extension checks>
-    const [, token, encoded] = (req.url ?? '').split('/');
+    // /<session>/<base64url of the upstream URL>/<its file name, for ffmpeg's extension checks>; as a proxy request
+    // (absolute form) only for the gateway's own origin.
+    let path = req.url ?? '';
+    if (!path.startsWith('/')) {
+      let absolute: URL | undefined;
+      try {
+        absolute = new URL(path);
+      } catch {
+        absolute = undefined;
+      }
+      if (absolute?.origin !== origin) return void res.writeHead(403).end();
+      path = absolute.pathname;
+    }
+    const [, token, encoded] = path.split('/');
     const session = token ? sessions.get(token) : undefined;
     if (!session || !encoded || (req.method !== 'GET' && req.method !== 'HEAD')) return void res.writeHead(404).end();
     const target = Buffer.from(encoded, 'base64url').toString('utf8');
@@ -141,21 +157,24 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
         const v = up.headers.get(h);
         if (v) out[h] = v;
       }
-      if (up.ok && (PLAYLIST_TYPES.test(type) || /\.m3u8?$/i.test(url.pathname))) {
-        const text = await readCapped(up, MAX_PLAYLIST_BYTES);
+      // ffmpeg takes a body for a playlist by what it starts with, whatever its type, name or status: so does this.
+      const { prefix, rest } = await sniff(up.body, SNIFF_BYTES);
+      if (isPlaylist(prefix) || PLAYLIST_TYPES.test(type) || /\.m3u8?$/i.test(url.pathname)) {
+        const text = (await readCapped(rest, MAX_PLAYLIST_BYTES, () => new ServiceError('MEDIA_TOO_LARGE', 'The playlist is too large'))).toString('utf8');
         const body = Buffer.from(rewritePlaylist(text, url, (abs) => sessionUrl(origin, token!, abs)));
         session.bytes += body.length;
-        res.writeHead(up.status, { ...out, 'content-length': String(body.length) });
+        // A new document: whole, not a range of the upstream one.
+        res.writeHead(up.status === 206 ? 200 : up.status, { ...(out['content-type'] ? { 'content-type': out['content-type'] } : {}), 'content-length': String(body.length) });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
       const length = up.headers.get('content-length');
       if (length) out['content-length'] = length;
       res.writeHead(up.status, out);
-      if (req.method === 'HEAD' || !up.body) {
-        await up.body?.cancel();
+      if (req.method === 'HEAD') {
+        ctl.abort(); // the body is locked by the sniff: abort the fetch rather than cancel the stream
         return void res.end();
       }
-      const counted = Readable.fromWeb(up.body as never).on('data', (c: Buffer) => {
+      const counted = Readable.from(rest, { objectMode: false }).on('data', (c: Buffer) => {
         session.bytes += c.length;
         if (session.bytes > session.maxBytes) {
           session.exceeded = true;
@@ -196,6 +215,8 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
       sessions.set(token, session);
       return {
         url: sessionUrl(origin, token, url.href),
+        ffmpegArgs: ['-http_proxy', origin],
+        env: withoutNoProxy(process.env),
         bytes: () => session.bytes,
         exceeded: () => session.exceeded,
         close() {
@@ -215,37 +236,74 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
 }
 
 function sessionUrl(origin: string, token: string, upstream: string): string {
-  const name = decodeURIComponent(new URL(upstream).pathname.split('/').pop() || 'media').replace(/[^A-Za-z0-9._-]/g, '_').slice(-100) || 'media';
+  const name = safeDecode(new URL(upstream).pathname.split('/').pop() || 'media').replace(/[^A-Za-z0-9._-]/g, '_').slice(-100) || 'media';
   return `${origin}/${token}/${Buffer.from(upstream).toString('base64url')}/${name}`;
 }
 
-/** Every URI an HLS playlist names (lines, and URI="..." attributes), resolved against it and sent through `via`. */
-export function rewritePlaylist(text: string, base: URL, via: (absolute: string) => string): string {
-  const resolve = (u: string) => {
-    try {
-      return via(new URL(u.trim(), base).href);
-    } catch {
-      return u;
-    }
-  };
-  return text
-    .split(/\r?\n/)
-    .map((line) => {
-      if (line.startsWith('#')) return line.replace(/URI="([^"]*)"/g, (_, u: string) => `URI="${resolve(u)}"`);
-      return line.trim() ? resolve(line) : line;
-    })
-    .join('\n');
+function withoutNoProxy(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => k.toLowerCase() !== 'no_proxy'));
 }
 
-async function readCapped(res: Response | Awaited<ReturnType<typeof undiciFetch>>, max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of res.body ?? []) {
-    size += c.length;
-    if (size > max) throw new ServiceError('MEDIA_TOO_LARGE', 'The playlist is too large');
-    chunks.push(Buffer.from(c));
+/** A path segment decoded, or as it is when its percent-encoding is broken (`%ZZ`). */
+export function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
-  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The first `n` bytes of `body` (fewer at its end), and every byte of it again, those included, to read on. */
+async function sniff(body: AsyncIterable<Uint8Array> | null, n: number): Promise<{ prefix: Buffer; rest: AsyncIterable<Uint8Array> }> {
+  const it = (body ?? (async function* () {})())[Symbol.asyncIterator]();
+  const held: Uint8Array[] = [];
+  let size = 0;
+  let done = false;
+  while (size < n) {
+    const next = await it.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    held.push(next.value);
+    size += next.value.length;
+  }
+  async function* rest() {
+    yield* held;
+    if (done) return;
+    for (let next = await it.next(); !next.done; next = await it.next()) yield next.value;
+  }
+  return { prefix: Buffer.concat(held), rest: rest() };
+}
+
+/**
+ * Whether a body is an HLS playlist to ffmpeg: `#EXTM3U` after an optional BOM and whitespace. A prefix of nothing but
+ * whitespace counts too (cannot tell, so rewrite: that is only ever wrong for a body that was not media anyway).
+ */
+export function isPlaylist(prefix: Buffer): boolean {
+  const start = prefix.toString('latin1').replace(/^(\xef\xbb\xbf)?[\s\0]*/, '');
+  if (start === '') return prefix.length > 0;
+  return /^#EXTM3U/i.test(start);
+}
+
+/**
+ * Every URI an HLS playlist names, resolved against it and sent through `via`: URI lines, and URI= attributes quoted
+ * or not. Lines break where ffmpeg breaks them (LF, CR, CRLF, NUL). A URI that cannot be rewritten drops its whole
+ * line: ffmpeg must never get one it would open itself.
+ */
+export function rewritePlaylist(text: string, base: URL, via: (absolute: string) => string): string {
+  const resolve = (u: string) => via(new URL(u.trim(), base).href);
+  const out: string[] = [];
+  for (const line of text.split(/\r\n|[\r\n\0]/)) {
+    try {
+      if (line.startsWith('#')) {
+        out.push(line.replace(/URI=(?:"([^"]*)"?|([^,\s]*))/g, (_, quoted: string | undefined, bare: string | undefined) => `URI="${resolve(quoted ?? bare ?? '')}"`));
+      } else out.push(line.trim() ? resolve(line) : line);
+    } catch {
+      // dropped
+    }
+  }
+  return out.join('\n');
 }
 
 const refused = (why: string) => new ServiceError('INVALID_REQUEST', `The media URL cannot be fetched: ${why}`);

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.ts';
 import { SAMPLE_RATE, type EngineResult, type SpeechEngine } from '../../domain/speech/ports.ts';
+import type { Logger } from '../log/logger.ts';
 import { wavFile } from './wav.ts';
 
 const VerboseJson = z.object({
@@ -20,6 +21,8 @@ export interface OpenAiEngineOptions {
   /** Hosted APIs take about 25 MB per upload: 10 minutes of 16 kHz 16-bit mono WAV is 19 MB. */
   maxChunkSeconds?: number;
   fetch?: typeof fetch;
+  /** Where the server's own error text goes (it may quote part of the key); callers get only the status. */
+  log?: Pick<Logger, 'warn'>;
 }
 
 export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
@@ -51,7 +54,8 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
       }
       if (!res.ok) {
         const detail = (await res.text().catch(() => '')).slice(0, 200).replace(/\s+/g, ' ');
-        throw new ServiceError('EXTRACTION_FAILED', `the speech-to-text server answered HTTP ${res.status}${detail ? `: ${detail}` : ''}`);
+        opts.log?.warn({ status: res.status, detail }, 'the speech-to-text server refused a chunk');
+        throw new ServiceError('EXTRACTION_FAILED', `the speech-to-text server answered HTTP ${res.status}`);
       }
       const parsed = VerboseJson.safeParse(await res.json().catch(() => null));
       if (!parsed.success) throw new ServiceError('EXTRACTION_FAILED', 'the speech-to-text server answered something other than verbose_json');
