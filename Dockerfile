@@ -17,10 +17,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# 3. Runtime: Debian's ffmpeg for frames, the compiled service, a non-root user.
+# 3. Runtime: Debian's ffmpeg for frames and audio, pocketsphinx for offline speech-to-text, the compiled service, a
+#    non-root user.
 FROM node:24-bookworm-slim
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg ca-certificates \
+ && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
