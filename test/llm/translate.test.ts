@@ -4,6 +4,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { mcpClient, mcpError, rest } from '../support/clients.ts';
 import { startFakeAnthropic, userText, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { translationKey } from '../../src/domain/translations/request-translation.ts';
+import { runTranslationJob } from '../../src/domain/translations/translation-job.ts';
+import { heldTasks } from '../support/held-tasks.ts';
 import { isTranslation, modelReply, seedVideo, spreadSegments } from './llm-fixtures.ts';
 import { getCredits } from '../support/stores.ts';
 
@@ -171,5 +174,32 @@ describe('errors', () => {
     expect(await charges(accountId)).toEqual([]);
     const [row] = await s.deps.sql`select count(*)::int as n from translations where video_id = ${videoId}`;
     expect(row!.n).toBe(0);
+  });
+});
+
+// A translation finished by two runs of its job at once (a pg-boss retry after a missed heartbeat, the first run
+// still alive) is charged once: the translation is stored by an upsert, so only the payer's task settling in the
+// charge's own transaction tells the second run that the result was already paid for. Both runs are driven through
+// the domain function, each holding until both have read the waiting tasks.
+describe('a translation finished twice', () => {
+  it('two runs of one job: one charge, the task succeeded with it, the other run stores and charges nothing', async () => {
+    const { accountId } = await s.newKey({ credits: 20 });
+    const { videoId } = await seedVideo(s.deps.sql, { duration: 600 });
+    const key = translationKey(videoId, 'en', 'eo');
+    const task = await s.deps.tasks.create({ accountId, kind: 'translation', input: { videoId, sourceLang: 'en', targetLang: 'eo', resolvedSourceLang: 'en' }, requestId: `req_tr_${accountId}`, jobKey: key });
+    const job = { kind: 'translation' as const, key, taskId: task.id, videoId, price: 1, sourceLang: 'en', targetLang: 'eo' };
+    const deps = { ...s.deps, tasks: heldTasks(s.deps.tasks, 2) };
+
+    const runs = await Promise.allSettled([runTranslationJob(deps, job), runTranslationJob(deps, job)]);
+    expect(runs.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    const failed = runs.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(failed.reason).toMatchObject({ code: 'LLM_FAILED' });
+
+    const charges = await s.deps.sql<{ delta: number; operation: string }[]>`
+      select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+    expect(charges).toEqual([{ delta: -1, operation: 'translation' }]);
+    const [row] = await s.deps.sql<{ status: string; credits_charged: number }[]>`select status, credits_charged from tasks where id = ${task.id}`;
+    expect(row).toEqual({ status: 'succeeded', credits_charged: 1 });
+    expect(await s.deps.translations.read(videoId, 'en', 'eo')).not.toBeNull();
   });
 });

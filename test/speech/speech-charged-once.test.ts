@@ -6,11 +6,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { speechKey } from '../../src/domain/speech/request-speech.ts';
 import { runSpeechJob } from '../../src/domain/speech/speech-job.ts';
-import type { TaskStore } from '../../src/domain/tasks/task-store.ts';
 import { startFakeWhisper, verboseJson, type FakeWhisper } from '../support/fake-whisper.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
 import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
+import { heldTasks } from '../support/held-tasks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const run = audioAvailable && sharedAvailable;
@@ -37,22 +37,6 @@ beforeEach(async () => {
 });
 
 const { noCaptions } = SPEECH_VIDEOS;
-
-/** The task store with `waiting` held until `n` runs have read it: every run picks its payer before any commits. */
-function heldTasks(tasks: TaskStore, n: number): TaskStore {
-  let arrived = 0;
-  let release!: () => void;
-  const all = new Promise<void>((r) => (release = r));
-  return {
-    ...tasks,
-    async waiting(key) {
-      const rows = await tasks.waiting(key);
-      if (++arrived >= n) release();
-      await all;
-      return rows;
-    },
-  };
-}
 
 async function newTask(accountId: string, key: string, lang: string | null) {
   return s.deps.tasks.create({ accountId, kind: 'transcription', input: { videoId: noCaptions, lang }, requestId: `req_${key}_${accountId}`, jobKey: key });

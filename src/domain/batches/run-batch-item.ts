@@ -62,8 +62,8 @@ export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promis
         // Queued again first: should the send fail, the queue's own retry of this job claims the item and runs it.
         if (await deps.batches.requeueItem(job.batchId, job.position)) {
           await deps.requeue({ batchId: job.batchId, position: job.position, attempt: attempt + 1 }, new Date(Date.now() + delayMs));
+          return;
         }
-        return;
       }
       await deps.batches.finishItem(job.batchId, job.position, { status: 'failed', result: null, error, creditsCharged: 0 });
     }
