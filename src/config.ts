@@ -117,8 +117,11 @@ export const ConfigSchema = z.object({
   STT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
   /** Speech-to-text jobs running at once across all instances (the local engine takes one core each). */
   STT_CONCURRENCY: z.coerce.number().int().min(1).default(1),
-  /** Longest audio transcribed, in seconds (4 h). */
-  STT_MAX_SECONDS: z.coerce.number().int().min(1).default(4 * 3600),
+  /**
+   * Longest audio transcribed, in seconds (4 h). At most 5 h: a batch item waits for a speech-to-text job and its
+   * retry (twice the audio's length each, plus slack), and a queued job may not expire later than 24 h (pg-boss).
+   */
+  STT_MAX_SECONDS: z.coerce.number().int().min(1).max(5 * 3600).default(4 * 3600),
   /** Largest audio stream read, in bytes (1 GiB). */
   STT_MAX_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024 * 1024),
 

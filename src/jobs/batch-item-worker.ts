@@ -8,8 +8,9 @@ import { LLM_JOB_MAX_MS } from './queues.ts';
 
 /** The batch-item queue's handler: one video of a batch, as the single-video endpoint would do it for the batch's owner. */
 export function batchItemHandler(deps: Deps) {
-  // No client is waiting: an item waits for its work as long as that work may run (an LLM job and its retries),
-  // so it never ends as failed while the work could still succeed and be charged.
+  // No client is waiting: an item waits for its work as long as that work may run (an LLM job and its retries; a
+  // speech-to-text job is followed until it ends, and the batch-item queue's expiry covers both), so it never ends
+  // as failed while the work could still succeed and be charged.
   const patient = { ...deps, config: { ...deps.config, REQUEST_WAIT_MS: LLM_JOB_MAX_MS } };
   const d = {
     ...batchDeps(deps),

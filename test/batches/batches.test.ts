@@ -174,6 +174,17 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     expect(await balanceOf(h.s, key)).toBe(10);
   });
 
+  it('transcripts by speech-to-text need an engine: mode generate is 501 up front on a server without one, and auto is captions only at an exact price', async () => {
+    const { key } = await h.s.newKey({ credits: 10 });
+    const r = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own], operation: { type: 'transcript', mode: 'generate' } } });
+    expect(r.status).toBe(501);
+    expect(r.json.error.code).toBe('STT_NOT_CONFIGURED');
+    const auto = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own, ID.captions9, ID.manualAndAsr, ID.tracks19, ID.web15, ID.asrOnlyFr], operation: { type: 'transcript', mode: 'auto' } } });
+    expect(auto.status).toBe(402);
+    expect(auto.json.error.message).toMatch(/^A batch of 6 videos may cost up to 12 credits \(2 per video; stored transcripts are free\); the balance is 10, enough for 5 videos/);
+    expect(await balanceOf(h.s, key)).toBe(10);
+  });
+
   it('bad batches are 400; other accounts cannot see a batch', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
     for (const body of [

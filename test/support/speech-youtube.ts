@@ -1,6 +1,7 @@
 // A loopback youtube.com + googlevideo.com for speech-to-text: /youtubei/v1/player answers recorded player responses
 // (one without caption tracks among them), and /videoplayback serves an audio stream made from the speech fixtures,
 // whatever format the service picked (the recorded stream URLs are rewritten onto this origin).
+import { readShared } from './fixture-files.ts';
 import { recordedPlayerRoute } from './media-youtube.ts';
 import { speechProgramme, type Programme } from './speech-audio.ts';
 import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
@@ -26,13 +27,23 @@ export interface SpeechYoutube extends VideoServer {
   audioDownloads(): number;
 }
 
-export async function startSpeechYoutube(): Promise<SpeechYoutube> {
+/**
+ * `captions`: caption downloads answer the recorded styled-manual caption file (as the subtitles tests serve it for
+ * any track), so the captioned video's mode=auto transcript is its captions; otherwise they answer 404.
+ */
+export async function startSpeechYoutube(opts: { captions?: boolean } = {}): Promise<SpeechYoutube> {
   const programme = speechProgramme();
   const server = await startVideoServer({
     '/youtubei/v1/player': recordedPlayerRoute(PLAYERS),
     '/videoplayback': { handle: (req, res, served) => serveFile(req, res, served, programme.file, 'audio/webm') },
     // Caption downloads for the captioned video (mode=auto would use them; mode=generate must not).
-    '/api/timedtext': { handle: (_req, res, served) => { served.status = 404; res.writeHead(404).end(); } },
+    '/api/timedtext': {
+      handle: (_req, res, served) => {
+        served.status = opts.captions ? 200 : 404;
+        if (!opts.captions) return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'application/json' }).end(readShared('timedtext.styled-manual.json3.sc3-z_2aNX0.json'));
+      },
+    },
   });
   return Object.assign(server, {
     programme,

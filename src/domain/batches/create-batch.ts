@@ -1,9 +1,9 @@
 // A batch: one operation over many videos (given, or listed from a playlist, channel tab or search), run as one
 // child job per video on a capacity-limited queue. Refused up front (402) when the balance cannot cover every video
-// at the operation's price (BATCH_VIDEO_PRICES), saying how many it can; each video is then charged only when it
-// succeeds (failures are free).
+// at the operation's price (batchVideoPrice: exact for captions, a stated figure where a video's length or captions
+// decide), saying how many it can; each video is then charged only when it succeeds (failures are free).
 import { ServiceError } from '../errors.ts';
-import { BATCH_VIDEO_PRICES } from '../pricing/prices.ts';
+import { batchVideoPrice } from '../pricing/prices.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { collectVideoIds, type ListingDeps } from '../listing/list-videos.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
@@ -22,6 +22,8 @@ export interface CreateBatchDeps extends BatchViewDeps {
   balance: (accountId: string) => Promise<number>;
   /** Whether a language model is configured (translations need one). */
   llmConfigured: boolean;
+  /** Whether a speech-to-text engine is available (transcripts in mode generate need one; auto falls back to it). */
+  speechConfigured: boolean;
   transport: WebhookTransport;
   allowHttpCallbacks: boolean;
   /** Puts the batch's items on the queue. */
@@ -36,6 +38,9 @@ export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; 
   const operation = input.operation ?? { type: 'transcript' as const };
   if (operation.type === 'translation' && !deps.llmConfigured) {
     throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)');
+  }
+  if (operation.type === 'transcript' && operation.mode === 'generate' && !deps.speechConfigured) {
+    throw new ServiceError('STT_NOT_CONFIGURED', 'Speech-to-text (mode generate) is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)');
   }
 
   let videoIds: string[];
@@ -52,7 +57,7 @@ export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; 
     if (videoIds.length === 0) throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
   }
 
-  const price = BATCH_VIDEO_PRICES[operation.type];
+  const price = batchVideoPrice(operation, deps.speechConfigured);
   const needed = videoIds.length * price.perVideo;
   const balance = await deps.balance(req.caller.accountId);
   if (balance < needed) {

@@ -16,10 +16,12 @@ const TranscriptOperation = z
     type: z.literal('transcript').describe('transcript: fetch and store each video’s transcript (as POST /subtitles)'),
     lang: LangCode.optional().describe('Language to fetch (as in POST /subtitles); default: each video’s default track'),
     mode: TranscriptMode.optional().describe(
-      'As in POST /subtitles, but the default here is native (captions only), so the up-front check stays at the captions’ price. auto or generate: videos without captions (or every video) are transcribed by speech-to-text, each charged per started minute of audio when its transcript is stored; the batch waits for those jobs',
+      'As in POST /subtitles, but the default here is native (captions only), so the up-front check is the captions’ exact price. auto or generate: videos without captions (or every video) are transcribed by speech-to-text, each charged per started minute of audio when its transcript is stored; the batch waits for those jobs (no job to poll per video)',
     ),
   })
-  .describe(`Each video’s transcript, as POST /subtitles (mode native unless given). ${BATCH_VIDEO_PRICES.transcript.note}`);
+  .describe(
+    `Each video’s transcript, as POST /subtitles (mode native unless given). mode native: ${BATCH_VIDEO_PRICES.transcript.native.note}. mode auto: ${BATCH_VIDEO_PRICES.transcript.auto.note}. mode generate: ${BATCH_VIDEO_PRICES.transcript.generate.note}.`,
+  );
 
 const ArticleOperation = z
   .object({
@@ -74,8 +76,10 @@ export const BatchItemResult = z.discriminatedUnion('type', [
       duration: z.number(),
       cached: z.boolean(),
       source: z.enum(TRANSCRIPT_SOURCES).optional().describe('Where the transcript came from, as POST /subtitles says'),
+      engine: z.string().optional().describe('For speech-to-text: the engine'),
+      model: z.string().optional().describe('For speech-to-text: the model the engine ran'),
     })
-    .describe('The stored transcript (read it free with POST /subtitles)'),
+    .describe('The stored transcript (read it free with POST /subtitles and the same mode and lang)'),
   z
     .object({
       type: z.literal('article'),

@@ -45,15 +45,44 @@ export const pricedDuration = (videoDuration: number | null | undefined, transcr
 /** The operations a batch runs over each of its videos. */
 export type BatchOperationType = 'transcript' | 'article' | 'translation';
 
+/** The transcript operations' modes (as in POST /subtitles). */
+export type BatchTranscriptMode = 'native' | 'generate' | 'auto';
+
+export interface BatchVideoPrice {
+  /** Credits the 402 check counts per video. */
+  perVideo: number;
+  /** Whether perVideo is an upper bound (else an estimate a video may exceed). */
+  exact: boolean;
+  note: string;
+}
+
+const SPEECH_NOTE =
+  `speech-to-text costs ${credits(STT_PRICE_PER_MINUTE)} per started minute of audio, charged when its transcript is stored; ` +
+  'a video’s length is known only once it is loaded, so each video is checked against the balance again before its speech-to-text job starts, ' +
+  'and one the balance cannot cover by then fails with INSUFFICIENT_CREDITS, uncharged';
+
 /**
  * What one video of a batch is checked against before the batch starts (the balance must cover it for every
- * video), and how the 402 and the descriptions say it. A transcript costs at most SUBTITLES_PRICE. An article or a
- * translation costs its transcript (when not stored) plus PER_STARTED_HOUR per started hour: the check counts one
- * hour, as a video's length is not known before it is loaded; a longer video the balance cannot cover by then
- * fails on its own with INSUFFICIENT_CREDITS, uncharged.
+ * video), and how the 402 and the descriptions say it. A transcript with captions costs at most SUBTITLES_PRICE.
+ * Speech-to-text and articles or translations depend on the video's length, unknown before it is loaded: the check
+ * counts a stated figure, not the worst case (captions for mode auto, as most videos have them; one minute of audio
+ * for mode generate; one hour for an article or a translation), and every video is checked again on its own before its
+ * work starts; one the balance cannot cover by then fails with INSUFFICIENT_CREDITS, uncharged.
  */
-export const BATCH_VIDEO_PRICES: Record<BatchOperationType, { perVideo: number; exact: boolean; note: string }> = {
-  transcript: { perVideo: SUBTITLES_PRICE, exact: true, note: `${SUBTITLES_PRICE} per video; stored transcripts are free` },
+export const BATCH_VIDEO_PRICES: Record<Exclude<BatchOperationType, 'transcript'>, BatchVideoPrice> & { transcript: Record<BatchTranscriptMode, BatchVideoPrice> } = {
+  transcript: {
+    native: { perVideo: SUBTITLES_PRICE, exact: true, note: `${SUBTITLES_PRICE} per video; stored transcripts are free` },
+    auto: {
+      perVideo: SUBTITLES_PRICE,
+      exact: false,
+      note: `${SUBTITLES_PRICE} per video with captions; a video without captions is transcribed by speech-to-text instead (the check counts ${SUBTITLES_PRICE} per video): ${SPEECH_NOTE}; stored transcripts are free`,
+    },
+    generate: {
+      perVideo: speechPrice(60),
+      exact: false,
+      note: `the check counts ${credits(speechPrice(60))} (one minute) per video: ${SPEECH_NOTE}; stored transcripts are free`,
+    },
+  },
   article: {
     perVideo: SUBTITLES_PRICE + hourlyPrice(1),
     exact: false,
@@ -65,3 +94,13 @@ export const BATCH_VIDEO_PRICES: Record<BatchOperationType, { perVideo: number; 
     note: `${SUBTITLES_PRICE + hourlyPrice(1)} per video of up to an hour: ${SUBTITLES_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the translation; stored translations are free`,
   },
 };
+
+/**
+ * The batch price of an operation (a transcript's by its mode, native by default in batches). Without a
+ * speech-to-text engine, auto is captions only: its price is native's, exact.
+ */
+export function batchVideoPrice(op: { type: BatchOperationType; mode?: BatchTranscriptMode }, speechAvailable: boolean): BatchVideoPrice {
+  if (op.type !== 'transcript') return BATCH_VIDEO_PRICES[op.type];
+  const mode = op.mode ?? 'native';
+  return BATCH_VIDEO_PRICES.transcript[mode === 'auto' && !speechAvailable ? 'native' : mode];
+}

@@ -8,6 +8,7 @@ export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
   listing: { lister: d.lister, listingCache: d.listingCache },
   balance: async (accountId) => (await getCredits(d, accountId, d.config.DAILY_FREE_CREDITS)).balance,
   llmConfigured: d.llm !== null,
+  speechConfigured: d.speech !== null,
   transport: d.webhookTransport,
   allowHttpCallbacks: d.config.WEBHOOK_ALLOW_HTTP,
 });

@@ -14,7 +14,7 @@ function done(i: BatchItem): string {
   const cost = i.creditsCharged ? `, ${i.creditsCharged} credits` : ' (stored, free)';
   switch (r.type) {
     case 'transcript':
-      return `${i.position + 1}. ${i.videoId} ok: ${r.lang} transcript, ${r.segmentCount} segments${cost}`;
+      return `${i.position + 1}. ${i.videoId} ok: ${r.lang} transcript${r.source ? ` (${r.source}${r.engine ? `, ${r.engine} ${r.model}` : ''})` : ''}, ${r.segmentCount} segments${cost}`;
     case 'article':
       return `${i.position + 1}. ${i.videoId} ok: article ${r.articleId} "${r.title}" (${r.lang})${cost}`;
     case 'translation':
