@@ -9,7 +9,7 @@ import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { startFakeWhisper, verboseJson, type FakeWhisper } from '../support/fake-whisper.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
-import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
+import { resetSpeech, SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -40,14 +40,7 @@ afterAll(async () => {
 beforeEach(async () => {
   if (!run) return;
   whisper.answer = (r) => ({ body: verboseJson(r.file?.seconds ?? 0) });
-  // The job of an earlier case may still be completing after its tasks succeeded: a new request would join it (same
-  // key) and then find its transcript deleted. Wait until the speech queue is idle.
-  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-    const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'speech' and state in ('created', 'retry', 'active')`;
-    if (row!.n === 0) break;
-  }
-  // Each case transcribes afresh: the stored speech transcript of an earlier case would answer it for free.
-  await s.deps.sql`delete from transcripts where origin = 'speech'`;
+  await resetSpeech(s);
 });
 
 const { noCaptions, captions, tooLong } = SPEECH_VIDEOS;

@@ -2,6 +2,7 @@
 // (one without caption tracks among them), and /videoplayback serves an audio stream made from the speech fixtures,
 // whatever format the service picked (the recorded stream URLs are rewritten onto this origin).
 import { readShared } from './fixture-files.ts';
+import type { TestServer } from './test-server.ts';
 import { recordedPlayerRoute } from './media-youtube.ts';
 import { speechProgramme, type Programme } from './speech-audio.ts';
 import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
@@ -49,4 +50,17 @@ export async function startSpeechYoutube(opts: { captions?: boolean } = {}): Pro
     programme,
     audioDownloads: () => server.requests.filter((r) => r.path === '/videoplayback' && r.range !== 'bytes=0-0').length,
   });
+}
+
+/**
+ * Between cases: waits until the speech queue is idle (the job of an earlier case may still be completing after its
+ * tasks succeeded; a new request would join it by key and then find its transcript deleted), then deletes the stored
+ * speech transcripts, so each case transcribes afresh rather than being answered free from the store.
+ */
+export async function resetSpeech(s: TestServer): Promise<void> {
+  for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
+    const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'speech' and state in ('created', 'retry', 'active')`;
+    if (row!.n === 0) break;
+  }
+  await s.deps.sql`delete from transcripts where origin = 'speech'`;
 }
