@@ -1,9 +1,11 @@
 // API keys (stored by hash) and their per-minute request counters.
 import type { Sql } from '../../../db/client.ts';
 import type { ApiKeyStore } from '../../domain/keys/api-key-store.ts';
+import { groupCommit } from './group-commit.ts';
 import { countRequests } from './rate-counters.ts';
 
 export function createApiKeyStore(sql: Sql): ApiKeyStore {
+  const lookups = groupCommit((batch: Lookup[]) => findCallersAndCount(sql, batch));
   return {
     async insert(k) {
       await sql`
@@ -34,16 +36,8 @@ export function createApiKeyStore(sql: Sql): ApiKeyStore {
       return rows.length > 0;
     },
 
-    async findCallerAndCount(hash, windowStart, n) {
-      // Looked up by hash, so timing reveals nothing about how much of a guess was right.
-      const [row] = await sql<{ id: string; account_id: string; rate_limit: number | null; count: number | null }[]>`
-        with counted as (
-          select k.id, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit
-          from api_keys k join accounts a on a.id = k.account_id
-          where k.hash = ${hash} and k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-        ), c as (${countRequests(sql, windowStart, n)})
-        select counted.id, counted.account_id, counted.rate_limit, (select count from c) as count from counted`;
-      return row ? { caller: { accountId: row.account_id, keyId: row.id, rateLimit: row.rate_limit }, count: row.count } : null;
+    findCallerAndCount(hash, windowStart, n) {
+      return lookups.run({ hash, windowStart: windowStart.toISOString(), n });
     },
 
     async countRequests(counterKey, windowStart, n) {
@@ -57,4 +51,68 @@ export function createApiKeyStore(sql: Sql): ApiKeyStore {
       await sql`delete from rate_counters where window_start < now() - interval '10 minutes'`;
     },
   };
+}
+
+interface Lookup {
+  hash: string;
+  windowStart: string;
+  n: number;
+}
+
+type Found = Awaited<ReturnType<ApiKeyStore['findCallerAndCount']>>;
+
+/**
+ * The lookups of a batch of concurrent requests, in one statement per window: each key's requests are counted
+ * together, and each request is answered with the count it would have seen alone, in arrival order. Counter rows
+ * are upserted in key order, so two batches in flight never wait on each other in a cycle.
+ */
+async function findCallersAndCount(sql: Sql, batch: Lookup[]): Promise<Found[]> {
+  // Requests per window, then per key within it: n summed.
+  const totals = new Map<string, Map<string, number>>();
+  for (const l of batch) {
+    const perKey = totals.get(l.windowStart) ?? totals.set(l.windowStart, new Map()).get(l.windowStart)!;
+    perKey.set(l.hash, (perKey.get(l.hash) ?? 0) + l.n);
+  }
+  const found = new Map<string, Map<string, KeyRow>>();
+  await Promise.all(
+    [...totals].map(async ([windowStart, perKey]) => {
+      // Looked up by hash, so timing reveals nothing about how much of a guess was right.
+      const rows = await sql<KeyRow[]>`
+        with wanted as (
+          select * from unnest(${[...perKey.keys()]}::text[], ${[...perKey.values()]}::int[]) as w(hash, n)
+        ), live as (
+          select k.id, k.hash, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit, w.n
+          from wanted w join api_keys k on k.hash = w.hash join accounts a on a.id = k.account_id
+          where k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+        ), c as (
+          insert into rate_counters (key_id, window_start, count)
+          select id, ${windowStart}::timestamptz, n from live where n > 0 order by id
+          on conflict (key_id, window_start) do update set count = rate_counters.count + excluded.count
+          returning key_id, count
+        )
+        select live.hash, live.id, live.account_id, live.rate_limit, c.count from live left join c on c.key_id = live.id`;
+      found.set(windowStart, new Map(rows.map((r) => [r.hash, r])));
+    }),
+  );
+  // Each request, in arrival order, gets the window's count just after it: the count before the batch plus the
+  // requests of the same key up to it.
+  const seen = new Map<string, number>();
+  return batch.map((l) => {
+    const row = found.get(l.windowStart)?.get(l.hash);
+    if (!row) return null;
+    const caller = { accountId: row.account_id, keyId: row.id, rateLimit: row.rate_limit };
+    if (row.count === null || l.n === 0) return { caller, count: null };
+    const key = `${l.windowStart} ${l.hash}`;
+    const after = (seen.get(key) ?? row.count - totals.get(l.windowStart)!.get(l.hash)!) + l.n;
+    seen.set(key, after);
+    return { caller, count: after };
+  });
+}
+
+interface KeyRow {
+  hash: string;
+  id: string;
+  account_id: string;
+  rate_limit: number | null;
+  count: number | null;
 }
