@@ -20,11 +20,10 @@ import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { DEFAULT_LLM_MODEL, lazyLlm } from './infra/llm/lazy-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
-import { createYoutubeSource } from './infra/youtube/create-youtube-source.ts';
+import { lazyYoutubeLister, lazyYoutubeSource } from './infra/youtube/lazy-youtube.ts';
 import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
 import { createEgressStore } from './infra/postgres/youtube-egress.ts';
 import type { Outcome } from './domain/youtube/egress.ts';
-import { createYoutubeLister } from './infra/youtube/youtube-lister.ts';
 import { createListingCache } from './domain/listing/listing-cache.ts';
 import { createBatchRepository } from './infra/postgres/batches.ts';
 import { createWebhookRepository } from './infra/postgres/webhooks.ts';
@@ -106,7 +105,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     cooldownMaxSeconds: config.YOUTUBE_COOLDOWN_MAX_SECONDS,
     onOutcome: (o: Outcome) => metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
   };
-  const youtube = createYoutubeSource({
+  const youtube = lazyYoutubeSource({
     baseUrl: config.YOUTUBE_BASE_URL,
     proxyUrls: config.YOUTUBE_PROXY_URLS,
     cookie: config.YOUTUBE_COOKIE,
@@ -142,7 +141,7 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     media,
     mediaGateway,
     youtube: withDirectMedia(youtube, { prober: media, videos: stores.videos }),
-    lister: createYoutubeLister({
+    lister: lazyYoutubeLister({
       baseUrl: config.YOUTUBE_BASE_URL,
       proxyUrls: config.YOUTUBE_PROXY_URLS,
       cookie: config.YOUTUBE_COOKIE,

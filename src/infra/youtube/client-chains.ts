@@ -12,7 +12,12 @@
 // ANDROID_VR (all formats 403 since August 2026) and TV_EMBEDDED (removed by YouTube in January 2026) are gone
 // from every default; they can still be named in a setting.
 import type { Purpose } from '../../domain/youtube/egress.ts';
-import { WATCH_PAGE, WEB_CLIENTS } from './fetch-player.ts';
+
+/** The desktop watch page, tried after every InnerTube client (see watch-page.ts). */
+export const WATCH_PAGE = 'WATCH_PAGE';
+
+/** Clients whose caption and stream URLs need a web PO token (BotGuard); skipped when no token can be had. */
+export const WEB_CLIENTS: ReadonlySet<string> = new Set(['WEB', 'MWEB', 'WEB_EMBEDDED', 'WEB_CREATOR']);
 
 /** The purposes that have a client chain (listing pages always use the WEB client). */
 export type ChainPurpose = Exclude<Purpose, 'listing'>;
@@ -36,4 +41,9 @@ export function resolveChains(overrides: Partial<ClientChains>, canMintTokens: b
     return canMintTokens ? DEFAULT_CHAINS[purpose] : DEFAULT_CHAINS[purpose].filter((c) => !WEB_CLIENTS.has(c));
   };
   return { captions: pick('captions'), metadata: pick('metadata'), streams: pick('streams') };
+}
+
+/** The chains a source built with these options asks: one list for every purpose (tests), else `resolveChains`. */
+export function sourceChains(opts: { clients?: string[]; chains?: Partial<ClientChains> }, canMintTokens: boolean): ClientChains {
+  return opts.clients ? { captions: opts.clients, metadata: opts.clients, streams: opts.clients } : resolveChains(opts.chains ?? {}, canMintTokens);
 }

@@ -13,9 +13,9 @@ import { createEgressPacer, type EgressPacer, type EgressStore, type Outcome, ty
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
 import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
-import { resolveChains, type ChainPurpose, type ClientChains } from './client-chains.ts';
+import { sourceChains, WATCH_PAGE, WEB_CLIENTS, type ChainPurpose, type ClientChains } from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
-import { fetchPlayer, WATCH_PAGE, WEB_CLIENTS, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
+import { fetchPlayer, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
 import { mapTracks, mapVideo } from './map-video.ts';
 import { addCaptionToken, addStreamToken, needsCaptionToken } from './po-token/add-po-token.ts';
@@ -58,6 +58,7 @@ export interface YoutubeSource extends VideoSource {
   readonly chains: ClientChains;
   readonly identities: string[];
   readonly tokenProvider: string | null;
+  getAudioSource: NonNullable<VideoSource['getAudioSource']>;
 }
 
 type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
@@ -72,7 +73,7 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
   const sessions = createSessions({ fetch: ytFetch, cookie: opts.cookie, poToken: opts.poToken, visitorData: opts.visitorData });
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
   const tokens = provider ? createTokenCache(provider) : undefined;
-  const chains = opts.clients ? { captions: opts.clients, metadata: opts.clients, streams: opts.clients } : resolveChains(opts.chains ?? {}, !!tokens);
+  const chains = sourceChains(opts, !!tokens);
   const pacer: EgressPacer | undefined = opts.egress
     ? createEgressPacer(opts.egress.store, {
         identities: proxies.identities,

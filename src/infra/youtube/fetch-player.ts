@@ -15,15 +15,11 @@ import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 import { findChapters } from './map-video.ts';
 import { classifyHtmlPage, extractInitialData, extractPlayerResponse, looksLikeHtml } from './watch-page.ts';
+import { WATCH_PAGE, WEB_CLIENTS } from './client-chains.ts';
 import { YoutubeNetworkError } from './network-error.ts';
 import { DIRECT } from './proxy-pool.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
 
-/** The desktop watch page, tried after every InnerTube client (see watch-page.ts). */
-export const WATCH_PAGE = 'WATCH_PAGE';
-
-/** Clients whose caption and stream URLs need a web PO token (BotGuard); skipped when no token can be had. */
-export const WEB_CLIENTS: ReadonlySet<string> = new Set(['WEB', 'MWEB', 'WEB_EMBEDDED', 'WEB_CREATOR']);
 
 /** Who answered, and how to use what it answered. */
 export interface PlayerResult {

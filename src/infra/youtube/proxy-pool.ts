@@ -34,10 +34,16 @@ export function checkProxyUrl(url: string): string | undefined {
   return PROXY_PROTOCOLS.has(u.protocol) ? undefined : `protocol ${u.protocol} is not http, https or socks5`;
 }
 
+/** The identities a pool over these URLs has, without building it. */
+export function proxyIdentities(proxyUrls: string[] = []): string[] {
+  const urls = proxyUrls.filter(Boolean);
+  return urls.length ? urls.map(identityName) : [DIRECT];
+}
+
 export function createProxyPool(proxyUrls: string[] = []): ProxyPool {
   const urls = proxyUrls.filter(Boolean);
   const agents = new Map<string, object>();
-  const identities = urls.length ? urls.map(identityName) : [DIRECT];
+  const identities = proxyIdentities(urls);
   // Agents are made on first use: building one opens nothing, but there is no point before a request.
   const agentFor = (identity: string) => {
     const i = identities.indexOf(identity);
