@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark in turn, printed as it finishes and written to BENCHMARKS.md with the date and the
 // machine. Figures come only from here; tests never assert timings. Needs a PostgreSQL (TEST_DATABASE_URL or the local
 // one on 127.0.0.1:5432, as the tests), ffmpeg, and the shared YouTube fixtures. `npm run bench -- hot-path search`
-// runs a subset (the file is then written with only those sections).
+// runs a subset (the file is then written with only those sections). Search: BENCH_ARTICLES (sizes, default
+// 100000,300000), BENCH_SEARCHES (requests per kind) and BENCH_SEARCH_DB (a kept, reused database; bench/search.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedAvailable } from '../test/support/fixture-files.ts';

@@ -6,12 +6,18 @@ import { ARTICLE_CATEGORIES } from '../src/domain/articles/schemas.ts';
 import { JUDGED_ARTICLES, JUDGED_QUERIES } from './search-judged.ts';
 import { benchDatabase, fmt, percentile, startService, table, type BenchSection, type ChildServer } from './support.ts';
 import { createApiKey, ensureAccount } from '../test/support/stores.ts';
+import { keptDatabase } from './kept-database.ts';
 
 const SIZES = (process.env.BENCH_ARTICLES ?? '100000,300000').split(',').map(Number);
 const CHUNK = 50_000;
 const PER = Number(process.env.BENCH_SEARCHES ?? 40);
 const LANGS = ['en', 'en', 'en', 'en-GB', 'de', 'fr', 'es', 'pt-BR'];
 const VOCAB = 20_000;
+/**
+ * BENCH_SEARCH_DB=<name>: use (create if missing) and keep a database of that name instead of a throwaway one, so the
+ * slow generation runs once: sizes already generated there are reused, and new migrations are applied to it.
+ */
+const KEEP_DB = process.env.BENCH_SEARCH_DB;
 
 /** A generated vocabulary: pronounceable words, distinct by construction (i + 16 in base 16, a syllable per digit). */
 export function vocabulary(n: number): string[] {
@@ -80,7 +86,7 @@ export async function insertJudged(sql: Sql): Promise<void> {
 }
 
 export async function run(): Promise<BenchSection[]> {
-  const db = await benchDatabase('search');
+  const db = KEEP_DB ? await keptDatabase(KEEP_DB) : await benchDatabase('search');
   const { sql } = connect(db.url, { max: 4 });
   let service: ChildServer | undefined;
   try {
@@ -116,14 +122,20 @@ export async function run(): Promise<BenchSection[]> {
     };
 
     const sections: string[] = [];
-    let have = 0;
+    // A kept database may hold generated articles already (ids art_bench00000001 up).
+    let have = (await sql<{ n: number }[]>`select count(*)::int as n from articles where id like 'art_bench%'`)[0]!.n;
     const judgedRows: (string | number)[][] = [];
     const judgedSummary: string[] = [];
     for (const size of SIZES) {
       const t0 = performance.now();
-      await generate(sql, vocab, have + 1, size);
-      if (have === 0) await insertJudged(sql);
-      await sql`vacuum analyze articles`;
+      const reused = have >= size;
+      if (have > size) throw new Error(`${KEEP_DB} holds ${have} generated articles, more than ${size}`);
+      if (!reused) {
+        await generate(sql, vocab, have + 1, size);
+        const [judged] = await sql<{ n: number }[]>`select count(*)::int as n from articles where id like 'art_judged%'`;
+        if (judged!.n === 0) await insertJudged(sql);
+        await sql`vacuum analyze articles, article_search`; // the narrow search table too (autovacuum may be off)
+      }
       const loadSeconds = (performance.now() - t0) / 1000;
       have = size;
       const [sizeRow] = await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size('articles')) as size`;
@@ -168,7 +180,7 @@ export async function run(): Promise<BenchSection[]> {
         [
           `### ${size.toLocaleString('en')} articles`,
           '',
-          `Generated in ${fmt(loadSeconds, 0)} s (the table with its indexes: ${sizeRow!.size}). Each kind ${PER} times, one request at a time:`,
+          `${reused ? 'Reused from a kept database' : `Generated in ${fmt(loadSeconds, 0)} s`} (the table with its indexes: ${sizeRow!.size}). Each kind ${PER} times, one request at a time:`,
           '',
           table(['query', 'p50 ms', 'p99 ms', 'mean matches'], rows),
           '',
