@@ -7,6 +7,7 @@ import { mcpClient, rest } from '../support/clients.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newVideoId } from './llm-fixtures.ts';
 import { storeArticle } from '../support/stores.ts';
+import { TITLE_RANKED } from '../../src/infra/search/pg-article-search.ts';
 
 const TOPICS = ['volcano', 'saxophone', 'blockchain', 'marathon', 'origami', 'telescope', 'espresso', 'glacier', 'robotics', 'chess'];
 const LANGS = ['en', 'de', 'fr', 'es', 'pt-BR'];
@@ -216,6 +217,30 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
     expect(all[0]).toBe(sourdoughId);
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBe((await search({ query: 'sourdough' })).json.total);
+  });
+
+  it(`ranks the newest ${TITLE_RANKED} title matches by the title, older ones after them newest first, and pages stay whole`, async () => {
+    // 700 title matches a minute apart (art_okapi1 the oldest); two repeat the word in the title, which ranks higher.
+    await s.deps.sql`
+      insert into articles (id, video_id, lang, length, source_lang, title, summary, category, tags, body, search_config, search_text, created_at)
+      select 'art_okapi' || g, 'okapi' || g, 'en', 'medium', 'en',
+             case when g in (10, 690) then 'Okapi okapi ' || g else 'Okapi number ' || g end,
+             'An okapi.', 'science', '{}', '{}'::jsonb, 'english', '', now() - (800 - g) * interval '1 minute'
+      from generate_series(1, 700) g`;
+    try {
+      const ids: string[] = [];
+      for (let page = 1; page <= 14; page++) ids.push(...(await search({ query: 'okapi', limit: '50', page: String(page) })).json.results.map((r: { id: string }) => r.id));
+      expect(ids).toHaveLength(700);
+      expect(new Set(ids).size).toBe(700);
+      // Among the newest 500: the repeated title first, then newest first; the older 200 newest first after them.
+      expect(ids.slice(0, 3)).toEqual(['art_okapi690', 'art_okapi700', 'art_okapi699']);
+      expect(ids.slice(TITLE_RANKED - 1, TITLE_RANKED + 1)).toEqual(['art_okapi201', 'art_okapi200']);
+      expect(ids.indexOf('art_okapi10')).toBe(TITLE_RANKED + 190);
+      const across = await search({ query: 'okapi', limit: '30', page: '17' }); // positions 480-509: both tiers
+      expect(across.json.results.map((r: { id: string }) => r.id)).toEqual(ids.slice(480, 510));
+    } finally {
+      await s.deps.sql`delete from articles where id like 'art_okapi%'`;
+    }
   });
 
   it('counts up to 10,000 matches and says when more match', async () => {

@@ -5,6 +5,11 @@ import type { ArticleHit, ArticleSearch } from '../../domain/articles/search-por
 
 /** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
 export const COUNT_CAP = 10_000;
+/**
+ * Title matches are ranked by cover density on the title among the newest this many; older title matches follow,
+ * newest first. A common word has thousands of title matches: ranking them all was most of its cost.
+ */
+export const TITLE_RANKED = 500;
 /** When no more than this many matches lack the words in their title, they are ranked on the whole text too. */
 const RANK_REST_UP_TO = 100;
 
@@ -43,8 +48,9 @@ type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; creat
  * websearch_to_tsquery, which accepts any text without syntax errors.
  *
  * Ranking, in tiers so that a common word never ranks every match: articles whose title matches the query come first,
- * ranked by cover density on the title; then the others, ranked on the whole weighted text when there are few of
- * them, newest first when there are many. Counting stops at COUNT_CAP.
+ * ranked by cover density on the title (the newest TITLE_RANKED of them; older ones after, newest first); then the
+ * others, ranked on the whole weighted text when there are few of them, newest first when there are many. Every tier
+ * is a fixed order, so pages never repeat or skip an article. Counting stops at COUNT_CAP.
  */
 export function createPgArticleSearch(sql: Sql): ArticleSearch {
   return {
@@ -88,14 +94,32 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
           } else {
             // An excluded word may appear outside the title: then the title tier checks the whole vector too.
             const excludes = /(^|\s)-\S/.test(q);
-            const head = await tx<{ id: string; head: number }[]>`
-              select s.id, count(*) over ()::int as head from article_search s
-              where s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}
-              order by ts_rank_cd(s.title_vector, ${tq}) desc, s.created_at desc, s.id
-              limit ${offset + limit}`;
-            ids.push(...head.slice(offset).map((r) => r.id));
-            const headCount = head[0]?.head ?? 0;
+            const inTitle = sql`s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}`;
+            // The number of title matches, when known without counting them.
+            let headCount: number | undefined;
+            if (offset < TITLE_RANKED) {
+              const head = await tx<{ id: string; head: number }[]>`
+                with recent as (
+                  select s.id, s.created_at, s.title_vector from article_search s where ${inTitle}
+                  order by s.created_at desc, s.id limit ${TITLE_RANKED})
+                select id, count(*) over ()::int as head from recent
+                order by ts_rank_cd(title_vector, ${tq}) desc, created_at desc, id
+                limit ${Math.min(limit, TITLE_RANKED - offset)} offset ${offset}`;
+              ids.push(...head.map((r) => r.id));
+              if (head.length && head[0]!.head < TITLE_RANKED) headCount = head[0]!.head;
+            }
+            if (ids.length < limit && headCount === undefined) {
+              // Past the ranked ones: the older title matches, newest first (the date index, stopping at the page).
+              const from = offset + ids.length;
+              const older = await tx<{ id: string }[]>`
+                select s.id from article_search s where ${inTitle}
+                order by s.created_at desc, s.id limit ${limit - ids.length} offset ${from}`;
+              ids.push(...older.map((r) => r.id));
+              if (ids.length < limit && older.length) headCount = from + older.length;
+            }
             if (ids.length < limit) {
+              // A page past the last title match has no row to tell how many there are: count them.
+              headCount ??= (await tx<{ n: number }[]>`select count(*)::int as n from article_search s where ${inTitle}`)[0]!.n;
               const restOffset = Math.max(0, offset - headCount);
               const rankRest = n <= COUNT_CAP && n - headCount <= RANK_REST_UP_TO;
               // Newest first over many matches: a bitmap of the matches and a sort, not the date index with every
