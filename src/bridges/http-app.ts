@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { bodyLimitByHeaders } from './body-limit.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
@@ -56,15 +56,21 @@ function stampRequestId(c: { res: Response; header(k: string, v: string): void }
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
 export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   const app = new Hono<Env>();
-  const makeContext = (req: Request, requestId: string, surface: Surface): Context => ({
-    deps,
-    requestId,
-    surface,
-    headers: req.headers,
-    log: deps.log.child({ reqId: requestId }),
-    signal: req.signal,
-    out: {},
-  });
+  const makeContext = (req: Request, requestId: string, surface: Surface): Context => {
+    let log: Context['log'] | undefined;
+    return {
+      deps,
+      requestId,
+      surface,
+      headers: req.headers,
+      // Made when first used: most requests log nothing but the access line.
+      get log() {
+        return (log ??= deps.log.child({ reqId: requestId }));
+      },
+      signal: req.signal,
+      out: {},
+    };
+  };
 
   app.use(async (c, next) => {
     const requestId = newId('req');
@@ -86,14 +92,16 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   const answer = (c: { req: { raw: Request }; get(k: 'requestId'): string }): AnswerContext => ({ requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });
   app.use(async (c, next) => {
     // The request target as sent (path and query); Node reads up to its header limit, we answer past 16 KiB.
-    const target = c.req.url.length - new URL(c.req.url).origin.length;
+    const url = c.req.url; // absolute: scheme://host[:port]/target
+    const slash = url.indexOf('/', url.indexOf('//') + 2);
+    const target = slash < 0 ? 0 : url.length - slash;
     if (target > MAX_URL_BYTES) {
       return renderForPath(c.req.path, failure('URI_TOO_LONG', `Request URLs are limited to ${MAX_URL_BYTES} bytes`), answer(c));
     }
     await next();
   });
   app.use(
-    bodyLimit({
+    bodyLimitByHeaders({
       maxSize: deps.config.MAX_BODY_BYTES,
       onError: (c) =>
         // The rest of the body is never read: close the connection, or a client reusing it sees a reset.

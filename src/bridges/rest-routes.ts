@@ -1,6 +1,8 @@
 import type { AnyRouter } from '@trpc/server';
 import { listProcedures } from './procedures.ts';
 
+const KNOWN_PATHS = 1000;
+
 /** Which methods each REST path accepts, so a wrong method is a 405 and an unknown path a 404. */
 export function restRouteTable(router: AnyRouter, extra: { method: string; path: string }[] = []) {
   const routes = [
@@ -12,11 +14,18 @@ export function restRouteTable(router: AnyRouter, extra: { method: string; path:
     method: r.method.toUpperCase(),
     pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
   }));
+  // Answers per path, kept for the paths seen most recently: a request no longer runs every route's pattern.
+  const known = new Map<string, string[]>();
   return {
     methodsFor(path: string): string[] {
+      const hit = known.get(path);
+      if (hit) return hit;
       const methods = routes.filter((r) => r.pattern.test(path)).map((r) => r.method);
       if (methods.includes('GET')) methods.push('HEAD');
-      return [...new Set(methods)];
+      const answer = [...new Set(methods)];
+      if (known.size >= KNOWN_PATHS) known.clear();
+      known.set(path, answer);
+      return answer;
     },
   };
 }

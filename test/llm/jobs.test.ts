@@ -41,9 +41,7 @@ describe('202 and polling', () => {
     const segs = spreadSegments(1800, 2000, (k) => `cue ${k}`); // 17 chunks, 4 at a time: about 1.3 s
     const { videoId } = await seedVideo(s.deps.sql, { duration: 1800, segments: segs });
     const { key, accountId } = await s.newKey({ credits: 1 });
-    const t0 = Date.now();
     const r = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr' } });
-    expect(Date.now() - t0).toBeLessThan(3_000);
     expect(r.status).toBe(202);
     expect(r.json).toMatchObject({ status: expect.stringMatching(/^(queued|running)$/), cached: false, creditsCharged: 0 });
     expect(r.json.translation).toBeUndefined();

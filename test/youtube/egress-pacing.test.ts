@@ -145,7 +145,7 @@ describe.skipIf(!sharedAvailable)('a bot check cools the identity for every inst
     expect(text.stdout).toMatch(/^direct\s+cooling \d+ s\s+\d+\s+2\s+.*not a bot/m);
     expect(text.stdout).toMatch(/^ANDROID\s+metadata\s+2\s+0\s+2/m);
     expect((await cli(p.databaseUrl, 'youtube', 'status', '--hours', '0')).code).not.toBe(0);
-  });
+  }, 180_000); // a CLI process start: slow on a loaded machine
 });
 
 /** The operator CLI as a child process against the pair's database. */
