@@ -141,8 +141,9 @@ export async function handleMcp(request: Request, ctx: Context): Promise<Respons
       ? await modernHandler().fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(toolCtx) })
       : await serveLegacy(forward, parsed, toolCtx);
 
-  const headers = new Headers(response.headers);
-  for (const [k, v] of rateLimitHeaders(limit)) headers.set(k, v);
-  headers.set('x-request-id', ctx.requestId);
-  return new Response(response.body, { status: response.status, headers });
+  // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
+  // holds into a stream, piped chunk by chunk.
+  for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
+  response.headers.set('x-request-id', ctx.requestId);
+  return response;
 }
