@@ -15,7 +15,8 @@ import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
 import { serveSubtitlesFile } from './subtitles-file-route.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
-import { handleMcp, MCP_PATH } from './mcp.ts';
+import { createStoredToolResults } from './mcp-stored-results.ts';
+import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
@@ -126,8 +127,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     serveSubtitlesFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
 
-  // A quarter of the cache budget holds rendered answers; the transcripts themselves take the rest (src/build-deps.ts).
-  const spliced = createSplicedAnswers(Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 4));
+  // A quarter of the cache budget holds rendered answers, half of it REST and tRPC answers, half MCP tool results;
+  // the transcripts themselves take the rest (src/build-deps.ts).
+  const renderedBytes = Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8);
+  const spliced = createSplicedAnswers(renderedBytes);
+  const handleMcp = createMcpEndpoint(createStoredToolResults(renderedBytes));
   const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), spliced);
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();

@@ -15,6 +15,7 @@ import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
 import { failure, failureOf } from './errors/failure.ts';
 import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
+import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
 import { mcpTools, type ToolDef } from './mcp-tools.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { callByPath } from './procedures.ts';
@@ -32,27 +33,39 @@ function errorResult(code: Parameters<typeof errorBody>[0], message: string): Ca
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }] };
 }
 
+function resultText(def: ToolDef, output: unknown): string {
+  const mcp = def.entry.meta.mcp!;
+  return mcp.text ? mcp.text(output) : mcp.summarize ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}` : JSON.stringify(output);
+}
+
 function successResult(def: ToolDef, output: unknown): CallToolResult {
   const mcp = def.entry.meta.mcp!;
   if (mcp.image) {
     const img = mcp.image(output);
     return { content: [{ type: 'image', data: img.base64, mimeType: img.mimeType }, { type: 'text', text: img.caption }] };
   }
-  const text = mcp.text ? mcp.text(output) : mcp.summarize ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}` : JSON.stringify(output);
-  return { content: [{ type: 'text', text }], structuredContent: output as Record<string, unknown> };
+  return { content: [{ type: 'text', text: resultText(def, output) }], structuredContent: output as Record<string, unknown> };
 }
+
+/** A request's stored-page result, rendered (or found rendered) by its tool, for the bridge to splice into the SDK's answer. */
+type RenderedPages = WeakMap<Context, RenderedPage>;
 
 /**
  * One MCP server for one request, its tools calling the router's procedures with the caller's context: limits,
  * credits and validation are the procedures' own, so a tool answers what REST and tRPC answer. Input that fails
- * validation is a tool execution error (`isError`) carrying the spec's error body.
+ * validation is a tool execution error (`isError`) carrying the spec's error body. A page of a stored transcript
+ * goes to the SDK with empty text and segments, its rendering kept in `rendered` (src/bridges/mcp-stored-results.ts).
  */
-function buildServer(ctx: Context): McpServer {
+function buildServer(ctx: Context, results: StoredToolResults, rendered: RenderedPages): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
   for (const def of mcpTools()) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
       try {
-        return successResult(def, await callByPath(createCaller(ctx), def.entry.path, args ?? {}));
+        const output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+        const page = ctx.out.storedPage;
+        if (!page) return successResult(def, output);
+        rendered.set(ctx, results.render(def.name, output, page, (segments) => resultText(def, { ...(output as object), segments })));
+        return { content: [{ type: 'text', text: '' }], structuredContent: output as Record<string, unknown> };
       } catch (err) {
         const f = failureOf(err, ctx.requestId);
         return errorResult(f.code, f.message);
@@ -66,14 +79,8 @@ function buildServer(ctx: Context): McpServer {
 const contextOf = (auth: AuthInfo | undefined) => (auth?.extra as { context: Context }).context;
 const authInfoFor = (ctx: Context): AuthInfo => ({ token: 'caller', clientId: ctx.auth!.caller.accountId, scopes: [], extra: { context: ctx } });
 
-let modern: ReturnType<typeof createMcpHandler> | undefined;
-/** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
-const modernHandler = () =>
-  (modern ??= createMcpHandler((c) => buildServer(contextOf(c.authInfo)), { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 }));
-
 /** 2025 traffic: a stateless streamable HTTP transport per request, answering JSON (never an SSE stream). */
-async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context): Promise<Response> {
-  const server = buildServer(ctx);
+async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context, server: McpServer): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -86,64 +93,76 @@ async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context):
 
 type Message = { id?: JsonRpcId; method?: string; params?: { arguments?: unknown } };
 
-/**
- * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
- * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
- * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
- * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
- */
-export async function handleMcp(request: Request, ctx: Context): Promise<Response> {
-  // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
-  const answer = { requestId: ctx.requestId, requestHeaders: request.headers, challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) } };
-  if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
-    return mcpErrorResponse(failure('FORBIDDEN', 'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS'), answer);
-  }
-  if (request.method !== 'POST') {
-    return mcpErrorResponse(failure('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)'), answer, null, { allow: 'POST' });
-  }
+/** The MCP endpoint of one app, with the stored-page results it has rendered (`results`, bounded in bytes). */
+export function createMcpEndpoint(results: StoredToolResults) {
+  const rendered: RenderedPages = new WeakMap();
+  /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
+  const modern = createMcpHandler((c) => buildServer(contextOf(c.authInfo), results, rendered), { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 });
 
-  const text = await request.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined; // the SDK answers -32700
-  }
-  const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
-  const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
-  // The rate limit counts tool calls, not protocol traffic (initialize, tools/list, ping): they are counted with
-  // the caller's lookup, in the one statement every surface uses, and each tool's procedure spends one.
-  const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method === 'tools/call').length;
-  let auth;
-  try {
-    auth = await authenticateRequest(ctx, toolCalls);
-  } catch (err) {
-    if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
-    throw err;
-  }
-  if (refusedBatch) {
-    return mcpErrorResponse(failure('INVALID_REQUEST', 'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request'), answer);
-  }
-  const limit = auth.rateLimit ?? undefined;
-  const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
-  if (limit && !limit.allowed && single?.method === 'tools/call') {
-    // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
-    return mcpErrorResponse(failureOf(rateLimited(limit), ctx.requestId), { ...answer, rateLimit: limit }, single.id ?? null);
-  }
-  const toolCtx: Context = { ...ctx, auth };
+  /**
+   * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
+   * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
+   * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
+   * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
+   */
+  return async function handleMcp(request: Request, ctx: Context): Promise<Response> {
+    // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
+    const answer = { requestId: ctx.requestId, requestHeaders: request.headers, challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) } };
+    if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
+      return mcpErrorResponse(failure('FORBIDDEN', 'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS'), answer);
+    }
+    if (request.method !== 'POST') {
+      return mcpErrorResponse(failure('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)'), answer, null, { allow: 'POST' });
+    }
 
-  // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
-  if (single?.method === 'tools/call' && single.params && single.params.arguments === null) delete single.params.arguments;
-  const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+    const text = await request.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined; // the SDK answers -32700
+    }
+    const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
+    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
+    // The rate limit counts tool calls, not protocol traffic (initialize, tools/list, ping): they are counted with
+    // the caller's lookup, in the one statement every surface uses, and each tool's procedure spends one.
+    const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method === 'tools/call').length;
+    let auth;
+    try {
+      auth = await authenticateRequest(ctx, toolCalls);
+    } catch (err) {
+      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
+      throw err;
+    }
+    if (refusedBatch) {
+      return mcpErrorResponse(failure('INVALID_REQUEST', 'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request'), answer);
+    }
+    const limit = auth.rateLimit ?? undefined;
+    const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
+    if (limit && !limit.allowed && single?.method === 'tools/call') {
+      // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
+      return mcpErrorResponse(failureOf(rateLimited(limit), ctx.requestId), { ...answer, rateLimit: limit }, single.id ?? null);
+    }
+    const toolCtx: Context = { ...ctx, auth };
+    // One tool call per request: its answer can carry a stored page as rendered before (a batch shares one context).
+    toolCtx.out.takesStoredPage = single?.method === 'tools/call';
 
-  const response =
-    parsed !== undefined && !(await isLegacyRequest(forward, parsed))
-      ? await modernHandler().fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(toolCtx) })
-      : await serveLegacy(forward, parsed, toolCtx);
+    // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
+    if (single?.method === 'tools/call' && single.params && single.params.arguments === null) delete single.params.arguments;
+    const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
 
-  // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
-  // holds into a stream, piped chunk by chunk.
-  for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
-  response.headers.set('x-request-id', ctx.requestId);
-  return response;
+    let response =
+      parsed !== undefined && !(await isLegacyRequest(forward, parsed))
+        ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(toolCtx) })
+        : await serveLegacy(forward, parsed, toolCtx, buildServer(toolCtx, results, rendered));
+
+    const page = rendered.get(toolCtx);
+    const body = page && response.ok ? spliceRendered(await response.text(), page) : undefined;
+    if (body) response = new Response(body, { status: response.status, headers: response.headers });
+    // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
+    // holds into a stream, piped chunk by chunk.
+    for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
+    response.headers.set('x-request-id', ctx.requestId);
+    return response;
+  };
 }

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { Authenticated } from '../domain/keys/authenticate.ts';
 import type { Caller } from '../domain/keys/manage-keys.ts';
 import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
+import type { StoredPage } from '../domain/subtitles/fetch-transcript.ts';
 import type { Logger } from '../infra/log/logger.ts';
 
 export type Surface = 'rest' | 'trpc' | 'mcp';
@@ -33,6 +34,13 @@ export interface Context {
      */
     splicesSegments?: boolean;
     segmentsJson?: string;
+    /**
+     * Set by the MCP bridge for a single tool call: a page of a stored transcript is handed over as `storedPage`
+     * with the answer's segments left empty, and the bridge sends that page as it rendered it before (see
+     * src/bridges/mcp-stored-results.ts). Procedures use it at most once.
+     */
+    takesStoredPage?: boolean;
+    storedPage?: StoredPage;
   };
 }
 

@@ -10,6 +10,7 @@ import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
+import type { Segment } from '../video/schemas.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
@@ -95,6 +96,17 @@ const storedJson = new WeakMap<Transcript, string>();
  */
 export const segmentsJsonOf = (t: Transcript): string | undefined => storedJson.get(t);
 
+/** The stored transcript an answer is a page of: enough for a bridge to render that page once and keep it. */
+export interface StoredPage {
+  /** The whole transcript's segments as the JSON text stored (and validated) once: the page's segments are a slice of these. */
+  body: string;
+  /** The page's segments, from the cache (shared by every request: never mutate). */
+  segments(): Segment[];
+}
+
+const storedPages = new WeakMap<Transcript, StoredPage>();
+export const storedPageOf = (t: Transcript): StoredPage | undefined => storedPages.get(t);
+
 const SOURCE_OF = { manual: 'manual', asr: 'auto-captions', speech: 'speech-to-text', translation: 'translation' } as const;
 
 /** One page (and rendering) of a stored transcript, as the transcript operations answer it. */
@@ -136,5 +148,6 @@ export function presentPage(
     creditsCharged,
   };
   if (whole && format === 'json') storedJson.set(answer, t.body);
+  storedPages.set(answer, { body: t.body, segments: page });
   return answer;
 }

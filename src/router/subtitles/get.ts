@@ -1,4 +1,4 @@
-import { segmentsJsonOf } from '../../domain/subtitles/fetch-transcript.ts';
+import { segmentsJsonOf, storedPageOf } from '../../domain/subtitles/fetch-transcript.ts';
 import { getTranscript } from '../../domain/subtitles/get-transcript.ts';
 import { GetSubtitlesInput, TranscriptAnswer } from '../../domain/subtitles/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
@@ -45,6 +45,13 @@ export const getSubtitles = keyedProcedure
       getTranscript(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) }),
     );
     if (out.status !== 'succeeded') return acceptedUnlessDone(ctx, out);
+    const page = ctx.out.takesStoredPage ? storedPageOf(out) : undefined;
+    if (page) {
+      // A page of a stored transcript: its segments were validated when stored, and the bridge renders them itself.
+      ctx.out.takesStoredPage = false;
+      ctx.out.storedPage = page;
+      return { ...out, segments: [] };
+    }
     const json = ctx.out.splicesSegments ? segmentsJsonOf(out) : undefined;
     if (json === undefined) return out;
     // A whole stored transcript: the bridge sends its stored JSON text in place of the empty array (no parse,

@@ -1,0 +1,66 @@
+// A tool result showing a page of a stored transcript (get_video_subtitles answered from storage, again and again) is
+// rendered once and kept as UTF-8: its text content (one line per segment) and its structuredContent segments. The
+// SDK answers the call with both left empty, so it validates and serializes a small result, and the bridge splices
+// the kept bytes into that JSON. Everything else (id, credits, paging, protocol framing) is the SDK's, per call.
+import type { StoredPage } from '../domain/subtitles/fetch-transcript.ts';
+import type { Segment } from '../domain/video/schemas.ts';
+import { createLruCache } from '../domain/lru-cache.ts';
+
+/** The placeholders a result carries to the SDK: an empty text content and empty segments. */
+const TEXT = '"text":""';
+const SEGMENTS = '"segments":[]';
+/** Rendered results live as long as the cached transcripts they are made of. */
+const RESULT_TTL_MS = 10 * 60_000;
+
+export interface RenderedPage {
+  /** `"text":<the text content>` */
+  text: Uint8Array;
+  /** `"segments":<the page's segments>` */
+  segments: Uint8Array;
+}
+
+/**
+ * Rendered pages keyed by the tool and its answer without segments (video, language, paging, credits...), each
+ * valid only for the very stored segments it was made from; bounded in bytes.
+ */
+export function createStoredToolResults(maxBytes: number) {
+  const results = createLruCache<{ body: string; rendered: RenderedPage }>({ maxBytes });
+  return {
+    render(tool: string, answer: unknown, page: StoredPage, textOf: (segments: Segment[]) => string): RenderedPage {
+      const key = `${tool}\u0000${JSON.stringify(answer)}`;
+      const hit = results.get(key);
+      if (hit && hit.body === page.body) return hit.rendered;
+      const segments = page.segments();
+      const rendered = {
+        text: Buffer.from(`"text":${JSON.stringify(textOf(segments))}`),
+        segments: Buffer.from(`"segments":${JSON.stringify(segments)}`),
+      };
+      // The stored text is held too (shared with the transcript cache while it lives there): counted once more.
+      results.set(key, { body: page.body, rendered }, key.length + page.body.length + rendered.text.length + rendered.segments.length, RESULT_TTL_MS);
+      return rendered;
+    },
+    stats: () => results.stats(),
+  };
+}
+export type StoredToolResults = ReturnType<typeof createStoredToolResults>;
+
+/**
+ * The SDK's JSON answer with its empty text content and empty segments replaced by the rendered ones, or undefined
+ * when it has no such placeholders (it answered an error instead). Each is the first occurrence: inside a JSON string
+ * a quote is always escaped, so the sequences can only be the result's own keys.
+ */
+export function spliceRendered(json: string, rendered: RenderedPage): Uint8Array<ArrayBuffer> | undefined {
+  const cuts = [
+    { at: json.indexOf(TEXT), length: TEXT.length, bytes: rendered.text },
+    { at: json.indexOf(SEGMENTS), length: SEGMENTS.length, bytes: rendered.segments },
+  ].sort((a, b) => a.at - b.at);
+  if (cuts[0]!.at < 0) return undefined;
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of cuts) {
+    parts.push(Buffer.from(json.slice(from, cut.at)), cut.bytes);
+    from = cut.at + cut.length;
+  }
+  parts.push(Buffer.from(json.slice(from)));
+  return Buffer.concat(parts) as Uint8Array<ArrayBuffer>;
+}
