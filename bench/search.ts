@@ -38,7 +38,7 @@ export async function generate(sql: Sql, vocab: string[], first: number, last: n
   const indexes = await sql<{ name: string; def: string }[]>`
     select i.indexname as name, i.indexdef as def from pg_indexes i
     join pg_class c on c.relname = i.indexname join pg_index x on x.indexrelid = c.oid
-    where i.tablename = 'articles' and not x.indisunique`;
+    where i.tablename in ('articles', 'article_search') and not x.indisunique`;
   for (const i of indexes) await sql.unsafe(`drop index ${i.name}`);
   for (let from = first; from <= last; from += CHUNK) {
     const to = Math.min(last, from + CHUNK - 1);

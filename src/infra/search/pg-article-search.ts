@@ -97,6 +97,9 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
             const inTitle = sql`s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}`;
             // The number of title matches, when known without counting them.
             let headCount: number | undefined;
+            // The planner takes a phrase's title matches for as many as hold both words, and then walks the date index
+            // through every article looking for them: a phrase's few title matches are found from the title index.
+            if (phrases?.and) await tx.unsafe('set local enable_indexscan = off');
             if (offset < TITLE_RANKED) {
               const head = await tx<{ id: string; head: number }[]>`
                 with recent as (
