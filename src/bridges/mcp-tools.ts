@@ -60,3 +60,13 @@ function buildTools(): ToolDef[] {
 let tools: ToolDef[] | undefined;
 /** Every procedure marked `meta.mcp` becomes a tool with the procedure's input and output schemas. */
 export const mcpTools = () => (tools ??= buildTools());
+
+let byName: Map<string, ToolDef[]> | undefined;
+/**
+ * The tools a server made for one request registers: for a tools/call, the called tool alone (a stateless server
+ * answers that one message); every tool otherwise, or when no tool has that name (the SDK then answers "not found").
+ */
+export function toolsFor(called: string | undefined): ToolDef[] {
+  byName ??= new Map(mcpTools().map((t) => [t.name, [t]]));
+  return (called !== undefined && byName.get(called)) || mcpTools();
+}

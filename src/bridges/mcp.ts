@@ -16,7 +16,7 @@ import { createCallerFactory } from '../router/trpc.ts';
 import { failure, failureOf } from './errors/failure.ts';
 import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
 import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
-import { mcpTools, type ToolDef } from './mcp-tools.ts';
+import { toolsFor, type ToolDef } from './mcp-tools.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
@@ -56,9 +56,9 @@ type RenderedPages = WeakMap<Context, RenderedPage>;
  * validation is a tool execution error (`isError`) carrying the spec's error body. A page of a stored transcript
  * goes to the SDK with empty text and segments, its rendering kept in `rendered` (src/bridges/mcp-stored-results.ts).
  */
-function buildServer(ctx: Context, results: StoredToolResults, rendered: RenderedPages): McpServer {
+function buildServer(ctx: Context, results: StoredToolResults, rendered: RenderedPages, called: string | undefined): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
-  for (const def of mcpTools()) {
+  for (const def of toolsFor(called)) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
       try {
         const output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
@@ -75,29 +75,39 @@ function buildServer(ctx: Context, results: StoredToolResults, rendered: Rendere
   return server;
 }
 
-/** The context of the request being served travels to the per-request server as the SDK's pass-through authInfo. */
-const contextOf = (auth: AuthInfo | undefined) => (auth?.extra as { context: Context }).context;
-const authInfoFor = (ctx: Context): AuthInfo => ({ token: 'caller', clientId: ctx.auth!.caller.accountId, scopes: [], extra: { context: ctx } });
+/**
+ * The context of the request being served, and the tool it calls if any, travel to the per-request server as the
+ * SDK's pass-through authInfo.
+ */
+type Passed = { context: Context; called: string | undefined };
+const passedBy = (auth: AuthInfo | undefined) => auth?.extra as Passed;
+const authInfoFor = (passed: Passed): AuthInfo => ({ token: 'caller', clientId: passed.context.auth!.caller.accountId, scopes: [], extra: passed });
 
 /** 2025 traffic: a stateless streamable HTTP transport per request, answering JSON (never an SSE stream). */
-async function serveLegacy(request: Request, parsedBody: unknown, ctx: Context, server: McpServer): Promise<Response> {
+async function serveLegacy(request: Request, parsedBody: unknown, passed: Passed, server: McpServer): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(ctx) });
+    return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(passed) });
   } finally {
     // Stateless: nothing outlives the request.
     void server.close().catch(() => {});
   }
 }
 
-type Message = { id?: JsonRpcId; method?: string; params?: { arguments?: unknown } };
+type Message = { id?: JsonRpcId; method?: string; params?: { name?: unknown; arguments?: unknown } };
 
 /** The MCP endpoint of one app, with the stored-page results it has rendered (`results`, bounded in bytes). */
 export function createMcpEndpoint(results: StoredToolResults) {
   const rendered: RenderedPages = new WeakMap();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
-  const modern = createMcpHandler((c) => buildServer(contextOf(c.authInfo), results, rendered), { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 });
+  const modern = createMcpHandler(
+    ({ authInfo }) => {
+      const { context, called } = passedBy(authInfo);
+      return buildServer(context, results, rendered, called);
+    },
+    { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
+  );
 
   /**
    * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
@@ -149,12 +159,16 @@ export function createMcpEndpoint(results: StoredToolResults) {
 
     // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
     if (single?.method === 'tools/call' && single.params && single.params.arguments === null) delete single.params.arguments;
-    const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+    const called = single?.method === 'tools/call' && typeof single.params?.name === 'string' ? single.params.name : undefined;
+    const passed: Passed = { context: toolCtx, called };
 
+    // The SDK is handed the parsed body (the request's own has been read); a body that is not JSON is handed over
+    // again as text, for the SDK's -32700 answer.
+    const forward = parsed === undefined ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
     let response =
       parsed !== undefined && !(await isLegacyRequest(forward, parsed))
-        ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(toolCtx) })
-        : await serveLegacy(forward, parsed, toolCtx, buildServer(toolCtx, results, rendered));
+        ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
+        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, called));
 
     const page = rendered.get(toolCtx);
     const body = page && response.ok ? spliceRendered(await response.text(), page) : undefined;
