@@ -5,7 +5,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAnswer } from '../support/clients.ts';
+import { readAnswer, rest } from '../support/clients.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
@@ -236,5 +236,22 @@ describe('tools', () => {
     }
     await v1.close();
     await v2.close();
+  });
+
+  it('a stored transcript answers every page the same on every call, with the segments REST answers', async () => {
+    const call = (args: object, id: string) =>
+      post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_video_subtitles', arguments: { videoId: VIDEO, ...args } } }, { 'mcp-protocol-version': '2025-11-25' });
+    await call({}, 'store');
+    const stored = (await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: VIDEO } })).json.segments;
+    for (const args of [{}, { limit: 1 }, { offset: 1 }, { offset: 1, format: 'vtt' }]) {
+      const first = await call(args, 'first');
+      const again = await call(args, 'again');
+      expect(again.text, JSON.stringify(args)).toBe(first.text.replace('"id":"first"', '"id":"again"'));
+      const { content, structuredContent } = first.json.result;
+      expect(structuredContent.segments.length).toBeGreaterThan(0);
+      expect(structuredContent.segments).toEqual(stored.slice(structuredContent.offset, structuredContent.offset + structuredContent.segments.length));
+      // The text a model reads: a header, then this page's segments (as lines, or as the file asked for).
+      for (const segment of structuredContent.segments) expect(content[0].text).toContain(segment.text);
+    }
   });
 });
