@@ -76,8 +76,8 @@ export const articleSearch = pgTable(
     pairs: text('pairs').array().notNull().default(sql`'{}'`),
   },
   (t) => [
-    // With btree_gin (migration 0013), else article_search_vector_idx on search_vector alone.
-    index('article_search_match_idx').using('gin', t.searchVector, t.langBase, t.category),
+    // With btree_gin (migrations 0013, 0014), else article_search_vector_idx on search_vector alone.
+    index('article_search_match_idx').using('gin', t.searchVector, t.langBase, t.category, t.createdAt),
     index('article_search_pairs_idx').using('gin', t.pairs),
     index('article_search_title_idx').using('gin', t.titleVector),
     index('article_search_lang_idx').on(t.langBase, t.createdAt.desc(), t.id),

@@ -243,6 +243,28 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
     }
   });
 
+  it('over more than 10,000 matches outside titles, any page is the same newest-first slice a full sort gives', async () => {
+    // 10,500 of 12,600 articles mention an ibis in the summary only, a minute apart and older than the others.
+    await s.deps.sql`
+      insert into articles (id, video_id, lang, length, source_lang, title, summary, category, tags, body, search_config, search_text, created_at)
+      select 'art_ibis' || g, 'ibis' || g, 'en', 'medium', 'en', 'Bird number ' || g,
+             case when g % 6 <> 0 then 'An ibis.' else 'A heron.' end, 'science', '{}', '{}'::jsonb, 'english', '',
+             now() - interval '1 day' - (12600 - g) * interval '1 minute'
+      from generate_series(1, 12600) g`;
+    try {
+      const truth = (await s.deps.sql<{ id: string }[]>`
+        select id from articles where search_vector @@ (websearch_to_tsquery('english', 'ibis') || websearch_to_tsquery('simple', 'ibis'))
+        order by created_at desc, id limit 10000`).map((r) => r.id);
+      for (const [page, limit] of [[1, 10], [3, 50], [40, 50], [200, 50]] as const) {
+        const r = await search({ query: 'ibis', page: String(page), limit: String(limit) });
+        expect(r.json).toMatchObject({ total: 10_000, totalExact: false });
+        expect(r.json.results.map((h: { id: string }) => h.id), `page ${page}`).toEqual(truth.slice((page - 1) * limit, page * limit));
+      }
+    } finally {
+      await s.deps.sql`delete from articles where id like 'art_ibis%'`;
+    }
+  });
+
   it('counts up to 10,000 matches and says when more match', async () => {
     // 10,050 more articles, written in SQL (the trigger indexes them as it does stored ones).
     await s.deps.sql`

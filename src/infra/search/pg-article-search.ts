@@ -125,14 +125,33 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
               headCount ??= (await tx<{ n: number }[]>`select count(*)::int as n from article_search s where ${inTitle}`)[0]!.n;
               const restOffset = Math.max(0, offset - headCount);
               const rankRest = n <= COUNT_CAP && n - headCount <= RANK_REST_UP_TO;
-              // Newest first over many matches: a bitmap of the matches and a sort, not the date index with every
-              // vector read on the way.
-              await tx.unsafe('set local enable_indexscan = off');
-              const rest = await tx<{ id: string }[]>`
+              const want = limit - ids.length;
+              const restPage = (since?: string) => tx<{ id: string }[]>`
                 select s.id from article_search s
                 where ${matches} and not (s.title_vector @@ ${tq}) ${filters}
+                  ${since ? sql`and s.created_at >= ${since}::timestamptz` : sql``}
                 order by ${rankRest ? sql`ts_rank_cd(s.search_vector, ${tq}) desc,` : sql``} s.created_at desc, s.id
-                limit ${limit - ids.length} offset ${restOffset}`;
+                limit ${want} offset ${restOffset}`;
+              let rest: { id: string }[] | undefined;
+              if (n > COUNT_CAP) {
+                // Newest first over more than COUNT_CAP matches: sorting them all (tens of thousands for a common word)
+                // was most of a deep page. The page lies among the newest articles: look only at those after the date
+                // of the m-th newest (the date index), widening until the page is full there or nothing older is
+                // left. Everything outside is older than everything inside, so the page is the same one.
+                for (let m = 4 * (restOffset + want); !rest; m *= 4) {
+                  await tx.unsafe('set local enable_indexscan = on');
+                  const [edge] = await tx<{ at: string }[]>`
+                    select s.created_at::text as at from article_search s where true ${filters}
+                    order by s.created_at desc, s.id offset ${m - 1} limit 1`;
+                  if (!edge) break;
+                  await tx.unsafe('set local enable_indexscan = off');
+                  const found = await restPage(edge.at);
+                  if (found.length === want) rest = found;
+                }
+              }
+              // A bitmap of the matches and a sort, not the date index with every vector read on the way.
+              await tx.unsafe('set local enable_indexscan = off');
+              rest ??= await restPage();
               ids.push(...rest.map((r) => r.id));
             }
           }
