@@ -126,27 +126,34 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
               const restOffset = Math.max(0, offset - headCount);
               const rankRest = n <= COUNT_CAP && n - headCount <= RANK_REST_UP_TO;
               const want = limit - ids.length;
-              const restPage = (since?: string) => tx<{ id: string }[]>`
-                select s.id from article_search s
-                where ${matches} and not (s.title_vector @@ ${tq}) ${filters}
-                  ${since ? sql`and s.created_at >= ${since}::timestamptz` : sql``}
+              const restWhere = sql`${matches} and not (s.title_vector @@ ${tq}) ${filters}`;
+              const restPage = () => tx<{ id: string }[]>`
+                select s.id from article_search s where ${restWhere}
                 order by ${rankRest ? sql`ts_rank_cd(s.search_vector, ${tq}) desc,` : sql``} s.created_at desc, s.id
                 limit ${want} offset ${restOffset}`;
+              // The page among the matches since a date, after a first row that counts them all (to widen by).
+              const restPageSince = (since: string) => tx<{ id: string | null; n: number }[]>`
+                with r as materialized (
+                  select s.id, s.created_at from article_search s where ${restWhere} and s.created_at >= ${since}::timestamptz)
+                select null as id, count(*)::int as n from r
+                union all
+                (select id, 0 from r order by created_at desc, id limit ${want} offset ${restOffset})`;
               let rest: { id: string }[] | undefined;
               if (n > COUNT_CAP) {
                 // Newest first over more than COUNT_CAP matches: sorting them all (tens of thousands for a common word)
                 // was most of a deep page. The page lies among the newest articles: look only at those after the date
-                // of the m-th newest (the date index), widening until the page is full there or nothing older is
-                // left. Everything outside is older than everything inside, so the page is the same one.
-                for (let m = 4 * (restOffset + want); !rest; m *= 4) {
+                // of the m-th newest (the date index), widening (by the share of matches seen) until the page is full
+                // there or nothing older is left. Everything outside is older than everything inside: the same page.
+                for (let m = 4 * (restOffset + want), tries = 0; !rest && tries < 4; tries++) {
                   await tx.unsafe('set local enable_indexscan = on');
                   const [edge] = await tx<{ at: string }[]>`
-                    select s.created_at::text as at from article_search s where true ${filters}
-                    order by s.created_at desc, s.id offset ${m - 1} limit 1`;
+                    select at::text from (select s.created_at as at from article_search s where true ${filters}
+                    order by s.created_at desc, s.id offset ${m - 1} limit 1) e`;
                   if (!edge) break;
                   await tx.unsafe('set local enable_indexscan = off');
-                  const found = await restPage(edge.at);
-                  if (found.length === want) rest = found;
+                  const [count, ...found] = await restPageSince(edge.at);
+                  if (found.length === want) rest = found as { id: string }[];
+                  else m = count!.n ? Math.ceil((m * 1.5 * (restOffset + want)) / count!.n) : m * 4;
                 }
               }
               // A bitmap of the matches and a sort, not the date index with every vector read on the way.
