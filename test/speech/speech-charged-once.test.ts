@@ -6,34 +6,28 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { speechKey } from '../../src/domain/speech/request-speech.ts';
 import { runSpeechJob } from '../../src/domain/speech/speech-job.ts';
-import { startFakeWhisper, verboseJson, type FakeWhisper } from '../support/fake-whisper.ts';
+import type { FakeWhisper } from '../support/fake-whisper.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
-import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
+import { resetSpeechStack, SPEECH_VIDEOS, startSpeechStack, type SpeechStack, type SpeechYoutube } from '../support/speech-youtube.ts';
 import { heldTasks } from '../support/held-tasks.ts';
-import { startTestServer, type TestServer } from '../support/test-server.ts';
+import type { TestServer } from '../support/test-server.ts';
 
 const run = audioAvailable && sharedAvailable;
 if (process.env.CI && !run) throw new Error('the shared YouTube and audio fixtures are needed in CI');
 
+let stack: SpeechStack;
 let yt: SpeechYoutube;
 let whisper: FakeWhisper;
 let s: TestServer;
 beforeAll(async () => {
   if (!run) return;
-  yt = await startSpeechYoutube();
-  whisper = await startFakeWhisper();
-  s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test' });
+  stack = await startSpeechStack();
+  ({ yt, whisper, s } = stack);
 }, 120_000);
-afterAll(async () => {
-  await s?.close();
-  await yt?.close();
-  await whisper?.close();
-});
+afterAll(() => stack?.close());
 beforeEach(async () => {
-  if (!run) return;
-  whisper.answer = (r) => ({ body: verboseJson(r.file?.seconds ?? 0) });
-  await s.deps.sql`delete from transcripts where origin = 'speech'`;
+  if (run) await resetSpeechStack(stack);
 });
 
 const { noCaptions } = SPEECH_VIDEOS;

@@ -6,41 +6,37 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
-import { startFakeWhisper, verboseJson, type FakeWhisper } from '../support/fake-whisper.ts';
+import type { FakeWhisper } from '../support/fake-whisper.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
-import { resetSpeech, SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
-import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { resetSpeechStack, SPEECH_VIDEOS, startSpeechStack, type SpeechStack, type SpeechYoutube } from '../support/speech-youtube.ts';
+import type { TestServer } from '../support/test-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const run = audioAvailable && sharedAvailable;
 if (process.env.CI && !run) throw new Error('the shared YouTube and audio fixtures are needed in CI');
 
+let stack: SpeechStack;
 let yt: SpeechYoutube;
 let whisper: FakeWhisper;
 let receiver: WebhookReceiver;
 let s: TestServer;
 beforeAll(async () => {
   if (!run) return;
-  yt = await startSpeechYoutube();
-  whisper = await startFakeWhisper();
   receiver = await startWebhookReceiver();
-  s = await startTestServer(
-    { YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test', STT_CONCURRENCY: '2', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_BASE_MS: '50' },
+  stack = await startSpeechStack({
+    env: { STT_CONCURRENCY: '2', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_BASE_MS: '50' },
     // Loopback callbacks are allowed only in this composition (the production policy is isPublicAddress).
-    { webhookTransport: createWebhookTransport({ policy: (ip) => ip === '127.0.0.1' }) },
-  );
+    deps: { webhookTransport: createWebhookTransport({ policy: (ip) => ip === '127.0.0.1' }) },
+  });
+  ({ yt, whisper, s } = stack);
 }, 120_000);
 afterAll(async () => {
-  await s?.close();
-  await yt?.close();
-  await whisper?.close();
+  await stack?.close();
   await receiver?.close();
 });
 beforeEach(async () => {
-  if (!run) return;
-  whisper.answer = (r) => ({ body: verboseJson(r.file?.seconds ?? 0) });
-  await resetSpeech(s);
+  if (run) await resetSpeechStack(stack);
 });
 
 const { noCaptions, captions, tooLong } = SPEECH_VIDEOS;

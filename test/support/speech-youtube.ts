@@ -2,7 +2,8 @@
 // (one without caption tracks among them), and /videoplayback serves an audio stream made from the speech fixtures,
 // whatever format the service picked (the recorded stream URLs are rewritten onto this origin).
 import { readShared } from './fixture-files.ts';
-import type { TestServer } from './test-server.ts';
+import { startFakeWhisper, verboseJson, type FakeWhisper } from './fake-whisper.ts';
+import { startTestServer, type TestServer } from './test-server.ts';
 import { recordedPlayerRoute } from './media-youtube.ts';
 import { speechProgramme, type Programme } from './speech-audio.ts';
 import { serveFile, startVideoServer, type VideoServer } from './video-server.ts';
@@ -63,4 +64,37 @@ export async function resetSpeech(s: TestServer): Promise<void> {
     if (row!.n === 0) break;
   }
   await s.deps.sql`delete from transcripts where origin = 'speech'`;
+}
+
+/** A loopback YouTube, a fake OpenAI-compatible engine, and a service using both: what the speech tests run against. */
+export interface SpeechStack {
+  yt: SpeechYoutube;
+  whisper: FakeWhisper;
+  s: TestServer;
+  close(): Promise<void>;
+}
+
+export async function startSpeechStack(
+  opts: { captions?: boolean; env?: Record<string, string>; deps?: Parameters<typeof startTestServer>[1] } = {},
+): Promise<SpeechStack> {
+  const yt = await startSpeechYoutube({ captions: opts.captions });
+  const whisper = await startFakeWhisper();
+  const env = { YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test', ...opts.env };
+  const s = await startTestServer(env, opts.deps ?? {});
+  return {
+    yt,
+    whisper,
+    s,
+    async close() {
+      await s.close();
+      await yt.close();
+      await whisper.close();
+    },
+  };
+}
+
+/** Between cases: the engine answers every file with its length in seconds, and nothing of the last case is left. */
+export async function resetSpeechStack({ whisper, s }: SpeechStack): Promise<void> {
+  whisper.answer = (r) => ({ body: verboseJson(r.file?.seconds ?? 0) });
+  await resetSpeech(s);
 }
