@@ -6,7 +6,12 @@ const segments: Segment[] = [
   { start: 0, end: 1, text: 'a "quoted" "text":"" and "segments":[] – word' },
   { start: 1, end: 2, text: 'b' },
 ];
-const stored = (list: Segment[]) => ({ body: JSON.stringify(list), segments: () => list.slice(0, 1) });
+/** A stored transcript's page: one list stands for one cached transcript, whose bytes are the same object each time. */
+const storedBytes = new WeakMap<Segment[], Uint8Array>();
+const stored = (list: Segment[]) => {
+  if (!storedBytes.has(list)) storedBytes.set(list, new TextEncoder().encode(JSON.stringify(list)));
+  return { segmentsJson: storedBytes.get(list)!, segments: () => list.slice(0, 1) };
+};
 const answer = { videoId: 'abc', segments: [], segmentCount: 2 };
 const textOf = (page: Segment[]) => `Transcript – ${page.map((s) => s.text).join('\n')}`;
 /** What the SDK writes for a result carrying the placeholders. */

@@ -24,19 +24,19 @@ export interface RenderedPage {
  * valid only for the very stored segments it was made from; bounded in bytes.
  */
 export function createStoredToolResults(maxBytes: number) {
-  const results = createLruCache<{ body: string; rendered: RenderedPage }>({ maxBytes });
+  const results = createLruCache<{ stored: Uint8Array; rendered: RenderedPage }>({ maxBytes });
   return {
     render(tool: string, answer: unknown, page: StoredPage, textOf: (segments: Segment[]) => string): RenderedPage {
       const key = `${tool}\u0000${JSON.stringify(answer)}`;
       const hit = results.get(key);
-      if (hit && hit.body === page.body) return hit.rendered;
+      if (hit && hit.stored === page.segmentsJson) return hit.rendered;
       const segments = page.segments();
       const rendered = {
         text: Buffer.from(`"text":${JSON.stringify(textOf(segments))}`),
         segments: Buffer.from(`"segments":${JSON.stringify(segments)}`),
       };
-      // The stored text is held too (shared with the transcript cache while it lives there): counted once more.
-      results.set(key, { body: page.body, rendered }, key.length + page.body.length + rendered.text.length + rendered.segments.length, RESULT_TTL_MS);
+      // The stored bytes are held too (shared with the transcript cache while they live there): counted once more.
+      results.set(key, { stored: page.segmentsJson, rendered }, key.length + page.segmentsJson.length + rendered.text.length + rendered.segments.length, RESULT_TTL_MS);
       return rendered;
     },
     stats: () => results.stats(),

@@ -8,13 +8,14 @@ const EMPTY = '"segments":[]';
 const ANSWER_TTL_MS = 10 * 60_000;
 
 /**
- * `json` with its first `"segments":[]` replaced by `"segments":<segmentsJson>`. The first is the answer's own key:
- * inside a JSON string a quote is always escaped, so the sequence cannot come from a value.
+ * `json` with its first `"segments":[]` replaced by `"segments":<segmentsJson>`, as UTF-8 bytes. The first is the
+ * answer's own key: inside a JSON string a quote is always escaped, so the sequence cannot come from a value. The
+ * segments stay bytes throughout: no 100 KB string is made per answer.
  */
-export function spliceSegments(json: string, segmentsJson: string): string {
+export function spliceSegments(json: string, segmentsJson: Uint8Array): Buffer<ArrayBuffer> {
   const at = json.indexOf(EMPTY);
   if (at < 0) throw new Error('the answer has no empty segments to fill');
-  return `${json.slice(0, at)}"segments":${segmentsJson}${json.slice(at + EMPTY.length)}`;
+  return Buffer.concat([Buffer.from(`${json.slice(0, at)}"segments":`), segmentsJson, Buffer.from(json.slice(at + EMPTY.length))]);
 }
 
 /**
@@ -23,13 +24,14 @@ export function spliceSegments(json: string, segmentsJson: string): string {
  * without its segments, and valid only for the very segments text it was made with; bounded in bytes.
  */
 export function createSplicedAnswers(maxBytes: number) {
-  const answers = createLruCache<{ segmentsJson: string; bytes: Uint8Array<ArrayBuffer> }>({ maxBytes });
+  const answers = createLruCache<{ segmentsJson: Uint8Array; bytes: Uint8Array<ArrayBuffer> }>({ maxBytes });
   return {
-    render(json: string, segmentsJson: string): Uint8Array<ArrayBuffer> {
+    render(json: string, segmentsJson: Uint8Array): Uint8Array<ArrayBuffer> {
       const hit = answers.get(json);
+      // The very bytes the transcript cache holds: a transcript read again (replaced, or evicted) renders anew.
       if (hit && hit.segmentsJson === segmentsJson) return hit.bytes;
-      const bytes = Buffer.from(spliceSegments(json, segmentsJson));
-      // The segments text is held too (shared with the transcript cache while it lives there): counted once more.
+      const bytes = spliceSegments(json, segmentsJson);
+      // The segments bytes are held too (shared with the transcript cache while it lives there): counted once more.
       answers.set(json, { segmentsJson, bytes }, bytes.length + segmentsJson.length, ANSWER_TTL_MS);
       return bytes;
     },

@@ -33,7 +33,7 @@ export interface Context {
      * answer's empty `"segments":[]` (see src/bridges/stored-segments.ts). Procedures use it at most once.
      */
     splicesSegments?: boolean;
-    segmentsJson?: string;
+    segmentsJson?: Uint8Array;
     /**
      * Set by the MCP bridge for a single tool call: a page of a stored transcript is handed over as `storedPage`
      * with the answer's segments left empty, and the bridge sends that page as it rendered it before (see

@@ -88,18 +88,18 @@ export async function readCached(deps: Pick<TranscriptPorts, 'hotCache' | 'trans
   return stored && deps.hotCache.setTranscript(videoId, stored);
 }
 
-const storedJson = new WeakMap<Transcript, string>();
+const storedJson = new WeakMap<Transcript, Uint8Array>();
 
 /**
- * The JSON text of an answer's `segments` when they are a whole stored transcript: a bridge may send it as is
- * instead of serializing the segments again (it was validated when stored).
+ * The JSON text (UTF-8 bytes) of an answer's `segments` when they are a whole stored transcript: a bridge may send it
+ * as is instead of serializing the segments again (it was validated when stored).
  */
-export const segmentsJsonOf = (t: Transcript): string | undefined => storedJson.get(t);
+export const segmentsJsonOf = (t: Transcript): Uint8Array | undefined => storedJson.get(t);
 
 /** The stored transcript an answer is a page of: enough for a bridge to render that page once and keep it. */
 export interface StoredPage {
-  /** The whole transcript's segments as the JSON text stored (and validated) once: the page's segments are a slice of these. */
-  body: string;
+  /** The whole transcript's segments as the JSON text stored (and validated) once, in UTF-8: the page's segments are a slice of these. */
+  segmentsJson: Uint8Array;
   /** The page's segments, from the cache (shared by every request: never mutate). */
   segments(): Segment[];
 }
@@ -147,7 +147,7 @@ export function presentPage(
     cached,
     creditsCharged,
   };
-  if (whole && format === 'json') storedJson.set(answer, t.body);
-  storedPages.set(answer, { body: t.body, segments: page });
+  if (whole && format === 'json') storedJson.set(answer, t.segmentsJson);
+  storedPages.set(answer, { segmentsJson: t.segmentsJson, segments: page });
   return answer;
 }

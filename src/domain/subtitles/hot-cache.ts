@@ -3,13 +3,19 @@ import type { SourceVideo } from '../ports.ts';
 import type { Segment } from '../video/schemas.ts';
 import type { StoredTranscript } from './transcript-store.ts';
 
-export interface CachedTranscript extends StoredTranscript {
+export interface CachedTranscript extends Omit<StoredTranscript, 'body'> {
   /**
-   * The segments, parsed on first use and kept with the entry, shared by every request that reads them: never mutate.
-   * A whole transcript in JSON never needs them: it is answered with `body`, the JSON text already stored.
+   * The stored JSON text of the segments as UTF-8 bytes: a whole transcript in JSON is answered with them. Kept as
+   * bytes, not as the string read from PostgreSQL, so that V8's heap does not grow (and stay grown) with every
+   * transcript cached: the string dies young, the bytes live outside the heap and are freed with the entry.
    */
+  segmentsJson: Uint8Array;
+  /** The segments, parsed on first use and kept with the entry, shared by every request that reads them: never mutate. */
   segments(): Segment[];
 }
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
 
 /** Parsed segments take about three times their JSON text in memory. */
 const PARSED_FACTOR = 3;
@@ -28,14 +34,17 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
     getTranscript: (videoId: string, lang: string, origin: string) => transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
     setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
       const key = `${videoId}\u0000${t.lang}\u0000${t.origin}`;
-      // The text is what is kept (its UTF-8 size bounds what V8 holds for it); parsed segments are counted once they exist.
-      const size = Buffer.byteLength(t.body);
+      // The bytes are what is kept; parsed segments are counted once they exist.
+      const { body, ...meta } = t;
+      const segmentsJson = utf8.encode(body);
+      const size = segmentsJson.length;
       let parsed: Segment[] | undefined;
       const value: CachedTranscript = {
-        ...t,
+        ...meta,
+        segmentsJson,
         segments() {
           if (!parsed) {
-            parsed = JSON.parse(t.body) as Segment[];
+            parsed = JSON.parse(fromUtf8.decode(segmentsJson)) as Segment[];
             transcripts.resize(key, size * (1 + PARSED_FACTOR));
           }
           return parsed;

@@ -49,5 +49,7 @@ async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): P
   if (!ref || ref.kind !== 'transcript' || !stored) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
   let parsed: Transcript['segments'] | undefined;
   const requested = (task.input as { lang?: string | null }).lang ?? null;
-  return presentPage(ref.videoId, requested, requested ? 'exact' : 'default', { ...stored, segments: () => (parsed ??= JSON.parse(stored.body)) }, false, task.creditsCharged, {});
+  const { body, ...meta } = stored;
+  const t = { ...meta, segmentsJson: new TextEncoder().encode(body), segments: () => (parsed ??= JSON.parse(body)) };
+  return presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, task.creditsCharged, {});
 }
