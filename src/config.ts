@@ -33,8 +33,12 @@ export const ConfigSchema = z.object({
   /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */
   SIGNING_SECRET: z.string().min(32).optional(),
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(64 * 1024),
-  /** Memory for stored transcripts and video rows kept in front of PostgreSQL, in MiB (0: no cache). */
-  CACHE_MAX_MB: z.coerce.number().int().min(0).max(65536).default(64),
+  /**
+   * Memory for stored transcripts, video rows and rendered answers kept in front of PostgreSQL, in MiB (0: no cache).
+   * 32 holds about 200 hour-long transcripts; a full cache is resident on top of the idle ~130 MiB, and V8 and malloc
+   * hold more than the budget while entries churn, so the default keeps a busy instance near 300 MiB.
+   */
+  CACHE_MAX_MB: z.coerce.number().int().min(0).max(65536).default(32),
   /** Website sign-in attempts allowed per email, and per client IP, in each 15-minute window. */
   SIGN_IN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(10),
   SIGN_IN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
