@@ -193,14 +193,31 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
   let api: TestServer;
   const workers: ChildProcess[] = [];
   const EXPIRE = 10; // JOB_EXPIRE_SECONDS, pg-boss's minimum heartbeat
+  // A worker process takes seconds to start (loading the source through tsx; ~10 s on a busy 2-core machine), longer
+  // than the request's REQUEST_WAIT_MS: a request sent at once would time out on the video's metadata job before any
+  // worker exists, and the caption download this test kills the worker in would never start. `ready` resolves on
+  // the worker's "Subtext worker running" line (after its pg-boss workers are registered).
   const startWorker = () => {
     const w = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: REPO,
-      env: { ...process.env, MODE: 'worker', DATABASE_URL: db.url, YOUTUBE_BASE_URL: yt.origin, LOG_LEVEL: 'silent', DAILY_FREE_CREDITS: '0', JOB_EXPIRE_SECONDS: String(EXPIRE) },
-      stdio: 'ignore',
+      env: { ...process.env, MODE: 'worker', DATABASE_URL: db.url, YOUTUBE_BASE_URL: yt.origin, LOG_LEVEL: 'info', DAILY_FREE_CREDITS: '0', JOB_EXPIRE_SECONDS: String(EXPIRE) },
+      stdio: ['ignore', 'pipe', 'ignore'],
     });
     workers.push(w);
-    return w;
+    const ready = new Promise<void>((resolve, reject) => {
+      let out: string | undefined = '';
+      // Keeps draining after the line, so the worker never blocks on a full pipe.
+      w.stdout!.on('data', (chunk: Buffer) => {
+        if (out === undefined) return;
+        out += chunk.toString();
+        if (!out.includes('Subtext worker running')) return;
+        out = undefined;
+        resolve();
+      });
+      w.once('exit', (code) => reject(new Error(`worker exited (${code}) before it was running`)));
+    });
+    ready.catch(() => {});
+    return { w, ready };
   };
   beforeAll(async () => {
     yt = await startMixedYoutube();
@@ -219,7 +236,8 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
     const { key, accountId } = await api.newKey({ credits: 10, rateLimit: 1_000_000 });
     let hold = true;
     yt.fault = (kind, id) => (kind === 'timedtext' && id === videoId && hold ? { hang: true } : undefined);
-    const first = startWorker();
+    const { w: first, ready } = startWorker();
+    await ready;
     const pending = call(api.url, 'POST', '/api/v1/subtitles', { key, body: { videoId } });
     for (let i = 0; i < 300 && yt.captions(videoId) < 1; i++) await sleep(100);
     expect(yt.captions(videoId)).toBe(1);
@@ -247,7 +265,7 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
     note(
       '3b. Faults: a worker killed mid-job',
       [
-        `API instance in the test process (MODE=api, REQUEST_WAIT_MS=6000), worker as a child process (MODE=worker). The loopback YouTube held the`,
+        `API instance in the test process (MODE=api, REQUEST_WAIT_MS=6000), worker as a child process (MODE=worker, running before the request). The loopback YouTube held the`,
         `caption download; the worker was killed with SIGKILL while holding the job. The waiting request answered ${answer.status} ${answer.json?.error?.code ?? ''} (clean, in the spec shape: ${isErrorShape(answer.json) || answer.status === 200}).`,
         `A second worker was started; with JOB_EXPIRE_SECONDS=${EXPIRE} (the job's heartbeat, refreshed by live workers every ${EXPIRE / 2} s) and pg-boss's supervisor`,
         `every ${SUPERVISE_INTERVAL_SECONDS} s, the dead worker's job was retried and the transcript stored ${stored ? `${(retriedAfter / 1000).toFixed(1)} s after the kill` : 'NEVER'} (job state ${job?.state}, retry_count ${job?.retry_count},`,
