@@ -24,6 +24,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends ffmpeg pocketsphinx pocketsphinx-en-us ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
+    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=65536 \
     HOST=0.0.0.0 \
     PORT=3000
 WORKDIR /app

@@ -35,13 +35,21 @@ export interface ChildServer {
 export function startCommand(): string[] {
   const script = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
   const words = script.split(/\s+/).filter((w) => w && w !== 'exec');
+  // Leading VAR=value words are the environment the script sets (GLIBC_TUNABLES): startChild passes it.
+  while (words[0] && /^[A-Z_]+=/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split('=');
+    START_ENV[name!] = value.join('=');
+  }
   if (words[0] === 'node') return words.slice(1);
   if (words[0] === 'tsx') return ['--import', 'tsx', ...words.slice(1)];
   throw new Error(`cannot run the start script "${script}" directly`);
 }
 
+/** The environment the start script sets before `node` (filled by startCommand). */
+const START_ENV: Record<string, string> = {};
+
 /** The service as `npm start` runs it, waiting until /healthz answers 200. */
-export const startService = (env: Record<string, string>) => startChild(startCommand(), env);
+export const startService = (env: Record<string, string>) => startChild(startCommand(), { ...START_ENV, ...env });
 
 /** Runs a TypeScript entry point under Node with tsx (or the given Node arguments), waits until `readyPath` answers 200. */
 export async function startChild(entry: string | string[], env: Record<string, string>, readyPath = '/healthz'): Promise<ChildServer> {
