@@ -7,7 +7,7 @@ DO $$ BEGIN
 	CREATE EXTENSION IF NOT EXISTS btree_gin;
 	CREATE INDEX "article_search_match_idx" ON "article_search" USING gin ("search_vector", "lang_base", "category") WITH (fastupdate = off);
 	DROP INDEX "article_search_vector_idx";
-EXCEPTION WHEN undefined_file OR insufficient_privilege OR feature_not_supported THEN
+EXCEPTION WHEN undefined_file OR insufficient_privilege OR feature_not_supported OR undefined_object THEN
 	RAISE NOTICE 'btree_gin unavailable (%): article search keeps article_search_vector_idx', SQLERRM;
 END $$;
 --> statement-breakpoint

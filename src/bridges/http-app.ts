@@ -57,21 +57,15 @@ function stampRequestId(c: { res: Response; header(k: string, v: string): void }
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
 export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   const app = new Hono<Env>();
-  const makeContext = (req: Request, requestId: string, surface: Surface): Context => {
-    let log: Context['log'] | undefined;
-    return {
-      deps,
-      requestId,
-      surface,
-      headers: req.headers,
-      // Made when first used: most requests log nothing but the access line.
-      get log() {
-        return (log ??= deps.log.child({ reqId: requestId }));
-      },
-      signal: req.signal,
-      out: {},
-    };
-  };
+  const makeContext = (req: Request, requestId: string, surface: Surface): Context => ({
+    deps,
+    requestId,
+    surface,
+    headers: req.headers,
+    log: deps.log.child({ reqId: requestId }),
+    signal: req.signal,
+    out: {},
+  });
 
   app.use(async (c, next) => {
     const requestId = newId('req');

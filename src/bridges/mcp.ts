@@ -171,8 +171,13 @@ export function createMcpEndpoint(results: StoredToolResults) {
         : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, called));
 
     const page = rendered.get(toolCtx);
-    const body = page && response.ok ? spliceRendered(await response.text(), page) : undefined;
-    if (body) response = new Response(body, { status: response.status, headers: response.headers });
+    if (page && response.ok) {
+      const text = await response.text();
+      const spliced = spliceRendered(text, page);
+      // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
+      if (!spliced && text.includes('"result"')) ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
+      response = new Response(spliced ?? text, { status: response.status, headers: response.headers });
+    }
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
     // holds into a stream, piped chunk by chunk.
     for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);

@@ -1,7 +1,7 @@
 // API keys (stored by hash) and their per-minute request counters.
 import type { Sql } from '../../../db/client.ts';
 import type { ApiKeyStore } from '../../domain/keys/api-key-store.ts';
-import { groupCommit } from './group-commit.ts';
+import { FailedInBatch, groupCommit } from './group-commit.ts';
 import { countRequests } from './rate-counters.ts';
 
 export function createApiKeyStore(sql: Sql): ApiKeyStore {
@@ -66,7 +66,7 @@ type Found = Awaited<ReturnType<ApiKeyStore['findCallerAndCount']>>;
  * together, and each request is answered with the count it would have seen alone, in arrival order. Counter rows
  * are upserted in key order, so two batches in flight never wait on each other in a cycle.
  */
-async function findCallersAndCount(sql: Sql, batch: Lookup[]): Promise<Found[]> {
+async function findCallersAndCount(sql: Sql, batch: Lookup[]): Promise<(Found | FailedInBatch)[]> {
   // Requests per window, then per key within it: n summed.
   const totals = new Map<string, Map<string, number>>();
   for (const l of batch) {
@@ -74,30 +74,37 @@ async function findCallersAndCount(sql: Sql, batch: Lookup[]): Promise<Found[]> 
     perKey.set(l.hash, (perKey.get(l.hash) ?? 0) + l.n);
   }
   const found = new Map<string, Map<string, KeyRow>>();
+  // A window's statement that fails fails its own requests only: another window's may have counted already.
+  const failed = new Map<string, unknown>();
   await Promise.all(
     [...totals].map(async ([windowStart, perKey]) => {
-      // Looked up by hash, so timing reveals nothing about how much of a guess was right.
-      const rows = await sql<KeyRow[]>`
-        with wanted as (
-          select * from unnest(${[...perKey.keys()]}::text[], ${[...perKey.values()]}::int[]) as w(hash, n)
-        ), live as (
-          select k.id, k.hash, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit, w.n
-          from wanted w join api_keys k on k.hash = w.hash join accounts a on a.id = k.account_id
-          where k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
-        ), c as (
-          insert into rate_counters (key_id, window_start, count)
-          select id, ${windowStart}::timestamptz, n from live where n > 0 order by id
-          on conflict (key_id, window_start) do update set count = rate_counters.count + excluded.count
-          returning key_id, count
-        )
-        select live.hash, live.id, live.account_id, live.rate_limit, c.count from live left join c on c.key_id = live.id`;
-      found.set(windowStart, new Map(rows.map((r) => [r.hash, r])));
+      try {
+        // Looked up by hash, so timing reveals nothing about how much of a guess was right.
+        const rows = await sql<KeyRow[]>`
+          with wanted as (
+            select * from unnest(${[...perKey.keys()]}::text[], ${[...perKey.values()]}::int[]) as w(hash, n)
+          ), live as (
+            select k.id, k.hash, k.account_id, coalesce(k.rate_limit_per_minute, a.rate_limit_per_minute) as rate_limit, w.n
+            from wanted w join api_keys k on k.hash = w.hash join accounts a on a.id = k.account_id
+            where k.revoked_at is null and (k.expires_at is null or k.expires_at > now())
+          ), c as (
+            insert into rate_counters (key_id, window_start, count)
+            select id, ${windowStart}::timestamptz, n from live where n > 0 order by id
+            on conflict (key_id, window_start) do update set count = rate_counters.count + excluded.count
+            returning key_id, count
+          )
+          select live.hash, live.id, live.account_id, live.rate_limit, c.count from live left join c on c.key_id = live.id`;
+        found.set(windowStart, new Map(rows.map((r) => [r.hash, r])));
+      } catch (err) {
+        failed.set(windowStart, err);
+      }
     }),
   );
   // Each request, in arrival order, gets the window's count just after it: the count before the batch plus the
   // requests of the same key up to it.
   const seen = new Map<string, number>();
   return batch.map((l) => {
+    if (failed.has(l.windowStart)) return new FailedInBatch(failed.get(l.windowStart));
     const row = found.get(l.windowStart)?.get(l.hash);
     if (!row) return null;
     const caller = { accountId: row.account_id, keyId: row.id, rateLimit: row.rate_limit };

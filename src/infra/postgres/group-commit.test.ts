@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupCommit } from './group-commit.ts';
+import { FailedInBatch, groupCommit } from './group-commit.ts';
 
 /** A batch runner whose statements finish when the test says so. */
 function manual() {
@@ -64,5 +64,13 @@ describe('groupCommit', () => {
     await turn();
     sent[1]!.finish();
     expect(await next).toBe(30);
+  });
+
+  it('a request whose own part of the batch failed is rejected alone', async () => {
+    const g = groupCommit(async (batch: number[]) => batch.map((n) => (n === 2 ? new FailedInBatch(new Error('window 2 failed')) : n * 10)));
+    const answers = [1, 2, 3].map((n) => g.run(n));
+    await expect(answers[1]).rejects.toThrow('window 2 failed');
+    expect(await answers[0]).toBe(10);
+    expect(await answers[2]).toBe(30);
   });
 });

@@ -6,6 +6,14 @@ export interface GroupCommit<Req, Res> {
   run(req: Req): Promise<Res>;
 }
 
+/** The answer for one request of a batch whose own part failed while the rest of the batch was answered. */
+export class FailedInBatch {
+  readonly cause: unknown;
+  constructor(cause: unknown) {
+    this.cause = cause;
+  }
+}
+
 interface Waiting<Req, Res> {
   req: Req;
   resolve(res: Res): void;
@@ -13,13 +21,13 @@ interface Waiting<Req, Res> {
 }
 
 /**
- * `runBatch` answers a batch in its order (one result per request). At most `maxInFlight` batches run at once. With
+ * `runBatch` answers a batch in its order (one result per request, or FailedInBatch for one that failed alone). At most `maxInFlight` batches run at once. With
  * a slot free, a batch is sent at the end of the event-loop turn its first request arrived in (setImmediate), so
  * requests parsed in the same turn share it; otherwise as soon as a batch returns. At most `maxBatch` requests go
  * in one statement.
  */
 export function groupCommit<Req, Res>(
-  runBatch: (batch: Req[]) => Promise<Res[]>,
+  runBatch: (batch: Req[]) => Promise<(Res | FailedInBatch)[]>,
   opts: { maxInFlight?: number; maxBatch?: number } = {},
 ): GroupCommit<Req, Res> {
   const maxInFlight = opts.maxInFlight ?? 2;
@@ -36,7 +44,7 @@ export function groupCommit<Req, Res>(
       inFlight++;
       runBatch(batch.map((w) => w.req))
         .then(
-          (results) => batch.forEach((w, i) => w.resolve(results[i]!)),
+          (results) => batch.forEach((w, i) => (results[i] instanceof FailedInBatch ? w.reject(results[i].cause) : w.resolve(results[i] as Res))),
           (err: unknown) => batch.forEach((w) => w.reject(err)),
         )
         .finally(() => {

@@ -68,7 +68,8 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
         ${l ? (l.includes('-') ? sql`and s.lang = ${l}` : sql`and s.lang_base = ${l}`) : sql``}`;
       const tq = sql`(websearch_to_tsquery(${config}::regconfig, ${q ?? ''}) || websearch_to_tsquery('simple', ${q ?? ''}))`;
 
-      return sql.begin(async (tx) => {
+      // One snapshot for the count and every tier of the page: an article stored meanwhile is in all or none.
+      return sql.begin('isolation level repeatable read read only', async (tx) => {
         // The planner cannot see that reading a vector means fetching it from TOAST: keep it on the indexes.
         await tx.unsafe('set local enable_seqscan = off; set local jit = off');
         // (A fragment is a thenable: it travels wrapped, or awaiting it would run it.)
@@ -151,9 +152,12 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
                     order by s.created_at desc, s.id offset ${m - 1} limit 1) e`;
                   if (!edge) break;
                   await tx.unsafe('set local enable_indexscan = off');
-                  const [count, ...found] = await restPageSince(edge.at);
-                  if (found.length === want) rest = found as { id: string }[];
-                  else m = count!.n ? Math.ceil((m * 1.5 * (restOffset + want)) / count!.n) : m * 4;
+                  const rows = await restPageSince(edge.at);
+                  // SQL does not promise the union's order: the count is the row without an id.
+                  const count = rows.find((r) => r.id === null)!.n;
+                  const found = rows.filter((r) => r.id !== null) as { id: string }[];
+                  if (found.length === want) rest = found;
+                  else m = count ? Math.ceil((m * 1.5 * (restOffset + want)) / count) : m * 4;
                 }
               }
               // A bitmap of the matches and a sort, not the date index with every vector read on the way.
