@@ -19,7 +19,8 @@ const fromUtf8 = new TextDecoder();
 
 /** Parsed segments take about three times their JSON text in memory. */
 const PARSED_FACTOR = 3;
-export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/** Three quarters of CACHE_MAX_MB's default, as the service sizes it. */
+export const DEFAULT_CACHE_BYTES = 24 * 1024 * 1024;
 const TRANSCRIPT_TTL_MS = 10 * 60_000;
 /** Translations into a language can be replaced (from another source language): keep them briefly. */
 const TRANSLATION_TTL_MS = 30_000;
