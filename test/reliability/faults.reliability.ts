@@ -293,7 +293,9 @@ describe.skipIf(!sharedAvailable)('a misbehaving YouTube', () => {
   beforeAll(async () => {
     yt = await startMixedYoutube();
     db = await relDatabase();
-    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, YOUTUBE_TIMEOUT_MS: '2000', REQUEST_WAIT_MS: String(WAIT) }, {}, { database: db });
+    // No cool-down: a 429 or bot check would otherwise rest the one egress identity, and every other fault (they run
+    // at once) would be answered SERVICE_BUSY without reaching YouTube. The cool-down has its own tests (egress-pacing).
+    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, YOUTUBE_TIMEOUT_MS: '2000', REQUEST_WAIT_MS: String(WAIT), YOUTUBE_COOLDOWN_SECONDS: '0' }, {}, { database: db });
   });
   afterAll(async () => {
     await s?.close();
@@ -333,7 +335,7 @@ describe.skipIf(!sharedAvailable)('a misbehaving YouTube', () => {
     note(
       '3c. Faults: YouTube slow, hanging, garbage, 429, 500',
       [
-        `Each fault on its own fresh video, all at once, service with YOUTUBE_TIMEOUT_MS=2000 and REQUEST_WAIT_MS=${WAIT}.`,
+        `Each fault on its own fresh video, all at once, service with YOUTUBE_TIMEOUT_MS=2000, REQUEST_WAIT_MS=${WAIT} and no egress cool-down (YOUTUBE_COOLDOWN_SECONDS=0).`,
         '',
         '| fault | answer | seconds | upstream requests | charges |',
         '| --- | --- | --- | --- | --- |',
