@@ -5,6 +5,7 @@
 import type { StoredPage } from '../domain/subtitles/fetch-transcript.ts';
 import type { Segment } from '../domain/video/schemas.ts';
 import { createLruCache } from '../domain/lru-cache.ts';
+import { splicePlaceholders } from './stored-segments.ts';
 
 /** The placeholders a result carries to the SDK: an empty text content and empty segments. */
 const TEXT = '"text":""';
@@ -46,21 +47,11 @@ export type StoredToolResults = ReturnType<typeof createStoredToolResults>;
 
 /**
  * The SDK's JSON answer with its empty text content and empty segments replaced by the rendered ones, or undefined
- * when it has no such placeholders (it answered an error instead). Each is the first occurrence: inside a JSON string
- * a quote is always escaped, so the sequences can only be the result's own keys.
+ * when it has no such placeholders (it answered an error instead).
  */
 export function spliceRendered(json: string, rendered: RenderedPage): Uint8Array<ArrayBuffer> | undefined {
-  const cuts = [
-    { at: json.indexOf(TEXT), length: TEXT.length, bytes: rendered.text },
-    { at: json.indexOf(SEGMENTS), length: SEGMENTS.length, bytes: rendered.segments },
-  ].sort((a, b) => a.at - b.at);
-  if (cuts[0]!.at < 0) return undefined;
-  const parts: Uint8Array[] = [];
-  let from = 0;
-  for (const cut of cuts) {
-    parts.push(Buffer.from(json.slice(from, cut.at)), cut.bytes);
-    from = cut.at + cut.length;
-  }
-  parts.push(Buffer.from(json.slice(from)));
-  return Buffer.concat(parts) as Uint8Array<ArrayBuffer>;
+  return splicePlaceholders(json, [
+    { placeholder: TEXT, bytes: [rendered.text] },
+    { placeholder: SEGMENTS, bytes: [rendered.segments] },
+  ]);
 }

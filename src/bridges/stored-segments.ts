@@ -4,18 +4,36 @@
 import { createLruCache } from '../domain/lru-cache.ts';
 
 const EMPTY = '"segments":[]';
+const SEGMENTS_KEY = Buffer.from('"segments":');
 /** Rendered answers live as long as the cached transcripts they are made of. */
 const ANSWER_TTL_MS = 10 * 60_000;
 
 /**
- * `json` with its first `"segments":[]` replaced by `"segments":<segmentsJson>`, as UTF-8 bytes. The first is the
- * answer's own key: inside a JSON string a quote is always escaped, so the sequence cannot come from a value. The
- * segments stay bytes throughout: no 100 KB string is made per answer.
+ * `json` with the first occurrence of each placeholder replaced by its parts, as UTF-8 bytes; undefined when a
+ * placeholder is missing. A first occurrence of a `"key":<empty>` sequence is the key itself: inside a JSON string a
+ * quote is always escaped, so the sequence cannot come from a value.
+ */
+export function splicePlaceholders(json: string, cuts: { placeholder: string; bytes: Uint8Array[] }[]): Buffer<ArrayBuffer> | undefined {
+  const found = cuts.map((c) => ({ ...c, at: json.indexOf(c.placeholder) })).sort((a, b) => a.at - b.at);
+  if (found.length === 0 || found[0]!.at < 0) return undefined;
+  const parts: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of found) {
+    parts.push(Buffer.from(json.slice(from, cut.at)), ...cut.bytes);
+    from = cut.at + cut.placeholder.length;
+  }
+  parts.push(Buffer.from(json.slice(from)));
+  return Buffer.concat(parts);
+}
+
+/**
+ * `json` with its first `"segments":[]` replaced by `"segments":<segmentsJson>`, as UTF-8 bytes. The segments stay
+ * bytes throughout: no 100 KB string is made per answer.
  */
 export function spliceSegments(json: string, segmentsJson: Uint8Array): Buffer<ArrayBuffer> {
-  const at = json.indexOf(EMPTY);
-  if (at < 0) throw new Error('the answer has no empty segments to fill');
-  return Buffer.concat([Buffer.from(`${json.slice(0, at)}"segments":`), segmentsJson, Buffer.from(json.slice(at + EMPTY.length))]);
+  const spliced = splicePlaceholders(json, [{ placeholder: EMPTY, bytes: [SEGMENTS_KEY, segmentsJson] }]);
+  if (!spliced) throw new Error('the answer has no empty segments to fill');
+  return spliced;
 }
 
 /**
