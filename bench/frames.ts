@@ -20,7 +20,11 @@ export async function run(): Promise<BenchSection[]> {
   let service: ChildServer | undefined;
   try {
     const fileBytes = statSync(media.videoFile).size;
-    const grabber = createFfmpegFrameGrabber({ ffmpegPath: findFfmpeg({ pathEnv: process.env.PATH ?? '' }).path, extraOrigins: [media.origin], timeoutMs: 60_000 });
+    const grabber = createFfmpegFrameGrabber({
+      ffmpegPath: findFfmpeg({ pathEnv: process.env.PATH ?? '' }).path,
+      extraOrigins: [media.origin],
+      timeoutMs: 60_000,
+    });
     const measure = async (fn: () => Promise<unknown>) => {
       const before = media.bytesSent();
       const requests = media.requests.length;
@@ -44,7 +48,8 @@ export async function run(): Promise<BenchSection[]> {
         body: JSON.stringify({ videoId: LONG, t, width: 160 }),
       });
       const body = (await r.json()) as { frames?: { cached: boolean }[] };
-      if (r.status !== 200 || body.frames?.[0]?.cached !== false) throw new Error(`frames answered ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
+      if (r.status !== 200 || body.frames?.[0]?.cached !== false)
+        throw new Error(`frames answered ${r.status} ${JSON.stringify(body).slice(0, 200)}`);
     };
 
     // Warm-up (ffmpeg probe, player fetch, pools).
@@ -73,7 +78,14 @@ export async function run(): Promise<BenchSection[]> {
       const label = path === 'direct' ? 'createFfmpegFrameGrabber' : 'REST POST /api/v1/frames';
       return [
         [label, '0:00:01', fmt(p50(early), 0), fmt(Math.max(...runs[early]!.ms), 0), fmt(kb(early), 0), ''],
-        [label, '2:59:00', fmt(p50(late), 0), fmt(Math.max(...runs[late]!.ms), 0), fmt(kb(late), 0), fmt(p50(late) / p50(early), 2)],
+        [
+          label,
+          '2:59:00',
+          fmt(p50(late), 0),
+          fmt(Math.max(...runs[late]!.ms), 0),
+          fmt(kb(late), 0),
+          fmt(p50(late) / p50(early), 2),
+        ],
       ];
     });
     const apiRatio = p50('api late') / p50('api early');

@@ -19,7 +19,8 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>>
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = wanted.length ? wanted : Object.keys(BENCHES);
-if (!sharedAvailable) throw new Error('the shared YouTube fixtures are needed (../shared/fixtures/youtube or YOUTUBE_FIXTURES_DIR)');
+if (!sharedAvailable)
+  throw new Error('the shared YouTube fixtures are needed (../shared/fixtures/youtube or YOUTUBE_FIXTURES_DIR)');
 
 const started = Date.now();
 const sections: BenchSection[] = [];

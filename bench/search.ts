@@ -21,7 +21,24 @@ const KEEP_DB = process.env.BENCH_SEARCH_DB;
 
 /** A generated vocabulary: pronounceable words, distinct by construction (i + 16 in base 16, a syllable per digit). */
 export function vocabulary(n: number): string[] {
-  const syll = ['ka', 'lo', 'mi', 'ren', 'to', 'sa', 'vek', 'ul', 'dor', 'phi', 'an', 'tre', 'mos', 'qui', 'zel', 'bar'];
+  const syll = [
+    'ka',
+    'lo',
+    'mi',
+    'ren',
+    'to',
+    'sa',
+    'vek',
+    'ul',
+    'dor',
+    'phi',
+    'an',
+    'tre',
+    'mos',
+    'qui',
+    'zel',
+    'bar',
+  ];
   return Array.from({ length: n }, (_, i) => [...(i + 16).toString(16)].map((d) => syll[parseInt(d, 16)]).join(''));
 }
 
@@ -92,7 +109,7 @@ export async function run(): Promise<BenchSection[]> {
   try {
     const vocab = vocabulary(VOCAB);
     let seed = 42;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pick = <T>(a: readonly T[]) => a[Math.floor(rnd() * a.length)]!;
     const common = vocab.slice(0, 20);
     const rare = vocab.slice(5_000, 20_000);
@@ -104,7 +121,12 @@ export async function run(): Promise<BenchSection[]> {
       'word -excluded': () => ({ query: `${pick(common)} -${pick(common)}` }),
       'word + category': () => ({ query: pick(common), category: pick(ARTICLE_CATEGORIES) }),
       'word + lang (de)': () => ({ query: pick(common), lang: 'de' }),
-      'word + category + lang (en)': () => ({ query: pick(vocab.slice(0, 200)), category: pick(ARTICLE_CATEGORIES), lang: 'en', limit: 20 }),
+      'word + category + lang (en)': () => ({
+        query: pick(vocab.slice(0, 200)),
+        category: pick(ARTICLE_CATEGORIES),
+        lang: 'en',
+        limit: 20,
+      }),
       'no query, category (newest first)': () => ({ category: pick(ARTICLE_CATEGORIES) }),
       'no query, lang (newest first)': () => ({ lang: 'fr' }),
       'common word, page 100 (limit 50)': () => ({ query: pick(common), page: 100, limit: 50 }),
@@ -132,13 +154,17 @@ export async function run(): Promise<BenchSection[]> {
       if (have > size) throw new Error(`${KEEP_DB} holds ${have} generated articles, more than ${size}`);
       if (!reused) {
         await generate(sql, vocab, have + 1, size);
-        const [judged] = await sql<{ n: number }[]>`select count(*)::int as n from articles where id like 'art_judged%'`;
+        const [judged] = await sql<
+          { n: number }[]
+        >`select count(*)::int as n from articles where id like 'art_judged%'`;
         if (judged!.n === 0) await insertJudged(sql);
         await sql`vacuum analyze articles, article_search`; // the narrow search table too (autovacuum may be off)
       }
       const loadSeconds = (performance.now() - t0) / 1000;
       have = size;
-      const [sizeRow] = await sql<{ size: string }[]>`select pg_size_pretty(pg_total_relation_size('articles')) as size`;
+      const [sizeRow] = await sql<
+        { size: string }[]
+      >`select pg_size_pretty(pg_total_relation_size('articles')) as size`;
       await service?.stop();
       service = await startService({ DATABASE_URL: db.url, MODE: 'api' });
       // Warm up: a round of every kind (JIT, connection pool, the database's buffers).
@@ -166,15 +192,27 @@ export async function run(): Promise<BenchSection[]> {
       let rr = 0;
       const ranks: (number | string)[] = [];
       for (const j of JUDGED_QUERIES) {
-        const { body } = await get({ query: j.query, ...(j.lang ? { lang: j.lang } : {}), ...(j.category ? { category: j.category } : {}), limit: 10 });
+        const { body } = await get({
+          query: j.query,
+          ...(j.lang ? { lang: j.lang } : {}),
+          ...(j.category ? { category: j.category } : {}),
+          limit: 10,
+        });
         const at = body.results.findIndex((r) => r.id === j.first);
         ranks.push(at < 0 ? '-' : at + 1);
         if (at === 0) firstCount++;
         if (at >= 0) rr += 1 / (at + 1);
       }
-      if (judgedRows.length === 0) for (const j of JUDGED_QUERIES) judgedRows.push([`\`${j.query}\`${j.lang ? ` lang=${j.lang}` : ''}${j.category ? ` category=${j.category}` : ''}`, j.first.replace('art_judged_', '')]);
+      if (judgedRows.length === 0)
+        for (const j of JUDGED_QUERIES)
+          judgedRows.push([
+            `\`${j.query}\`${j.lang ? ` lang=${j.lang}` : ''}${j.category ? ` category=${j.category}` : ''}`,
+            j.first.replace('art_judged_', ''),
+          ]);
       ranks.forEach((r, i) => judgedRows[i]!.push(r));
-      judgedSummary.push(`${size.toLocaleString('en')} articles: first for ${firstCount} of ${JUDGED_QUERIES.length}, mean reciprocal rank ${fmt(rr / JUDGED_QUERIES.length, 2)}`);
+      judgedSummary.push(
+        `${size.toLocaleString('en')} articles: first for ${firstCount} of ${JUDGED_QUERIES.length}, mean reciprocal rank ${fmt(rr / JUDGED_QUERIES.length, 2)}`,
+      );
 
       sections.push(
         [

@@ -8,7 +8,13 @@ import { SAMPLE_RATE } from '../src/domain/speech/ports.ts';
 import { transcribeAudio } from '../src/domain/speech/transcribe-audio.ts';
 import { createFfmpegAudioDecoder } from '../src/infra/ffmpeg/decode-audio.ts';
 import { createPocketsphinxEngine, findPocketsphinx } from '../src/infra/speech/pocketsphinx-engine.ts';
-import { audioAvailable, normalizeWords, speechClips, speechProgramme, wordErrorRate } from '../test/support/speech-audio.ts';
+import {
+  audioAvailable,
+  normalizeWords,
+  speechClips,
+  speechProgramme,
+  wordErrorRate,
+} from '../test/support/speech-audio.ts';
 import { startVideoServer } from '../test/support/video-server.ts';
 import type { BenchSection } from './support.ts';
 
@@ -16,20 +22,28 @@ const pct = (n: number) => `${(n * 100).toFixed(1)} %`;
 const f2 = (n: number) => n.toFixed(2);
 
 /** 16 kHz mono s16le of a file, decoded by ffmpeg (what the service hands an engine). */
-const pcmOf = (file: string) => execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1'], { maxBuffer: 1 << 28 });
+const pcmOf = (file: string) =>
+  execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1'], {
+    maxBuffer: 1 << 28,
+  });
 
 /** CPU seconds pocketsphinx itself spends on a file (user + system), or null without /usr/bin/time. */
 function sphinxCpuSeconds(binary: string, file: string): number | null {
   const raw = `${os.tmpdir()}/bench-sphinx.raw`;
   execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', file, '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', raw]);
-  const r = spawnSync('/usr/bin/time', ['-f', '%U %S', binary, '-infile', raw, '-time', 'yes', '-samprate', '16000', '-logfn', '/dev/null'], { encoding: 'utf8' });
+  const r = spawnSync(
+    '/usr/bin/time',
+    ['-f', '%U %S', binary, '-infile', raw, '-time', 'yes', '-samprate', '16000', '-logfn', '/dev/null'],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) return null;
   const [u, s] = r.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
   return (u ?? 0) + (s ?? 0);
 }
 
 export async function run(): Promise<BenchSection[]> {
-  if (!audioAvailable) throw new Error('the shared audio fixtures are needed (../shared/fixtures/audio or AUDIO_FIXTURES_DIR)');
+  if (!audioAvailable)
+    throw new Error('the shared audio fixtures are needed (../shared/fixtures/audio or AUDIO_FIXTURES_DIR)');
   const binary = findPocketsphinx(process.env.PATH ?? '');
   if (!binary) throw new Error('pocketsphinx_continuous is needed (apt-get install pocketsphinx pocketsphinx-en-us)');
   const engine = createPocketsphinxEngine({ binary, timeoutMs: 600_000 });
@@ -62,7 +76,11 @@ export async function run(): Promise<BenchSection[]> {
   try {
     const decoder = createFfmpegAudioDecoder({ ffmpegPath: 'ffmpeg', extraOrigins: [server.origin] });
     const t0 = performance.now();
-    const r = await transcribeAudio({ decoder, engine }, { url: server.url('/a.webm') }, { maxSeconds: 3600, maxBytes: 1e9 });
+    const r = await transcribeAudio(
+      { decoder, engine },
+      { url: server.url('/a.webm') },
+      { maxSeconds: 3600, maxBytes: 1e9 },
+    );
     const wall = (performance.now() - t0) / 1000;
     const wer = wordErrorRate(programme.reference, r.segments.map((s) => s.text).join(' '));
     wholeRow = `| the five LibriVox sentences as one ${f2(programme.seconds)} s Opus stream with pauses (two chunks) | ${pct(wer)} | ${f2(wall / programme.seconds)} | ${r.segments.length} |`;

@@ -10,7 +10,14 @@ async function startOnce(databaseUrl: string): Promise<number> {
   const t0 = performance.now();
   const child = spawn('npm', ['start', '--silent'], {
     cwd: REPO,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
     detached: true, // its own process group: npm, a shell and node are stopped together
   });
@@ -52,7 +59,10 @@ export async function run(): Promise<BenchSection[]> {
           `\`npm start\` (package.json: \`${(await import('../package.json', { with: { type: 'json' } })).default.scripts.start}\`), NODE_ENV=production, against an existing migrated`,
           `database, until GET /healthz answers 200 (polled every 10 ms); ${RUNS} starts after one not counted.`,
           '',
-          table(['run', ...ms.map((_, i) => String(i + 1)), 'median'], [['ms', ...ms.map((m) => fmt(m, 0)), fmt(p50, 0)]]),
+          table(
+            ['run', ...ms.map((_, i) => String(i + 1)), 'median'],
+            [['ms', ...ms.map((m) => fmt(m, 0)), fmt(p50, 0)]],
+          ),
           '',
           `**Median ${fmt(p50 / 1000, 2)} s** (target: under 2 s) — ${p50 < 2000 ? 'met' : 'missed'}.`,
         ].join('\n'),

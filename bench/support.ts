@@ -33,7 +33,8 @@ export interface ChildServer {
  * flags, same loader) while the pid measured is Node's own, not npm's.
  */
 export function startCommand(): string[] {
-  const script = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const script = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } }).scripts
+    .start;
   const words = script.split(/\s+/).filter((w) => w && w !== 'exec');
   // Leading VAR=value words are the environment the script sets (GLIBC_TUNABLES): startChild passes it.
   while (words[0] && /^[A-Z_]+=/.test(words[0])) {
@@ -52,7 +53,11 @@ const START_ENV: Record<string, string> = {};
 export const startService = (env: Record<string, string>) => startChild(startCommand(), { ...START_ENV, ...env });
 
 /** Runs a TypeScript entry point under Node with tsx (or the given Node arguments), waits until `readyPath` answers 200. */
-export async function startChild(entry: string | string[], env: Record<string, string>, readyPath = '/healthz'): Promise<ChildServer> {
+export async function startChild(
+  entry: string | string[],
+  env: Record<string, string>,
+  readyPath = '/healthz',
+): Promise<ChildServer> {
   const port = await freePort();
   const child = spawn(process.execPath, Array.isArray(entry) ? entry : ['--import', 'tsx', entry], {
     cwd: REPO,
@@ -154,7 +159,11 @@ export function machine(): string {
 }
 
 export function table(head: string[], rows: (string | number)[][]): string {
-  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }
 
 export interface BenchSection {

@@ -2,8 +2,15 @@
 export function isDatabaseDown(err: unknown): boolean {
   const code = (err as { code?: string } | undefined)?.code;
   return (
-    code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'CONNECTION_CLOSED' || code === 'CONNECTION_ENDED' ||
-    code === 'CONNECTION_DESTROYED' || code === 'CONNECT_TIMEOUT' || code === '57P01' || code === '57P02' || code === '57P03'
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'CONNECTION_CLOSED' ||
+    code === 'CONNECTION_ENDED' ||
+    code === 'CONNECTION_DESTROYED' ||
+    code === 'CONNECT_TIMEOUT' ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03'
   );
 }
 

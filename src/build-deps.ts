@@ -71,7 +71,13 @@ const EMBEDDED_MESSAGES = {
   adopted: 'reusing the embedded PostgreSQL an earlier run left running (it did not stop cleanly)',
 } as const;
 
-async function build(config: Config, log: Logger, url: string, embedded: EmbeddedDatabase | undefined, overrides: Partial<Deps>): Promise<Runtime> {
+async function build(
+  config: Config,
+  log: Logger,
+  url: string,
+  embedded: EmbeddedDatabase | undefined,
+  overrides: Partial<Deps>,
+): Promise<Runtime> {
   await migrateDatabase(url);
   const { sql } = connect(url, { max: APP_POOL_MAX });
   const signingSecret = config.SIGNING_SECRET ?? (await storedSigningSecret(sql, randomBytes(32).toString('hex')));
@@ -93,7 +99,8 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 
-  const customOrigin = config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
+  const customOrigin =
+    config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
   const egressStore = createEgressStore(sql);
   const poTokens = createPoTokenProvider(config);
@@ -103,7 +110,8 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     budgetPerHour: config.YOUTUBE_REQUESTS_PER_HOUR,
     cooldownBaseSeconds: config.YOUTUBE_COOLDOWN_SECONDS,
     cooldownMaxSeconds: config.YOUTUBE_COOLDOWN_MAX_SECONDS,
-    onOutcome: (o: Outcome) => metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
+    onOutcome: (o: Outcome) =>
+      metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
   };
   const youtube = lazyYoutubeSource({
     baseUrl: config.YOUTUBE_BASE_URL,
@@ -113,16 +121,26 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     poTokens: poTokens ?? undefined,
     visitorData: config.YOUTUBE_VISITOR_DATA,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
-    chains: { captions: config.YOUTUBE_CAPTION_CLIENTS, metadata: config.YOUTUBE_METADATA_CLIENTS, streams: config.YOUTUBE_STREAM_CLIENTS },
+    chains: {
+      captions: config.YOUTUBE_CAPTION_CLIENTS,
+      metadata: config.YOUTUBE_METADATA_CLIENTS,
+      streams: config.YOUTUBE_STREAM_CLIENTS,
+    },
     egress,
     log: log.child({ component: 'youtube' }),
   });
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".
   for (const [purpose, clients] of Object.entries(youtube.chains)) {
-    for (const client of clients) for (const identity of youtube.identities) metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
+    for (const client of clients)
+      for (const identity of youtube.identities)
+        metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
   }
   const mediaGateway = overrides.mediaGateway ?? createMediaGateway();
-  const media = createMediaProber({ ffprobePath: ffprobeBeside(ffmpegPath), gateway: mediaGateway, timeoutMs: config.FRAME_TIMEOUT_MS });
+  const media = createMediaProber({
+    ffprobePath: ffprobeBeside(ffmpegPath),
+    gateway: mediaGateway,
+    timeoutMs: config.FRAME_TIMEOUT_MS,
+  });
   const stores = createStores(sql);
 
   const deps: Deps = {
@@ -161,7 +179,12 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
       gateway: mediaGateway,
     }),
     blobs,
-    speech: createSpeech(config, { ffmpegPath, extraOrigins: customOrigin, gateway: mediaGateway, log: log.child({ component: 'speech' }) }),
+    speech: createSpeech(config, {
+      ffmpegPath,
+      extraOrigins: customOrigin,
+      gateway: mediaGateway,
+      log: log.child({ component: 'speech' }),
+    }),
     llm: config.ANTHROPIC_API_KEY
       ? lazyLlm(config.LLM_MODEL ?? DEFAULT_LLM_MODEL, async () =>
           (await import('./infra/llm/anthropic-llm.ts')).createAnthropicLlm({
@@ -178,12 +201,17 @@ async function build(config: Config, log: Logger, url: string, embedded: Embedde
     metrics,
     oauth: {
       store: createOAuthStore(sql),
-      tokens: createAccessTokens({ secret: oauthSecret, issuer: () => deps.publicUrl, ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS }),
+      tokens: createAccessTokens({
+        secret: oauthSecret,
+        issuer: () => deps.publicUrl,
+        ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+      }),
       verifyPkce: verifyChallenge,
     },
     ...overrides,
   };
-  const queuePool = () => (queue.boss.getDb() as unknown as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
+  const queuePool = () =>
+    (queue.boss.getDb() as unknown as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
   addScrapeCollectors(deps.metrics, {
     query: metricQueries(sql),
     caches: () => {

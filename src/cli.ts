@@ -54,7 +54,10 @@ async function main(argv: string[]) {
   const command = findCommand(positionals);
   if (!command) {
     const isGroup = COMMANDS.some((c) => c.name.startsWith(`${positionals[0]} `));
-    const what = isGroup && positionals.length === 1 ? `"${positionals[0]}" needs a command` : `Unknown command: ${positionals.join(' ')}`;
+    const what =
+      isGroup && positionals.length === 1
+        ? `"${positionals[0]}" needs a command`
+        : `Unknown command: ${positionals.join(' ')}`;
     throw new Refused(what, helpFor(positionals.slice(0, 1)));
   }
   // The database code is loaded only now: help and refusals above answer at once.

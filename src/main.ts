@@ -43,7 +43,8 @@ async function main() {
     await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
     if (servesHttp) server = await listen(createHttpApp(runtime.deps), config);
     // Metrics and probes on a port of their own: kept off the public listener, and the only HTTP a worker serves.
-    if (config.METRICS_PORT) opsServer = await listen(createOpsApp(runtime.deps), { ...config, PORT: config.METRICS_PORT });
+    if (config.METRICS_PORT)
+      opsServer = await listen(createOpsApp(runtime.deps), { ...config, PORT: config.METRICS_PORT });
   } catch (err) {
     // Whatever started (pools, the embedded database) is stopped: a failed start leaves nothing running.
     await runtime?.close().catch(() => {});
@@ -89,7 +90,13 @@ function failStart(err: unknown, config: Config, log: Logger): never {
   process.exit(1);
 }
 
-function handleSignals(runtime: Runtime, server: Server | undefined, opsServer: Server | undefined, config: Config, log: Logger) {
+function handleSignals(
+  runtime: Runtime,
+  server: Server | undefined,
+  opsServer: Server | undefined,
+  config: Config,
+  log: Logger,
+) {
   let stopping = false;
   const shutdown = async (signal: string) => {
     // `npm start` forwards the signal it gets, so a signal sent to the process group arrives here twice.
@@ -108,7 +115,10 @@ function handleSignals(runtime: Runtime, server: Server | undefined, opsServer: 
       server.close(() => (clearTimeout(cut), resolve()));
       server.closeIdleConnections();
     });
-    await Promise.all([http, runtime.drainJobs(JOB_DRAIN_MS).catch((err: unknown) => log.warn({ err }, 'job queue did not drain'))]);
+    await Promise.all([
+      http,
+      runtime.drainJobs(JOB_DRAIN_MS).catch((err: unknown) => log.warn({ err }, 'job queue did not drain')),
+    ]);
     // Last: while draining, /readyz on it answers 503 (queue stopped) rather than refusing connections.
     opsServer?.close();
     await runtime.close();
@@ -126,7 +136,10 @@ function handleCrash(runtime: Runtime, log: Logger) {
     if (crashed) return;
     crashed = true;
     setTimeout(() => process.exit(1), CRASH_CLOSE_MS).unref();
-    void runtime.close().catch(() => {}).finally(() => process.exit(1));
+    void runtime
+      .close()
+      .catch(() => {})
+      .finally(() => process.exit(1));
   });
 }
 

@@ -4,7 +4,12 @@ import { isServiceError } from '../src/domain/errors.ts';
 import { translateSegments } from '../src/domain/translations/translate-transcript.ts';
 import { createAnthropicLlm } from '../src/infra/llm/anthropic-llm.ts';
 import { makeSegments, promptCues } from './support/cue-prompt.ts';
-import { startFakeAnthropic, userText, type FakeAnthropic, type FakeMessagesRequest } from './support/fake-anthropic.ts';
+import {
+  startFakeAnthropic,
+  userText,
+  type FakeAnthropic,
+  type FakeMessagesRequest,
+} from './support/fake-anthropic.ts';
 
 let fake: FakeAnthropic;
 beforeEach(async () => {
@@ -53,7 +58,14 @@ describe('happy', () => {
 
 describe('model errors', () => {
   it('re-asks a chunk whose answer dropped or merged a segment', async () => {
-    fake.enqueue({ json: { translations: [{ i: 1, text: 'FR a + b' }, { i: 3, text: 'FR c' }] } });
+    fake.enqueue({
+      json: {
+        translations: [
+          { i: 1, text: 'FR a + b' },
+          { i: 3, text: 'FR c' },
+        ],
+      },
+    });
     const segs = makeSegments(3);
     const out = await translateSegments(llm(), segs, opts);
     expect(fake.requests).toHaveLength(2);

@@ -15,7 +15,8 @@ beforeEach(async () => {
 });
 afterEach(() => ts.close());
 
-const search = (apiKey = KEY) => createTypesenseSearch({ urls: [ts.url], apiKey, collection: 'articles', numRetries: 0 });
+const search = (apiKey = KEY) =>
+  createTypesenseSearch({ urls: [ts.url], apiKey, collection: 'articles', numRetries: 0 });
 
 const article = (id: string, over: Partial<Article> = {}): Article => ({
   id,
@@ -39,7 +40,9 @@ describe('happy', () => {
     const s = search();
     await s.index(article('art_1'));
     await s.index(article('art_2'));
-    const calls = ts.requests.map((r) => `${r.method} ${r.path}${r.query.get('action') ? `?action=${r.query.get('action')}` : ''}`);
+    const calls = ts.requests.map(
+      (r) => `${r.method} ${r.path}${r.query.get('action') ? `?action=${r.query.get('action')}` : ''}`,
+    );
     expect(calls).toEqual([
       'GET /collections/articles',
       'POST /collections',
@@ -108,10 +111,14 @@ describe('security', () => {
 
 describe('errors', () => {
   it('a rejected key becomes a clean ServiceError without the key', async () => {
-    const err = await search('wrong-key').search({ page: 1, limit: 5 }).catch((e: unknown) => e);
+    const err = await search('wrong-key')
+      .search({ page: 1, limit: 5 })
+      .catch((e: unknown) => e);
     expect(isServiceError(err) && err.code).toBe('SERVICE_BUSY');
     expect((err as Error).message).not.toContain('wrong-key');
-    const err2 = await search('wrong-key').index(article('art_1')).catch((e: unknown) => e);
+    const err2 = await search('wrong-key')
+      .index(article('art_1'))
+      .catch((e: unknown) => e);
     expect(isServiceError(err2) && err2.code).toBe('INTERNAL_ERROR');
   });
 

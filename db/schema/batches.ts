@@ -6,7 +6,9 @@ export const batches = pgTable(
   'batches',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     /** running | succeeded | failed | cancelled */
     status: text('status').notNull(),
     operation: jsonb('operation').notNull(),
@@ -24,7 +26,9 @@ export const batches = pgTable(
 export const batchItems = pgTable(
   'batch_items',
   {
-    batchId: text('batch_id').notNull().references(() => batches.id, { onDelete: 'cascade' }),
+    batchId: text('batch_id')
+      .notNull()
+      .references(() => batches.id, { onDelete: 'cascade' }),
     position: integer('position').notNull(),
     videoId: text('video_id').notNull(),
     /** queued | running | succeeded | failed | cancelled */

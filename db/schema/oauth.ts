@@ -56,5 +56,8 @@ export const oauthGrants = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('oauth_grants_account_idx').on(t.accountId), index('oauth_grants_previous_refresh_idx').on(t.previousRefreshHash)],
+  (t) => [
+    index('oauth_grants_account_idx').on(t.accountId),
+    index('oauth_grants_previous_refresh_idx').on(t.previousRefreshHash),
+  ],
 );

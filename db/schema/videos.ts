@@ -48,4 +48,3 @@ export const frames = pgTable(
   },
   (t) => [primaryKey({ columns: [t.videoId, t.tMs, t.width] })],
 );
-

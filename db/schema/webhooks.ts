@@ -7,7 +7,9 @@ export const webhookDeliveries = pgTable(
   {
     /** The Standard Webhooks message id (webhook-id header): msg_... */
     id: text('id').primaryKey(),
-    accountId: text('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
     jobId: text('job_id').notNull(),
     url: text('url').notNull(),
     event: text('event').notNull(),
@@ -20,13 +22,18 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
   },
-  (t) => [index('webhook_deliveries_job_idx').on(t.jobId, t.createdAt), index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt)],
+  (t) => [
+    index('webhook_deliveries_job_idx').on(t.jobId, t.createdAt),
+    index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt),
+  ],
 );
 
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    deliveryId: text('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+    deliveryId: text('delivery_id')
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
     attempt: integer('attempt').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
     statusCode: integer('status_code'),

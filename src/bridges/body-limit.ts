@@ -5,7 +5,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 
-export function bodyLimitByHeaders(opts: { maxSize: number; onError: (c: Context) => Response | Promise<Response> }): MiddlewareHandler {
+export function bodyLimitByHeaders(opts: {
+  maxSize: number;
+  onError: (c: Context) => Response | Promise<Response>;
+}): MiddlewareHandler {
   const counting = bodyLimit(opts);
   return async (c, next) => {
     const headers = c.req.raw.headers;

@@ -7,7 +7,11 @@ import type { Context as HonoContext } from 'hono';
  */
 export function clientIp(c: HonoContext, trustProxy: boolean): string {
   if (trustProxy) {
-    const hops = c.req.header('x-forwarded-for')?.split(',').map((h) => h.trim()).filter(Boolean);
+    const hops = c.req
+      .header('x-forwarded-for')
+      ?.split(',')
+      .map((h) => h.trim())
+      .filter(Boolean);
     if (hops?.length) return hops[hops.length - 1]!;
   }
   try {

@@ -8,7 +8,9 @@ import type { Hono } from 'hono';
 const require = createRequire(import.meta.url);
 const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 /** The package's real version, shown on the page and used to name its cached assets. */
-export const SWAGGER_UI_VERSION = (JSON.parse(readFileSync(path.join(DIST, 'package.json'), 'utf8')) as { version: string }).version;
+export const SWAGGER_UI_VERSION = (
+  JSON.parse(readFileSync(path.join(DIST, 'package.json'), 'utf8')) as { version: string }
+).version;
 
 // Our settings for the bundle, as a file: the page's CSP allows no inline script.
 const INIT_JS = `window.ui = SwaggerUIBundle({
@@ -33,8 +35,14 @@ const DOCS_CSS = `body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a
 `;
 
 const ASSETS: Record<string, { type: string; body: () => string }> = {
-  'swagger-ui.css': { type: 'text/css; charset=utf-8', body: lazy(() => readFileSync(path.join(DIST, 'swagger-ui.css'), 'utf8')) },
-  'swagger-ui-bundle.js': { type: 'text/javascript; charset=utf-8', body: lazy(() => readFileSync(path.join(DIST, 'swagger-ui-bundle.js'), 'utf8')) },
+  'swagger-ui.css': {
+    type: 'text/css; charset=utf-8',
+    body: lazy(() => readFileSync(path.join(DIST, 'swagger-ui.css'), 'utf8')),
+  },
+  'swagger-ui-bundle.js': {
+    type: 'text/javascript; charset=utf-8',
+    body: lazy(() => readFileSync(path.join(DIST, 'swagger-ui-bundle.js'), 'utf8')),
+  },
   'docs.js': { type: 'text/javascript; charset=utf-8', body: () => INIT_JS },
   'docs.css': { type: 'text/css; charset=utf-8', body: () => DOCS_CSS },
 };
@@ -90,6 +98,10 @@ export function mountDocs(app: Hono<any>, publicUrl: string): void {
     if (!asset) return c.notFound();
     // Named by version: a new swagger-ui-dist is a new URL, so the old one can be cached for good.
     const cache = c.req.query('v') === SWAGGER_UI_VERSION ? 'public, max-age=31536000, immutable' : 'no-cache';
-    return c.body(asset.body(), 200, { 'content-type': asset.type, 'cache-control': cache, 'x-content-type-options': 'nosniff' });
+    return c.body(asset.body(), 200, {
+      'content-type': asset.type,
+      'cache-control': cache,
+      'x-content-type-options': 'nosniff',
+    });
   });
 }

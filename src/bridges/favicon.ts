@@ -9,7 +9,13 @@ const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"
 
 export function mountFavicon(app: Hono<any>): void {
   const answer = () =>
-    new Response(FAVICON_SVG, { headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' } });
+    new Response(FAVICON_SVG, {
+      headers: {
+        'content-type': 'image/svg+xml',
+        'cache-control': 'public, max-age=86400',
+        'x-content-type-options': 'nosniff',
+      },
+    });
   app.get('/favicon.svg', answer);
   // Browsers ask for /favicon.ico on pages that name no icon (the JSON API's, an error page): the same image.
   app.get('/favicon.ico', answer);

@@ -19,7 +19,11 @@ export async function serveFrameImage(ctx: Context, videoId: string, query: Reco
   try {
     // The path takes a YouTube URL or a direct media URL too (percent-encoded), like GET /videos/{videoId}.
     const ref = /[./:]/.test(videoId) ? { url: videoId } : { videoId };
-    const frame = await createCaller(ctx).frames.get({ ...ref, t: num(query.t) as number, width: num(query.width) as number | undefined });
+    const frame = await createCaller(ctx).frames.get({
+      ...ref,
+      t: num(query.t) as number,
+      width: num(query.width) as number | undefined,
+    });
     for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
     headers.set('content-type', frame.mimeType);
     headers.set('cache-control', 'private, max-age=86400');
@@ -27,6 +31,10 @@ export async function serveFrameImage(ctx: Context, videoId: string, query: Reco
     headers.set('x-frame-source', frame.source);
     return new Response(Buffer.from(frame.base64, 'base64'), { status: 200, headers });
   } catch (err) {
-    return restErrorResponse(failureOf(err, ctx.requestId), { requestId: ctx.requestId, requestHeaders: ctx.headers, rateLimit: ctx.out.rateLimit });
+    return restErrorResponse(failureOf(err, ctx.requestId), {
+      requestId: ctx.requestId,
+      requestHeaders: ctx.headers,
+      rateLimit: ctx.out.rateLimit,
+    });
   }
 }

@@ -9,7 +9,8 @@ import { restErrorResponse } from './errors/rest-error.ts';
 /** Signed frame URLs: no headers needed, so they work in an <img>. Immutable content, cacheable for a day. */
 export function mountSignedFrames(app: Hono<any>, deps: Deps) {
   app.get('/frames/:videoId/:tMs/:file', async (c) => {
-    const refuse = (code: ErrorCode, message: string) => restErrorResponse(failure(code, message), { requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });
+    const refuse = (code: ErrorCode, message: string) =>
+      restErrorResponse(failure(code, message), { requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });
     const { videoId, tMs, file } = c.req.param();
     const width = /^(\d{1,4})\.jpg$/.exec(file)?.[1];
     if (!/^[A-Za-z0-9_-]{11}$/.test(videoId) || !/^\d{1,9}$/.test(tMs) || !width) {

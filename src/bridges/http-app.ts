@@ -32,7 +32,12 @@ import { routePath } from 'hono/route';
 export const MAX_URL_BYTES = 16 * 1024;
 
 /** A failure the HTTP layer answers itself, rendered in the shape of the surface the path belongs to. */
-export function renderForPath(path: string, f: Failure, a: AnswerContext, extra: Record<string, string> = {}): Response {
+export function renderForPath(
+  path: string,
+  f: Failure,
+  a: AnswerContext,
+  extra: Record<string, string> = {},
+): Response {
   if (path === MCP_PATH) return mcpErrorResponse(f, a, null, extra);
   if (path === TRPC_PREFIX || path.startsWith(`${TRPC_PREFIX}/`)) return trpcErrorResponse(f, a, extra);
   return restErrorResponse(f, a, extra);
@@ -80,18 +85,31 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     deps.metrics?.httpSeconds.observe({ route }, (performance.now() - started) / 1000);
     deps.log.info(
       // Clients do paste keys into URLs; the log keeps only the display prefix.
-      { reqId: requestId, method: c.req.method, path: redactKeys(c.req.path), status: c.res.status, ms: Math.round(performance.now() - started) },
+      {
+        reqId: requestId,
+        method: c.req.method,
+        path: redactKeys(c.req.path),
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      },
       'request',
     );
   });
-  const answer = (c: { req: { raw: Request }; get(k: 'requestId'): string }): AnswerContext => ({ requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });
+  const answer = (c: { req: { raw: Request }; get(k: 'requestId'): string }): AnswerContext => ({
+    requestId: c.get('requestId'),
+    requestHeaders: c.req.raw.headers,
+  });
   app.use(async (c, next) => {
     // The request target as sent (path and query); Node reads up to its header limit, we answer past 16 KiB.
     const url = c.req.url; // absolute: scheme://host[:port]/target
     const slash = url.indexOf('/', url.indexOf('//') + 2);
     const target = slash < 0 ? 0 : url.length - slash;
     if (target > MAX_URL_BYTES) {
-      return renderForPath(c.req.path, failure('URI_TOO_LONG', `Request URLs are limited to ${MAX_URL_BYTES} bytes`), answer(c));
+      return renderForPath(
+        c.req.path,
+        failure('URI_TOO_LONG', `Request URLs are limited to ${MAX_URL_BYTES} bytes`),
+        answer(c),
+      );
     }
     await next();
   });
@@ -100,7 +118,12 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
       maxSize: deps.config.MAX_BODY_BYTES,
       onError: (c) =>
         // The rest of the body is never read: close the connection, or a client reusing it sees a reset.
-        renderForPath(c.req.path, failure('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`), answer(c), { connection: 'close' }),
+        renderForPath(
+          c.req.path,
+          failure('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`),
+          answer(c),
+          { connection: 'close' },
+        ),
     }),
   );
 
@@ -133,9 +156,17 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   app.all(`${REST_PREFIX}/*`, async (c) => {
     const path = c.req.path.slice(REST_PREFIX.length);
     const allowed = routes.methodsFor(path);
-    if (allowed.length === 0) return restErrorResponse(failure('NOT_FOUND', `No route ${c.req.path}; see ${REST_PREFIX}/openapi.json`), answer(c));
+    if (allowed.length === 0)
+      return restErrorResponse(
+        failure('NOT_FOUND', `No route ${c.req.path}; see ${REST_PREFIX}/openapi.json`),
+        answer(c),
+      );
     if (!allowed.includes(c.req.method)) {
-      return restErrorResponse(failure('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`), answer(c), { allow: allowed.join(', ') });
+      return restErrorResponse(
+        failure('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`),
+        answer(c),
+        { allow: allowed.join(', ') },
+      );
     }
     if (c.req.method === 'HEAD') {
       // trpc-to-openapi answers HEAD with an empty 204 without running the procedure (no key check, no limit):
@@ -150,7 +181,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   });
 
   app.all(`${TRPC_PREFIX}/*`, (c) =>
-    handleTrpc(c.req.raw, { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) }, spliced),
+    handleTrpc(
+      c.req.raw,
+      { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) },
+      spliced,
+    ),
   );
 
   app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
@@ -162,7 +197,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   app.onError((err, c) => {
     const f = failureOf(err, c.get('requestId'));
     if (f.code === 'INTERNAL_ERROR') deps.log.error({ err, reqId: c.get('requestId') }, 'unhandled error');
-    return renderForPath(c.req.path, f.code === 'INTERNAL_ERROR' ? { ...f, message: internalMessage(c.get('requestId')) } : f, answer(c));
+    return renderForPath(
+      c.req.path,
+      f.code === 'INTERNAL_ERROR' ? { ...f, message: internalMessage(c.get('requestId')) } : f,
+      answer(c),
+    );
   });
   return app;
 }

@@ -25,7 +25,10 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
   const [status, reason] = tooLarge ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
   const body = JSON.stringify(
     tooLarge
-      ? errorBody('HEADERS_TOO_LARGE', `The request line and headers are limited to ${MAX_HEADER_BYTES} bytes (URLs to ${MAX_URL_BYTES})`)
+      ? errorBody(
+          'HEADERS_TOO_LARGE',
+          `The request line and headers are limited to ${MAX_HEADER_BYTES} bytes (URLs to ${MAX_URL_BYTES})`,
+        )
       : errorBody('INVALID_REQUEST', 'Malformed HTTP request'),
   );
   socket.end(
@@ -35,8 +38,15 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
 }
 
 /** The HTTP listener for an app (the service and the tests use the same one). */
-export function serveHttp(app: Hono<any>, opts: { port: number; hostname: string }, onListen?: (info: { port: number }) => void): Server {
-  const server = serve({ fetch: app.fetch, port: opts.port, hostname: opts.hostname, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } }, onListen) as Server;
+export function serveHttp(
+  app: Hono<any>,
+  opts: { port: number; hostname: string },
+  onListen?: (info: { port: number }) => void,
+): Server {
+  const server = serve(
+    { fetch: app.fetch, port: opts.port, hostname: opts.hostname, serverOptions: { maxHeaderSize: MAX_HEADER_BYTES } },
+    onListen,
+  ) as Server;
   server.on('clientError', answerClientError);
   return server;
 }

@@ -23,7 +23,11 @@ describe('stored tool results', () => {
     const results = createStoredToolResults(1024 * 1024);
     const rendered = results.render('get_video_subtitles', answer, stored(segments), textOf);
     const page = segments.slice(0, 1);
-    const whole = JSON.stringify({ result: { content: [{ type: 'text', text: textOf(page) }], structuredContent: { ...answer, segments: page } }, jsonrpc: '2.0', id: 'x"text":""' });
+    const whole = JSON.stringify({
+      result: { content: [{ type: 'text', text: textOf(page) }], structuredContent: { ...answer, segments: page } },
+      jsonrpc: '2.0',
+      id: 'x"text":""',
+    });
     expect(new TextDecoder().decode(spliceRendered(sdkJson('x"text":""'), rendered))).toBe(whole);
   });
 
@@ -31,7 +35,12 @@ describe('stored tool results', () => {
     const results = createStoredToolResults(1024 * 1024);
     const first = results.render('get_video_subtitles', answer, stored(segments), textOf);
     expect(results.render('get_video_subtitles', answer, stored(segments), textOf)).toBe(first);
-    const replaced = results.render('get_video_subtitles', answer, stored([{ start: 0, end: 1, text: 'replaced' }]), textOf);
+    const replaced = results.render(
+      'get_video_subtitles',
+      answer,
+      stored([{ start: 0, end: 1, text: 'replaced' }]),
+      textOf,
+    );
     expect(new TextDecoder().decode(replaced.segments)).toBe('"segments":[{"start":0,"end":1,"text":"replaced"}]');
     expect(spliceRendered('{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"no"}}', first)).toBeUndefined();
   });

@@ -37,7 +37,12 @@ export function createStoredToolResults(maxBytes: number) {
         segments: Buffer.from(`"segments":${JSON.stringify(segments)}`),
       };
       // The stored bytes are held too (shared with the transcript cache while they live there): counted once more.
-      results.set(key, { stored: page.segmentsJson, rendered }, key.length + page.segmentsJson.length + rendered.text.length + rendered.segments.length, RESULT_TTL_MS);
+      results.set(
+        key,
+        { stored: page.segmentsJson, rendered },
+        key.length + page.segmentsJson.length + rendered.text.length + rendered.segments.length,
+        RESULT_TTL_MS,
+      );
       return rendered;
     },
     stats: () => results.stats(),

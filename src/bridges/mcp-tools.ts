@@ -6,7 +6,12 @@ import { listProcedures, type ProcedureEntry } from './procedures.ts';
 export interface ToolDef {
   name: string;
   entry: ProcedureEntry;
-  config: { description: string; inputSchema: StandardSchemaWithJSON; outputSchema?: StandardSchemaWithJSON; annotations: ToolAnnotations };
+  config: {
+    description: string;
+    inputSchema: StandardSchemaWithJSON;
+    outputSchema?: StandardSchemaWithJSON;
+    annotations: ToolAnnotations;
+  };
 }
 
 function jsonSchema(schema: unknown, io: 'input' | 'output'): Record<string, unknown> {
@@ -37,7 +42,12 @@ function listedOnly(json: Record<string, unknown>): StandardSchemaWithJSON {
  */
 function annotations(meta: NonNullable<ProcedureEntry['meta']['mcp']>): ToolAnnotations {
   const readOnly = meta.readOnly ?? false;
-  return { readOnlyHint: readOnly, destructiveHint: false, idempotentHint: readOnly || (meta.idempotent ?? false), openWorldHint: meta.openWorld ?? false };
+  return {
+    readOnlyHint: readOnly,
+    destructiveHint: false,
+    idempotentHint: readOnly || (meta.idempotent ?? false),
+    openWorldHint: meta.openWorld ?? false,
+  };
 }
 
 function buildTools(): ToolDef[] {

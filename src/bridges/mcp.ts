@@ -35,16 +35,28 @@ function errorResult(code: Parameters<typeof errorBody>[0], message: string): Ca
 
 function resultText(def: ToolDef, output: unknown): string {
   const mcp = def.entry.meta.mcp!;
-  return mcp.text ? mcp.text(output) : mcp.summarize ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}` : JSON.stringify(output);
+  return mcp.text
+    ? mcp.text(output)
+    : mcp.summarize
+      ? `${mcp.summarize(output)}\n\n${JSON.stringify(output)}`
+      : JSON.stringify(output);
 }
 
 function successResult(def: ToolDef, output: unknown): CallToolResult {
   const mcp = def.entry.meta.mcp!;
   if (mcp.image) {
     const img = mcp.image(output);
-    return { content: [{ type: 'image', data: img.base64, mimeType: img.mimeType }, { type: 'text', text: img.caption }] };
+    return {
+      content: [
+        { type: 'image', data: img.base64, mimeType: img.mimeType },
+        { type: 'text', text: img.caption },
+      ],
+    };
   }
-  return { content: [{ type: 'text', text: resultText(def, output) }], structuredContent: output as Record<string, unknown> };
+  return {
+    content: [{ type: 'text', text: resultText(def, output) }],
+    structuredContent: output as Record<string, unknown>,
+  };
 }
 
 /** A request's stored-page result, rendered (or found rendered) by its tool, for the bridge to splice into the SDK's answer. */
@@ -56,7 +68,12 @@ type RenderedPages = WeakMap<Context, RenderedPage>;
  * validation is a tool execution error (`isError`) carrying the spec's error body. A page of a stored transcript
  * goes to the SDK with empty text and segments, its rendering kept in `rendered` (src/bridges/mcp-stored-results.ts).
  */
-function buildServer(ctx: Context, results: StoredToolResults, rendered: RenderedPages, called: string | undefined): McpServer {
+function buildServer(
+  ctx: Context,
+  results: StoredToolResults,
+  rendered: RenderedPages,
+  called: string | undefined,
+): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
   for (const def of toolsFor(called)) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
@@ -64,7 +81,10 @@ function buildServer(ctx: Context, results: StoredToolResults, rendered: Rendere
         const output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
         const page = ctx.out.storedPage;
         if (!page) return successResult(def, output);
-        rendered.set(ctx, results.render(def.name, output, page, (segments) => resultText(def, { ...(output as object), segments })));
+        rendered.set(
+          ctx,
+          results.render(def.name, output, page, (segments) => resultText(def, { ...(output as object), segments })),
+        );
         return { content: [{ type: 'text', text: '' }], structuredContent: output as Record<string, unknown> };
       } catch (err) {
         const f = failureOf(err, ctx.requestId);
@@ -81,11 +101,24 @@ function buildServer(ctx: Context, results: StoredToolResults, rendered: Rendere
  */
 type Passed = { context: Context; called: string | undefined };
 const passedBy = (auth: AuthInfo | undefined) => auth?.extra as Passed;
-const authInfoFor = (passed: Passed): AuthInfo => ({ token: 'caller', clientId: passed.context.auth!.caller.accountId, scopes: [], extra: passed });
+const authInfoFor = (passed: Passed): AuthInfo => ({
+  token: 'caller',
+  clientId: passed.context.auth!.caller.accountId,
+  scopes: [],
+  extra: passed,
+});
 
 /** 2025 traffic: a stateless streamable HTTP transport per request, answering JSON (never an SSE stream). */
-async function serveLegacy(request: Request, parsedBody: unknown, passed: Passed, server: McpServer): Promise<Response> {
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+async function serveLegacy(
+  request: Request,
+  parsedBody: unknown,
+  passed: Passed,
+  server: McpServer,
+): Promise<Response> {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(request, { parsedBody, authInfo: authInfoFor(passed) });
@@ -117,12 +150,30 @@ export function createMcpEndpoint(results: StoredToolResults) {
    */
   return async function handleMcp(request: Request, ctx: Context): Promise<Response> {
     // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
-    const answer = { requestId: ctx.requestId, requestHeaders: request.headers, challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) } };
+    const answer = {
+      requestId: ctx.requestId,
+      requestHeaders: request.headers,
+      challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) },
+    };
     if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
-      return mcpErrorResponse(failure('FORBIDDEN', 'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS'), answer);
+      return mcpErrorResponse(
+        failure(
+          'FORBIDDEN',
+          'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
+        ),
+        answer,
+      );
     }
     if (request.method !== 'POST') {
-      return mcpErrorResponse(failure('METHOD_NOT_ALLOWED', 'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)'), answer, null, { allow: 'POST' });
+      return mcpErrorResponse(
+        failure(
+          'METHOD_NOT_ALLOWED',
+          'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
+        ),
+        answer,
+        null,
+        { allow: 'POST' },
+      );
     }
 
     const text = await request.text();
@@ -145,26 +196,41 @@ export function createMcpEndpoint(results: StoredToolResults) {
       throw err;
     }
     if (refusedBatch) {
-      return mcpErrorResponse(failure('INVALID_REQUEST', 'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request'), answer);
+      return mcpErrorResponse(
+        failure(
+          'INVALID_REQUEST',
+          'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request',
+        ),
+        answer,
+      );
     }
     const limit = auth.rateLimit ?? undefined;
     const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
     if (limit && !limit.allowed && single?.method === 'tools/call') {
       // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
-      return mcpErrorResponse(failureOf(rateLimited(limit), ctx.requestId), { ...answer, rateLimit: limit }, single.id ?? null);
+      return mcpErrorResponse(
+        failureOf(rateLimited(limit), ctx.requestId),
+        { ...answer, rateLimit: limit },
+        single.id ?? null,
+      );
     }
     const toolCtx: Context = { ...ctx, auth };
     // One tool call per request: its answer can carry a stored page as rendered before (a batch shares one context).
     toolCtx.out.takesStoredPage = single?.method === 'tools/call';
 
     // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
-    if (single?.method === 'tools/call' && single.params && single.params.arguments === null) delete single.params.arguments;
-    const called = single?.method === 'tools/call' && typeof single.params?.name === 'string' ? single.params.name : undefined;
+    if (single?.method === 'tools/call' && single.params && single.params.arguments === null)
+      delete single.params.arguments;
+    const called =
+      single?.method === 'tools/call' && typeof single.params?.name === 'string' ? single.params.name : undefined;
     const passed: Passed = { context: toolCtx, called };
 
     // The SDK is handed the parsed body (the request's own has been read); a body that is not JSON is handed over
     // again as text, for the SDK's -32700 answer.
-    const forward = parsed === undefined ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal }) : request;
+    const forward =
+      parsed === undefined
+        ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
+        : request;
     let response =
       parsed !== undefined && !(await isLegacyRequest(forward, parsed))
         ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
@@ -175,7 +241,8 @@ export function createMcpEndpoint(results: StoredToolResults) {
       const text = await response.text();
       const spliced = spliceRendered(text, page);
       // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
-      if (!spliced && text.includes('"result"')) ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
+      if (!spliced && text.includes('"result"'))
+        ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
       response = new Response(spliced ?? text, { status: response.status, headers: response.headers });
     }
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it

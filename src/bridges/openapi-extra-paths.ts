@@ -10,7 +10,21 @@ export const EXTRA_REST_ROUTES = [
   { method: 'GET', path: '/videos/{videoId}/subtitles' },
 ];
 
-const TRANSCRIPT_ERRORS = ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'MEDIA_TOO_LARGE', 'STT_NOT_CONFIGURED'];
+const TRANSCRIPT_ERRORS = [
+  'NO_SUBTITLES',
+  'VIDEO_NOT_FOUND',
+  'VIDEO_AGE_RESTRICTED',
+  'VIDEO_MEMBERS_ONLY',
+  'VIDEO_PAID',
+  'VIDEO_REGION_BLOCKED',
+  'VIDEO_LIVE',
+  'VIDEO_UPCOMING',
+  'VIDEO_UNPLAYABLE',
+  'INSUFFICIENT_CREDITS',
+  'EXTRACTION_FAILED',
+  'MEDIA_TOO_LARGE',
+  'STT_NOT_CONFIGURED',
+];
 
 export function extraPaths(): Record<string, any> {
   return {
@@ -22,8 +36,19 @@ export function extraPaths(): Record<string, any> {
         description: `The JPEG image of the video at \`t\` seconds, \`width\` pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}). The body is the image itself (\`curl -o frame.jpg\` works); \`X-Credits-Charged\` says what it cost (${FRAME_PRICE} when newly captured, 0 when stored) and \`X-Frame-Source\` whether it came from the stream or YouTube's storyboard. Errors are JSON in the usual shape.`,
         parameters: [
           { name: 'videoId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{11}$' } },
-          { name: 't', in: 'query', required: true, description: 'Seconds from the start, decimals allowed', schema: { type: 'number', minimum: 0 } },
-          { name: 'width', in: 'query', required: false, schema: { type: 'integer', minimum: MIN_WIDTH, maximum: MAX_WIDTH, default: DEFAULT_WIDTH } },
+          {
+            name: 't',
+            in: 'query',
+            required: true,
+            description: 'Seconds from the start, decimals allowed',
+            schema: { type: 'number', minimum: 0 },
+          },
+          {
+            name: 'width',
+            in: 'query',
+            required: false,
+            schema: { type: 'integer', minimum: MIN_WIDTH, maximum: MAX_WIDTH, default: DEFAULT_WIDTH },
+          },
         ],
         responses: {
           '200': {
@@ -35,7 +60,19 @@ export function extraPaths(): Record<string, any> {
             content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
           },
         },
-        'x-error-codes': ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
+        'x-error-codes': [
+          'VIDEO_NOT_FOUND',
+          'VIDEO_AGE_RESTRICTED',
+          'VIDEO_MEMBERS_ONLY',
+          'VIDEO_PAID',
+          'VIDEO_REGION_BLOCKED',
+          'VIDEO_LIVE',
+          'VIDEO_UPCOMING',
+          'VIDEO_UNPLAYABLE',
+          'INSUFFICIENT_CREDITS',
+          'FRAME_FAILED',
+          'EXTRACTION_FAILED',
+        ],
       },
     },
     '/videos/{videoId}/subtitles': {
@@ -47,30 +84,66 @@ export function extraPaths(): Record<string, any> {
           'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
           `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(SUBTITLES_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
         parameters: [
-          { name: 'videoId', in: 'path', required: true, description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)', schema: { type: 'string' } },
-          { name: 'lang', in: 'query', required: false, description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track', schema: { type: 'string', pattern: LANG_PATTERN.source } },
-          { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: [...FILE_FORMATS], default: DEFAULT_FILE_FORMAT } },
-          { name: 'mode', in: 'query', required: false, description: 'auto (default), native or generate, as for POST /subtitles', schema: { type: 'string', enum: [...TRANSCRIPT_MODES] } },
+          {
+            name: 'videoId',
+            in: 'path',
+            required: true,
+            description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'lang',
+            in: 'query',
+            required: false,
+            description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track',
+            schema: { type: 'string', pattern: LANG_PATTERN.source },
+          },
+          {
+            name: 'format',
+            in: 'query',
+            required: false,
+            schema: { type: 'string', enum: [...FILE_FORMATS], default: DEFAULT_FILE_FORMAT },
+          },
+          {
+            name: 'mode',
+            in: 'query',
+            required: false,
+            description: 'auto (default), native or generate, as for POST /subtitles',
+            schema: { type: 'string', enum: [...TRANSCRIPT_MODES] },
+          },
         ],
         responses: {
           '200': {
             description: 'The transcript file',
             headers: {
               'X-Credits-Charged': { schema: { type: 'integer' } },
-              'Content-Disposition': { schema: { type: 'string' }, description: 'attachment; filename="{videoId}.{lang}.{txt|srt|vtt}"' },
-              'Content-Language': { schema: { type: 'string' }, description: 'The language of the transcript answered' },
+              'Content-Disposition': {
+                schema: { type: 'string' },
+                description: 'attachment; filename="{videoId}.{lang}.{txt|srt|vtt}"',
+              },
+              'Content-Language': {
+                schema: { type: 'string' },
+                description: 'The language of the transcript answered',
+              },
             },
-            content: Object.fromEntries(FILE_FORMATS.map((f) => [`${FILE_TYPES[f].mediaType}; charset=utf-8`, { schema: { type: 'string' } }])),
+            content: Object.fromEntries(
+              FILE_FORMATS.map((f) => [`${FILE_TYPES[f].mediaType}; charset=utf-8`, { schema: { type: 'string' } }]),
+            ),
           },
           '202': {
-            description: 'Speech-to-text is running: JSON with `status` queued or running and the `job` to poll (GET /api/v1/jobs/{id}), as POST /subtitles answers; ask for the file again once it succeeds (then free)',
+            description:
+              'Speech-to-text is running: JSON with `status` queued or running and the `job` to poll (GET /api/v1/jobs/{id}), as POST /subtitles answers; ask for the file again once it succeeds (then free)',
             headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
             content: {
               'application/json': {
                 schema: {
                   type: 'object',
                   required: ['status', 'videoId', 'job'],
-                  properties: { status: { type: 'string', enum: ['queued', 'running'] }, videoId: { type: 'string' }, job: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } },
+                  properties: {
+                    status: { type: 'string', enum: ['queued', 'running'] },
+                    videoId: { type: 'string' },
+                    job: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
+                  },
                 },
               },
             },

@@ -8,13 +8,21 @@ const form = (schema: unknown) => ({ 'application/x-www-form-urlencoded': { sche
 const html = { 'text/html': { schema: { type: 'string' } } };
 const text = (s: string) => ({ type: 'string', description: s });
 const requestId = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
-const ours = (description: string) => ({ description, headers: requestId, content: json({ $ref: '#/components/schemas/Error' }) });
+const ours = (description: string) => ({
+  description,
+  headers: requestId,
+  content: json({ $ref: '#/components/schemas/Error' }),
+});
 const oauthError = (description: string, headers: Record<string, unknown> = {}) => ({
   description,
   headers: { ...requestId, ...headers },
   content: json({ $ref: '#/components/schemas/OAuthError' }),
 });
-const answer = (description: string, extra: Record<string, unknown> = {}) => ({ description, headers: requestId, ...extra });
+const answer = (description: string, extra: Record<string, unknown> = {}) => ({
+  description,
+  headers: requestId,
+  ...extra,
+});
 
 /** A URL over 16 KiB is refused before any route, on every path. */
 const URI_TOO_LONG = { '414': ours('`URI_TOO_LONG`: the request URL is over 16 KiB') };
@@ -58,21 +66,29 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
       operationId,
       tags: ['oauth'],
       summary,
-      description: 'RFC 9728 protected-resource metadata for `/mcp`: where an MCP client learns which authorization server signs users in. `/mcp` names it in the `resource_metadata` parameter of its 401 `WWW-Authenticate` challenge.',
+      description:
+        'RFC 9728 protected-resource metadata for `/mcp`: where an MCP client learns which authorization server signs users in. `/mcp` names it in the `resource_metadata` parameter of its 401 `WWW-Authenticate` challenge.',
       security: [],
       responses: { '200': answer('The metadata', { content: json(RESOURCE_METADATA) }), ...URI_TOO_LONG },
     },
   });
   return {
-    '/.well-known/oauth-protected-resource': resourceMetadata('oauth-protected-resource', 'OAuth protected-resource metadata'),
-    '/.well-known/oauth-protected-resource/mcp': resourceMetadata('oauth-protected-resource-mcp', 'OAuth protected-resource metadata of /mcp'),
+    '/.well-known/oauth-protected-resource': resourceMetadata(
+      'oauth-protected-resource',
+      'OAuth protected-resource metadata',
+    ),
+    '/.well-known/oauth-protected-resource/mcp': resourceMetadata(
+      'oauth-protected-resource-mcp',
+      'OAuth protected-resource metadata of /mcp',
+    ),
     '/.well-known/oauth-authorization-server': {
       servers,
       get: {
         operationId: 'oauth-authorization-server',
         tags: ['oauth'],
         summary: 'OAuth authorization-server metadata',
-        description: 'RFC 8414 metadata: the endpoints below, authorization code with PKCE `S256` only, public clients (`none`), the `mcp` scope.',
+        description:
+          'RFC 8414 metadata: the endpoints below, authorization code with PKCE `S256` only, public clients (`none`), the `mcp` scope.',
         security: [],
         responses: {
           '200': answer('The metadata', {
@@ -80,7 +96,13 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
               type: 'object',
               required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
               properties: Object.fromEntries(
-                ['issuer', 'authorization_endpoint', 'token_endpoint', 'registration_endpoint', 'revocation_endpoint'].map((k) => [k, { type: 'string' }]),
+                [
+                  'issuer',
+                  'authorization_endpoint',
+                  'token_endpoint',
+                  'registration_endpoint',
+                  'revocation_endpoint',
+                ].map((k) => [k, { type: 'string' }]),
               ),
               additionalProperties: true,
             }),
@@ -116,10 +138,21 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
         },
         responses: {
           '201': answer('Registered: the client’s metadata with its `client_id`', {
-            content: json({ type: 'object', required: ['client_id', 'redirect_uris'], properties: { client_id: { type: 'string' }, client_id_issued_at: { type: 'integer' }, redirect_uris: { type: 'array', items: { type: 'string' } } }, additionalProperties: true }),
+            content: json({
+              type: 'object',
+              required: ['client_id', 'redirect_uris'],
+              properties: {
+                client_id: { type: 'string' },
+                client_id_issued_at: { type: 'integer' },
+                redirect_uris: { type: 'array', items: { type: 'string' } },
+              },
+              additionalProperties: true,
+            }),
           }),
           '400': oauthError('`invalid_client_metadata` or `invalid_redirect_uri`'),
-          '429': oauthError('`too_many_requests`: too many registrations from this address', { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }),
+          '429': oauthError('`too_many_requests`: too many registrations from this address', {
+            'Retry-After': { $ref: '#/components/headers/Retry-After' },
+          }),
           ...BODY_LIMITS,
         },
       },
@@ -133,7 +166,13 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
         description:
           'Authorization code with PKCE (`S256` only). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected.',
         security: [],
-        parameters: AUTHORIZATION_PARAMS.map(([name, description, required]) => ({ name, in: 'query', required, description, schema: { type: 'string' } })),
+        parameters: AUTHORIZATION_PARAMS.map(([name, description, required]) => ({
+          name,
+          in: 'query',
+          required,
+          description,
+          schema: { type: 'string' },
+        })),
         responses: {
           '200': answer('The consent page', { content: html }),
           '302': AUTHORIZE_REDIRECT,
@@ -192,9 +231,17 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
         operationId: 'oauth-revoke',
         tags: ['oauth'],
         summary: 'Revoke a token',
-        description: 'RFC 7009: a refresh token or an access token; either revokes the whole grant, effective on the next request. Unknown tokens are answered the same way.',
+        description:
+          'RFC 7009: a refresh token or an access token; either revokes the whole grant, effective on the next request. Unknown tokens are answered the same way.',
         security: [],
-        requestBody: { required: true, content: form({ type: 'object', required: ['token'], properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } } }) },
+        requestBody: {
+          required: true,
+          content: form({
+            type: 'object',
+            required: ['token'],
+            properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } },
+          }),
+        },
         responses: { '200': answer('Revoked (or nothing to revoke)'), ...BODY_LIMITS },
       },
     },
@@ -207,7 +254,13 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
         description: 'The process answers: restart it when this fails. Also on `METRICS_PORT`.',
         security: [],
         responses: {
-          '200': answer('Alive', { content: json({ type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ok'] } } }) }),
+          '200': answer('Alive', {
+            content: json({
+              type: 'object',
+              required: ['status'],
+              properties: { status: { type: 'string', enum: ['ok'] } },
+            }),
+          }),
           ...URI_TOO_LONG,
         },
       },
@@ -226,16 +279,29 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
             content: json({
               type: 'object',
               required: ['status', 'checks'],
-              properties: { status: { type: 'string', enum: ['ready'] }, checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: `ok`' } },
+              properties: {
+                status: { type: 'string', enum: ['ready'] },
+                checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: `ok`' },
+              },
             }),
           }),
-          '503': answer('Not ready: `SERVICE_BUSY` in the error shape, with `checks` saying what failed (`unreachable`, `missing migration ...`, `stopped`, ...)', {
-            content: json({
-              type: 'object',
-              required: ['error', 'checks'],
-              properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string', enum: ['SERVICE_BUSY'] }, message: { type: 'string' } } }, checks: { type: 'object', additionalProperties: { type: 'string' } } },
-            }),
-          }),
+          '503': answer(
+            'Not ready: `SERVICE_BUSY` in the error shape, with `checks` saying what failed (`unreachable`, `missing migration ...`, `stopped`, ...)',
+            {
+              content: json({
+                type: 'object',
+                required: ['error', 'checks'],
+                properties: {
+                  error: {
+                    type: 'object',
+                    required: ['code', 'message'],
+                    properties: { code: { type: 'string', enum: ['SERVICE_BUSY'] }, message: { type: 'string' } },
+                  },
+                  checks: { type: 'object', additionalProperties: { type: 'string' } },
+                },
+              }),
+            },
+          ),
           ...URI_TOO_LONG,
         },
       },
@@ -250,8 +316,16 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
           'Prometheus text format (prom-client): requests, jobs, queues, credits, caches, database pool (README: "Health, readiness and metrics"). On this port only with `METRICS_TOKEN` set, sent as a bearer token (404 otherwise); on `METRICS_PORT` too, with the token wanted when one is set.',
         security: [{ metricsToken: [] }],
         responses: {
-          '200': answer('The metrics', { content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } }),
-          '401': { ...ours('`UNAUTHENTICATED`: the metrics token is missing or wrong'), headers: { ...requestId, 'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="metrics"' } } },
+          '200': answer('The metrics', {
+            content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
+          }),
+          '401': {
+            ...ours('`UNAUTHENTICATED`: the metrics token is missing or wrong'),
+            headers: {
+              ...requestId,
+              'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="metrics"' },
+            },
+          },
           '404': ours('`NOT_FOUND`: no `METRICS_TOKEN` is set, so this port serves no metrics'),
           ...URI_TOO_LONG,
         },
@@ -264,7 +338,14 @@ export const OAUTH_ERROR_SCHEMA = {
   type: 'object',
   required: ['error'],
   description: 'OAuth’s own error shape (RFC 6749 5.2), which OAuth clients parse',
-  properties: { error: { type: 'string', description: 'e.g. invalid_grant, invalid_request, invalid_client_metadata' }, error_description: { type: 'string' } },
+  properties: {
+    error: { type: 'string', description: 'e.g. invalid_grant, invalid_request, invalid_client_metadata' },
+    error_description: { type: 'string' },
+  },
 };
 
-export const METRICS_SECURITY = { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <METRICS_TOKEN> (the operator’s setting; not an API key)' };
+export const METRICS_SECURITY = {
+  type: 'http',
+  scheme: 'bearer',
+  description: 'Authorization: Bearer <METRICS_TOKEN> (the operator’s setting; not an API key)',
+};

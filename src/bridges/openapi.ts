@@ -6,7 +6,13 @@ import { REST_PREFIX } from './rest.ts';
 import { extraPaths } from './openapi-extra-paths.ts';
 import { METRICS_SECURITY, OAUTH_ERROR_SCHEMA, servicePaths } from './openapi-service-paths.ts';
 import { listProcedures } from './procedures.ts';
-import { FRAME_PRICE, hourlyPrice, LISTING_PAGE_PRICE, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
+import {
+  FRAME_PRICE,
+  hourlyPrice,
+  LISTING_PAGE_PRICE,
+  PER_STARTED_HOUR,
+  SUBTITLES_PRICE,
+} from '../domain/pricing/prices.ts';
 
 const ERROR_SCHEMA = {
   type: 'object',
@@ -36,15 +42,41 @@ const DESCRIPTION = `Timed transcripts, subtitle tracks, metadata, still frames,
 
 /** Response headers the service sends, declared once and referenced from the responses that carry them. */
 const HEADERS = {
-  'RateLimit-Limit': { description: 'Requests allowed per minute for this key', schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Remaining': { description: 'Requests left in the current one-minute window', schema: { type: 'integer', minimum: 0 } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer', minimum: 0, maximum: 60 } },
-  'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
-  'x-request-id': { description: 'The request id (also in logs and in INTERNAL_ERROR messages)', required: true, schema: { type: 'string', pattern: '^req_[0-9a-z]{26}$' } },
-  'WWW-Authenticate': { description: 'The Bearer challenge (RFC 6750): `Bearer realm="subtext"`, with `error="invalid_token"` when a key was sent', required: true, schema: { type: 'string' } },
+  'RateLimit-Limit': {
+    description: 'Requests allowed per minute for this key',
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Requests left in the current one-minute window',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'RateLimit-Reset': {
+    description: 'Seconds until the window resets',
+    schema: { type: 'integer', minimum: 0, maximum: 60 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    required: true,
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'x-request-id': {
+    description: 'The request id (also in logs and in INTERNAL_ERROR messages)',
+    required: true,
+    schema: { type: 'string', pattern: '^req_[0-9a-z]{26}$' },
+  },
+  'WWW-Authenticate': {
+    description:
+      'The Bearer challenge (RFC 6750): `Bearer realm="subtext"`, with `error="invalid_token"` when a key was sent',
+    required: true,
+    schema: { type: 'string' },
+  },
 } as const;
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
-const RATE_LIMIT_HEADERS = { 'RateLimit-Limit': header('RateLimit-Limit'), 'RateLimit-Remaining': header('RateLimit-Remaining'), 'RateLimit-Reset': header('RateLimit-Reset') };
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': header('RateLimit-Limit'),
+  'RateLimit-Remaining': header('RateLimit-Remaining'),
+  'RateLimit-Reset': header('RateLimit-Reset'),
+};
 /** Refused before the key is counted: no rate-limit fields. */
 const BEFORE_AUTH = new Set(['401', '413', '414', '415']);
 
@@ -86,7 +118,8 @@ export function buildOpenApiDocument(baseUrl: string) {
     if (meta.accepted && op.responses?.['200']) {
       op.responses['202'] = {
         ...op.responses['200'],
-        description: 'Accepted: the work was created and goes on in the background; the `Location` header points at the resource to follow.',
+        description:
+          'Accepted: the work was created and goes on in the background; the `Location` header points at the resource to follow.',
         headers: { Location: { schema: { type: 'string' }, description: 'URL of the created resource' } },
       };
       delete op.responses['200'];
@@ -125,7 +158,10 @@ function describeErrors(op: any, own: ErrorCode[]) {
 /** The headers each response carries. */
 function describeHeaders(op: any) {
   for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
-    const headers: Record<string, unknown> = { ...(BEFORE_AUTH.has(status) ? {} : RATE_LIMIT_HEADERS), 'x-request-id': header('x-request-id') };
+    const headers: Record<string, unknown> = {
+      ...(BEFORE_AUTH.has(status) ? {} : RATE_LIMIT_HEADERS),
+      'x-request-id': header('x-request-id'),
+    };
     if (status === '429' || status === '503') headers['Retry-After'] = header('Retry-After');
     if (status === '401') headers['WWW-Authenticate'] = header('WWW-Authenticate');
     response.headers = { ...headers, ...response.headers };
@@ -157,7 +193,14 @@ function dropUnusedComponents(doc: any) {
 
 /** Errors every keyed operation can answer, plus the operation's own. */
 function errorStatuses(own: ErrorCode[], withBody: boolean): [string, ErrorCode[]][] {
-  const codes = new Set<ErrorCode>(['INVALID_REQUEST', 'INVALID_API_KEY', 'RATE_LIMITED', 'SERVICE_BUSY', 'INTERNAL_ERROR', 'URI_TOO_LONG']);
+  const codes = new Set<ErrorCode>([
+    'INVALID_REQUEST',
+    'INVALID_API_KEY',
+    'RATE_LIMITED',
+    'SERVICE_BUSY',
+    'INTERNAL_ERROR',
+    'URI_TOO_LONG',
+  ]);
   if (withBody) {
     codes.add('PAYLOAD_TOO_LARGE');
     codes.add('UNSUPPORTED_MEDIA_TYPE');

@@ -23,7 +23,9 @@ export function mountOpsRoutes(app: Hono<any>, deps: Deps, where: 'main' | 'metr
     const r = await checkReadiness(deps);
     c.header('cache-control', 'no-store');
     if (r.ready) return c.json({ status: 'ready', checks: r.checks });
-    const failing = Object.entries(r.checks).filter(([, v]) => v !== 'ok').map(([k, v]) => `${k}: ${v}`);
+    const failing = Object.entries(r.checks)
+      .filter(([, v]) => v !== 'ok')
+      .map(([k, v]) => `${k}: ${v}`);
     return c.json({ ...errorBody('SERVICE_BUSY', `Not ready (${failing.join('; ')})`), checks: r.checks }, 503);
   });
 
@@ -32,7 +34,10 @@ export function mountOpsRoutes(app: Hono<any>, deps: Deps, where: 'main' | 'metr
   app.get('/metrics', async (c) => {
     if (token && !tokenMatches(c.req.header('authorization'), token)) {
       c.header('www-authenticate', 'Bearer realm="metrics"');
-      return c.json(errorBody('UNAUTHENTICATED', 'Send the metrics token: "Authorization: Bearer <METRICS_TOKEN>"'), 401);
+      return c.json(
+        errorBody('UNAUTHENTICATED', 'Send the metrics token: "Authorization: Bearer <METRICS_TOKEN>"'),
+        401,
+      );
     }
     const registry = deps.metrics.registry;
     return c.body(await registry.metrics(), 200, { 'content-type': registry.contentType, 'cache-control': 'no-store' });

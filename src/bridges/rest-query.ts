@@ -12,7 +12,8 @@ function unwrap(s: Schema): Schema {
   for (let i = 0; i < 20; i++) {
     const def = defOf(cur);
     if (!def) return cur;
-    if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch'].includes(def.type)) cur = def.innerType as Schema;
+    if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'nonoptional', 'catch'].includes(def.type))
+      cur = def.innerType as Schema;
     else if (def.type === 'pipe') cur = def.in as Schema;
     else if (def.type === 'lazy') cur = (def.getter as () => Schema)();
     else return cur;
@@ -68,7 +69,8 @@ export function pinCoercion(router: AnyRouter): void {
       Object.defineProperty(def, 'coerce', { get: () => value, set: () => {}, enumerable: true, configurable: false });
       return;
     }
-    for (const key of ['innerType', 'in', 'out', 'element', 'left', 'right', 'valueType', 'keyType']) visit(def[key] as Schema);
+    for (const key of ['innerType', 'in', 'out', 'element', 'left', 'right', 'valueType', 'keyType'])
+      visit(def[key] as Schema);
     if (def.type === 'lazy') visit((def.getter as () => Schema)());
     for (const option of (def.options as Schema[] | undefined) ?? []) visit(option);
     for (const item of (def.items as Schema[] | undefined) ?? []) visit(item);

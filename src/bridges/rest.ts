@@ -69,7 +69,8 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
       const headers = new Headers();
       let status = 200;
       const res = {
-        setHeader: (k: string, v: string | string[]) => (Array.isArray(v) ? v.forEach((x) => headers.append(k, x)) : headers.set(k, v)),
+        setHeader: (k: string, v: string | string[]) =>
+          Array.isArray(v) ? v.forEach((x) => headers.append(k, x)) : headers.set(k, v),
         get statusCode() {
           return status;
         },
@@ -86,13 +87,25 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
             return;
           }
           let f = failures.get(req) ?? failure('INTERNAL_ERROR', `Internal error (request ${ctx.requestId})`);
-          if (f.code === 'NOT_FOUND' && f.message === 'Not found') f = { ...f, message: 'No such route; see /api/v1/openapi.json' };
-          resolve(restErrorResponse(f, { requestId: ctx.requestId, requestHeaders: request.headers, rateLimit: ctx.out.rateLimit }));
+          if (f.code === 'NOT_FOUND' && f.message === 'Not found')
+            f = { ...f, message: 'No such route; see /api/v1/openapi.json' };
+          resolve(
+            restErrorResponse(f, {
+              requestId: ctx.requestId,
+              requestHeaders: request.headers,
+              rateLimit: ctx.out.rateLimit,
+            }),
+          );
         },
       };
       handler(req, res).catch((err) => {
         ctx.log.error({ err }, 'rest adapter failure');
-        resolve(restErrorResponse(failureOf(err, ctx.requestId), { requestId: ctx.requestId, requestHeaders: request.headers }));
+        resolve(
+          restErrorResponse(failureOf(err, ctx.requestId), {
+            requestId: ctx.requestId,
+            requestHeaders: request.headers,
+          }),
+        );
       });
     });
   };

@@ -4,7 +4,10 @@ import { createSplicedAnswers, spliceSegments } from './stored-segments.ts';
 const head = '{"videoId":"abc","segments":[],"segmentCount":2}';
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
-const segmentsText = JSON.stringify([{ start: 0, end: 1, text: 'a "quoted" segments:[] word, naïve ✓' }, { start: 1, end: 2, text: 'b' }]);
+const segmentsText = JSON.stringify([
+  { start: 0, end: 1, text: 'a "quoted" segments:[] word, naïve ✓' },
+  { start: 1, end: 2, text: 'b' },
+]);
 const segments = utf8(segmentsText);
 
 describe('spliced answers', () => {
@@ -26,7 +29,9 @@ describe('spliced answers', () => {
 
   it('keep no more than their byte budget, and still answer past it', () => {
     const spliced = createSplicedAnswers(200);
-    const big = utf8(JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ start: i, end: i + 1, text: 'x'.repeat(10) }))));
+    const big = utf8(
+      JSON.stringify(Array.from({ length: 20 }, (_, i) => ({ start: i, end: i + 1, text: 'x'.repeat(10) }))),
+    );
     const a = spliced.render(head, big);
     expect(spliced.render(head, big)).not.toBe(a); // too big to keep: rendered again, same content
     expect(spliced.render(head, big)).toEqual(a);

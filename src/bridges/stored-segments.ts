@@ -13,7 +13,10 @@ const ANSWER_TTL_MS = 10 * 60_000;
  * placeholder is missing. A first occurrence of a `"key":<empty>` sequence is the key itself: inside a JSON string a
  * quote is always escaped, so the sequence cannot come from a value.
  */
-export function splicePlaceholders(json: string, cuts: { placeholder: string; bytes: Uint8Array[] }[]): Buffer<ArrayBuffer> | undefined {
+export function splicePlaceholders(
+  json: string,
+  cuts: { placeholder: string; bytes: Uint8Array[] }[],
+): Buffer<ArrayBuffer> | undefined {
   const found = cuts.map((c) => ({ ...c, at: json.indexOf(c.placeholder) })).sort((a, b) => a.at - b.at);
   if (found.length === 0 || found[0]!.at < 0) return undefined;
   const parts: Uint8Array[] = [];

@@ -15,7 +15,11 @@ export const DEFAULT_FILE_FORMAT: FileFormat = 'srt';
  * trpc-to-openapi answers only JSON, so this plain route calls the same procedure as POST /subtitles (and MCP's
  * get_video_subtitles): auth, rate limit, credits and errors are the procedure's.
  */
-export async function serveSubtitlesFile(ctx: Context, videoId: string, query: Record<string, string>): Promise<Response> {
+export async function serveSubtitlesFile(
+  ctx: Context,
+  videoId: string,
+  query: Record<string, string>,
+): Promise<Response> {
   const headers = new Headers({ 'x-request-id': ctx.requestId });
   try {
     const format = (query.format || DEFAULT_FILE_FORMAT) as FileFormat;
@@ -47,7 +51,15 @@ export async function serveSubtitlesFile(ctx: Context, videoId: string, query: R
     return new Response(t.content ?? '', { status: 200, headers });
   } catch (err) {
     const f = failureOf(err, ctx.requestId);
-    if (f.code === 'INVALID_REQUEST') f.message = f.message.replace(/\bformat: [^;]*/, `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`);
-    return restErrorResponse(f, { requestId: ctx.requestId, requestHeaders: ctx.headers, rateLimit: ctx.out.rateLimit });
+    if (f.code === 'INVALID_REQUEST')
+      f.message = f.message.replace(
+        /\bformat: [^;]*/,
+        `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`,
+      );
+    return restErrorResponse(f, {
+      requestId: ctx.requestId,
+      requestHeaders: ctx.headers,
+      rateLimit: ctx.out.rateLimit,
+    });
   }
 }

@@ -11,7 +11,10 @@ export const TRPC_PREFIX = '/trpc';
 
 const METHOD_OF = { query: 'GET', mutation: 'POST' } as const;
 const methods = new Map(
-  listProcedures(appRouter).map((e) => [e.path, METHOD_OF[(e.procedure._def as unknown as { type: 'query' | 'mutation' }).type]]),
+  listProcedures(appRouter).map((e) => [
+    e.path,
+    METHOD_OF[(e.procedure._def as unknown as { type: 'query' | 'mutation' }).type],
+  ]),
 );
 
 /** The one method a (possibly comma-batched) procedure path accepts, or undefined when tRPC should answer 404. */
@@ -38,7 +41,9 @@ export async function handleTrpc(request: Request, ctx: Context, spliced: Splice
   const allowed = allowedMethod(path);
   const answer = { requestId: ctx.requestId, requestHeaders: request.headers };
   if (allowed && request.method !== allowed) {
-    return trpcErrorResponse(failure('METHOD_NOT_ALLOWED', `${path} accepts ${allowed} only`), answer, { allow: allowed });
+    return trpcErrorResponse(failure('METHOD_NOT_ALLOWED', `${path} accepts ${allowed} only`), answer, {
+      allow: allowed,
+    });
   }
   let req = request;
   if (allowed === 'GET' && !url.searchParams.has('input') && !url.searchParams.has('batch')) {

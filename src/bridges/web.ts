@@ -3,7 +3,18 @@ import type { Deps } from '../deps.ts';
 import { loadWebsiteAssets, type WebsiteAssets } from './website-assets.ts';
 
 /** Client-side routes: each answers the same page shell, and the script draws the page. */
-export const WEB_PAGES = ['/', '/sign-in', '/sign-up', '/service', '/articles', '/articles/:id', '/keys', '/usage', '/connect', '/webhooks'];
+export const WEB_PAGES = [
+  '/',
+  '/sign-in',
+  '/sign-up',
+  '/service',
+  '/articles',
+  '/articles/:id',
+  '/keys',
+  '/usage',
+  '/connect',
+  '/webhooks',
+];
 
 type Assets = WebsiteAssets;
 
@@ -55,6 +66,12 @@ export function mountWebsite(app: Hono<any>, deps: Deps): void {
     const cache = c.req.query('v') === a.version ? 'public, max-age=31536000, immutable' : 'no-cache';
     return c.body(pick(a), 200, { 'content-type': type, 'cache-control': cache, 'x-content-type-options': 'nosniff' });
   };
-  app.get('/assets/app.js', asset('text/javascript; charset=utf-8', (a) => a.js));
-  app.get('/assets/app.css', asset('text/css; charset=utf-8', (a) => a.css));
+  app.get(
+    '/assets/app.js',
+    asset('text/javascript; charset=utf-8', (a) => a.js),
+  );
+  app.get(
+    '/assets/app.css',
+    asset('text/css; charset=utf-8', (a) => a.css),
+  );
 }

@@ -47,7 +47,12 @@ async function bundle(): Promise<string> {
 export async function loadWebsiteAssets(): Promise<WebsiteAssets> {
   const files = await sources(WEB_DIR);
   const hash = createHash('sha256').update(createRequire(import.meta.url)('esbuild/package.json').version as string);
-  for (const f of files) hash.update(f.slice(WEB_DIR.length)).update('\0').update(await readFile(f)).update('\0');
+  for (const f of files)
+    hash
+      .update(f.slice(WEB_DIR.length))
+      .update('\0')
+      .update(await readFile(f))
+      .update('\0');
   const key = hash.digest('hex').slice(0, 16);
   const file = join(CACHE_DIR, `app-${key}.js`);
   let js: string;
@@ -61,7 +66,8 @@ export async function loadWebsiteAssets(): Promise<WebsiteAssets> {
       const tmp = `${file}.${process.pid}.tmp`;
       await writeFile(tmp, js);
       await rename(tmp, file);
-      for (const old of await readdir(CACHE_DIR)) if (old !== `app-${key}.js` && !old.endsWith('.tmp')) await rm(join(CACHE_DIR, old), { force: true });
+      for (const old of await readdir(CACHE_DIR))
+        if (old !== `app-${key}.js` && !old.endsWith('.tmp')) await rm(join(CACHE_DIR, old), { force: true });
     } catch {
       // A read-only install: serve what was built.
     }

@@ -17,7 +17,12 @@ export const COMMANDS: CommandInfo[] = [
     name: 'keys create',
     summary: 'Create an API key (and the account, if new); the key is printed once, alone on the last line',
     usage: '--email <email> [--name <name>] [--expires <ISO date | <n>d>] [--rate-limit <n>]',
-    options: [EMAIL, ['--name <name>', 'a label for the key (default "cli")'], ['--expires <date | <n>d>', 'refuse the key after this date, or after n days'], ['--rate-limit <n>', 'requests per minute for this key (default RATE_LIMIT_PER_MINUTE)']],
+    options: [
+      EMAIL,
+      ['--name <name>', 'a label for the key (default "cli")'],
+      ['--expires <date | <n>d>', 'refuse the key after this date, or after n days'],
+      ['--rate-limit <n>', 'requests per minute for this key (default RATE_LIMIT_PER_MINUTE)'],
+    ],
     examples: [
       'KEY=$(npm run -s cli -- keys create --email you@example.com --name laptop | tail -1)',
       'npm run cli -- keys create --email ci@example.com --name ci --expires 30d --rate-limit 120',
@@ -28,7 +33,10 @@ export const COMMANDS: CommandInfo[] = [
     summary: "List an account's keys (display prefix, status, dates; never the key)",
     usage: '--email <email> [--json]',
     options: [EMAIL, ['--json', 'a JSON array, for scripts']],
-    examples: ['npm run cli -- keys list --email you@example.com', 'npm run -s cli -- keys list --email you@example.com --json'],
+    examples: [
+      'npm run cli -- keys list --email you@example.com',
+      'npm run -s cli -- keys list --email you@example.com --json',
+    ],
   },
   {
     name: 'keys revoke',
@@ -63,13 +71,19 @@ export const COMMANDS: CommandInfo[] = [
     summary: 'Upsert every stored article into Typesense (SEARCH_BACKEND=typesense); exit 1 if any failed',
     usage: '[--batch-size <n>]',
     options: [['--batch-size <n>', 'articles per request, 1-10000 (default 100)']],
-    examples: ['SEARCH_BACKEND=typesense TYPESENSE_URL=http://localhost:8108 TYPESENSE_API_KEY=... npm run cli -- search reindex'],
+    examples: [
+      'SEARCH_BACKEND=typesense TYPESENSE_URL=http://localhost:8108 TYPESENSE_API_KEY=... npm run cli -- search reindex',
+    ],
   },
   {
     name: 'youtube status',
-    summary: 'Which YouTube clients and egress identities work: chains, PO token provider, budgets, cool-downs, outcomes (all instances)',
+    summary:
+      'Which YouTube clients and egress identities work: chains, PO token provider, budgets, cool-downs, outcomes (all instances)',
     usage: '[--hours <n>] [--json]',
-    options: [['--hours <n>', 'count attempts over the last n hours, 1-336 (default 24)'], ['--json', 'a JSON object, for scripts']],
+    options: [
+      ['--hours <n>', 'count attempts over the last n hours, 1-336 (default 24)'],
+      ['--json', 'a JSON object, for scripts'],
+    ],
     examples: ['npm run cli -- youtube status', 'npm run -s cli -- youtube status --hours 1 --json'],
   },
 ];

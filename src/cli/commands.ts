@@ -53,7 +53,8 @@ export const PREPARE: Record<string, Prepare> = {
   'keys create'(values) {
     const email = need(values, 'email');
     const rate = typeof values['rate-limit'] === 'string' ? Number(values['rate-limit']) : null;
-    if (rate !== null && (!Number.isInteger(rate) || rate < 1)) throw new UsageError('--rate-limit must be a positive integer');
+    if (rate !== null && (!Number.isInteger(rate) || rate < 1))
+      throw new UsageError('--rate-limit must be a positive integer');
     const expiresAt = parseExpiry(values.expires as string | undefined);
     if (expiresAt && expiresAt.getTime() <= Date.now()) throw new UsageError('--expires must be in the future');
     const name = typeof values.name === 'string' ? values.name : 'cli';
@@ -61,7 +62,16 @@ export const PREPARE: Record<string, Prepare> = {
     return async ({ stores }, io) => {
       const account = await ensureAccount(stores, email);
       const key = await createApiKey(stores, { accountId: account.id, name, expiresAt, rateLimit: rate });
-      if (io.json) return io.out(JSON.stringify({ accountId: account.id, email: account.email, accountCreated: account.created, keyId: key.id, key: key.key }));
+      if (io.json)
+        return io.out(
+          JSON.stringify({
+            accountId: account.id,
+            email: account.email,
+            accountCreated: account.created,
+            keyId: key.id,
+            key: key.key,
+          }),
+        );
       io.note(`${account.created ? 'Created account' : 'Account'} ${account.email} (${account.id}); key ${key.id}.`);
       io.note('Store this key now: it is shown once and cannot be recovered.');
       io.out(key.key);
@@ -75,7 +85,15 @@ export const PREPARE: Record<string, Prepare> = {
       io.out(
         formatTable(
           keys,
-          [['ID', (k) => k.id], ['NAME', (k) => k.name], ['PREFIX', (k) => k.prefix], ['STATUS', (k) => k.status], ['CREATED', (k) => k.createdAt], ['LAST USED', (k) => k.lastUsedAt], ['EXPIRES', (k) => k.expiresAt]],
+          [
+            ['ID', (k) => k.id],
+            ['NAME', (k) => k.name],
+            ['PREFIX', (k) => k.prefix],
+            ['STATUS', (k) => k.status],
+            ['CREATED', (k) => k.createdAt],
+            ['LAST USED', (k) => k.lastUsedAt],
+            ['EXPIRES', (k) => k.expiresAt],
+          ],
           `No keys for ${email}.`,
         ),
       );
@@ -97,14 +115,33 @@ export const PREPARE: Record<string, Prepare> = {
     return async ({ stores }, io) => {
       const account = await existingAccount(stores, email);
       await grantCredits(stores, account.id, amount, 'cli grant');
-      io.out(io.json ? JSON.stringify({ email: account.email, granted: amount }) : `Granted ${amount} credits to ${account.email}`);
+      io.out(
+        io.json
+          ? JSON.stringify({ email: account.email, granted: amount })
+          : `Granted ${amount} credits to ${account.email}`,
+      );
     };
   },
   'accounts list'() {
     return async ({ stores }, io) => {
-      const accounts = (await stores.accounts.list()).map((a) => ({ ...a, purchasedBalance: Number(a.purchasedBalance), createdAt: a.createdAt.toISOString() }));
+      const accounts = (await stores.accounts.list()).map((a) => ({
+        ...a,
+        purchasedBalance: Number(a.purchasedBalance),
+        createdAt: a.createdAt.toISOString(),
+      }));
       if (io.json) return io.out(JSON.stringify(accounts, null, 2));
-      io.out(formatTable(accounts, [['ID', (a) => a.id], ['EMAIL', (a) => a.email], ['PURCHASED', (a) => a.purchasedBalance], ['CREATED', (a) => a.createdAt]], 'No accounts yet (keys create makes one).'));
+      io.out(
+        formatTable(
+          accounts,
+          [
+            ['ID', (a) => a.id],
+            ['EMAIL', (a) => a.email],
+            ['PURCHASED', (a) => a.purchasedBalance],
+            ['CREATED', (a) => a.createdAt],
+          ],
+          'No accounts yet (keys create makes one).',
+        ),
+      );
     };
   },
   'accounts set-password'(values) {
@@ -128,11 +165,14 @@ export const PREPARE: Record<string, Prepare> = {
       );
     }
     const batchSize = values['batch-size'] === undefined ? 100 : Number(values['batch-size']);
-    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) throw new UsageError('--batch-size must be an integer from 1 to 10000');
+    if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000)
+      throw new UsageError('--batch-size must be an integer from 1 to 10000');
     return async ({ stores, sql }, io) => {
       const search = await createArticleSearch(config, sql);
       const total = await stores.articles.count();
-      io.note(`Reindexing ${total} articles into Typesense at ${new URL(config.TYPESENSE_URL!).origin}, ${batchSize} per request...`);
+      io.note(
+        `Reindexing ${total} articles into Typesense at ${new URL(config.TYPESENSE_URL!).origin}, ${batchSize} per request...`,
+      );
       let shown = 0;
       let done = { read: 0, indexed: 0 };
       let result;
@@ -163,7 +203,8 @@ export const PREPARE: Record<string, Prepare> = {
   },
   'youtube status'(values, config) {
     const hours = values.hours === undefined ? 24 : Number(values.hours);
-    if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 14) throw new UsageError('--hours must be an integer from 1 to 336');
+    if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 14)
+      throw new UsageError('--hours must be an integer from 1 to 336');
     return async ({ sql }, io) => printYoutubeStatus(await readYoutubeStatus(sql, config, hours), hours, io);
   },
 };

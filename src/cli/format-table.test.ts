@@ -7,7 +7,16 @@ describe('formatTable', () => {
       { id: 'key_1', name: 'laptop', at: '2026-11-23T10:49:46.123Z', used: null },
       { id: 'key_22', name: 'a much longer name', at: new Date('2026-01-02T03:04:05Z'), used: 'x' },
     ];
-    const text = formatTable(rows, [['ID', (r) => r.id], ['NAME', (r) => r.name], ['CREATED', (r) => r.at], ['USED', (r) => r.used]], 'none');
+    const text = formatTable(
+      rows,
+      [
+        ['ID', (r) => r.id],
+        ['NAME', (r) => r.name],
+        ['CREATED', (r) => r.at],
+        ['USED', (r) => r.used],
+      ],
+      'none',
+    );
     expect(text.split('\n')).toEqual([
       'ID      NAME                CREATED           USED',
       'key_1   laptop              2026-11-23 10:49  -',

@@ -13,5 +13,7 @@ export function formatTable<T>(rows: T[], columns: Column<T>[], empty: string): 
   if (rows.length === 0) return empty;
   const table = [columns.map(([h]) => h), ...rows.map((r) => columns.map(([, get]) => cell(get(r))))];
   const widths = columns.map((_, i) => Math.max(...table.map((line) => line[i]!.length)));
-  return table.map((line) => line.map((c, i) => (i === line.length - 1 ? c : c.padEnd(widths[i]!))).join('  ')).join('\n');
+  return table
+    .map((line) => line.map((c, i) => (i === line.length - 1 ? c : c.padEnd(widths[i]!))).join('  '))
+    .join('\n');
 }

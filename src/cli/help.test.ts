@@ -12,24 +12,32 @@ describe('CLI help', () => {
     expect(text).toMatch(/Examples:\n  KEY=\$\(npm run -s cli -- keys create/);
   });
 
-  it.each(COMMANDS.map((c) => [c.name, c] as const))('%s --help: usage, aligned options, and runnable examples', (name, c) => {
-    const text = commandHelp(c);
-    expect(text).toContain(`Usage: npm run cli -- ${name}`);
-    const options = text.split('Options:\n')[1]!.split('\n\n')[0]!.split('\n');
-    expect(options.at(-1)).toMatch(/^  -h, --help +this help$/);
-    // Every description starts in the same column.
-    const starts = options.map((l) => /^  \S.*?\S  +(?=\S)/.exec(l)![0].length);
-    expect(new Set(starts).size).toBe(1);
-    const examples = text.split('Examples:\n')[1]!.split('\n');
-    expect(examples.length).toBeGreaterThan(0);
-    for (const e of examples) expect(e).toMatch(new RegExp(`npm run (-s )?cli -- ${name}`));
-  });
+  it.each(COMMANDS.map((c) => [c.name, c] as const))(
+    '%s --help: usage, aligned options, and runnable examples',
+    (name, c) => {
+      const text = commandHelp(c);
+      expect(text).toContain(`Usage: npm run cli -- ${name}`);
+      const options = text.split('Options:\n')[1]!.split('\n\n')[0]!.split('\n');
+      expect(options.at(-1)).toMatch(/^  -h, --help +this help$/);
+      // Every description starts in the same column.
+      const starts = options.map((l) => /^  \S.*?\S  +(?=\S)/.exec(l)![0].length);
+      expect(new Set(starts).size).toBe(1);
+      const examples = text.split('Examples:\n')[1]!.split('\n');
+      expect(examples.length).toBeGreaterThan(0);
+      for (const e of examples) expect(e).toMatch(new RegExp(`npm run (-s )?cli -- ${name}`));
+    },
+  );
 
   it('every listed command has an implementation, and every implementation is listed', () => {
     expect(Object.keys(PREPARE).sort()).toEqual(COMMANDS.map((c) => c.name).sort());
   });
 
   it('a group word lists its commands', () => {
-    expect(groupHelp('keys', COMMANDS.filter((c) => c.name.startsWith('keys ')))).toMatch(/keys create[\s\S]*keys list[\s\S]*keys revoke/);
+    expect(
+      groupHelp(
+        'keys',
+        COMMANDS.filter((c) => c.name.startsWith('keys ')),
+      ),
+    ).toMatch(/keys create[\s\S]*keys list[\s\S]*keys revoke/);
   });
 });

@@ -14,7 +14,7 @@ export function overview(commands: Command[]): string {
     ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Options:',
-    '  -h, --help  this help; after a command, that command\'s (keys create --help)',
+    "  -h, --help  this help; after a command, that command's (keys create --help)",
     '  --json      lists and results as JSON, for scripts',
     '',
     'Examples:',
@@ -23,7 +23,7 @@ export function overview(commands: Command[]): string {
     '  npm run cli -- keys list --email you@example.com',
     '',
     'The database is DATABASE_URL, or else the embedded PostgreSQL under DATA_DIR (default ./.data), which a',
-    'running npm start shares. `npm run -s` keeps npm\'s own lines out of the output.',
+    "running npm start shares. `npm run -s` keeps npm's own lines out of the output.",
   ].join('\n');
 }
 
@@ -45,7 +45,14 @@ export function commandHelp(c: Command): string {
 /** The commands under a group word (`keys`), for `keys --help` or a bare `keys`. */
 export function groupHelp(group: string, commands: Command[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
-  return [`Usage: ${PROGRAM} ${group} <command> [options]`, '', 'Commands:', ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', `Run "${PROGRAM} ${commands[0]!.name} --help" for a command's options.`].join('\n');
+  return [
+    `Usage: ${PROGRAM} ${group} <command> [options]`,
+    '',
+    'Commands:',
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    `Run "${PROGRAM} ${commands[0]!.name} --help" for a command's options.`,
+  ].join('\n');
 }
 
 function aligned(rows: [string, string][]): string[] {

@@ -29,18 +29,32 @@ interface ClientRow {
   refused: Record<string, number>;
 }
 
-export function tokenProviderOf(config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL' | 'YOUTUBE_POT_IN_PROCESS' | 'YOUTUBE_PO_TOKEN'>): string {
+export function tokenProviderOf(
+  config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL' | 'YOUTUBE_POT_IN_PROCESS' | 'YOUTUBE_PO_TOKEN'>,
+): string {
   if (config.YOUTUBE_POT_PROVIDER_URL) return `http (${new URL(config.YOUTUBE_POT_PROVIDER_URL).origin})`;
   if (config.YOUTUBE_POT_IN_PROCESS) return 'bgutils (in process)';
   if (config.YOUTUBE_PO_TOKEN) return 'static YOUTUBE_PO_TOKEN (one video at most)';
   return 'none: web clients are left out of the default chains';
 }
 
-export async function readYoutubeStatus(sql: Sql, config: Config, hours: number, now = new Date()): Promise<YoutubeStatus> {
+export async function readYoutubeStatus(
+  sql: Sql,
+  config: Config,
+  hours: number,
+  now = new Date(),
+): Promise<YoutubeStatus> {
   const store = createEgressStore(sql);
   const identities = createProxyPool(config.YOUTUBE_PROXY_URLS).identities;
   const canMint = !!(config.YOUTUBE_POT_PROVIDER_URL || config.YOUTUBE_POT_IN_PROCESS || config.YOUTUBE_PO_TOKEN);
-  const chains = resolveChains({ captions: config.YOUTUBE_CAPTION_CLIENTS, metadata: config.YOUTUBE_METADATA_CLIENTS, streams: config.YOUTUBE_STREAM_CLIENTS }, canMint);
+  const chains = resolveChains(
+    {
+      captions: config.YOUTUBE_CAPTION_CLIENTS,
+      metadata: config.YOUTUBE_METADATA_CLIENTS,
+      streams: config.YOUTUBE_STREAM_CLIENTS,
+    },
+    canMint,
+  );
   const since = new Date(now.getTime() - hours * 3_600_000);
   const [states, counts] = await Promise.all([store.states(identities), store.counts(since)]);
   const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
@@ -56,7 +70,8 @@ export async function readYoutubeStatus(sql: Sql, config: Config, hours: number,
 }
 
 function stateOf(s: IdentityState, budget: number, now: Date): string {
-  if (s.coolingUntil && s.coolingUntil > now) return `cooling ${Math.ceil((s.coolingUntil.getTime() - now.getTime()) / 1000)} s`;
+  if (s.coolingUntil && s.coolingUntil > now)
+    return `cooling ${Math.ceil((s.coolingUntil.getTime() - now.getTime()) / 1000)} s`;
   if (s.used >= budget) return 'budget spent';
   return 'ready';
 }
@@ -75,7 +90,10 @@ function byClient(counts: OutcomeCount[]): ClientRow[] {
 }
 
 function byIdentity(counts: OutcomeCount[], states: IdentityState[]) {
-  const rows = new Map<string, { identity: string; tried: number; served: number; refused: number; lastReason: string | null }>();
+  const rows = new Map<
+    string,
+    { identity: string; tried: number; served: number; refused: number; lastReason: string | null }
+  >();
   for (const s of states) rows.set(s.id, { identity: s.id, tried: 0, served: 0, refused: 0, lastReason: s.lastReason });
   for (const c of counts) {
     const row = rows.get(c.identity) ?? { identity: c.identity, tried: 0, served: 0, refused: 0, lastReason: null };
@@ -99,7 +117,13 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       `Egress identities (budget ${status.budgetPerHour} requests per hour each):`,
       formatTable(
         status.identities,
-        [['IDENTITY', (s) => s.id], ['STATE', (s) => s.state], ['USED THIS HOUR', (s) => s.used], ['STRIKES', (s) => s.strikes], ['LAST REFUSAL', (s) => s.lastReason]],
+        [
+          ['IDENTITY', (s) => s.id],
+          ['STATE', (s) => s.state],
+          ['USED THIS HOUR', (s) => s.used],
+          ['STRIKES', (s) => s.strikes],
+          ['LAST REFUSAL', (s) => s.lastReason],
+        ],
         '  none',
       ),
       '',
@@ -117,7 +141,16 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       ),
       '',
       `By identity:`,
-      formatTable(status.byIdentity, [['IDENTITY', (r) => r.identity], ['TRIED', (r) => r.tried], ['SERVED', (r) => r.served], ['REFUSED', (r) => r.refused]], '  none'),
+      formatTable(
+        status.byIdentity,
+        [
+          ['IDENTITY', (r) => r.identity],
+          ['TRIED', (r) => r.tried],
+          ['SERVED', (r) => r.served],
+          ['REFUSED', (r) => r.refused],
+        ],
+        '  none',
+      ),
     ].join('\n'),
   );
 }

@@ -4,7 +4,9 @@
 import type { ArticleLength } from './articles/schemas.ts';
 import type { ErrorCode } from './errors.ts';
 
-export type JobOutcome<T = unknown> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; retryAfter?: number } };
+export type JobOutcome<T = unknown> =
+  | { ok: true; value: T }
+  | { ok: false; error: { code: ErrorCode; message: string; retryAfter?: number } };
 
 /** What waiting for a job gave: `outcome` is null when the wait ran out; `producer` when this call enqueued it. */
 export interface JobRun<T> {

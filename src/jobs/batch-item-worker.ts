@@ -17,8 +17,10 @@ export function batchItemHandler(deps: Deps) {
     tasks: deps.tasks,
     log: deps.log,
     run: (item: Parameters<typeof runBatchOperation>[1]) => runBatchOperation(patient, item),
-    refund: (accountId: string, requestId: string, since: Date) => deps.ledger.refundRequest(accountId, requestId, since, new Date()),
-    requeue: (job: { batchId: string; position: number; attempt: number }, at: Date) => requeueBatchItem(deps.queue, job, at),
+    refund: (accountId: string, requestId: string, since: Date) =>
+      deps.ledger.refundRequest(accountId, requestId, since, new Date()),
+    requeue: (job: { batchId: string; position: number; attempt: number }, at: Date) =>
+      requeueBatchItem(deps.queue, job, at),
   };
   return (data: unknown) => runBatchItem(d, BatchItemPayload.parse(data));
 }

@@ -8,16 +8,34 @@ export async function enqueueBatchItems(queue: JobQueue, batchId: string, positi
   if (positions.length === 0) return;
   await queue.boss.insert(
     BATCH_ITEM_QUEUE,
-    positions.map((position) => ({ data: BatchItemPayload.parse({ batchId, position }), singletonKey: `${batchId}:${position}` })),
+    positions.map((position) => ({
+      data: BatchItemPayload.parse({ batchId, position }),
+      singletonKey: `${batchId}:${position}`,
+    })),
   );
 }
 
 /** A video sent again after a transient failure: its own key per attempt (the running job still holds the first). */
-export async function requeueBatchItem(queue: JobQueue, job: { batchId: string; position: number; attempt: number }, at: Date): Promise<void> {
-  await queue.boss.send(BATCH_ITEM_QUEUE, BatchItemPayload.parse(job), { singletonKey: `${job.batchId}:${job.position}:${job.attempt}`, startAfter: at });
+export async function requeueBatchItem(
+  queue: JobQueue,
+  job: { batchId: string; position: number; attempt: number },
+  at: Date,
+): Promise<void> {
+  await queue.boss.send(BATCH_ITEM_QUEUE, BatchItemPayload.parse(job), {
+    singletonKey: `${job.batchId}:${job.position}:${job.attempt}`,
+    startAfter: at,
+  });
 }
 
 /** One job per delivery attempt, started no earlier than `at`. */
-export async function enqueueWebhook(queue: JobQueue, deliveryId: string, attempt: number, at: Date | null): Promise<void> {
-  await queue.boss.send(WEBHOOK_QUEUE, WebhookPayload.parse({ deliveryId }), { singletonKey: `${deliveryId}:${attempt}`, ...(at ? { startAfter: at } : {}) });
+export async function enqueueWebhook(
+  queue: JobQueue,
+  deliveryId: string,
+  attempt: number,
+  at: Date | null,
+): Promise<void> {
+  await queue.boss.send(WEBHOOK_QUEUE, WebhookPayload.parse({ deliveryId }), {
+    singletonKey: `${deliveryId}:${attempt}`,
+    ...(at ? { startAfter: at } : {}),
+  });
 }

@@ -10,7 +10,12 @@ import { taskJobHandler } from './task-job-handler.ts';
  * paid calls (see taskJobHandler).
  */
 export const llmHandler = (deps: Deps) =>
-  taskJobHandler(deps, (data) => LlmPayload.parse(data), (job) => (job.kind === 'translation' ? runTranslationJob(deps, job) : runSummaryJob(deps, job)), {
-    code: 'LLM_FAILED',
-    message: 'The work failed; nothing was charged',
-  });
+  taskJobHandler(
+    deps,
+    (data) => LlmPayload.parse(data),
+    (job) => (job.kind === 'translation' ? runTranslationJob(deps, job) : runSummaryJob(deps, job)),
+    {
+      code: 'LLM_FAILED',
+      message: 'The work failed; nothing was charged',
+    },
+  );

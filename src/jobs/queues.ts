@@ -23,25 +23,65 @@ const SPEECH_RETRIES = 1;
 /** One speech-to-text attempt may run this long: the local engine runs at about real time on one core, so twice the longest audio. */
 const speechExpireSeconds = (c: Pick<Config, 'STT_MAX_SECONDS'>) => 2 * c.STT_MAX_SECONDS + 600;
 /** The longest a speech-to-text job can run, its retry included: a batch item waits this long for its transcript. */
-export const speechJobMaxMs = (c: Pick<Config, 'STT_MAX_SECONDS'>) => speechExpireSeconds(c) * (SPEECH_RETRIES + 1) * 1000;
+export const speechJobMaxMs = (c: Pick<Config, 'STT_MAX_SECONDS'>) =>
+  speechExpireSeconds(c) * (SPEECH_RETRIES + 1) * 1000;
 
 /** Queue definitions; every instance creates them, only workers consume them. */
 export function queueSpecs(
-  c: Pick<Config, 'EXTRACTION_CONCURRENCY' | 'FRAME_CONCURRENCY' | 'LLM_CONCURRENCY' | 'STT_CONCURRENCY' | 'STT_MAX_SECONDS' | 'JOB_EXPIRE_SECONDS'>,
+  c: Pick<
+    Config,
+    | 'EXTRACTION_CONCURRENCY'
+    | 'FRAME_CONCURRENCY'
+    | 'LLM_CONCURRENCY'
+    | 'STT_CONCURRENCY'
+    | 'STT_MAX_SECONDS'
+    | 'JOB_EXPIRE_SECONDS'
+  >,
 ): QueueSpec[] {
   return [
-    { name: EXTRACT_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: 120, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
-    { name: FRAMES_QUEUE, concurrency: c.FRAME_CONCURRENCY, expireInSeconds: 120, retryLimit: 1, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
-    { name: LLM_QUEUE, concurrency: c.LLM_CONCURRENCY, expireInSeconds: LLM_EXPIRE_SECONDS, retryLimit: LLM_RETRIES, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    {
+      name: EXTRACT_QUEUE,
+      concurrency: c.EXTRACTION_CONCURRENCY,
+      expireInSeconds: 120,
+      retryLimit: 2,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
+    {
+      name: FRAMES_QUEUE,
+      concurrency: c.FRAME_CONCURRENCY,
+      expireInSeconds: 120,
+      retryLimit: 1,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
+    {
+      name: LLM_QUEUE,
+      concurrency: c.LLM_CONCURRENCY,
+      expireInSeconds: LLM_EXPIRE_SECONDS,
+      retryLimit: LLM_RETRIES,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
     // A dead worker is noticed by its heartbeat long before the expiry.
-    { name: SPEECH_QUEUE, concurrency: c.STT_CONCURRENCY, expireInSeconds: speechExpireSeconds(c), retryLimit: SPEECH_RETRIES, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    {
+      name: SPEECH_QUEUE,
+      concurrency: c.STT_CONCURRENCY,
+      expireInSeconds: speechExpireSeconds(c),
+      retryLimit: SPEECH_RETRIES,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
     // A batch runs as many videos at once as extraction allows; each video's own extraction goes through EXTRACT_QUEUE,
     // its LLM work through LLM_QUEUE and its speech-to-text through SPEECH_QUEUE, waited for as long as that may take
     // (a dead worker is found by heartbeat). The 600 s cover the video's extraction before it (120 s, 3 attempts).
-    { name: BATCH_ITEM_QUEUE, concurrency: c.EXTRACTION_CONCURRENCY, expireInSeconds: batchItemExpireSeconds(c), retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    {
+      name: BATCH_ITEM_QUEUE,
+      concurrency: c.EXTRACTION_CONCURRENCY,
+      expireInSeconds: batchItemExpireSeconds(c),
+      retryLimit: 2,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
     { name: WEBHOOK_QUEUE, concurrency: 4, expireInSeconds: 60, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
   ];
 }
 
 /** How long one batch item may run: the longest job it may wait for, and its extraction. */
-export const batchItemExpireSeconds = (c: Pick<Config, 'STT_MAX_SECONDS'>) => Math.max(LLM_JOB_MAX_MS, speechJobMaxMs(c)) / 1000 + 600;
+export const batchItemExpireSeconds = (c: Pick<Config, 'STT_MAX_SECONDS'>) =>
+  Math.max(LLM_JOB_MAX_MS, speechJobMaxMs(c)) / 1000 + 600;

@@ -8,7 +8,12 @@ import { taskJobHandler } from './task-job-handler.ts';
  * engine failing after its own timeout, audio too long); anything else is retried once (see taskJobHandler).
  */
 export const speechHandler = (deps: Deps) =>
-  taskJobHandler(deps, (data) => SpeechPayload.parse(data), (job) => runSpeechJob(deps, job), {
-    code: 'EXTRACTION_FAILED',
-    message: 'Speech-to-text failed; nothing was charged',
-  });
+  taskJobHandler(
+    deps,
+    (data) => SpeechPayload.parse(data),
+    (job) => runSpeechJob(deps, job),
+    {
+      code: 'EXTRACTION_FAILED',
+      message: 'Speech-to-text failed; nothing was charged',
+    },
+  );

@@ -2,7 +2,15 @@ import type { Deps } from '../deps.ts';
 import { extractHandler } from './extract-worker.ts';
 import { framesHandler } from './frames-worker.ts';
 import { llmHandler } from './llm-worker.ts';
-import { BATCH_ITEM_QUEUE, EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, queueSpecs, SPEECH_QUEUE, WEBHOOK_QUEUE } from './queues.ts';
+import {
+  BATCH_ITEM_QUEUE,
+  EXTRACT_QUEUE,
+  FRAMES_QUEUE,
+  LLM_QUEUE,
+  queueSpecs,
+  SPEECH_QUEUE,
+  WEBHOOK_QUEUE,
+} from './queues.ts';
 import { speechHandler } from './speech-worker.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';

@@ -17,7 +17,10 @@ export function taskJobHandler<J extends { key: string }>(
 ) {
   return async (data: unknown, attempt: { retryCount: number; retryLimit: number }) => {
     const job = parse(data);
-    const callBack = () => armEndedTaskWebhooks(taskWebhookDeps(deps), job.key).catch((err: unknown) => deps.log.warn({ err }, 'task webhooks not queued'));
+    const callBack = () =>
+      armEndedTaskWebhooks(taskWebhookDeps(deps), job.key).catch((err: unknown) =>
+        deps.log.warn({ err }, 'task webhooks not queued'),
+      );
     try {
       const out = await run(job);
       await callBack();

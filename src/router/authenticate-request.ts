@@ -52,4 +52,8 @@ export function spendCall(auth: Authenticated): RateLimitState {
 
 /** RATE_LIMITED for a window that is used up. */
 export const rateLimited = (s: RateLimitState) =>
-  new ServiceError('RATE_LIMITED', `Rate limit of ${s.limit} requests per minute exceeded; retry in ${s.reset} s`, s.reset);
+  new ServiceError(
+    'RATE_LIMITED',
+    `Rate limit of ${s.limit} requests per minute exceeded; retry in ${s.reset} s`,
+    s.reset,
+  );

@@ -46,7 +46,11 @@ export const appRouter = router({
   keys: router({ create: createKeyProcedure, list: listKeysProcedure, revoke: revokeKeyProcedure }),
   connections: router({ list: listConnectionsProcedure, revoke: revokeConnectionProcedure }),
   usage: router({ summary: usageSummaryProcedure }),
-  webhooks: router({ settings: webhookSettingsProcedure, rotateSecret: rotateWebhookSecretProcedure, resend: resendWebhookProcedure }),
+  webhooks: router({
+    settings: webhookSettingsProcedure,
+    rotateSecret: rotateWebhookSecretProcedure,
+    resend: resendWebhookProcedure,
+  }),
 });
 
 export type AppRouter = typeof appRouter;

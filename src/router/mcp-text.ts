@@ -41,14 +41,20 @@ export function transcriptAnswerText(t: TranscriptAnswer): string {
 /** get_video_subtitles: a header, one `[h:mm:ss] text` line per segment (or the requested file), and what remains. */
 export function transcriptText(t: Transcript): string {
   const n = t.segments.length;
-  const range = n > 0 ? `segments ${t.offset + 1}–${t.offset + n} of ${t.segmentCount}` : `no segments at offset ${t.offset} (the transcript has ${t.segmentCount})`;
+  const range =
+    n > 0
+      ? `segments ${t.offset + 1}–${t.offset + n} of ${t.segmentCount}`
+      : `no segments at offset ${t.offset} (the transcript has ${t.segmentCount})`;
   const header = `Transcript of ${t.videoId} in ${t.lang} (${kindOf(t)}), ${clock(t.duration)} long: ${range}; ${credits(t.creditsCharged, t.cached)}.`;
   const body = t.content ?? toCiteLines(t.segments);
   const lines = [header];
   if (body) lines.push('', body.trimEnd());
   if (t.nextOffset !== null) {
     const left = t.segmentCount - t.nextOffset;
-    lines.push('', `${plural(left, 'segment')} ${left === 1 ? 'remains' : 'remain'}: call again with offset=${t.nextOffset} (same videoId and lang).`);
+    lines.push(
+      '',
+      `${plural(left, 'segment')} ${left === 1 ? 'remains' : 'remain'}: call again with offset=${t.nextOffset} (same videoId and lang).`,
+    );
   }
   return lines.join('\n');
 }
@@ -56,14 +62,17 @@ export function transcriptText(t: Transcript): string {
 export function videoInfoText(v: VideoInfo): string {
   const lines = [`Title: ${v.title}`, `Video: ${watchUrl(v.videoId)}`];
   lines.push(`Channel: ${v.channelName ?? 'unknown'}${v.channelId ? ` (${v.channelId})` : ''}`);
-  lines.push(`Duration: ${v.isLive ? 'live now' : `${clock(v.duration)} (${v.duration} s)`}${v.isLiveContent && !v.isLive ? ', a past live stream' : ''}`);
+  lines.push(
+    `Duration: ${v.isLive ? 'live now' : `${clock(v.duration)} (${v.duration} s)`}${v.isLiveContent && !v.isLive ? ', a past live stream' : ''}`,
+  );
   lines.push(`Published: ${v.publishDate ?? 'unknown'}`);
   lines.push(`Views: ${v.viewCount === null ? 'unknown' : v.viewCount.toLocaleString('en-US')}`);
   if (v.thumbnail) lines.push(`Thumbnail: ${v.thumbnail}`);
   if (v.chapters.length) {
     lines.push('', `Chapters (${v.chapters.length}):`, ...v.chapters.map((c) => `[${clock(c.start)}] ${c.title}`));
   }
-  if (v.description.trim()) lines.push('', 'Description:', truncate(v.description.trim(), DESCRIPTION_CHARS, 'description'));
+  if (v.description.trim())
+    lines.push('', 'Description:', truncate(v.description.trim(), DESCRIPTION_CHARS, 'description'));
   return lines.join('\n');
 }
 
@@ -77,12 +86,18 @@ export function trackListText(l: TrackList): string {
 
 /** An article as markdown: title, summary, timed sections, key points, tags, category and how it was written. */
 export function articleMarkdown(a: Article): string {
-  const lines = [`# ${a.title}`, '', `Video: ${watchUrl(a.videoId)} · article ${a.id} · ${a.lang} (from the ${a.sourceLang} transcript) · ${a.length}`];
+  const lines = [
+    `# ${a.title}`,
+    '',
+    `Video: ${watchUrl(a.videoId)} · article ${a.id} · ${a.lang} (from the ${a.sourceLang} transcript) · ${a.length}`,
+  ];
   lines.push('', a.summary.trim());
   for (const s of a.sections) lines.push('', `## ${s.heading} (${clock(s.start)}–${clock(s.end)})`, '', s.text.trim());
   if (a.keyPoints.length) lines.push('', '## Key points', '', ...a.keyPoints.map((k) => `- ${k}`));
   lines.push('', `Tags: ${a.tags.join(', ') || 'none'}`, `Category: ${a.category}`);
-  lines.push(`Generator: ${a.generator.kind === 'llm' ? `language model${a.generator.model ? ` (${a.generator.model})` : ''}` : 'extractive (sentences picked from the transcript)'}`);
+  lines.push(
+    `Generator: ${a.generator.kind === 'llm' ? `language model${a.generator.model ? ` (${a.generator.model})` : ''}` : 'extractive (sentences picked from the transcript)'}`,
+  );
   return lines.join('\n');
 }
 
@@ -96,7 +111,8 @@ export function summarizeText(o: SummarizeOutput): string {
 
 export function jobText(j: JobWithResult): string {
   if (j.status === 'failed') return `Job ${j.id} failed: ${j.error?.code} ${j.error?.message}`;
-  if (j.status !== 'succeeded') return `Job ${j.id} ${j.status}, ${Math.round(j.progress * 100)}% done; call get_job again in a few seconds.`;
+  if (j.status !== 'succeeded')
+    return `Job ${j.id} ${j.status}, ${Math.round(j.progress * 100)}% done; call get_job again in a few seconds.`;
   const done = `Job ${j.id} (${j.kind}) succeeded; ${credits(j.creditsCharged, false)}.`;
   const article = j.result?.article;
   if (article) return `${done}\n\n${articleMarkdown(article)}`;
@@ -105,22 +121,39 @@ export function jobText(j: JobWithResult): string {
     const page = { ...transcript, segments: transcript.segments.slice(0, MCP_PAGE_SEGMENTS) };
     const more = transcript.segments.length - page.segments.length;
     const lines = [done, '', transcriptText({ ...page, nextOffset: null })];
-    if (more > 0) lines.push('', `${more} more ${more === 1 ? 'segment is' : 'segments are'} in structuredContent (result.transcript.segments), or call get_video_subtitles with offset=${MCP_PAGE_SEGMENTS} (free).`);
+    if (more > 0)
+      lines.push(
+        '',
+        `${more} more ${more === 1 ? 'segment is' : 'segments are'} in structuredContent (result.transcript.segments), or call get_video_subtitles with offset=${MCP_PAGE_SEGMENTS} (free).`,
+      );
     return lines.join('\n');
   }
   const tr = j.result?.translation;
   if (!tr) return done;
   const shown = tr.segments.slice(0, MCP_PAGE_SEGMENTS);
-  const lines = [done, '', `Translation of ${tr.videoId} from ${tr.sourceLang} into ${tr.targetLang}: ${plural(tr.segmentCount, 'segment')} (${tr.model}).`, '', toCiteLines(shown)];
+  const lines = [
+    done,
+    '',
+    `Translation of ${tr.videoId} from ${tr.sourceLang} into ${tr.targetLang}: ${plural(tr.segmentCount, 'segment')} (${tr.model}).`,
+    '',
+    toCiteLines(shown),
+  ];
   if (shown.length < tr.segments.length) {
     const left = tr.segments.length - shown.length;
-    lines.push('', `${left} more ${left === 1 ? 'segment is' : 'segments are'} in structuredContent (result.translation.segments).`);
+    lines.push(
+      '',
+      `${left} more ${left === 1 ? 'segment is' : 'segments are'} in structuredContent (result.translation.segments).`,
+    );
   }
   return lines.join('\n');
 }
 
 /** Search snippets mark matches with <b> (PostgreSQL) or <mark> (Typesense): markdown bold reads the same everywhere. */
-const snippetText = (s: string) => s.replace(/<\/?(b|mark)>/g, '**').replace(/\s+/g, ' ').trim();
+const snippetText = (s: string) =>
+  s
+    .replace(/<\/?(b|mark)>/g, '**')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function searchText(o: SearchArticlesOutput): string {
   const header =
@@ -129,11 +162,17 @@ export function searchText(o: SearchArticlesOutput): string {
       : `${o.totalExact ? plural(o.total, 'article') : `More than ${o.total.toLocaleString('en')} articles`} match; page ${o.page} of ${o.totalPages} (${o.limit} per page)${o.results.length ? '' : ': this page is past the end'}.`;
   const hits = o.results.map((r, i) => {
     const n = (o.page - 1) * o.limit + i + 1;
-    const excerpt = r.snippet ? snippetText(r.snippet) : truncate(r.summary.replace(/\s+/g, ' ').trim(), 200, 'summary');
+    const excerpt = r.snippet
+      ? snippetText(r.snippet)
+      : truncate(r.summary.replace(/\s+/g, ' ').trim(), 200, 'summary');
     return `${n}. ${r.id}: "${r.title}" (${r.lang}, ${r.category}, video ${r.videoId})\n   ${excerpt}`;
   });
   const lines = [header, ...hits];
-  if (o.hasMore) lines.push('', `More results: call search_articles again with page=${o.page + 1}. Read a whole article with get_article and its id.`);
+  if (o.hasMore)
+    lines.push(
+      '',
+      `More results: call search_articles again with page=${o.page + 1}. Read a whole article with get_article and its id.`,
+    );
   else if (o.results.length) lines.push('', 'Read a whole article with get_article and its id.');
   return lines.join('\n');
 }

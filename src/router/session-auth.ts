@@ -13,9 +13,13 @@ const CSRF_HEADER = 'x-csrf-token';
 export async function requireSession(ctx: Context, csrf: boolean): Promise<{ session: Session; token: string }> {
   const token = readSessionToken(ctx.headers);
   const session = await findSession(ctx.deps, token);
-  if (!session || !token) throw new ServiceError('UNAUTHENTICATED', 'You are not signed in, or your session has expired; sign in again');
+  if (!session || !token)
+    throw new ServiceError('UNAUTHENTICATED', 'You are not signed in, or your session has expired; sign in again');
   if (csrf && !csrfMatches(session, ctx.headers.get(CSRF_HEADER))) {
-    throw new ServiceError('FORBIDDEN', 'The request was refused: missing or wrong x-csrf-token; reload the page and try again');
+    throw new ServiceError(
+      'FORBIDDEN',
+      'The request was refused: missing or wrong x-csrf-token; reload the page and try again',
+    );
   }
   return { session, token };
 }
@@ -32,9 +36,17 @@ export const sendsApiKey = (headers: Headers) => headers.has('authorization') ||
 export async function callerFromSession(ctx: Context): Promise<Caller> {
   const token = readSessionToken(ctx.headers);
   const session = await findSession(ctx.deps, token);
-  if (!session) throw new ServiceError('INVALID_API_KEY', 'Your website session has expired; sign in again, or send an API key');
+  if (!session)
+    throw new ServiceError('INVALID_API_KEY', 'Your website session has expired; sign in again, or send an API key');
   if (!csrfMatches(session, ctx.headers.get(CSRF_HEADER))) {
-    throw new ServiceError('FORBIDDEN', 'The request was refused: missing or wrong x-csrf-token; reload the page and try again');
+    throw new ServiceError(
+      'FORBIDDEN',
+      'The request was refused: missing or wrong x-csrf-token; reload the page and try again',
+    );
   }
-  return { accountId: session.accountId, keyId: SESSION_CALLER_PREFIX + session.accountId, rateLimit: session.rateLimit };
+  return {
+    accountId: session.accountId,
+    keyId: SESSION_CALLER_PREFIX + session.accountId,
+    rateLimit: session.rateLimit,
+  };
 }

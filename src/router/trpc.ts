@@ -68,7 +68,8 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error, ctx }) {
       const { code, message } = codeOf(error);
-      const safe = code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx?.requestId ?? 'unknown'})` : redactKeys(message);
+      const safe =
+        code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx?.requestId ?? 'unknown'})` : redactKeys(message);
       // tRPC clients read `data.code`; REST bodies are rewritten to { error: { code, message } } by the bridge.
       return {
         message: safe,
@@ -94,7 +95,10 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
       if (isUnstorableText(result.error.cause)) {
         throw new TRPCError({
           code: 'BAD_REQUEST',
-          cause: new ServiceError('INVALID_REQUEST', 'The request contains text that cannot be processed (a NUL character or invalid UTF-8)'),
+          cause: new ServiceError(
+            'INVALID_REQUEST',
+            'The request contains text that cannot be processed (a NUL character or invalid UTF-8)',
+          ),
         });
       }
       if (isDatabaseDown(result.error.cause)) {
@@ -107,7 +111,6 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
   }
   return result;
 });
-
 
 /** Outermost: every call's surface, procedure, answered status and latency, for /metrics. */
 const requestMetrics = t.middleware(async ({ ctx, next, path }) => {

@@ -18,12 +18,15 @@ export const errorCode = (err: unknown): string | undefined =>
 /** What went wrong, in words a person can act on. */
 export function explain(err: unknown): string {
   const code = errorCode(err);
-  if (!(err instanceof TRPCClientError)) return err instanceof Error ? err.message : 'Something went wrong in the page. Reload it and try again.';
+  if (!(err instanceof TRPCClientError))
+    return err instanceof Error ? err.message : 'Something went wrong in the page. Reload it and try again.';
   if (!code) return 'Could not reach Subtext. Check your connection and try again.';
   switch (code) {
     case 'INVALID_API_KEY':
     case 'UNAUTHENTICATED':
-      return code === 'UNAUTHENTICATED' && /password/.test(err.message) ? err.message : 'You are signed out. Sign in again to continue.';
+      return code === 'UNAUTHENTICATED' && /password/.test(err.message)
+        ? err.message
+        : 'You are signed out. Sign in again to continue.';
     case 'FORBIDDEN':
       return 'The request was refused for security reasons. Reload the page and try again.';
     case 'INTERNAL_ERROR':

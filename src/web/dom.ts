@@ -20,7 +20,11 @@ function setAttrs(el: Element, attrs: Attrs | null | undefined): void {
 }
 
 /** `h('button', { class: 'primary', onClick: go }, 'Go')` */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs?: Attrs | null, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs?: Attrs | null,
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   setAttrs(el, attrs);
   append(el, children);
@@ -43,7 +47,11 @@ let uid = 0;
 export const newId = (prefix: string) => `${prefix}-${++uid}`;
 
 /** A labelled form field; the label is tied to the control by id. */
-export function field(label: string, control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, hint?: string): HTMLElement {
+export function field(
+  label: string,
+  control: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement,
+  hint?: string,
+): HTMLElement {
   control.id ||= newId('f');
   const hintEl = hint ? h('small', { id: `${control.id}-hint`, class: 'hint' }, hint) : null;
   if (hintEl) control.setAttribute('aria-describedby', hintEl.id);
@@ -92,5 +100,10 @@ export function copyButton(text: () => string, label = 'Copy'): HTMLButtonElemen
 
 /** A code block with its own copy button. */
 export function codeBlock(code: string, label: string): HTMLElement {
-  return h('div', { class: 'code' }, h('pre', { tabindex: 0, 'aria-label': label }, h('code', null, code)), copyButton(() => code, `Copy ${label.toLowerCase()}`));
+  return h(
+    'div',
+    { class: 'code' },
+    h('pre', { tabindex: 0, 'aria-label': label }, h('code', null, code)),
+    copyButton(() => code, `Copy ${label.toLowerCase()}`),
+  );
 }

@@ -16,8 +16,10 @@ export function parseClock(text: string): number | null {
   return Number(m[1] ?? 0) * 3600 + Number(m[2]) * 60 + Number(m[3]);
 }
 
-export const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—');
-export const date = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—');
+export const dateTime = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+export const date = (iso: string | null) =>
+  iso ? new Date(iso).toLocaleDateString(undefined, { dateStyle: 'medium' }) : '—';
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** A link to the video on YouTube at a time. */
@@ -25,4 +27,12 @@ export const youtubeAt = (videoId: string, seconds: number) =>
   `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}&t=${Math.floor(seconds)}s`;
 
 /** Prices come from the service's one price table (bundled into the page). */
-export { credits, FRAME_PRICE, hourlyPrice, PER_STARTED_HOUR, speechPrice, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
+export {
+  credits,
+  FRAME_PRICE,
+  hourlyPrice,
+  PER_STARTED_HOUR,
+  speechPrice,
+  STT_PRICE_PER_MINUTE,
+  SUBTITLES_PRICE,
+} from '../domain/pricing/prices.ts';

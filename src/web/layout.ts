@@ -15,7 +15,12 @@ const SIGNED_IN_LINKS: [string, string][] = [
 /** Header, navigation and the main landmark; returns the empty main element for the page. */
 export function layout(page: Page, path: string): HTMLElement {
   const root = document.getElementById('app')!;
-  const links = session.current ? SIGNED_IN_LINKS : ([['/sign-in', 'Sign in'], ['/sign-up', 'Sign up']] as [string, string][]);
+  const links = session.current
+    ? SIGNED_IN_LINKS
+    : ([
+        ['/sign-in', 'Sign in'],
+        ['/sign-up', 'Sign up'],
+      ] as [string, string][]);
   const current = (href: string) => (path === href || path.startsWith(href + '/') ? 'page' : null);
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
   signOut.addEventListener('click', async () => {
@@ -39,12 +44,27 @@ export function layout(page: Page, path: string): HTMLElement {
       h(
         'nav',
         { 'aria-label': 'Main' },
-        h('ul', null, ...links.map(([href, label]) => h('li', null, h('a', { href, 'aria-current': current(href) }, label))), h('li', null, h('a', { href: '/docs' }, 'API docs'))),
+        h(
+          'ul',
+          null,
+          ...links.map(([href, label]) => h('li', null, h('a', { href, 'aria-current': current(href) }, label))),
+          h('li', null, h('a', { href: '/docs' }, 'API docs')),
+        ),
       ),
-      session.current ? h('div', { class: 'who' }, h('span', { class: 'email' }, session.current.account.email), signOut) : null,
+      session.current
+        ? h('div', { class: 'who' }, h('span', { class: 'email' }, session.current.account.email), signOut)
+        : null,
     ),
     main,
-    h('footer', null, h('p', null, 'Subtext: transcripts, frames, translations and articles for YouTube videos, on the web, over REST and over MCP.')),
+    h(
+      'footer',
+      null,
+      h(
+        'p',
+        null,
+        'Subtext: transcripts, frames, translations and articles for YouTube videos, on the web, over REST and over MCP.',
+      ),
+    ),
   );
   return main;
 }

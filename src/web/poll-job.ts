@@ -3,7 +3,10 @@ import { api } from './api.ts';
 type Job = Awaited<ReturnType<typeof api.jobs.get.query>>;
 
 /** Polls a background job until it succeeds (its result) or fails (throws its error), reporting progress. */
-export async function pollJob(id: string, onProgress: (progress: number, status: string) => void): Promise<NonNullable<Job['result']>> {
+export async function pollJob(
+  id: string,
+  onProgress: (progress: number, status: string) => void,
+): Promise<NonNullable<Job['result']>> {
   for (;;) {
     const job = await api.jobs.get.query({ id });
     onProgress(job.progress, job.status);

@@ -32,7 +32,14 @@ export function startRouter(layout: (page: Page, path: string) => HTMLElement): 
     const a = (e.target as Element).closest?.('a');
     if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
     const href = a.getAttribute('href');
-    if (!href?.startsWith('/') || href.startsWith('//') || a.target || a.hasAttribute('download') || /^\/(docs|api|mcp|trpc)\b/.test(href)) return;
+    if (
+      !href?.startsWith('/') ||
+      href.startsWith('//') ||
+      a.target ||
+      a.hasAttribute('download') ||
+      /^\/(docs|api|mcp|trpc)\b/.test(href)
+    )
+      return;
     e.preventDefault();
     navigate(href);
   });
@@ -53,7 +60,8 @@ async function render(): Promise<void> {
     main.append(notFound());
     return;
   }
-  if (found.page.auth && !session.current) return navigate(`/sign-in?next=${encodeURIComponent(path + location.search)}`, true);
+  if (found.page.auth && !session.current)
+    return navigate(`/sign-in?next=${encodeURIComponent(path + location.search)}`, true);
   const m = found.pattern.exec(path)!;
   const params = Object.fromEntries(found.keys.map((k, i) => [k, decodeURIComponent(m[i + 1]!)]));
   document.title = `${found.page.title} · Subtext`;

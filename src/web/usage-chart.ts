@@ -11,14 +11,25 @@ export function usageChart(days: { day: string; spent: number }[]): HTMLElement 
   const total = days.reduce((n, d) => n + d.spent, 0);
   const chart = svg(
     'svg',
-    { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `Credits spent per day over the last ${days.length} days: ${total} in all, at most ${max} in a day.`, class: 'chart' },
+    {
+      viewBox: `0 0 ${W} ${H}`,
+      role: 'img',
+      'aria-label': `Credits spent per day over the last ${days.length} days: ${total} in all, at most ${max} in a day.`,
+      class: 'chart',
+    },
     svg('line', { x1: pad.left, x2: W, y1: y(0), y2: y(0), class: 'axis' }),
     svg('text', { x: pad.left - 4, y: y(max) + 4, 'text-anchor': 'end', class: 'tick' }, String(max)),
     svg('text', { x: pad.left - 4, y: y(0), 'text-anchor': 'end', class: 'tick' }, '0'),
     ...days.map((d, i) =>
       svg(
         'rect',
-        { x: pad.left + i * bw + 1, y: y(d.spent), width: Math.max(1, bw - 2), height: Math.max(0, y(0) - y(d.spent)), class: 'bar' },
+        {
+          x: pad.left + i * bw + 1,
+          y: y(d.spent),
+          width: Math.max(1, bw - 2),
+          height: Math.max(0, y(0) - y(d.spent)),
+          class: 'bar',
+        },
         svg('title', null, `${d.day}: ${d.spent} credits`),
       ),
     ),
@@ -29,8 +40,17 @@ export function usageChart(days: { day: string; spent: number }[]): HTMLElement 
       .map(({ d, i }) =>
         i === days.length - 1
           ? svg('text', { x: W - 2, y: H - 6, 'text-anchor': 'end', class: 'tick' }, d.day.slice(5))
-          : svg('text', { x: pad.left + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'tick' }, d.day.slice(5)),
+          : svg(
+              'text',
+              { x: pad.left + i * bw + bw / 2, y: H - 6, 'text-anchor': 'middle', class: 'tick' },
+              d.day.slice(5),
+            ),
       ),
   );
-  return h('figure', { class: 'chart-wrap' }, chart, h('figcaption', null, `Credits spent per day (UTC), last ${days.length} days`));
+  return h(
+    'figure',
+    { class: 'chart-wrap' },
+    chart,
+    h('figcaption', null, `Credits spent per day (UTC), last ${days.length} days`),
+  );
 }

@@ -15,7 +15,10 @@ export interface BatchHarness {
 
 export async function startBatchHarness(env: Record<string, string> = {}): Promise<BatchHarness> {
   const routes = recordedRoutes();
-  const yt = await startLoopbackYoutube({ ...routes, other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: 'no route' } });
+  const yt = await startLoopbackYoutube({
+    ...routes,
+    other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: 'no route' },
+  });
   const s = await startTestServer(
     { YOUTUBE_BASE_URL: yt.origin, WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_BASE_MS: '50', ...env },
     { webhookTransport: createWebhookTransport({ policy: (ip) => ip === '127.0.0.1' }) },

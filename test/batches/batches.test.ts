@@ -23,7 +23,18 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-const SUCCEED = [ID.captions9, ID.manualAndAsr, ID.manualAndAsrVisionos, ID.tracks19, ID.tracks36, ID.web15, ID.asrOnlyFr, ID.manualOnlyDe, ID.clientSpecific, ID.own];
+const SUCCEED = [
+  ID.captions9,
+  ID.manualAndAsr,
+  ID.manualAndAsrVisionos,
+  ID.tracks19,
+  ID.tracks36,
+  ID.web15,
+  ID.asrOnlyFr,
+  ID.manualOnlyDe,
+  ID.clientSpecific,
+  ID.own,
+];
 const FAIL: [string, string][] = [
   [ID.noCaptions, 'NO_SUBTITLES'],
   [ID.noCaptionsLiveReplay, 'NO_SUBTITLES'],
@@ -54,23 +65,53 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     const { key, accountId } = await h.s.newKey({ credits: 100 });
     const videos = [...SUCCEED, ...FAIL.map(([id]) => id)];
     const start = receiver.received.length;
-    const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: videos.map((v, i) => (i % 2 ? `https://www.youtube.com/watch?v=${v}` : v)), callbackUrl: receiver.url } });
+    const created = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: {
+        videos: videos.map((v, i) => (i % 2 ? `https://www.youtube.com/watch?v=${v}` : v)),
+        callbackUrl: receiver.url,
+      },
+    });
     // Asynchronous work created: 202 Accepted, with where to follow it.
     expect(created.status).toBe(202);
-    expect(created.json).toMatchObject({ kind: 'batch', status: 'running', operation: { type: 'transcript' }, callbackUrl: receiver.url, counts: { total: 20 } });
+    expect(created.json).toMatchObject({
+      kind: 'batch',
+      status: 'running',
+      operation: { type: 'transcript' },
+      callbackUrl: receiver.url,
+      counts: { total: 20 },
+    });
     const id: string = created.json.id;
     expect(created.headers.get('location')).toBe(`/api/v1/batches/${id}`);
     expect(id).toMatch(/^bat_/);
 
     const [hook] = (await receiver.waitFor(start + 1)).slice(start);
     const batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json;
-    expect(batch).toMatchObject({ status: 'succeeded', progress: 1, counts: { total: 20, queued: 0, running: 0, succeeded: 10, failed: 10, cancelled: 0 }, creditsCharged: 20 });
+    expect(batch).toMatchObject({
+      status: 'succeeded',
+      progress: 1,
+      counts: { total: 20, queued: 0, running: 0, succeeded: 10, failed: 10, cancelled: 0 },
+      creditsCharged: 20,
+    });
     for (const [i, videoId] of SUCCEED.entries()) {
-      expect(batch.items[i]).toMatchObject({ position: i, videoId, status: 'succeeded', creditsCharged: 2, error: null, result: { type: 'transcript', cached: false } });
+      expect(batch.items[i]).toMatchObject({
+        position: i,
+        videoId,
+        status: 'succeeded',
+        creditsCharged: 2,
+        error: null,
+        result: { type: 'transcript', cached: false },
+      });
       expect(batch.items[i].result.segmentCount).toBeGreaterThan(0);
     }
     for (const [j, [videoId, code]] of FAIL.entries()) {
-      expect(batch.items[10 + j]).toMatchObject({ videoId, status: 'failed', creditsCharged: 0, result: null, error: { code } });
+      expect(batch.items[10 + j]).toMatchObject({
+        videoId,
+        status: 'failed',
+        creditsCharged: 0,
+        result: null,
+        error: { code },
+      });
     }
     expect(await balanceOf(h.s, key)).toBe(80);
 
@@ -78,12 +119,23 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     const secret = await h.s.deps.webhooks.secretFor(accountId);
     verifySignature(secret, hook!);
     const event = JSON.parse(hook!.body);
-    expect(event).toMatchObject({ type: 'job.completed', data: { id, status: 'succeeded', counts: { succeeded: 10, failed: 10 }, creditsCharged: 20 } });
+    expect(event).toMatchObject({
+      type: 'job.completed',
+      data: { id, status: 'succeeded', counts: { succeeded: 10, failed: 10 }, creditsCharged: 20 },
+    });
     expect(event.data.items).toHaveLength(20);
-    await pollUntil(async () => (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json.webhooks[0]?.status === 'delivered', 'the delivery is recorded');
+    await pollUntil(
+      async () => (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json.webhooks[0]?.status === 'delivered',
+      'the delivery is recorded',
+    );
     const after = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json;
     expect(after.webhooks).toHaveLength(1);
-    expect(after.webhooks[0]).toMatchObject({ id: hook!.headers['webhook-id'], event: 'job.completed', status: 'delivered', attempts: [{ attempt: 1, statusCode: 200, error: null }] });
+    expect(after.webhooks[0]).toMatchObject({
+      id: hook!.headers['webhook-id'],
+      event: 'job.completed',
+      status: 'delivered',
+      attempts: [{ attempt: 1, statusCode: 200, error: null }],
+    });
     expect(receiver.received.length).toBe(start + 1);
 
     // Transcripts are stored: reading one is free.
@@ -95,7 +147,10 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     const { key, accountId } = await h.s.newKey({ credits: 10 });
     const start = receiver.received.length;
     receiver.failNext([500, 503, 500]);
-    const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own], callbackUrl: receiver.url } });
+    const created = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.own], callbackUrl: receiver.url },
+    });
     const got = (await receiver.waitFor(start + 4)).slice(start);
     const ids = new Set(got.map((w) => w.headers['webhook-id']));
     expect(ids.size).toBe(1);
@@ -109,9 +164,19 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     expect(gaps[2]).toBeGreaterThanOrEqual(195);
 
     const id = created.json.id;
-    await pollUntil(async () => (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json.webhooks[0]?.status === 'delivered', 'the fourth attempt is recorded');
+    await pollUntil(
+      async () => (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json.webhooks[0]?.status === 'delivered',
+      'the fourth attempt is recorded',
+    );
     const batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json;
-    expect(batch.webhooks[0].attempts.map((a: { attempt: number; statusCode: number }) => [a.attempt, a.statusCode])).toEqual([[1, 500], [2, 503], [3, 500], [4, 200]]);
+    expect(
+      batch.webhooks[0].attempts.map((a: { attempt: number; statusCode: number }) => [a.attempt, a.statusCode]),
+    ).toEqual([
+      [1, 500],
+      [2, 503],
+      [3, 500],
+      [4, 200],
+    ]);
     expect(batch.webhooks[0].attempts[0].error).toBe('HTTP 500');
   });
 
@@ -119,7 +184,11 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     const { key } = await h.s.newKey({ credits: 10 });
     const api = trpcClient(h.s.url, key);
     const start = receiver.received.length;
-    const created = await api.batches.create.mutate({ playlist: `https://www.youtube.com/playlist?list=${BROWSE.playlist.id}`, maxVideos: 3, callbackUrl: receiver.url });
+    const created = await api.batches.create.mutate({
+      playlist: `https://www.youtube.com/playlist?list=${BROWSE.playlist.id}`,
+      maxVideos: 3,
+      callbackUrl: receiver.url,
+    });
     expect(created.items.map((i) => i.videoId)).toEqual(['euCqAq6BRa4', expect.any(String), expect.any(String)]);
     const [hook] = (await receiver.waitFor(start + 1)).slice(start);
     const batch = await api.batches.get.query({ id: created.id });
@@ -146,11 +215,27 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     const cancelled: any = await client.callTool({ name: 'cancel_batch', arguments: { id } });
     expect(cancelled.structuredContent.counts).toMatchObject({ running: 4, queued: 0, cancelled: 4 });
     held.release();
-    await pollUntil(async () => ((await client.callTool({ name: 'get_batch', arguments: { id } })) as any).structuredContent.status !== 'running', 'the batch ends', 30_000);
+    await pollUntil(
+      async () =>
+        ((await client.callTool({ name: 'get_batch', arguments: { id } })) as any).structuredContent.status !==
+        'running',
+      'the batch ends',
+      30_000,
+    );
     const done: any = await client.callTool({ name: 'get_batch', arguments: { id } });
-    expect(done.structuredContent).toMatchObject({ status: 'cancelled', counts: { succeeded: 4, cancelled: 4, failed: 0 }, creditsCharged: 8 });
-    expect(done.structuredContent.items.filter((i: any) => i.status === 'cancelled').every((i: any) => i.creditsCharged === 0)).toBe(true);
-    expect(done.content[0].text).toMatch(/^Batch bat_\w+: cancelled; 8 videos: 4 succeeded, 0 failed, 0 running, 0 queued, 4 cancelled/);
+    expect(done.structuredContent).toMatchObject({
+      status: 'cancelled',
+      counts: { succeeded: 4, cancelled: 4, failed: 0 },
+      creditsCharged: 8,
+    });
+    expect(
+      done.structuredContent.items
+        .filter((i: any) => i.status === 'cancelled')
+        .every((i: any) => i.creditsCharged === 0),
+    ).toBe(true);
+    expect(done.content[0].text).toMatch(
+      /^Batch bat_\w+: cancelled; 8 videos: 4 succeeded, 0 failed, 0 running, 0 queued, 4 cancelled/,
+    );
     expect(await balanceOf(own.s, key)).toBe(12);
     await client.close();
     await own.close();
@@ -159,16 +244,27 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
   it('refuses up front with 402, saying how many videos the balance covers', async () => {
     const { key } = await h.s.newKey({ credits: 5 });
     const before = h.yt.requests.length;
-    const r = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.captions9, ID.manualAndAsr, ID.tracks19] } });
+    const r = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.captions9, ID.manualAndAsr, ID.tracks19] },
+    });
     expect(r.status).toBe(402);
-    expect(r.json.error).toEqual({ code: 'INSUFFICIENT_CREDITS', message: expect.stringMatching(/^A batch of 3 videos may cost up to 6 credits .*the balance is 5, enough for 2 videos/) });
+    expect(r.json.error).toEqual({
+      code: 'INSUFFICIENT_CREDITS',
+      message: expect.stringMatching(
+        /^A batch of 3 videos may cost up to 6 credits .*the balance is 5, enough for 2 videos/,
+      ),
+    });
     expect(h.yt.requests.length).toBe(before);
     expect(await balanceOf(h.s, key)).toBe(5);
   });
 
   it('translations need a language model: 501 before anything runs on a server without one', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
-    const r = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own], operation: { type: 'translation', targetLang: 'fr' } } });
+    const r = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.own], operation: { type: 'translation', targetLang: 'fr' } },
+    });
     expect(r.status).toBe(501);
     expect(r.json.error.code).toBe('LLM_NOT_CONFIGURED');
     expect(await balanceOf(h.s, key)).toBe(10);
@@ -176,12 +272,23 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
 
   it('transcripts by speech-to-text need an engine: mode generate is 501 up front on a server without one, and auto is captions only at an exact price', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
-    const r = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own], operation: { type: 'transcript', mode: 'generate' } } });
+    const r = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.own], operation: { type: 'transcript', mode: 'generate' } },
+    });
     expect(r.status).toBe(501);
     expect(r.json.error.code).toBe('STT_NOT_CONFIGURED');
-    const auto = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own, ID.captions9, ID.manualAndAsr, ID.tracks19, ID.web15, ID.asrOnlyFr], operation: { type: 'transcript', mode: 'auto' } } });
+    const auto = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: {
+        videos: [ID.own, ID.captions9, ID.manualAndAsr, ID.tracks19, ID.web15, ID.asrOnlyFr],
+        operation: { type: 'transcript', mode: 'auto' },
+      },
+    });
     expect(auto.status).toBe(402);
-    expect(auto.json.error.message).toMatch(/^A batch of 6 videos may cost up to 12 credits \(2 per video; stored transcripts are free\); the balance is 10, enough for 5 videos/);
+    expect(auto.json.error.message).toMatch(
+      /^A batch of 6 videos may cost up to 12 credits \(2 per video; stored transcripts are free\); the balance is 10, enough for 5 videos/,
+    );
     expect(await balanceOf(h.s, key)).toBe(10);
   });
 
@@ -199,7 +306,11 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
       { videos: [ID.own], operation: { type: 'frames' } },
     ]) {
       const r = await rest(h.s.url, 'POST', '/batches', { key, body });
-      expect([JSON.stringify(body).slice(0, 40), r.status, r.json.error.code]).toEqual([JSON.stringify(body).slice(0, 40), 400, 'INVALID_REQUEST']);
+      expect([JSON.stringify(body).slice(0, 40), r.status, r.json.error.code]).toEqual([
+        JSON.stringify(body).slice(0, 40),
+        400,
+        'INVALID_REQUEST',
+      ]);
     }
     const mine = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own] } });
     const other = await h.s.newKey();

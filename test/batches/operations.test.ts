@@ -29,7 +29,11 @@ const POLLING = 100_000;
 /** The batch once it has ended, read over REST. */
 async function finished(key: string, id: string) {
   let batch: any;
-  await pollUntil(async () => (batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json).status !== 'running', `batch ${id} ends`, 120_000);
+  await pollUntil(
+    async () => (batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json).status !== 'running',
+    `batch ${id} ends`,
+    120_000,
+  );
   return batch;
 }
 
@@ -46,16 +50,33 @@ const ledger = (accountId: string) =>
 describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { timeout: 180_000 }, () => {
   it('REST: articles answer 202 with Location; each video that succeeds costs its transcript and its hours, a failure nothing', async () => {
     const { key } = await h.s.newKey({ credits: 50, rateLimit: POLLING });
-    const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.captions9, ID.noCaptions], operation: { type: 'article', lang: 'en', length: 'short' } } });
+    const created = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.captions9, ID.noCaptions], operation: { type: 'article', lang: 'en', length: 'short' } },
+    });
     expect(created.status).toBe(202);
     expect(created.headers.get('location')).toBe(`/api/v1/batches/${created.json.id}`);
-    expect(created.json).toMatchObject({ status: 'running', operation: { type: 'article', lang: 'en', length: 'short' }, counts: { total: 2 } });
+    expect(created.json).toMatchObject({
+      status: 'running',
+      operation: { type: 'article', lang: 'en', length: 'short' },
+      counts: { total: 2 },
+    });
 
     const batch = await finished(key, created.json.id);
     const price = SUBTITLES_PRICE + (await hourly(key, ID.captions9));
     expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1, failed: 1 }, creditsCharged: price });
-    expect(batch.items[0]).toMatchObject({ status: 'succeeded', creditsCharged: price, error: null, result: { type: 'article', lang: 'en', length: 'short', cached: false } });
-    expect(batch.items[1]).toMatchObject({ status: 'failed', creditsCharged: 0, result: null, error: { code: 'NO_SUBTITLES' } });
+    expect(batch.items[0]).toMatchObject({
+      status: 'succeeded',
+      creditsCharged: price,
+      error: null,
+      result: { type: 'article', lang: 'en', length: 'short', cached: false },
+    });
+    expect(batch.items[1]).toMatchObject({
+      status: 'failed',
+      creditsCharged: 0,
+      result: null,
+      error: { code: 'NO_SUBTITLES' },
+    });
     expect(await balanceOf(h.s, key)).toBe(50 - price);
 
     // The article is stored: reading it is free.
@@ -68,9 +89,16 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
   it('tRPC: translations, the transcript fetched first when it is not stored', async () => {
     const { key } = await h.s.newKey({ credits: 50, rateLimit: POLLING });
     const api = trpcClient(h.s.url, key);
-    const created = await api.batches.create.mutate({ videos: [ID.manualAndAsr], operation: { type: 'translation', targetLang: 'eo' } });
+    const created = await api.batches.create.mutate({
+      videos: [ID.manualAndAsr],
+      operation: { type: 'translation', targetLang: 'eo' },
+    });
     expect(created).toMatchObject({ status: 'running', operation: { type: 'translation', targetLang: 'eo' } });
-    await pollUntil(async () => (await api.batches.get.query({ id: created.id })).status !== 'running', 'the batch ends', 120_000);
+    await pollUntil(
+      async () => (await api.batches.get.query({ id: created.id })).status !== 'running',
+      'the batch ends',
+      120_000,
+    );
     const batch = await api.batches.get.query({ id: created.id });
     const price = SUBTITLES_PRICE + (await hourly(key, ID.manualAndAsr));
     expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 }, creditsCharged: price });
@@ -86,7 +114,10 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
     const { key, accountId } = await h.s.newKey({ credits: 20, rateLimit: POLLING });
     fake.setHandler(() => ({ status: 500 }));
     try {
-      const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.manualAndAsrVisionos], operation: { type: 'translation', targetLang: 'eo' } } });
+      const created = await rest(h.s.url, 'POST', '/batches', {
+        key,
+        body: { videos: [ID.manualAndAsrVisionos], operation: { type: 'translation', targetLang: 'eo' } },
+      });
       const batch = await finished(key, created.json.id);
       expect(batch).toMatchObject({ status: 'failed', creditsCharged: 0, counts: { failed: 1 } });
       expect(batch.items[0]).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: 'LLM_FAILED' } });
@@ -106,12 +137,25 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
     const { key } = await h.s.newKey({ credits: 20, rateLimit: POLLING });
     const client = await mcpClient(h.s.url, key);
     try {
-      const created: any = await client.callTool({ name: 'create_batch', arguments: { videos: [ID.own], operation: { type: 'article', lang: 'en' } } });
+      const created: any = await client.callTool({
+        name: 'create_batch',
+        arguments: { videos: [ID.own], operation: { type: 'article', lang: 'en' } },
+      });
       expect(created.isError, JSON.stringify(created.content)).toBeFalsy();
       const id = created.structuredContent.id;
-      await pollUntil(async () => ((await client.callTool({ name: 'get_batch', arguments: { id } })) as any).structuredContent.status !== 'running', 'the batch ends', 120_000);
+      await pollUntil(
+        async () =>
+          ((await client.callTool({ name: 'get_batch', arguments: { id } })) as any).structuredContent.status !==
+          'running',
+        'the batch ends',
+        120_000,
+      );
       const done: any = await client.callTool({ name: 'get_batch', arguments: { id } });
-      expect(done.structuredContent).toMatchObject({ status: 'succeeded', operation: { type: 'article' }, items: [{ status: 'succeeded', result: { type: 'article' } }] });
+      expect(done.structuredContent).toMatchObject({
+        status: 'succeeded',
+        operation: { type: 'article' },
+        items: [{ status: 'succeeded', result: { type: 'article' } }],
+      });
       const articleId = done.structuredContent.items[0].result.articleId;
       expect(done.content[0].text).toContain(`1. ${ID.own} ok: article ${articleId}`);
       expect(done.content[0].text).toContain('get_article');
@@ -123,12 +167,19 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
   it('refuses up front with 402 at the operation’s price per video, saying how many the balance covers', async () => {
     const { key } = await h.s.newKey({ credits: 5, rateLimit: POLLING });
     const before = h.yt.requests.length;
-    const r = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.tracks19, ID.web15], operation: { type: 'article', lang: 'en' } } });
+    const r = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.tracks19, ID.web15], operation: { type: 'article', lang: 'en' } },
+    });
     expect(r.status).toBe(402);
     const perVideo = SUBTITLES_PRICE + hourlyPrice(1);
     expect(r.json.error).toEqual({
       code: 'INSUFFICIENT_CREDITS',
-      message: expect.stringMatching(new RegExp(`^A batch of 2 videos may cost ${2 * perVideo} credits or more \\(${perVideo} per video of up to an hour: .*the balance is 5, enough for 1 video\\.`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^A batch of 2 videos may cost ${2 * perVideo} credits or more \\(${perVideo} per video of up to an hour: .*the balance is 5, enough for 1 video\\.`,
+        ),
+      ),
     });
     expect(h.yt.requests.length).toBe(before);
     expect(await balanceOf(h.s, key)).toBe(5);

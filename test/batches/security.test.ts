@@ -9,7 +9,10 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 let s: TestServer;
 let httpsOnly: TestServer;
 beforeAll(async () => {
-  [s, httpsOnly] = await Promise.all([startTestServer({ WEBHOOK_ALLOW_HTTP: 'true' }, { youtube: fakeVideoSource() }), startTestServer({}, { youtube: fakeVideoSource() })]);
+  [s, httpsOnly] = await Promise.all([
+    startTestServer({ WEBHOOK_ALLOW_HTTP: 'true' }, { youtube: fakeVideoSource() }),
+    startTestServer({}, { youtube: fakeVideoSource() }),
+  ]);
 });
 afterAll(async () => {
   await s?.close();
@@ -17,9 +20,19 @@ afterAll(async () => {
 });
 const server = () => s;
 
-describeKeyedProcedureChecks('batches.create', server, { input: () => ({ videos: [freshVideoId()] }), restStatus: 202, price: 2 });
-describeKeyedProcedureChecks('batches.get', server, { input: { id: 'bat_missing' }, authed: { status: 404, code: 'JOB_NOT_FOUND' } });
-describeKeyedProcedureChecks('batches.cancel', server, { input: { id: 'bat_missing' }, authed: { status: 404, code: 'JOB_NOT_FOUND' } });
+describeKeyedProcedureChecks('batches.create', server, {
+  input: () => ({ videos: [freshVideoId()] }),
+  restStatus: 202,
+  price: 2,
+});
+describeKeyedProcedureChecks('batches.get', server, {
+  input: { id: 'bat_missing' },
+  authed: { status: 404, code: 'JOB_NOT_FOUND' },
+});
+describeKeyedProcedureChecks('batches.cancel', server, {
+  input: { id: 'bat_missing' },
+  authed: { status: 404, code: 'JOB_NOT_FOUND' },
+});
 
 const PRIVATE = [
   'https://127.0.0.1/hook',
@@ -44,22 +57,34 @@ describe('callbackUrl', () => {
     const r = await rest(s.url, 'POST', '/batches', { key, body: { videos: [freshVideoId()], callbackUrl } });
     expect(r.status).toBe(400);
     expect(r.json.error).toEqual({ code: 'INVALID_REQUEST', message: expect.stringMatching(/^callbackUrl /) });
-    const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from batches where callback_url = ${callbackUrl}`;
+    const [row] = await s.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from batches where callback_url = ${callbackUrl}`;
     expect(row!.n).toBe(0);
   });
 
   it('is refused the same on tRPC and MCP', async () => {
     const { key } = await s.newKey({ credits: 10 });
-    await expect(trpcClient(s.url, key).batches.create.mutate({ videos: [freshVideoId()], callbackUrl: 'http://10.0.0.1/x' })).rejects.toMatchObject({ data: { code: 'INVALID_REQUEST', httpStatus: 400 } });
+    await expect(
+      trpcClient(s.url, key).batches.create.mutate({ videos: [freshVideoId()], callbackUrl: 'http://10.0.0.1/x' }),
+    ).rejects.toMatchObject({ data: { code: 'INVALID_REQUEST', httpStatus: 400 } });
     const client = await mcpClient(s.url, key);
-    const result = await client.callTool({ name: 'create_batch', arguments: { videos: [freshVideoId()], callbackUrl: 'http://127.0.0.1/x' } });
+    const result = await client.callTool({
+      name: 'create_batch',
+      arguments: { videos: [freshVideoId()], callbackUrl: 'http://127.0.0.1/x' },
+    });
     expect(mcpError(result)?.code).toBe('INVALID_REQUEST');
     await client.close();
   });
 
   it('must be https unless the operator allows http; no credentials, no other schemes', async () => {
     const { key } = await httpsOnly.newKey({ credits: 10 });
-    for (const callbackUrl of ['http://example.com/hook', 'ftp://example.com/', 'https://user:pw@example.com/', 'not a url']) {
+    for (const callbackUrl of [
+      'http://example.com/hook',
+      'ftp://example.com/',
+      'https://user:pw@example.com/',
+      'not a url',
+    ]) {
       const r = await rest(httpsOnly.url, 'POST', '/batches', { key, body: { videos: [freshVideoId()], callbackUrl } });
       expect([callbackUrl, r.status, r.json.error.code]).toEqual([callbackUrl, 400, 'INVALID_REQUEST']);
     }

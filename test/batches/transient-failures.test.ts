@@ -20,7 +20,11 @@ const run = sharedAvailable && browseAvailable;
 
 async function finished(h: BatchHarness, key: string, id: string) {
   let batch: any;
-  await pollUntil(async () => (batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json).status !== 'running', `batch ${id} ends`, 120_000);
+  await pollUntil(
+    async () => (batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json).status !== 'running',
+    `batch ${id} ends`,
+    120_000,
+  );
   return batch;
 }
 
@@ -35,7 +39,8 @@ async function retryOf(h: BatchHarness, batchId: string, attempt: number): Promi
     async () =>
       (rows = await h.s.deps.sql<{ wait: number }[]>`
         select extract(epoch from start_after - now())::float8 as wait from pgboss.job
-        where name = 'batch-item' and state = 'created' and data->>'batchId' = ${batchId} and (data->>'attempt')::int = ${attempt}`).length > 0,
+        where name = 'batch-item' and state = 'created' and data->>'batchId' = ${batchId} and (data->>'attempt')::int = ${attempt}`)
+        .length > 0,
     `attempt ${attempt} of ${batchId} is queued`,
     60_000,
   );
@@ -44,10 +49,15 @@ async function retryOf(h: BatchHarness, batchId: string, attempt: number): Promi
 
 /** The queued retry starts now instead of after its wait. */
 const startNow = (h: BatchHarness, batchId: string) =>
-  h.s.deps.sql`update pgboss.job set start_after = now() where name = 'batch-item' and state = 'created' and data->>'batchId' = ${batchId}`;
+  h.s.deps
+    .sql`update pgboss.job set start_after = now() where name = 'batch-item' and state = 'created' and data->>'batchId' = ${batchId}`;
 
 const itemStatus = async (h: BatchHarness, batchId: string, position: number) =>
-  (await h.s.deps.sql<{ status: string }[]>`select status from batch_items where batch_id = ${batchId} and position = ${position}`)[0]!.status;
+  (
+    await h.s.deps.sql<
+      { status: string }[]
+    >`select status from batch_items where batch_id = ${batchId} and position = ${position}`
+  )[0]!.status;
 
 describe.skipIf(!run)('a batch item out of YouTube budget', { timeout: 180_000 }, () => {
   let h: BatchHarness;
@@ -82,106 +92,121 @@ describe.skipIf(!run)('a batch item out of YouTube budget', { timeout: 180_000 }
   });
 });
 
-describe.skipIf(!run)('a batch item whose work fails unexpectedly, or is not finished in time', { timeout: 180_000 }, () => {
-  let h: BatchHarness;
-  let fake: FakeAnthropic;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic(modelReply);
-    h = await startBatchHarness({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
-  });
-  afterAll(async () => {
-    await h?.close();
-    await fake?.close();
-  });
+describe.skipIf(!run)(
+  'a batch item whose work fails unexpectedly, or is not finished in time',
+  { timeout: 180_000 },
+  () => {
+    let h: BatchHarness;
+    let fake: FakeAnthropic;
+    beforeAll(async () => {
+      fake = await startFakeAnthropic(modelReply);
+      h = await startBatchHarness({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
+    });
+    afterAll(async () => {
+      await h?.close();
+      await fake?.close();
+    });
 
-  it('an unexpected error is retried later, up to the bound; then the video fails with nothing charged and the batch ends', async () => {
-    const { key, accountId } = await h.s.newKey({ credits: 20, rateLimit: 100_000 });
-    // A database blip, every time the translation of this video is looked up.
-    const translations = h.s.deps.translations;
-    const read = translations.read;
-    translations.read = async (videoId, ...args) => {
-      if (videoId === ID.manualAndAsr) throw new Error('Connection terminated unexpectedly');
-      return read(videoId, ...args);
-    };
-    try {
-      const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.manualAndAsr], operation: { type: 'translation', targetLang: 'eo' } } });
-      const id = created.json.id;
-      for (let attempt = 2; attempt <= BATCH_ITEM_ATTEMPTS; attempt++) {
-        const wait = await retryOf(h, id, attempt);
-        expect(wait).toBeGreaterThan(0);
-        // Between attempts the video is queued again, nothing held back from the account, the batch still running.
-        expect(await itemStatus(h, id, 0)).toBe('queued');
-        expect((await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json.status).toBe('running');
-        await startNow(h, id);
+    it('an unexpected error is retried later, up to the bound; then the video fails with nothing charged and the batch ends', async () => {
+      const { key, accountId } = await h.s.newKey({ credits: 20, rateLimit: 100_000 });
+      // A database blip, every time the translation of this video is looked up.
+      const translations = h.s.deps.translations;
+      const read = translations.read;
+      translations.read = async (videoId, ...args) => {
+        if (videoId === ID.manualAndAsr) throw new Error('Connection terminated unexpectedly');
+        return read(videoId, ...args);
+      };
+      try {
+        const created = await rest(h.s.url, 'POST', '/batches', {
+          key,
+          body: { videos: [ID.manualAndAsr], operation: { type: 'translation', targetLang: 'eo' } },
+        });
+        const id = created.json.id;
+        for (let attempt = 2; attempt <= BATCH_ITEM_ATTEMPTS; attempt++) {
+          const wait = await retryOf(h, id, attempt);
+          expect(wait).toBeGreaterThan(0);
+          // Between attempts the video is queued again, nothing held back from the account, the batch still running.
+          expect(await itemStatus(h, id, 0)).toBe('queued');
+          expect((await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json.status).toBe('running');
+          await startNow(h, id);
+        }
+        const batch = await finished(h, key, id);
+        expect(batch).toMatchObject({ status: 'failed', creditsCharged: 0, counts: { failed: 1 } });
+        expect(batch.items[0]).toMatchObject({
+          status: 'failed',
+          creditsCharged: 0,
+          error: { code: 'INTERNAL_ERROR' },
+        });
+      } finally {
+        translations.read = read;
       }
-      const batch = await finished(h, key, id);
-      expect(batch).toMatchObject({ status: 'failed', creditsCharged: 0, counts: { failed: 1 } });
-      expect(batch.items[0]).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: 'INTERNAL_ERROR' } });
-    } finally {
-      translations.read = read;
-    }
-    // The first attempt extracted (and paid for) the transcript, given back when that attempt failed; later ones
-    // found it stored.
-    expect(await ledger(h, accountId)).toEqual([
-      { kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE },
-      { kind: 'refund', operation: 'subtitles', delta: SUBTITLES_PRICE },
-    ]);
-  });
+      // The first attempt extracted (and paid for) the transcript, given back when that attempt failed; later ones
+      // found it stored.
+      expect(await ledger(h, accountId)).toEqual([
+        { kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE },
+        { kind: 'refund', operation: 'subtitles', delta: SUBTITLES_PRICE },
+      ]);
+    });
 
-  it('an article not finished while the item waited: the item fails, its task is given up, and the article finishing later charges nobody', async () => {
-    const { accountId } = await h.s.newKey({ credits: 50 });
-    const deps = h.s.deps;
-    // The transcript is stored beforehand (by someone else), so the item's only work is the article.
-    const other = await h.s.newKey({ credits: 10 });
-    expect((await rest(h.s.url, 'POST', '/subtitles', { key: other.key, body: { videoId: ID.captions9 } })).status).toBe(200);
-    // The batch is made in the store and its item run here with a short wait (the worker waits as long as an LLM
-    // job may run); the article's job runs on the service's own LLM worker, held until the item has given up.
-    const batch = await deps.batches.create({
-      accountId,
-      requestId: `req_held_${accountId}`,
-      operation: { type: 'article', lang: 'en', length: 'short' },
-      source: { videos: [ID.captions9] },
-      callbackUrl: null,
-      videoIds: [ID.captions9],
-    });
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    let asked = false;
-    fake.setHandler(async (req) => {
-      asked = true;
-      await held;
-      return modelReply(req);
-    });
-    try {
-      const hurried = { ...deps, config: { ...deps.config, REQUEST_WAIT_MS: 300 } };
-      await runBatchItem(
-        {
-          batches: deps.batches,
-          webhooks: deps.webhooks,
-          enqueue: async () => {},
-          tasks: deps.tasks,
-          log: deps.log,
-          run: (item) => runBatchOperation(hurried, item),
-          refund: (a, r, since) => deps.ledger.refundRequest(a, r, since, new Date()),
-          requeue: async () => {
-            throw new Error('not a transient failure');
+    it('an article not finished while the item waited: the item fails, its task is given up, and the article finishing later charges nobody', async () => {
+      const { accountId } = await h.s.newKey({ credits: 50 });
+      const deps = h.s.deps;
+      // The transcript is stored beforehand (by someone else), so the item's only work is the article.
+      const other = await h.s.newKey({ credits: 10 });
+      expect(
+        (await rest(h.s.url, 'POST', '/subtitles', { key: other.key, body: { videoId: ID.captions9 } })).status,
+      ).toBe(200);
+      // The batch is made in the store and its item run here with a short wait (the worker waits as long as an LLM
+      // job may run); the article's job runs on the service's own LLM worker, held until the item has given up.
+      const batch = await deps.batches.create({
+        accountId,
+        requestId: `req_held_${accountId}`,
+        operation: { type: 'article', lang: 'en', length: 'short' },
+        source: { videos: [ID.captions9] },
+        callbackUrl: null,
+        videoIds: [ID.captions9],
+      });
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      let asked = false;
+      fake.setHandler(async (req) => {
+        asked = true;
+        await held;
+        return modelReply(req);
+      });
+      try {
+        const hurried = { ...deps, config: { ...deps.config, REQUEST_WAIT_MS: 300 } };
+        await runBatchItem(
+          {
+            batches: deps.batches,
+            webhooks: deps.webhooks,
+            enqueue: async () => {},
+            tasks: deps.tasks,
+            log: deps.log,
+            run: (item) => runBatchOperation(hurried, item),
+            refund: (a, r, since) => deps.ledger.refundRequest(a, r, since, new Date()),
+            requeue: async () => {
+              throw new Error('not a transient failure');
+            },
           },
-        },
-        { batchId: batch.id, position: 0 },
+          { batchId: batch.id, position: 0 },
+        );
+        expect(asked).toBe(true);
+      } finally {
+        release();
+        fake.setHandler(modelReply);
+      }
+      const view = (await deps.batches.get(batch.id, accountId))!;
+      expect(view.items[0]).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: 'LLM_FAILED' } });
+      // The article's job ends (it finds nobody waiting for it) and charges nothing.
+      await pollUntil(
+        async () =>
+          (await deps.sql`select 1 from pgboss.job where name = 'llm' and state in ('created', 'retry', 'active')`)
+            .length === 0,
+        'the article job ends',
+        60_000,
       );
-      expect(asked).toBe(true);
-    } finally {
-      release();
-      fake.setHandler(modelReply);
-    }
-    const view = (await deps.batches.get(batch.id, accountId))!;
-    expect(view.items[0]).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: 'LLM_FAILED' } });
-    // The article's job ends (it finds nobody waiting for it) and charges nothing.
-    await pollUntil(
-      async () => (await deps.sql`select 1 from pgboss.job where name = 'llm' and state in ('created', 'retry', 'active')`).length === 0,
-      'the article job ends',
-      60_000,
-    );
-    expect(await ledger(h, accountId)).toEqual([]);
-  });
-});
+      expect(await ledger(h, accountId)).toEqual([]);
+    });
+  },
+);

@@ -75,7 +75,9 @@ describe('S3 blob store against a loopback S3 server', () => {
   it('a missing bucket is named as such, on check, put and get', async () => {
     const store = createS3BlobStore(options({ bucket: 'no-such-bucket' }));
     await expect(store.check()).rejects.toThrow(new BlobStoreError('S3 bucket "no-such-bucket" does not exist'));
-    await expect(store.put('k', Buffer.from('x'), 'text/plain')).rejects.toThrow(/bucket "no-such-bucket" does not exist/);
+    await expect(store.put('k', Buffer.from('x'), 'text/plain')).rejects.toThrow(
+      /bucket "no-such-bucket" does not exist/,
+    );
     await expect(store.get('k')).rejects.toThrow(/bucket "no-such-bucket" does not exist/);
     store.destroy();
   });
@@ -104,7 +106,9 @@ describe('S3 blob store against a loopback S3 server', () => {
         ...e,
       });
     try {
-      await expect(buildDeps(env({ S3_BUCKET: 'missing-bucket' }), log)).rejects.toThrow(/bucket "missing-bucket" does not exist/);
+      await expect(buildDeps(env({ S3_BUCKET: 'missing-bucket' }), log)).rejects.toThrow(
+        /bucket "missing-bucket" does not exist/,
+      );
       await expect(buildDeps(env({ S3_ACCESS_KEY_ID: 'NOT-A-KEY' }), log)).rejects.toThrow(/refused the credentials/);
       const ok = await buildDeps(env({}), log);
       await ok.close();

@@ -34,8 +34,21 @@ afterAll(async () => {
 async function conformance(selection: string[]) {
   const out = await mkdtemp(join(tmpdir(), 'mcp-conformance-'));
   try {
-    const args = [SUITE, 'server', '--url', `${proxy.url}/mcp`, ...selection, '--expected-failures', NOT_APPLICABLE, '-o', out];
-    const result = await run(process.execPath, args, { env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 16 * 1024 * 1024 }).then(
+    const args = [
+      SUITE,
+      'server',
+      '--url',
+      `${proxy.url}/mcp`,
+      ...selection,
+      '--expected-failures',
+      NOT_APPLICABLE,
+      '-o',
+      out,
+    ];
+    const result = await run(process.execPath, args, {
+      env: { ...process.env, NO_COLOR: '1' },
+      maxBuffer: 16 * 1024 * 1024,
+    }).then(
       (r) => ({ code: 0, output: r.stdout + r.stderr }),
       (err) => ({ code: err.code as number, output: `${err.stdout}${err.stderr}` }),
     );
@@ -43,7 +56,10 @@ async function conformance(selection: string[]) {
     for (const dir of await readdir(out)) {
       const checks: { status: string }[] = JSON.parse(await readFile(join(out, dir, 'checks.json'), 'utf8'));
       const name = dir.replace(/^server-/, '').replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, '');
-      scenarios[name] = { passed: checks.filter((c) => c.status === 'SUCCESS').length, failed: checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').length };
+      scenarios[name] = {
+        passed: checks.filter((c) => c.status === 'SUCCESS').length,
+        failed: checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING').length,
+      };
     }
     return { ...result, scenarios };
   } finally {
@@ -62,7 +78,12 @@ describe('MCP conformance suite', () => {
       expect(r.code, r.output.split('=== SUMMARY ===')[1] ?? r.output).toBe(0);
       expect(r.output).toContain('Baseline check passed');
       // The scenarios that must apply to any tools server did run and pass.
-      for (const name of ['tools-list', ...(revision === '2025-06-18' ? ['server-initialize', 'ping'] : []), ...(revision !== '2025-06-18' ? ['dns-rebinding-protection'] : []), ...(revision === '2026-07-28' ? ['server-stateless', 'http-header-validation'] : [])]) {
+      for (const name of [
+        'tools-list',
+        ...(revision === '2025-06-18' ? ['server-initialize', 'ping'] : []),
+        ...(revision !== '2025-06-18' ? ['dns-rebinding-protection'] : []),
+        ...(revision === '2026-07-28' ? ['server-stateless', 'http-header-validation'] : []),
+      ]) {
         expect(r.scenarios[name], name).toBeDefined();
         expect(r.scenarios[name]!.passed, name).toBeGreaterThan(0);
       }

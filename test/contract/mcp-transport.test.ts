@@ -24,7 +24,12 @@ const VIDEO = 'dQw4w9WgXcQ';
 async function post(body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${s.url}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...auth(), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...auth(),
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return readAnswer(res);
@@ -40,7 +45,10 @@ const initialize = (protocolVersion: string) => ({
 /** A JSON-RPC error answered at the HTTP level, with the spec's code in data. */
 function expectJsonRpcError(r: { status: number; json: any }, status: number, code: string) {
   expect(r.status).toBe(status);
-  expect(r.json).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number), message: expect.any(String), data: { code, httpStatus: status } } });
+  expect(r.json).toMatchObject({
+    jsonrpc: '2.0',
+    error: { code: expect.any(Number), message: expect.any(String), data: { code, httpStatus: status } },
+  });
   expect('id' in r.json).toBe(true);
 }
 
@@ -74,13 +82,22 @@ describe('transport', () => {
   });
 
   it('413 is a JSON-RPC error', async () => {
-    const r = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_credits', arguments: { pad: 'x'.repeat(100_000) } } });
+    const r = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_credits', arguments: { pad: 'x'.repeat(100_000) } },
+    });
     expectJsonRpcError(r, 413, 'PAYLOAD_TOO_LARGE');
   });
 
   it('a rate-limited tool call is HTTP 429 with Retry-After, a JSON-RPC error answering that call', async () => {
     const { key: limited } = await s.newKey({ rateLimit: 1 });
-    const call = (id: number) => post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }, { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' });
+    const call = (id: number) =>
+      post(
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } },
+        { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' },
+      );
     expect((await call(1)).status).toBe(200);
     const r = await call(7);
     expectJsonRpcError(r, 429, 'RATE_LIMITED');
@@ -94,7 +111,8 @@ describe('transport', () => {
     const headers = { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' };
     expect((await post(initialize('2025-11-25'), headers)).status).toBe(200);
     expect((await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)).status).toBe(200);
-    const call = (id: number) => post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }, headers);
+    const call = (id: number) =>
+      post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }, headers);
     const first = await call(3);
     expect([first.status, first.headers.get('ratelimit-remaining')]).toEqual([200, '1']);
     const second = await call(4);
@@ -104,10 +122,17 @@ describe('transport', () => {
 
   it('a 2025-03-26 batch of tool calls gets as many answers as the window has room for; the rest are RATE_LIMITED', async () => {
     const { key: limited } = await s.newKey({ rateLimit: 2 });
-    const batch = [3, 4, 5].map((id) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }));
+    const batch = [3, 4, 5].map((id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_credits', arguments: {} },
+    }));
     const r = await post(batch, { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-03-26' });
     expect(r.status, r.text).toBe(200);
-    const results = (r.json as any[]).map((m) => (m.result.isError ? JSON.parse(m.result.content[0].text).error.code : 'ok')).sort();
+    const results = (r.json as any[])
+      .map((m) => (m.result.isError ? JSON.parse(m.result.content[0].text).error.code : 'ok'))
+      .sort();
     expect(results).toEqual(['RATE_LIMITED', 'ok', 'ok']);
   });
 
@@ -115,10 +140,18 @@ describe('transport', () => {
     // Answers given before the SDK runs (401, 429) must still read the request, or a client reusing the connection
     // under load meets ECONNRESET instead of the answer.
     const { key: limited } = await s.newKey({ rateLimit: 1 });
-    const body = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_credits', arguments: { pad: 'x'.repeat(20_000) } } });
+    const body = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'get_credits', arguments: { pad: 'x'.repeat(20_000) } },
+    });
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        post(body(i), { authorization: `Bearer ${i % 3 === 0 ? 'sk_wrongwrongwrongwrongwrongwrong' : limited}`, 'mcp-protocol-version': '2025-11-25' }),
+        post(body(i), {
+          authorization: `Bearer ${i % 3 === 0 ? 'sk_wrongwrongwrongwrongwrongwrong' : limited}`,
+          'mcp-protocol-version': '2025-11-25',
+        }),
       ),
     );
     const statuses = answers.map((a) => a.status);
@@ -141,10 +174,16 @@ describe('transport', () => {
 });
 
 describe('protocol errors and tool errors', () => {
-  const call = (params: unknown) => post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }, { 'mcp-protocol-version': '2025-11-25' });
+  const call = (params: unknown) =>
+    post({ jsonrpc: '2.0', id: 3, method: 'tools/call', params }, { 'mcp-protocol-version': '2025-11-25' });
 
   it('an unknown tool, or a tools/call without a valid name, is JSON-RPC -32602', async () => {
-    for (const params of [{ name: 'no_such_tool', arguments: {} }, { arguments: {} }, { name: 5, arguments: {} }, { name: '', arguments: {} }]) {
+    for (const params of [
+      { name: 'no_such_tool', arguments: {} },
+      { arguments: {} },
+      { name: 5, arguments: {} },
+      { name: '', arguments: {} },
+    ]) {
       const r = await call(params);
       expect(r.status, JSON.stringify(params)).toBe(200);
       expect(r.json.error?.code, JSON.stringify(r.json)).toBe(-32602);
@@ -171,7 +210,10 @@ describe('revisions', () => {
   });
 
   it('2026-07-28: server/discover and per-request _meta, with the v2 SDK client', async () => {
-    const client = new ClientV2({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ClientV2(
+      { name: 'v2-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await client.connect(new TransportV2(new URL('/mcp', s.url), { requestInit: { headers: auth() } }));
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toContain('get_credits');
@@ -181,18 +223,35 @@ describe('revisions', () => {
     await client.close();
 
     const discover = await post(
-      { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
+      },
       { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' },
     );
     expect(discover.status, discover.text).toBe(200);
-    expect(discover.json.result.supportedVersions ?? discover.json.result.protocolVersions ?? JSON.stringify(discover.json.result)).toContain('2026-07-28');
+    expect(
+      discover.json.result.supportedVersions ??
+        discover.json.result.protocolVersions ??
+        JSON.stringify(discover.json.result),
+    ).toContain('2026-07-28');
   });
 });
 
 describe('tools', () => {
   it('declare outputSchema (except the image tool) and the right annotations', async () => {
     const client = new Client({ name: 'v1-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', s.url), { requestInit: { headers: auth() } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', s.url), { requestInit: { headers: auth() } }),
+    );
     const { tools } = await client.listTools();
     await client.close();
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
@@ -204,10 +263,20 @@ describe('tools', () => {
       if (t.annotations?.readOnlyHint) expect(t.annotations.idempotentHint, t.name).toBe(true);
     }
     // Spending credits is a change of state: not read-only.
-    for (const name of ['get_video_subtitles', 'get_video_frame', 'translate_transcript', 'summarize_video']) expect(byName[name]!.annotations!.readOnlyHint, name).toBe(false);
-    for (const name of ['get_video_info', 'list_subtitle_tracks', 'get_credits', 'search_articles', 'get_article', 'get_job']) expect(byName[name]!.annotations!.readOnlyHint, name).toBe(true);
+    for (const name of ['get_video_subtitles', 'get_video_frame', 'translate_transcript', 'summarize_video'])
+      expect(byName[name]!.annotations!.readOnlyHint, name).toBe(false);
+    for (const name of [
+      'get_video_info',
+      'list_subtitle_tracks',
+      'get_credits',
+      'search_articles',
+      'get_article',
+      'get_job',
+    ])
+      expect(byName[name]!.annotations!.readOnlyHint, name).toBe(true);
     // Only YouTube and the language model are the open world.
-    for (const name of ['get_credits', 'search_articles', 'get_article', 'get_job']) expect(byName[name]!.annotations!.openWorldHint, name).toBe(false);
+    for (const name of ['get_credits', 'search_articles', 'get_article', 'get_job'])
+      expect(byName[name]!.annotations!.openWorldHint, name).toBe(false);
   });
 
   it('return structuredContent that validates against outputSchema, and text for models, on every revision', async () => {
@@ -220,7 +289,10 @@ describe('tools', () => {
     ];
     const v1 = new Client({ name: 'v1-test', version: '1.0.0' });
     await v1.connect(new StreamableHTTPClientTransport(new URL('/mcp', s.url), { requestInit: { headers: auth() } }));
-    const v2 = new ClientV2({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const v2 = new ClientV2(
+      { name: 'v2-test', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     await v2.connect(new TransportV2(new URL('/mcp', s.url), { requestInit: { headers: auth() } }));
     // Both SDK clients validate structuredContent against the listed outputSchema and throw when it does not match.
     await v1.listTools();
@@ -240,7 +312,15 @@ describe('tools', () => {
 
   it('a stored transcript answers every page the same on every call, with the segments REST answers', async () => {
     const call = (args: object, id: string) =>
-      post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_video_subtitles', arguments: { videoId: VIDEO, ...args } } }, { 'mcp-protocol-version': '2025-11-25' });
+      post(
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'get_video_subtitles', arguments: { videoId: VIDEO, ...args } },
+        },
+        { 'mcp-protocol-version': '2025-11-25' },
+      );
     await call({}, 'store');
     const stored = (await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: VIDEO } })).json.segments;
     for (const args of [{}, { limit: 1 }, { offset: 1 }, { offset: 1, format: 'vtt' }]) {
@@ -249,7 +329,9 @@ describe('tools', () => {
       expect(again.text, JSON.stringify(args)).toBe(first.text.replace('"id":"first"', '"id":"again"'));
       const { content, structuredContent } = first.json.result;
       expect(structuredContent.segments.length).toBeGreaterThan(0);
-      expect(structuredContent.segments).toEqual(stored.slice(structuredContent.offset, structuredContent.offset + structuredContent.segments.length));
+      expect(structuredContent.segments).toEqual(
+        stored.slice(structuredContent.offset, structuredContent.offset + structuredContent.segments.length),
+      );
       // The text a model reads: a header, then this page's segments (as lines, or as the file asked for).
       for (const segment of structuredContent.segments) expect(content[0].text).toContain(segment.text);
     }

@@ -15,7 +15,8 @@ const shared = sharedServerWithKey({ youtube: fakeVideoSource() });
 const VIDEO = 'dQw4w9WgXcQ';
 const auth = (k = shared.key) => ({ authorization: `Bearer ${k}` });
 const BARE = 'Bearer realm="subtext"';
-const INVALID = 'Bearer realm="subtext", error="invalid_token", error_description="The API key is invalid, revoked or expired"';
+const INVALID =
+  'Bearer realm="subtext", error="invalid_token", error_description="The API key is invalid, revoked or expired"';
 
 /** One request to every surface and file route; `headers` carry the key (or not). */
 function everySurface(headers: Record<string, string>): Promise<Response>[] {
@@ -25,7 +26,11 @@ function everySurface(headers: Record<string, string>): Promise<Response>[] {
     fetch(`${shared.s.url}/api/v1/videos/${VIDEO}/frame?t=1`, { headers }),
     fetch(`${shared.s.url}/api/v1/videos/${VIDEO}/subtitles`, { headers }),
     fetch(`${shared.s.url}/trpc/credits.get?input=%7B%7D`, { headers }),
-    fetch(`${shared.s.url}/mcp`, { method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) }),
+    fetch(`${shared.s.url}/mcp`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    }),
   ];
 }
 
@@ -41,7 +46,9 @@ describe('the Bearer challenge', () => {
         expect(res.status, res.url).toBe(401);
         // /mcp adds where its OAuth metadata is (RFC 9728), so MCP clients can start sign-in from the challenge.
         const mcp = new URL(res.url).pathname === '/mcp';
-        const expected = mcp ? `${challenge}, resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', res.url)}"` : challenge;
+        const expected = mcp
+          ? `${challenge}, resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', res.url)}"`
+          : challenge;
         expect(res.headers.get('www-authenticate'), `${res.url} ${JSON.stringify(headers)}`).toBe(expected);
         await res.body?.cancel();
       }
@@ -66,7 +73,14 @@ describe('Retry-After', () => {
     let busyKey: string;
     beforeAll(async () => {
       // Every job refused the way a saturated queue refuses it, with its own retry hint.
-      const queue = { start: async () => {}, work: async () => {}, stop: async () => {}, run: async () => { throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 7); } } as unknown as JobQueue;
+      const queue = {
+        start: async () => {},
+        work: async () => {},
+        stop: async () => {},
+        run: async () => {
+          throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 7);
+        },
+      } as unknown as JobQueue;
       busy = await startTestServer({}, { queue, youtube: fakeVideoSource() });
       ({ key: busyKey } = await busy.newKey({ credits: 10 }));
     });
@@ -76,9 +90,15 @@ describe('Retry-After', () => {
       const headers = { authorization: `Bearer ${busyKey}` };
       for (const res of [
         await fetch(`${busy.url}/api/v1/videos/${VIDEO}`, { headers }),
-        await fetch(`${busy.url}/api/v1/subtitles`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ videoId: VIDEO }) }),
+        await fetch(`${busy.url}/api/v1/subtitles`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ videoId: VIDEO }),
+        }),
         await fetch(`${busy.url}/api/v1/videos/${VIDEO}/subtitles?format=vtt`, { headers }),
-        await fetch(`${busy.url}/trpc/videos.info?input=${encodeURIComponent(JSON.stringify({ videoId: VIDEO }))}`, { headers }),
+        await fetch(`${busy.url}/trpc/videos.info?input=${encodeURIComponent(JSON.stringify({ videoId: VIDEO }))}`, {
+          headers,
+        }),
       ]) {
         expect(res.status, res.url).toBe(503);
         expect(res.headers.get('retry-after'), res.url).toBe('7');
@@ -100,20 +120,35 @@ describe('tRPC over HTTP', () => {
     ]) {
       for (const body of [undefined, '{}']) {
         const headers = { ...auth(), ...(body ? { 'content-type': 'application/json' } : {}) };
-        const res = await fetch(`${shared.s.url}/trpc/${path}`, { method, headers, body: method === 'GET' ? undefined : body });
+        const res = await fetch(`${shared.s.url}/trpc/${path}`, {
+          method,
+          headers,
+          body: method === 'GET' ? undefined : body,
+        });
         expect(res.status, `${method} ${path} ${body}`).toBe(405);
         expect(res.headers.get('allow')).toBe(allow);
         expect(res.headers.get('content-type')).toContain('application/json');
         const json: any = await res.json();
-        expect(json.error).toMatchObject({ code: -32005, message: expect.any(String), data: { code: 'METHOD_NOT_ALLOWED', httpStatus: 405 } });
+        expect(json.error).toMatchObject({
+          code: -32005,
+          message: expect.any(String),
+          data: { code: 'METHOD_NOT_ALLOWED', httpStatus: 405 },
+        });
       }
     }
   });
 
   it('an oversize body is 413 in tRPC’s shape', async () => {
-    const res = await fetch(`${shared.s.url}/trpc/subtitles.get`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify({ videoId: 'x'.repeat(100_000) }) });
+    const res = await fetch(`${shared.s.url}/trpc/subtitles.get`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: JSON.stringify({ videoId: 'x'.repeat(100_000) }),
+    });
     expect(res.status).toBe(413);
-    expect((await res.json()).error).toMatchObject({ code: -32013, data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 } });
+    expect((await res.json()).error).toMatchObject({
+      code: -32013,
+      data: { code: 'PAYLOAD_TOO_LARGE', httpStatus: 413 },
+    });
   });
 
   it('a query whose input is all optional works without ?input', async () => {
@@ -121,7 +156,13 @@ describe('tRPC over HTTP', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).result.data.balance).toBe(100);
     // The tRPC client sends no input when none is given.
-    expect((await (trpcClient(shared.s.url, shared.key).credits.get.query as unknown as () => Promise<{ balance: number }>)()).balance).toBe(100);
+    expect(
+      (
+        await (
+          trpcClient(shared.s.url, shared.key).credits.get.query as unknown as () => Promise<{ balance: number }>
+        )()
+      ).balance,
+    ).toBe(100);
     expect((await trpcClient(shared.s.url, shared.key).articles.search.query({})).total).toBe(0);
   });
 
@@ -133,7 +174,8 @@ describe('tRPC over HTTP', () => {
     await (await fetch(`${shared.s.url}/trpc/credits.get`, { headers: auth(limited) })).body?.cancel();
     const rest = await fetch(`${shared.s.url}/api/v1/credits`, { headers: auth(limited) });
     const trpc = await fetch(`${shared.s.url}/trpc/credits.get`, { headers: auth(limited) });
-    for (const h of ['ratelimit-limit', 'ratelimit-remaining']) expect(trpc.headers.get(h), h).toBe(rest.headers.get(h));
+    for (const h of ['ratelimit-limit', 'ratelimit-remaining'])
+      expect(trpc.headers.get(h), h).toBe(rest.headers.get(h));
     // Both carry Retry-After, each equal to its own RateLimit-Reset (a second may pass between the two requests).
     for (const res of [rest, trpc]) expect(res.headers.get('retry-after')).toBe(res.headers.get('ratelimit-reset'));
     expect(trpc.status).toBe(429);
@@ -141,7 +183,10 @@ describe('tRPC over HTTP', () => {
 });
 
 /** A raw HTTP/1.1 request (fetch refuses some of what we need to send). */
-function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function raw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${shared.s.url}${path}`, { headers }, (res) => {
       let body = '';
@@ -157,7 +202,12 @@ function raw(path: string, headers: Record<string, string> = {}): Promise<{ stat
 describe('limits on the request line', () => {
   it('a URL over 16 KiB is 414 in the spec shape with x-request-id, on every surface', async () => {
     const long = 'q'.repeat(17 * 1024);
-    for (const path of [`/api/v1/articles?query=${long}`, `/trpc/credits.get?input=${long}`, `/mcp?${long}`, `/nowhere?${long}`]) {
+    for (const path of [
+      `/api/v1/articles?query=${long}`,
+      `/trpc/credits.get?input=${long}`,
+      `/mcp?${long}`,
+      `/nowhere?${long}`,
+    ]) {
       const r = await raw(path, auth());
       expect(r.status, path.slice(0, 20)).toBe(414);
       expect(r.headers['x-request-id']).toMatch(/^req_/);

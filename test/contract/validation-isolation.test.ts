@@ -23,7 +23,11 @@ async function trpc(path: string, type: 'query' | 'mutation', input: unknown): P
   const res =
     type === 'query'
       ? await fetch(`${s.url}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: auth() })
-      : await fetch(`${s.url}/trpc/${path}`, { method: 'POST', headers: { ...auth(), 'content-type': 'application/json' }, body: JSON.stringify(input) });
+      : await fetch(`${s.url}/trpc/${path}`, {
+          method: 'POST',
+          headers: { ...auth(), 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        });
   const json: any = await res.json();
   return `${res.status} ${json.error?.data?.code ?? 'ok'}`;
 }
@@ -54,8 +58,14 @@ async function rest(method: string, path: string, body?: unknown): Promise<strin
 const probes: [string, () => Promise<string>][] = [
   ['tRPC articles.search limit "5"', () => trpc('articles.search', 'query', { limit: '5' })],
   ['tRPC articles.search page true', () => trpc('articles.search', 'query', { page: true })],
-  ['tRPC frames.capture includeBase64 ""', () => trpc('frames.capture', 'mutation', { videoId: VIDEO, t: 1, includeBase64: '' })],
-  ['tRPC frames.capture includeBase64 "false"', () => trpc('frames.capture', 'mutation', { videoId: VIDEO, t: 1, includeBase64: 'false' })],
+  [
+    'tRPC frames.capture includeBase64 ""',
+    () => trpc('frames.capture', 'mutation', { videoId: VIDEO, t: 1, includeBase64: '' }),
+  ],
+  [
+    'tRPC frames.capture includeBase64 "false"',
+    () => trpc('frames.capture', 'mutation', { videoId: VIDEO, t: 1, includeBase64: 'false' }),
+  ],
   ['tRPC frames.capture t "1"', () => trpc('frames.capture', 'mutation', { videoId: VIDEO, t: '1' })],
   ['MCP search_articles limit true', () => mcp('search_articles', { limit: true })],
   ['MCP search_articles limit "5"', () => mcp('search_articles', { limit: '5' })],
@@ -82,7 +92,9 @@ describe('validation is identical before and after REST traffic, on every surfac
   it('REST query strings take plain decimal integers and true/false only', async () => {
     expect(await rest('GET', '/articles?limit=5&page=1')).toBe('200 ok');
     for (const bad of ['1e1', '0x10', '0b11', '0o7', '+5', ' 5', '5 ', '', 'Infinity', '1_0', 'true']) {
-      expect(await rest('GET', `/articles?limit=${encodeURIComponent(bad)}`), `limit=${bad}`).toBe('400 INVALID_REQUEST');
+      expect(await rest('GET', `/articles?limit=${encodeURIComponent(bad)}`), `limit=${bad}`).toBe(
+        '400 INVALID_REQUEST',
+      );
     }
     expect(await rest('GET', '/articles?limit=2.5'), 'not an integer').toBe('400 INVALID_REQUEST');
   });
@@ -99,7 +111,9 @@ describe('validation is identical before and after REST traffic, on every surfac
     await rest('GET', '/articles?limit=5');
     await rest('POST', '/frames', { videoId: VIDEO, t: 1, includeBase64: false });
     await rest('POST', '/subtitles', { videoId: VIDEO, limit: 10 });
-    await fetch(`${s.url}/api/v1/videos/${VIDEO}/frame?t=1&width=320`, { headers: auth() }).then((r) => r.arrayBuffer());
+    await fetch(`${s.url}/api/v1/videos/${VIDEO}/frame?t=1&width=320`, { headers: auth() }).then((r) =>
+      r.arrayBuffer(),
+    );
     expect(await runProbes()).toEqual(before);
   });
 });

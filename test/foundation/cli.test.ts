@@ -57,7 +57,18 @@ describe('cli', { timeout: 120_000 }, () => {
 
   it('keys list, credits grant, accounts list and keys revoke', async () => {
     const email = 'lifecycle@example.com';
-    const created = await cli('keys', 'create', '--email', email, '--name', 'ci', '--rate-limit', '5', '--expires', '30d');
+    const created = await cli(
+      'keys',
+      'create',
+      '--email',
+      email,
+      '--name',
+      'ci',
+      '--rate-limit',
+      '5',
+      '--expires',
+      '30d',
+    );
     expect(created.code, created.stderr).toBe(0);
     const key = lastLine(created.stdout);
     const keyId = /\b(key_[0-9a-z]+)\b/.exec(created.stderr)?.[1];
@@ -90,12 +101,19 @@ describe('cli', { timeout: 120_000 }, () => {
 
   it('--help and -h describe the CLI and a command, with examples, on stdout', async () => {
     // Every command's help text is checked in src/cli/help.test.ts; here, that the flags reach it as a user types them.
-    const [all, short, command, group] = await Promise.all([cli('--help'), cli('-h'), cli('keys', 'create', '-h'), cli('keys', '--help')]);
+    const [all, short, command, group] = await Promise.all([
+      cli('--help'),
+      cli('-h'),
+      cli('keys', 'create', '-h'),
+      cli('keys', '--help'),
+    ]);
     for (const r of [all, short]) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('Usage: npm run cli -- <command> [options]');
       expect(r.stdout).toMatch(/^  keys create  +Create an API key/m);
-      expect(r.stdout).toContain('KEY=$(npm run -s cli -- keys create --email you@example.com --name laptop | tail -1)');
+      expect(r.stdout).toContain(
+        'KEY=$(npm run -s cli -- keys create --email you@example.com --name laptop | tail -1)',
+      );
     }
     expect(command.code, command.stderr).toBe(0);
     expect(command.stdout).toContain('Usage: npm run cli -- keys create --email <email>');
@@ -107,14 +125,20 @@ describe('cli', { timeout: 120_000 }, () => {
     const email = 'lists@example.com';
     const created = await cli('keys', 'create', '--email', email, '--name', 'table test');
     expect(created.code, created.stderr).toBe(0);
-    const [table, json, accounts] = await Promise.all([cli('keys', 'list', '--email', email), cli('keys', 'list', '--email', email, '--json'), cli('accounts', 'list', '--json')]);
+    const [table, json, accounts] = await Promise.all([
+      cli('keys', 'list', '--email', email),
+      cli('keys', 'list', '--email', email, '--json'),
+      cli('accounts', 'list', '--json'),
+    ]);
     const lines = table.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^ID +NAME +PREFIX +STATUS +CREATED +LAST USED +EXPIRES$/);
     expect(lines[1]).toMatch(/^key_\w+ +table test +sk_\w{8} +active +\d{4}-\d\d-\d\d \d\d:\d\d +- +-$/);
     expect(lines[1]!.indexOf('table test')).toBe(lines[0]!.indexOf('NAME')); // aligned
     expect(table.stdout).not.toMatch(/[│┌└]/); // not console.table
     const keys = JSON.parse(json.stdout) as Array<{ id: string; status: string; name: string }>;
-    expect(keys).toEqual([expect.objectContaining({ name: 'table test', status: 'active', id: expect.stringMatching(/^key_/) })]);
+    expect(keys).toEqual([
+      expect.objectContaining({ name: 'table test', status: 'active', id: expect.stringMatching(/^key_/) }),
+    ]);
     expect(JSON.parse(accounts.stdout)).toContainEqual(expect.objectContaining({ email, purchasedBalance: 0 }));
   }, 120_000);
 
@@ -130,7 +154,8 @@ describe('cli', { timeout: 120_000 }, () => {
     ];
     // A few at a time: each run is a node process compiling TypeScript, on a 2-core machine.
     const runs: Run[] = [];
-    for (let i = 0; i < cases.length; i += 3) runs.push(...(await Promise.all(cases.slice(i, i + 3).map(([args]) => cli(...args)))));
+    for (let i = 0; i < cases.length; i += 3)
+      runs.push(...(await Promise.all(cases.slice(i, i + 3).map(([args]) => cli(...args)))));
     runs.forEach((r, i) => {
       const [args, message] = cases[i]!;
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
@@ -162,7 +187,12 @@ describe('cli search reindex', { timeout: 120_000 }, () => {
   let ids: string[] = [];
   beforeAll(async () => {
     const stored = [];
-    for (let i = 0; i < N; i += 20) stored.push(...(await Promise.all(Array.from({ length: Math.min(20, N - i) }, (_, k) => storeArticle(s.deps.sql, draft(i + k))))));
+    for (let i = 0; i < N; i += 20)
+      stored.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(20, N - i) }, (_, k) => storeArticle(s.deps.sql, draft(i + k))),
+        )),
+      );
     ids = stored.map((a) => a.id);
   });
 
@@ -177,7 +207,12 @@ describe('cli search reindex', { timeout: 120_000 }, () => {
 
       const docs = ts.collections.get('articles')!.docs;
       expect([...docs.keys()].sort()).toEqual([...ids].sort());
-      expect(docs.get(ids[7]!)).toMatchObject({ id: ids[7], title: expect.stringMatching(/^Reindexed article \d+$/), category: 'food', lang: 'en' });
+      expect(docs.get(ids[7]!)).toMatchObject({
+        id: ids[7],
+        title: expect.stringMatching(/^Reindexed article \d+$/),
+        category: 'food',
+        lang: 'en',
+      });
       const imports = ts.requests.filter((q) => q.path === '/collections/articles/documents/import');
       expect(imports.every((q) => q.method === 'POST' && q.query.get('action') === 'upsert')).toBe(true);
       const sizes = imports.map((q) => q.body.split('\n').filter(Boolean).length);
@@ -189,7 +224,9 @@ describe('cli search reindex', { timeout: 120_000 }, () => {
       const again = await cliWith(env, 'search', 'reindex');
       expect(again.code, again.stderr).toBe(0);
       expect(docs.size).toBe(N);
-      expect(ts.requests.filter((q) => q.path.endsWith('/import')).map((q) => q.body.split('\n').filter(Boolean).length)).toEqual([100, 100, N - 200]);
+      expect(
+        ts.requests.filter((q) => q.path.endsWith('/import')).map((q) => q.body.split('\n').filter(Boolean).length),
+      ).toEqual([100, 100, N - 200]);
     } finally {
       await ts.close();
     }
@@ -199,7 +236,11 @@ describe('cli search reindex', { timeout: 120_000 }, () => {
     const ts = await startFakeTypesense(TS_KEY);
     try {
       ts.rejectIds.add(ids[3]!).add(ids[200]!);
-      const r = await cliWith({ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: TS_KEY }, 'search', 'reindex');
+      const r = await cliWith(
+        { SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: TS_KEY },
+        'search',
+        'reindex',
+      );
       expect(r.code).toBe(1);
       expect(lastLine(r.stdout)).toBe(`Indexed ${N - 2} of ${N} articles; 2 failed.`);
       expect(r.stderr).toContain(`failed ${ids[3]}: Field \`created_at\` must be an int64.`);
@@ -213,9 +254,15 @@ describe('cli search reindex', { timeout: 120_000 }, () => {
   it('a request Typesense refuses (wrong key) stops the run with exit 1 and says how far it got', async () => {
     const ts = await startFakeTypesense(TS_KEY);
     try {
-      const r = await cliWith({ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: 'wrong-key' }, 'search', 'reindex');
+      const r = await cliWith(
+        { SEARCH_BACKEND: 'typesense', TYPESENSE_URL: ts.url, TYPESENSE_API_KEY: 'wrong-key' },
+        'search',
+        'reindex',
+      );
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(/Reindex stopped after 0 of 260 articles were indexed: Could not index 100 articles \(\w+ 401\)/);
+      expect(r.stderr).toMatch(
+        /Reindex stopped after 0 of 260 articles were indexed: Could not index 100 articles \(\w+ 401\)/,
+      );
       expect(r.stderr).not.toContain('wrong-key');
     } finally {
       await ts.close();
@@ -225,8 +272,16 @@ describe('cli search reindex', { timeout: 120_000 }, () => {
   it('exits 2 with a clear message for the Postgres backend, incomplete Typesense config and a bad batch size', async () => {
     const cases: [Record<string, string>, string[], RegExp][] = [
       [{}, [], /SEARCH_BACKEND is postgres, whose index is the articles table itself.*nothing to rebuild/],
-      [{ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://127.0.0.1:9' }, [], /typesense needs TYPESENSE_URL and TYPESENSE_API_KEY/],
-      [{ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://127.0.0.1:9', TYPESENSE_API_KEY: 'k' }, ['--batch-size', '0'], /--batch-size must be an integer/],
+      [
+        { SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://127.0.0.1:9' },
+        [],
+        /typesense needs TYPESENSE_URL and TYPESENSE_API_KEY/,
+      ],
+      [
+        { SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://127.0.0.1:9', TYPESENSE_API_KEY: 'k' },
+        ['--batch-size', '0'],
+        /--batch-size must be an integer/,
+      ],
     ];
     const runs = await Promise.all(cases.map(([env, args]) => cliWith(env, 'search', 'reindex', ...args)));
     runs.forEach((r, i) => {

@@ -21,7 +21,11 @@ describe('parseConfig', () => {
   });
 
   it('coerces numbers and lists from strings', () => {
-    const c = parseConfig({ PORT: '8080', RATE_LIMIT_PER_MINUTE: '120', YOUTUBE_PROXY_URLS: ' http://a:1 , ,http://b:2 ' });
+    const c = parseConfig({
+      PORT: '8080',
+      RATE_LIMIT_PER_MINUTE: '120',
+      YOUTUBE_PROXY_URLS: ' http://a:1 , ,http://b:2 ',
+    });
     expect(c.PORT).toBe(8080);
     expect(c.RATE_LIMIT_PER_MINUTE).toBe(120);
     expect(c.YOUTUBE_PROXY_URLS).toEqual(['http://a:1', 'http://b:2']);

@@ -21,7 +21,8 @@ describe('contract', () => {
     const doc = await res.json();
     // The server URL follows PUBLIC_URL (here a random port); everything else is the contract.
     for (const server of doc.servers ?? []) server.url = server.url.replace(s.url, 'https://subtext.example');
-    for (const item of Object.values<any>(doc.paths)) for (const server of item.servers ?? []) server.url = server.url.replace(s.url, 'https://subtext.example');
+    for (const item of Object.values<any>(doc.paths))
+      for (const server of item.servers ?? []) server.url = server.url.replace(s.url, 'https://subtext.example');
     await expect(json(doc)).toMatchFileSnapshot('__snapshots__/openapi.json');
   });
 
@@ -40,7 +41,9 @@ describe('contract', () => {
         // Every operation is keyed and documents the spec's error body for 401 and 429.
         expect(op.security, `${method} ${path}`).toEqual([{ bearer: [] }, { apiKey: [] }]);
         for (const status of ['401', '429', '500']) {
-          expect(op.responses[status]?.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe('#/components/schemas/Error');
+          expect(op.responses[status]?.content?.['application/json']?.schema?.$ref, `${method} ${path} ${status}`).toBe(
+            '#/components/schemas/Error',
+          );
         }
       }
     }

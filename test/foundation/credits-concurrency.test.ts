@@ -24,11 +24,18 @@ async function account(purchased: number): Promise<string> {
 }
 
 const charge = (accountId: string, amount: number, allowance: number, now?: Date) =>
-  chargeCredits(sql, { accountId, amount, operation: 'test', videoId: null, requestId: `req_test${n}` }, allowance, now);
+  chargeCredits(
+    sql,
+    { accountId, amount, operation: 'test', videoId: null, requestId: `req_test${n}` },
+    allowance,
+    now,
+  );
 
 async function settle<T>(promises: Promise<T>[]) {
   const results = await Promise.allSettled(promises);
-  const ok = results.filter((r): r is PromiseFulfilledResult<Awaited<T>> => r.status === 'fulfilled').map((r) => r.value);
+  const ok = results
+    .filter((r): r is PromiseFulfilledResult<Awaited<T>> => r.status === 'fulfilled')
+    .map((r) => r.value);
   const failed = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
   return { ok, failed };
 }
@@ -83,7 +90,10 @@ describe('charging under concurrency', () => {
 
   it('a failed charge changes nothing and writes no ledger row', async () => {
     const id = await account(1);
-    await expect(charge(id, 2, 0)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS', message: expect.stringContaining('balance is 1') });
+    await expect(charge(id, 2, 0)).rejects.toMatchObject({
+      code: 'INSUFFICIENT_CREDITS',
+      message: expect.stringContaining('balance is 1'),
+    });
     expect((await getCredits(sql, id, 0)).balance).toBe(1);
     expect((await ledger(id)).charges).toBe(0);
   });
@@ -128,7 +138,8 @@ describe('the daily allowance', () => {
     const now = new Date('2031-05-01T12:00:00Z');
     await charge(id, 12, 10, now);
     expect(await getCredits(sql, id, 10, now)).toMatchObject({ freeRemaining: 0, purchasedBalance: 3, balance: 3 });
-    const [row] = await sql`select free_delta, purchased_delta from credit_ledger where account_id = ${id} and kind = 'charge'`;
+    const [row] =
+      await sql`select free_delta, purchased_delta from credit_ledger where account_id = ${id} and kind = 'charge'`;
     expect(row).toEqual({ free_delta: -10, purchased_delta: -2 });
   });
 
@@ -137,9 +148,17 @@ describe('the daily allowance', () => {
     const lastMs = new Date('2031-05-01T23:59:59.999Z');
     const midnight = new Date('2031-05-02T00:00:00.000Z');
     await charge(id, 4, 4, new Date('2031-05-01T00:00:00.000Z'));
-    expect(await getCredits(sql, id, 4, lastMs)).toMatchObject({ freeRemaining: 0, balance: 0, resetsAt: midnight.toISOString() });
+    expect(await getCredits(sql, id, 4, lastMs)).toMatchObject({
+      freeRemaining: 0,
+      balance: 0,
+      resetsAt: midnight.toISOString(),
+    });
     await expect(charge(id, 1, 4, lastMs)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
-    expect(await getCredits(sql, id, 4, midnight)).toMatchObject({ freeRemaining: 4, balance: 4, resetsAt: '2031-05-03T00:00:00.000Z' });
+    expect(await getCredits(sql, id, 4, midnight)).toMatchObject({
+      freeRemaining: 4,
+      balance: 4,
+      resetsAt: '2031-05-03T00:00:00.000Z',
+    });
     await charge(id, 4, 4, midnight);
     await expect(charge(id, 1, 4, midnight)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
   });

@@ -73,7 +73,11 @@ describe('errors in the spec shape', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { message: expect.any(String), data: { code: 'INVALID_API_KEY' } } });
+    expect(await res.json()).toMatchObject({
+      jsonrpc: '2.0',
+      id: null,
+      error: { message: expect.any(String), data: { code: 'INVALID_API_KEY' } },
+    });
   });
 
   it('tRPC errors carry the spec code in data.code', async () => {
@@ -97,7 +101,9 @@ describe('service endpoints', () => {
     expect(await (await fetch(`${s.url}/readyz`)).json()).toMatchObject({ status: 'ready' });
     const doc = await (await fetch(`${s.url}/api/v1/openapi.json`)).json();
     expect(doc.openapi).toMatch(/^3\.1/);
-    expect(doc.paths['/credits'].get.responses['401'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
+    expect(doc.paths['/credits'].get.responses['401'].content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/Error',
+    );
     const docs = await (await fetch(`${s.url}/docs`)).text();
     expect(docs).toContain('/api/v1/openapi.json'); // drawn in the browser from the document (test/web/docs.test.ts)
   });

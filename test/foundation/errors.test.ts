@@ -4,7 +4,13 @@ import type { JobQueue } from '../../src/infra/queue/job-queue.ts';
 import { captureLogger } from '../support/capture-log.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { sharedServerWithKey } from '../support/shared-server.ts';
-import { connectMcp, expectErrorBody, expectMcpErrorBody, expectTrpcErrorBody, rawMcp } from '../support/security-checks.ts';
+import {
+  connectMcp,
+  expectErrorBody,
+  expectMcpErrorBody,
+  expectTrpcErrorBody,
+  rawMcp,
+} from '../support/security-checks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const shared = sharedServerWithKey({ youtube: fakeVideoSource() });
@@ -94,7 +100,10 @@ describe('malformed requests on REST', () => {
     expect(tj.error.message).toContain('lang');
 
     const client = await connectMcp(shared.s.url, auth());
-    const r: any = await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: 'dQw4w9WgXcQ', lang: '!!' } });
+    const r: any = await client.callTool({
+      name: 'get_video_subtitles',
+      arguments: { videoId: 'dQw4w9WgXcQ', lang: '!!' },
+    });
     expect(r.isError).toBe(true);
     const body = JSON.parse(r.content[0].text);
     expectErrorBody(body, 'INVALID_REQUEST');
@@ -155,7 +164,9 @@ describe('routes and methods', () => {
   it('MCP without a key is 401 with the Bearer challenge; GET and DELETE are 405 (stateless: POST only)', async () => {
     const res = await rawMcp(shared.s.url, {});
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}"`,
+    );
     expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${shared.s.url}/mcp`, { method, headers: { ...auth(), accept: 'text/event-stream' } });
@@ -173,8 +184,16 @@ describe('unexpected failures', () => {
   const { log, lines: logged } = captureLogger('error');
   beforeAll(async () => {
     // A queue whose every run fails the way a database would: the message and the query must stay inside.
-    const dbError = () => Object.assign(new Error(SECRET), { code: '42P01', query: 'SELECT * FROM secret_table', severity: 'ERROR' });
-    const queue = { start: async () => {}, work: async () => {}, stop: async () => {}, run: async () => { throw dbError(); } } as unknown as JobQueue;
+    const dbError = () =>
+      Object.assign(new Error(SECRET), { code: '42P01', query: 'SELECT * FROM secret_table', severity: 'ERROR' });
+    const queue = {
+      start: async () => {},
+      work: async () => {},
+      stop: async () => {},
+      run: async () => {
+        throw dbError();
+      },
+    } as unknown as JobQueue;
     broken = await startTestServer({}, { queue, log });
     ({ key: brokenKey } = await broken.newKey({ credits: 10 }));
   });
@@ -187,7 +206,9 @@ describe('unexpected failures', () => {
   };
 
   it('REST answers 500 INTERNAL_ERROR with the request id and nothing of the cause', async () => {
-    const res = await fetch(`${broken.url}/api/v1/videos/dQw4w9WgXcQ`, { headers: { authorization: `Bearer ${brokenKey}` } });
+    const res = await fetch(`${broken.url}/api/v1/videos/dQw4w9WgXcQ`, {
+      headers: { authorization: `Bearer ${brokenKey}` },
+    });
     const text = await res.text();
     expect(res.status).toBe(500);
     const body = JSON.parse(text);
@@ -198,9 +219,12 @@ describe('unexpected failures', () => {
   });
 
   it('tRPC answers 500 with data.code INTERNAL_ERROR and nothing of the cause', async () => {
-    const res = await fetch(`${broken.url}/trpc/videos.info?input=${encodeURIComponent(JSON.stringify({ videoId: 'dQw4w9WgXcQ' }))}`, {
-      headers: { authorization: `Bearer ${brokenKey}` },
-    });
+    const res = await fetch(
+      `${broken.url}/trpc/videos.info?input=${encodeURIComponent(JSON.stringify({ videoId: 'dQw4w9WgXcQ' }))}`,
+      {
+        headers: { authorization: `Bearer ${brokenKey}` },
+      },
+    );
     const text = await res.text();
     expect(res.status).toBe(500);
     const body = JSON.parse(text);

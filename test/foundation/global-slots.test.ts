@@ -25,12 +25,18 @@ describe('withGlobalSlot', () => {
     let released!: () => void;
     const gate = new Promise<void>((r) => (released = r));
     const task = (sql: Sql) =>
-      withGlobalSlot(sql, 'test-queue', 2, async () => {
-        running++;
-        peak = Math.max(peak, running);
-        await gate;
-        running--;
-      }, { pollMs: 10 });
+      withGlobalSlot(
+        sql,
+        'test-queue',
+        2,
+        async () => {
+          running++;
+          peak = Math.max(peak, running);
+          await gate;
+          running--;
+        },
+        { pollMs: 10 },
+      );
     const all = Promise.all([task(a), task(b), task(a), task(b), task(a), task(b)]);
     // Wait until two hold slots and the rest are polling.
     while (running < 2) await new Promise((r) => setImmediate(r));
@@ -41,7 +47,11 @@ describe('withGlobalSlot', () => {
   });
 
   it('releases the slot when the work throws', async () => {
-    await expect(withGlobalSlot(a, 'throwing', 1, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withGlobalSlot(a, 'throwing', 1, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(withGlobalSlot(b, 'throwing', 1, async () => 'ok')).resolves.toBe('ok');
   });
 });

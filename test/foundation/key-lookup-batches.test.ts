@@ -24,7 +24,8 @@ async function newKey(rateLimit?: number) {
   const created = await createApiKey(sql, { accountId, name: 'k', rateLimit });
   return { ...created, accountId, hash: hashApiKey(created.key) };
 }
-const counterOf = async (keyId: string) => (await sql`select coalesce(sum(count), 0)::int as c from rate_counters where key_id = ${keyId}`)[0]!.c as number;
+const counterOf = async (keyId: string) =>
+  (await sql`select coalesce(sum(count), 0)::int as c from rate_counters where key_id = ${keyId}`)[0]!.c as number;
 
 describe('batched key lookups', () => {
   it('answers each of many simultaneous lookups with its own count, in arrival order, across keys', async () => {
@@ -33,11 +34,28 @@ describe('batched key lookups', () => {
     const { start } = windowOf(Date.now());
     const lookups = storesOf(sql).apiKeys;
     // Arrival order: a(1) b(1) a(3) a(0) unknown b(1) a(1), then a burst of 20 more on a.
-    const plan: [string, number][] = [[a.hash, 1], [b.hash, 1], [a.hash, 3], [a.hash, 0], [hashApiKey('sk_unknown'), 1], [b.hash, 1], [a.hash, 1]];
+    const plan: [string, number][] = [
+      [a.hash, 1],
+      [b.hash, 1],
+      [a.hash, 3],
+      [a.hash, 0],
+      [hashApiKey('sk_unknown'), 1],
+      [b.hash, 1],
+      [a.hash, 1],
+    ];
     for (let i = 0; i < 20; i++) plan.push([a.hash, 1]);
     const found = await Promise.all(plan.map(([hash, count]) => lookups.findCallerAndCount(hash, start, count)));
 
-    expect(found.map((f) => (f ? f.count : 'none'))).toEqual([1, 1, 4, null, 'none', 2, 5, ...Array.from({ length: 20 }, (_, i) => 6 + i)]);
+    expect(found.map((f) => (f ? f.count : 'none'))).toEqual([
+      1,
+      1,
+      4,
+      null,
+      'none',
+      2,
+      5,
+      ...Array.from({ length: 20 }, (_, i) => 6 + i),
+    ]);
     expect(found[0]!.caller).toEqual({ accountId: a.accountId, keyId: a.id, rateLimit: 5 });
     expect(found[1]!.caller.keyId).toBe(b.id);
     expect(await counterOf(a.id)).toBe(25);

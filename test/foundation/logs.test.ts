@@ -18,7 +18,14 @@ beforeAll(async () => {
   database = await createTestDatabase();
   // One process, as `npm start` runs it (Node strips the types itself).
   child = spawn(process.execPath, ['src/main.ts'], {
-    env: { PATH: process.env.PATH, DATABASE_URL: database.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'debug', DAILY_FREE_CREDITS: '0' },
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'debug',
+      DAILY_FREE_CREDITS: '0',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
@@ -64,14 +71,41 @@ describe('logs', () => {
         ['/api/v1/credits', { headers: { 'x-api-key': key } }],
         ['/api/v1/credits', { headers: { authorization: `Token ${key}` } }],
         [`/api/v1/credits?api_key=${key}&key=${key}`, { headers: { authorization: `Bearer ${key}` } }],
-        ['/api/v1/subtitles', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ videoId: key, url: key, key }) }],
-        ['/api/v1/subtitles', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: `{"broken": "${key}"` }],
-        ['/api/v1/subtitles', { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'text/plain' }, body: key }],
+        [
+          '/api/v1/subtitles',
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ videoId: key, url: key, key }),
+          },
+        ],
+        [
+          '/api/v1/subtitles',
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: `{"broken": "${key}"`,
+          },
+        ],
+        [
+          '/api/v1/subtitles',
+          { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'text/plain' }, body: key },
+        ],
         [`/api/v1/videos/${key}`, { headers: { authorization: `Bearer ${key}` } }],
         [`/api/v1/${key}`, {}],
         ['/api/v1/nope', { headers: { authorization: `Bearer ${key}`, cookie: `session=${key}` } }],
-        [`/trpc/credits.get?input=${encodeURIComponent(JSON.stringify({ key }))}`, { headers: { authorization: `Bearer ${key}` } }],
-        ['/trpc/subtitles.get', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ videoId: key }) }],
+        [
+          `/trpc/credits.get?input=${encodeURIComponent(JSON.stringify({ key }))}`,
+          { headers: { authorization: `Bearer ${key}` } },
+        ],
+        [
+          '/trpc/subtitles.get',
+          {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ videoId: key }),
+          },
+        ],
       ];
       for (const [path, init] of calls) await (await fetch(`${base}${path}`, init)).arrayBuffer();
       await (await rawMcp(base, { authorization: `Bearer ${key}` })).arrayBuffer();
@@ -80,7 +114,8 @@ describe('logs', () => {
     const client = await connectMcp(base, { authorization: `Bearer ${live.key}` });
     await client.listTools();
     // Calls past the key's limit of 8 are HTTP 429s, which the client throws: what matters is what got logged.
-    const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }).catch(() => undefined);
+    const call = (name: string, args: Record<string, unknown>) =>
+      client.callTool({ name, arguments: args }).catch(() => undefined);
     await call('get_credits', {});
     await call('get_video_subtitles', { videoId: live.key });
     for (let i = 0; i < 3; i++) await call('get_credits', {}); // past the limit of 8

@@ -17,13 +17,18 @@ afterAll(async () => {
 async function toolsCall(raw: string) {
   const res = await fetch(`${s.url}/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
     body: raw,
   });
   return { status: res.status, json: (await res.json()) as any };
 }
 
-const call = (name: string, args: string) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+const call = (name: string, args: string) =>
+  `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
 
 describe('MCP tool arguments that are not an object', () => {
   const cases: [string, string][] = [
@@ -52,7 +57,10 @@ describe('MCP tool arguments that are not an object', () => {
   }
 
   it('null and missing arguments still reach the tool (get_credits needs none)', async () => {
-    for (const raw of [call('get_credits', 'null'), '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_credits"}}']) {
+    for (const raw of [
+      call('get_credits', 'null'),
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_credits"}}',
+    ]) {
       const r = await toolsCall(raw);
       expect(r.json.result?.isError, JSON.stringify(r.json).slice(0, 200)).toBeFalsy();
     }

@@ -13,14 +13,40 @@ const server = () => s;
 
 describeKeyedProcedureChecks('credits.get', server, { input: {} });
 // An invalid id answers 400 once the key has passed, so no YouTube is needed to tell auth apart.
-describeKeyedProcedureChecks('videos.info', server, { input: { videoId: 'x' }, authed: { status: 400, code: 'INVALID_REQUEST' } });
-describeKeyedProcedureChecks('videos.tracks', server, { input: { videoId: 'x' }, authed: { status: 400, code: 'INVALID_REQUEST' } });
+describeKeyedProcedureChecks('videos.info', server, {
+  input: { videoId: 'x' },
+  authed: { status: 400, code: 'INVALID_REQUEST' },
+});
+describeKeyedProcedureChecks('videos.tracks', server, {
+  input: { videoId: 'x' },
+  authed: { status: 400, code: 'INVALID_REQUEST' },
+});
 describeKeyedProcedureChecks('subtitles.get', server, { input: () => ({ videoId: freshVideoId() }), price: 2 });
 
 // Past the fake video's 60 s: answers 400 once the key has passed (frames themselves are tested in test/frames).
-describeKeyedProcedureChecks('frames.capture', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['mcp'] });
-describeKeyedProcedureChecks('frames.get', server, { input: { videoId: 'dQw4w9WgXcQ', t: 61 }, authed: { status: 400, code: 'INVALID_REQUEST' }, skip: ['rest'] });
+describeKeyedProcedureChecks('frames.capture', server, {
+  input: { videoId: 'dQw4w9WgXcQ', t: 61 },
+  authed: { status: 400, code: 'INVALID_REQUEST' },
+  skip: ['mcp'],
+});
+describeKeyedProcedureChecks('frames.get', server, {
+  input: { videoId: 'dQw4w9WgXcQ', t: 61 },
+  authed: { status: 400, code: 'INVALID_REQUEST' },
+  skip: ['rest'],
+});
 
 // A new procedure without a line above fails here. The LLM-backed ones need a fake Anthropic server and get the
 // same checks in test/llm/security.test.ts, the listing ones (recorded browse answers) in test/listing/security.test.ts, the batch ones in test/batches/security.test.ts.
-expectEveryProcedureCovered(['transcripts.translate', 'summaries.create', 'articles.search', 'articles.get', 'jobs.get', 'listing.playlist', 'listing.channel', 'listing.search', 'batches.create', 'batches.get', 'batches.cancel']);
+expectEveryProcedureCovered([
+  'transcripts.translate',
+  'summaries.create',
+  'articles.search',
+  'articles.get',
+  'jobs.get',
+  'listing.playlist',
+  'listing.channel',
+  'listing.search',
+  'batches.create',
+  'batches.get',
+  'batches.cancel',
+]);

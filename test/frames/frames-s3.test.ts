@@ -33,7 +33,10 @@ describe.skipIf(!sharedAvailable)('frames stored in S3', () => {
 
   it('a captured frame lands in the bucket and its URL is a presigned S3 URL serving the same bytes', async () => {
     const { key } = await s.newKey({ credits: 10 });
-    const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: LONG, t: 5, width: 160, includeBase64: true } });
+    const r = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { videoId: LONG, t: 5, width: 160, includeBase64: true },
+    });
     expect(r.status).toBe(200);
     const [frame] = r.json.frames;
     expect(frame.url.startsWith(`${s3.endpoint}/subtext-frames/frames-test/frame/${LONG}/5000/160.jpg?`)).toBe(true);
@@ -47,7 +50,9 @@ describe.skipIf(!sharedAvailable)('frames stored in S3', () => {
     expect(row!.n).toBe(0);
 
     // A stored frame is read back from the bucket: the image route and MCP answer the same picture for free.
-    const again = await fetch(`${s.url}/api/v1/videos/${LONG}/frame?t=5&width=160`, { headers: { authorization: `Bearer ${key}` } });
+    const again = await fetch(`${s.url}/api/v1/videos/${LONG}/frame?t=5&width=160`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(again.headers.get('x-credits-charged')).toBe('0');
     expect(Buffer.from(await again.arrayBuffer()).equals(Buffer.from(frame.base64, 'base64'))).toBe(true);
     const mcp = await mcpClient(s.url, key);

@@ -13,7 +13,11 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
   let yt: Awaited<ReturnType<typeof startMediaYoutube>>;
   let s: TestServer;
   const ledger = async (accountId: string) =>
-    (await s.deps.sql<{ sum: number }[]>`select coalesce(sum(delta), 0)::int as sum from credit_ledger where account_id = ${accountId} and kind <> 'grant'`)[0]!.sum;
+    (
+      await s.deps.sql<
+        { sum: number }[]
+      >`select coalesce(sum(delta), 0)::int as sum from credit_ledger where account_id = ${accountId} and kind <> 'grant'`
+    )[0]!.sum;
   const videoRequests = () => yt.requests.filter((r) => r.path === '/videoplayback');
 
   beforeAll(async () => {
@@ -27,10 +31,20 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
 
   it('captures the picture shown at t, at the asked width, and charges 1', async () => {
     const { key, accountId } = await s.newKey({ credits: 10 });
-    const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: LONG, t: 7, width: 320, includeBase64: true } });
+    const r = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { videoId: LONG, t: 7, width: 320, includeBase64: true },
+    });
     expect(r.status).toBe(200);
     const [frame] = r.json.frames;
-    expect(frame).toMatchObject({ t: 7, width: 320, height: 180, mimeType: 'image/jpeg', source: 'stream', cached: false });
+    expect(frame).toMatchObject({
+      t: 7,
+      width: 320,
+      height: 180,
+      mimeType: 'image/jpeg',
+      source: 'stream',
+      cached: false,
+    });
     expect(r.json.creditsCharged).toBe(1);
     expect(r.json.failed).toEqual([]);
     const bytes = Buffer.from(frame.base64, 'base64');
@@ -45,7 +59,10 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
   it('seeks late without reading the file: 2:59:00 reads a small fraction', async () => {
     const { key } = await s.newKey({ credits: 10 });
     const before = yt.bytesSent();
-    const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: LONG, t: 10_740, width: 160, includeBase64: true } });
+    const r = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { videoId: LONG, t: 10_740, width: 160, includeBase64: true },
+    });
     expect(r.status).toBe(200);
     expect(await secondShown(Buffer.from(r.json.frames[0].base64, 'base64'))).toBe(10_740 % 4096);
     expect(yt.bytesSent() - before).toBeLessThan(statSync(yt.videoFile).size * 0.25);
@@ -55,7 +72,10 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
     const { key } = await s.newKey({ credits: 10 });
     await rest(s.url, 'POST', '/frames', { key, body: { videoId: LONG, t: 11, width: 200 } });
     const opened = videoRequests().length;
-    const again = await rest(s.url, 'POST', '/frames', { key, body: { url: `https://youtu.be/${LONG}?t=11`, t: 11, width: 200 } });
+    const again = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { url: `https://youtu.be/${LONG}?t=11`, t: 11, width: 200 },
+    });
     expect(again.json.creditsCharged).toBe(0);
     expect(again.json.frames[0].cached).toBe(true);
     expect(videoRequests().length).toBe(opened);
@@ -63,10 +83,15 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
 
   it('several timestamps in one request, in order, 1 credit each', async () => {
     const { key, accountId } = await s.newKey({ credits: 10 });
-    const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: LONG, timestamps: [21, 22, 23], width: 160, includeBase64: true } });
+    const r = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { videoId: LONG, timestamps: [21, 22, 23], width: 160, includeBase64: true },
+    });
     expect(r.status).toBe(200);
     expect(r.json.frames.map((f: { t: number }) => f.t)).toEqual([21, 22, 23]);
-    const seconds = await Promise.all(r.json.frames.map((f: { base64: string }) => secondShown(Buffer.from(f.base64, 'base64'))));
+    const seconds = await Promise.all(
+      r.json.frames.map((f: { base64: string }) => secondShown(Buffer.from(f.base64, 'base64'))),
+    );
     expect(seconds).toEqual([21, 22, 23]);
     expect(r.json.creditsCharged).toBe(3);
     expect(await ledger(accountId)).toBe(-3);
@@ -75,7 +100,10 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
   it('402 up front when the new frames cannot all be afforded, capturing nothing', async () => {
     const { key, accountId } = await s.newKey({ credits: 2 });
     const opened = videoRequests().length;
-    const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: LONG, timestamps: [31, 32, 33], width: 160 } });
+    const r = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { videoId: LONG, timestamps: [31, 32, 33], width: 160 },
+    });
     expect(r.status).toBe(402);
     expect(r.json.error.code).toBe('INSUFFICIENT_CREDITS');
     expect(videoRequests().length).toBe(opened);
@@ -98,7 +126,10 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
   it('MCP get_video_frame returns an image content block', async () => {
     const { key } = await s.newKey({ credits: 10 });
     const client = await mcpClient(s.url, key);
-    const result: any = await client.callTool({ name: 'get_video_frame', arguments: { videoId: LONG, t: 53, width: 320 } });
+    const result: any = await client.callTool({
+      name: 'get_video_frame',
+      arguments: { videoId: LONG, t: 53, width: 320 },
+    });
     expect(result.isError).toBeFalsy();
     const image = result.content.find((c: { type: string }) => c.type === 'image');
     expect(image.mimeType).toBe('image/jpeg');
@@ -156,20 +187,45 @@ describe('frames never open what they should not', () => {
   let s: TestServer;
   const opened: string[] = [];
   beforeAll(async () => {
-    const meta = { info: { videoId: 'dQw4w9WgXcQ', title: 't', duration: 100, thumbnail: null, thumbnails: [], publishDate: null, channelId: null, channelName: null, viewCount: null, isLive: false, isLiveContent: false, description: '', chapters: [] }, tracks: [] };
-    const urls = ['file:///etc/passwd', 'concat:/etc/passwd|/etc/hosts', 'http://169.254.169.254/latest/meta-data', 'https://evil.example.com/videoplayback'];
+    const meta = {
+      info: {
+        videoId: 'dQw4w9WgXcQ',
+        title: 't',
+        duration: 100,
+        thumbnail: null,
+        thumbnails: [],
+        publishDate: null,
+        channelId: null,
+        channelName: null,
+        viewCount: null,
+        isLive: false,
+        isLiveContent: false,
+        description: '',
+        chapters: [],
+      },
+      tracks: [],
+    };
+    const urls = [
+      'file:///etc/passwd',
+      'concat:/etc/passwd|/etc/hosts',
+      'http://169.254.169.254/latest/meta-data',
+      'https://evil.example.com/videoplayback',
+    ];
     let i = 0;
-    s = await startTestServer({}, {
-      youtube: {
-        getVideo: async () => meta,
-        fetchTranscript: async () => [],
-        getFrameSource: async () => {
-          const url = urls[i++ % urls.length]!;
-          opened.push(url);
-          return { kind: 'stream', url, width: 640, height: 360 };
+    s = await startTestServer(
+      {},
+      {
+        youtube: {
+          getVideo: async () => meta,
+          fetchTranscript: async () => [],
+          getFrameSource: async () => {
+            const url = urls[i++ % urls.length]!;
+            opened.push(url);
+            return { kind: 'stream', url, width: 640, height: 360 };
+          },
         },
       },
-    });
+    );
   });
   afterAll(() => s?.close());
 
@@ -182,7 +238,9 @@ describe('frames never open what they should not', () => {
       expect(r.json.error.message).not.toContain('passwd');
     }
     expect(opened.length).toBeGreaterThanOrEqual(4);
-    const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+    const [row] = await s.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
     expect(row!.n).toBe(0);
   });
 });

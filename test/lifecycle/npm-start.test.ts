@@ -7,7 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../src/infra/database/free-port.ts';
-import { isAlive, postmasterPid, servicePid, spawnNpm, untilGone, untilHealthy, type Started } from '../support/npm-start.ts';
+import {
+  isAlive,
+  postmasterPid,
+  servicePid,
+  spawnNpm,
+  untilGone,
+  untilHealthy,
+  type Started,
+} from '../support/npm-start.ts';
 
 let dataDir: string;
 let port: number;
@@ -41,7 +49,10 @@ async function expectStoppedGracefully(s: Started, postmaster: number) {
   expect({ code, signal }, s.lines.join('\n')).toEqual({ code: 0, signal: null });
   expect(s.logs().map((l) => l.msg)).toContain('stopped');
   expect(await untilGone(postmaster), 'the embedded PostgreSQL is stopped').toBe(true);
-  const refused = await fetch(`http://127.0.0.1:${port}/healthz`).then(() => false, () => true);
+  const refused = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+    () => false,
+    () => true,
+  );
   expect(refused).toBe(true);
 }
 
@@ -128,7 +139,9 @@ describe('npm start fails clearly', () => {
     running.add(s);
     const { code } = await s.exited;
     expect(code).toBe(1);
-    expect(s.plainLines()).toEqual([`Port ${port} is already in use (another Subtext, or another program): stop it, or start on another port, e.g. PORT=${port + 1} npm start.`]);
+    expect(s.plainLines()).toEqual([
+      `Port ${port} is already in use (another Subtext, or another program): stop it, or start on another port, e.g. PORT=${port + 1} npm start.`,
+    ]);
     expect(s.lines.join('\n')).not.toMatch(/\n\s+at /); // no stack trace
     // Checked before the database starts: nothing was started, so nothing is left behind.
     expect(s.logs().map((l) => l.msg)).not.toContain('DATABASE_URL is not set: starting an embedded PostgreSQL');

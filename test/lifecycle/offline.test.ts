@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const HOST_NOT_FOUND = /network error: (host not found \(ENOTFOUND\): youtube\.subtext-offline\.invalid does not resolve|DNS lookup of youtube\.subtext-offline\.invalid failed)/;
+const HOST_NOT_FOUND =
+  /network error: (host not found \(ENOTFOUND\): youtube\.subtext-offline\.invalid does not resolve|DNS lookup of youtube\.subtext-offline\.invalid failed)/;
 
 describe('YouTube unreachable', () => {
   it('REST and MCP answer 502 EXTRACTION_FAILED naming the host that did not resolve, and charge nothing', async () => {
@@ -23,7 +24,8 @@ describe('YouTube unreachable', () => {
     // Said once: the chain stopped at the first client rather than repeating the lookup for each.
     expect(r.json.error.message.match(/subtext-offline\.invalid/g)).toHaveLength(1);
     // ...and failed for good at once: no retry of the job, which would only make the caller wait for the same answer.
-    const jobs = await s.deps.sql`select retry_count from pgboss.job where name = ${EXTRACT_QUEUE} and data->>'videoId' = 'OwnVideo001'`;
+    const jobs = await s.deps
+      .sql`select retry_count from pgboss.job where name = ${EXTRACT_QUEUE} and data->>'videoId' = 'OwnVideo001'`;
     expect(jobs.map((j) => ({ ...j }))).toEqual([{ retry_count: 0 }]);
 
     const client = await mcpClient(s.url, key);

@@ -32,7 +32,10 @@ describe.runIf(process.features.typescript)('stripped sources', () => {
     const second = loadConfig();
     expect(second.stripper).toBe(false);
     expect(second.stack).toMatch(/Invalid configuration:\n\s+PORT:/);
-    const throwLine = readFileSync(CONFIG, 'utf8').split('\n').findIndex((l) => l.includes('throw new ConfigError')) + 1;
+    const throwLine =
+      readFileSync(CONFIG, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.includes('throw new ConfigError')) + 1;
     expect(second.stack).toContain(`config.ts:${throwLine}:`);
   });
 });

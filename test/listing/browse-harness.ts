@@ -10,7 +10,11 @@ export interface BrowseHarness {
   close(): Promise<void>;
 }
 
-export async function startBrowseHarness(env: Record<string, string> = {}, routes: FakeRoutes = {}, overrides = {}): Promise<BrowseHarness> {
+export async function startBrowseHarness(
+  env: Record<string, string> = {},
+  routes: FakeRoutes = {},
+  overrides = {},
+): Promise<BrowseHarness> {
   const yt = await startLoopbackYoutube({
     ...routes,
     other: (url, body) => replayBrowse(url, body) ?? routes.other?.(url, body) ?? { status: 404, body: 'no route' },
@@ -26,4 +30,5 @@ export async function startBrowseHarness(env: Record<string, string> = {}, route
   };
 }
 
-export const isInnertube = (endpoint: 'browse' | 'search' | 'navigation/resolve_url') => (r: { path: string }) => r.path.endsWith(`/youtubei/v1/${endpoint}`);
+export const isInnertube = (endpoint: 'browse' | 'search' | 'navigation/resolve_url') => (r: { path: string }) =>
+  r.path.endsWith(`/youtubei/v1/${endpoint}`);

@@ -15,7 +15,10 @@ afterAll(() => h?.close());
 describe.skipIf(!browseAvailable)('listing', () => {
   it('REST: a playlist page by page to the end, 1 credit a page, a cached page free', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
-    const first = await rest(h.s.url, 'GET', '/playlists/videos', { key, query: { url: `https://www.youtube.com/playlist?list=${BROWSE.playlist.id}` } });
+    const first = await rest(h.s.url, 'GET', '/playlists/videos', {
+      key,
+      query: { url: `https://www.youtube.com/playlist?list=${BROWSE.playlist.id}` },
+    });
     expect(first.status).toBe(200);
     expect(first.json.playlist).toEqual({
       playlistId: BROWSE.playlist.id,
@@ -35,7 +38,10 @@ describe.skipIf(!browseAvailable)('listing', () => {
     expect(first.json).toMatchObject({ cached: false, creditsCharged: 1 });
     expect(typeof first.json.nextCursor).toBe('string');
 
-    const second = await rest(h.s.url, 'GET', '/playlists/videos', { key, query: { playlistId: BROWSE.playlist.id, cursor: first.json.nextCursor } });
+    const second = await rest(h.s.url, 'GET', '/playlists/videos', {
+      key,
+      query: { playlistId: BROWSE.playlist.id, cursor: first.json.nextCursor },
+    });
     expect(second.status).toBe(200);
     expect(second.json).toMatchObject({ playlist: null, nextCursor: null, creditsCharged: 1 });
     expect(second.json.items).toHaveLength(100);
@@ -43,7 +49,10 @@ describe.skipIf(!browseAvailable)('listing', () => {
     expect(new Set(ids).size).toBe(200);
 
     // The same first page again, by a watch URL with list=: from the cache, free.
-    const again = await rest(h.s.url, 'GET', '/playlists/videos', { key, query: { url: `https://www.youtube.com/watch?v=euCqAq6BRa4&list=${BROWSE.playlist.id}&index=1` } });
+    const again = await rest(h.s.url, 'GET', '/playlists/videos', {
+      key,
+      query: { url: `https://www.youtube.com/watch?v=euCqAq6BRa4&list=${BROWSE.playlist.id}&index=1` },
+    });
     expect(again.json).toMatchObject({ cached: true, creditsCharged: 0 });
     expect(again.json.items).toEqual(first.json.items);
     expect(await balanceOf(h.s, key)).toBe(8);
@@ -63,7 +72,11 @@ describe.skipIf(!browseAvailable)('listing', () => {
     expect(first.channel!.description).toMatch(/^A nonprofit/);
     expect(first.tab).toBe('videos');
     expect(first.items).toHaveLength(30);
-    expect(first.items[0]).toMatchObject({ videoId: 'BD-LB23rRBE', duration: 4054, title: expect.stringMatching(/^Expert Panel III/) });
+    expect(first.items[0]).toMatchObject({
+      videoId: 'BD-LB23rRBE',
+      duration: 4054,
+      title: expect.stringMatching(/^Expert Panel III/),
+    });
     expect(first.items.every((v) => v.published && /ago/.test(v.published))).toBe(true);
 
     const second = await api.listing.channel.query({ channelId: BROWSE.channelVideos.id, cursor: first.nextCursor! });
@@ -75,7 +88,9 @@ describe.skipIf(!browseAvailable)('listing', () => {
     // exactly the token page 2 carried, and which it does not have.
     expect(second.nextCursor).toBeTruthy();
     const before = h.yt.count(isInnertube('browse'));
-    await expect(api.listing.channel.query({ channelId: BROWSE.channelVideos.id, cursor: second.nextCursor! })).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
+    await expect(
+      api.listing.channel.query({ channelId: BROWSE.channelVideos.id, cursor: second.nextCursor! }),
+    ).rejects.toMatchObject({ data: { code: 'NOT_FOUND' } });
     expect(h.yt.count(isInnertube('browse'))).toBe(before + 1);
     expect(await balanceOf(h.s, key)).toBe(8); // two pages; the failed third is free
   });
@@ -83,24 +98,40 @@ describe.skipIf(!browseAvailable)('listing', () => {
   it('MCP: Shorts tab and a search, read as lines, walked with the cursor the text gives', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
     const client = await mcpClient(h.s.url, key);
-    const shorts: any = await client.callTool({ name: 'list_channel_videos', arguments: { channelId: BROWSE.channelShorts.id, tab: 'shorts' } });
+    const shorts: any = await client.callTool({
+      name: 'list_channel_videos',
+      arguments: { channelId: BROWSE.channelShorts.id, tab: 'shorts' },
+    });
     expect(shorts.isError).toBeFalsy();
     expect(shorts.structuredContent.items).toHaveLength(48);
-    expect(shorts.structuredContent.items[0]).toMatchObject({ videoId: 'l-X5WbDSH2o', title: 'Packing lunch for my special roommate', duration: null });
+    expect(shorts.structuredContent.items[0]).toMatchObject({
+      videoId: 'l-X5WbDSH2o',
+      title: 'Packing lunch for my special roommate',
+      duration: null,
+    });
     const text: string = shorts.content[0].text;
     expect(text).toContain('1. l-X5WbDSH2o · Packing lunch for my special roommate');
     const cursor = /cursor="([^"]+)"/.exec(text)![1];
     expect(cursor).toBe(shorts.structuredContent.nextCursor);
-    const more: any = await client.callTool({ name: 'list_channel_videos', arguments: { channelId: BROWSE.channelShorts.id, tab: 'shorts', cursor } });
+    const more: any = await client.callTool({
+      name: 'list_channel_videos',
+      arguments: { channelId: BROWSE.channelShorts.id, tab: 'shorts', cursor },
+    });
     expect(more.structuredContent.items).toHaveLength(48);
 
     const s1: any = await client.callTool({ name: 'search_youtube_videos', arguments: { query: 'test' } });
     expect(s1.structuredContent.items).toHaveLength(30);
     expect(s1.structuredContent.items.every((v: any) => /^[\w-]{11}$/.test(v.videoId) && v.title)).toBe(true);
-    const s2: any = await client.callTool({ name: 'search_youtube_videos', arguments: { query: 'test', cursor: s1.structuredContent.nextCursor } });
+    const s2: any = await client.callTool({
+      name: 'search_youtube_videos',
+      arguments: { query: 'test', cursor: s1.structuredContent.nextCursor },
+    });
     expect(s2.structuredContent.items).toHaveLength(20);
     // A cursor is bound to its listing.
-    const wrong: any = await client.callTool({ name: 'search_youtube_videos', arguments: { query: 'other', cursor: s1.structuredContent.nextCursor } });
+    const wrong: any = await client.callTool({
+      name: 'search_youtube_videos',
+      arguments: { query: 'other', cursor: s1.structuredContent.nextCursor },
+    });
     expect(mcpError(wrong)?.code).toBe('INVALID_REQUEST');
     await client.close();
     expect(await balanceOf(h.s, key)).toBe(6);
@@ -108,14 +139,24 @@ describe.skipIf(!browseAvailable)('listing', () => {
 
   it('bad references are 400, unknown playlists 404, and a short balance 402 before YouTube is asked', async () => {
     const { key } = await h.s.newKey({ credits: 5 });
-    for (const query of [{ url: 'https://evil.example/playlist?list=PL1234567890' }, { url: 'https://www.youtube.com/watch?v=euCqAq6BRa4' }, {}] as Record<string, string>[]) {
+    for (const query of [
+      { url: 'https://evil.example/playlist?list=PL1234567890' },
+      { url: 'https://www.youtube.com/watch?v=euCqAq6BRa4' },
+      {},
+    ] as Record<string, string>[]) {
       const r = await rest(h.s.url, 'GET', '/playlists/videos', { key, query });
       expect(r.status).toBe(400);
       expect(r.json.error.code).toBe('INVALID_REQUEST');
     }
-    const ch = await rest(h.s.url, 'GET', '/channels/videos', { key, query: { url: 'https://www.youtube.com/watch?v=x' } });
+    const ch = await rest(h.s.url, 'GET', '/channels/videos', {
+      key,
+      query: { url: 'https://www.youtube.com/watch?v=x' },
+    });
     expect(ch.json.error.code).toBe('INVALID_REQUEST');
-    const unknown = await rest(h.s.url, 'GET', '/playlists/videos', { key, query: { playlistId: 'PLnotrecorded0000000' } });
+    const unknown = await rest(h.s.url, 'GET', '/playlists/videos', {
+      key,
+      query: { playlistId: 'PLnotrecorded0000000' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe('NOT_FOUND');
     expect(await balanceOf(h.s, key)).toBe(5);

@@ -12,7 +12,10 @@ beforeAll(async () => {
   // The recorded channel page and search are fetched once here, so the checks below are served from the listing
   // cache (free) and need no credits; the price check runs on listing.playlist, whose every call is a miss.
   const { key } = await h.s.newKey({ credits: 2 });
-  for (const [path, query] of [['/channels/videos', { channelId: BROWSE.channelVideos.id }], ['/youtube/search', { query: BROWSE.search.query }]] as const) {
+  for (const [path, query] of [
+    ['/channels/videos', { channelId: BROWSE.channelVideos.id }],
+    ['/youtube/search', { query: BROWSE.search.query }],
+  ] as const) {
     const r = await rest(h.s.url, 'GET', path, { key, query });
     if (r.status !== 200) throw new Error(`warming ${path}: ${r.text}`);
   }
@@ -25,7 +28,11 @@ let n = 0;
 const unknownPlaylist = () => ({ playlistId: `PLnotrecorded${String(++n).padStart(8, '0')}` });
 
 describe.skipIf(!browseAvailable)('listing procedures', () => {
-  describeKeyedProcedureChecks('listing.playlist', server, { input: unknownPlaylist, authed: { status: 404, code: 'NOT_FOUND' }, price: 1 });
+  describeKeyedProcedureChecks('listing.playlist', server, {
+    input: unknownPlaylist,
+    authed: { status: 404, code: 'NOT_FOUND' },
+    price: 1,
+  });
   describeKeyedProcedureChecks('listing.channel', server, { input: { channelId: BROWSE.channelVideos.id } });
   describeKeyedProcedureChecks('listing.search', server, { input: { query: BROWSE.search.query } });
 });

@@ -18,7 +18,13 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   // Loopback callbacks are allowed only in this composition (the production policy is isPublicAddress).
   s = await startTestServer(
-    { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url, REQUEST_WAIT_MS: '300', WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_RETRY_BASE_MS: '50' },
+    {
+      ANTHROPIC_API_KEY: 'test',
+      ANTHROPIC_BASE_URL: fake.url,
+      REQUEST_WAIT_MS: '300',
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_BASE_MS: '50',
+    },
     { webhookTransport: createWebhookTransport({ policy: (ip) => ip === '127.0.0.1' }) },
   );
 });
@@ -34,11 +40,17 @@ describe('callbackUrl on LLM jobs', { timeout: 120_000 }, () => {
     const { videoId } = await seedVideo(s.deps.sql, { duration: 1800, segments: segs });
     const { key, accountId } = await s.newKey({ credits: 5 });
     const start = receiver.received.length;
-    const r = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr', callbackUrl: receiver.url } });
+    const r = await rest(s.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fr', callbackUrl: receiver.url },
+    });
     expect(r.status).toBe(202);
     const [hook] = (await receiver.waitFor(start + 1)).slice(start);
     const event = JSON.parse(hook!.body);
-    expect(event).toMatchObject({ type: 'job.completed', data: { id: r.json.job.id, kind: 'translation', status: 'succeeded', creditsCharged: 1 } });
+    expect(event).toMatchObject({
+      type: 'job.completed',
+      data: { id: r.json.job.id, kind: 'translation', status: 'succeeded', creditsCharged: 1 },
+    });
     expect(event.data.result.translation.segments).toHaveLength(400);
     const secret = await s.deps.webhooks.secretFor(accountId);
     const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
@@ -47,10 +59,16 @@ describe('callbackUrl on LLM jobs', { timeout: 120_000 }, () => {
     expect(hook!.headers['webhook-signature']).toBe(`v1,${expected}`);
 
     // Stored now: answered at once, and called back at once.
-    const again = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr', callbackUrl: receiver.url } });
+    const again = await rest(s.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fr', callbackUrl: receiver.url },
+    });
     expect(again.status).toBe(200);
     const [second] = (await receiver.waitFor(start + 2)).slice(start + 1);
-    expect(JSON.parse(second!.body)).toMatchObject({ type: 'job.completed', data: { id: again.json.job.id, status: 'succeeded', creditsCharged: 0 } });
+    expect(JSON.parse(second!.body)).toMatchObject({
+      type: 'job.completed',
+      data: { id: again.json.job.id, status: 'succeeded', creditsCharged: 0 },
+    });
   });
 
   it('a private callbackUrl is refused before any work or charge', async () => {
@@ -58,7 +76,10 @@ describe('callbackUrl on LLM jobs', { timeout: 120_000 }, () => {
     const { videoId } = await seedVideo(s.deps.sql, { duration: 600, segments: segs });
     const { key } = await s.newKey({ credits: 5 });
     const calls = fake.requests.length;
-    const r = await rest(s.url, 'POST', '/summaries', { key, body: { videoId, lang: 'en', callbackUrl: 'http://192.168.1.10/hook' } });
+    const r = await rest(s.url, 'POST', '/summaries', {
+      key,
+      body: { videoId, lang: 'en', callbackUrl: 'http://192.168.1.10/hook' },
+    });
     expect(r.status).toBe(400);
     expect(r.json.error.code).toBe('INVALID_REQUEST');
     expect(fake.requests.length).toBe(calls);

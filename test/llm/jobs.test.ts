@@ -41,9 +41,16 @@ describe('202 and polling', () => {
     const segs = spreadSegments(1800, 2000, (k) => `cue ${k}`); // 17 chunks, 4 at a time: about 1.3 s
     const { videoId } = await seedVideo(s.deps.sql, { duration: 1800, segments: segs });
     const { key, accountId } = await s.newKey({ credits: 1 });
-    const r = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr' } });
+    const r = await rest(s.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fr' },
+    });
     expect(r.status).toBe(202);
-    expect(r.json).toMatchObject({ status: expect.stringMatching(/^(queued|running)$/), cached: false, creditsCharged: 0 });
+    expect(r.json).toMatchObject({
+      status: expect.stringMatching(/^(queued|running)$/),
+      cached: false,
+      creditsCharged: 0,
+    });
     expect(r.json.translation).toBeUndefined();
     expect(r.json.job).toMatchObject({ id: expect.stringMatching(/^job_/), kind: 'translation', creditsCharged: 0 });
 
@@ -53,11 +60,15 @@ describe('202 and polling', () => {
     expect(job.result.translation.segments[1999]).toEqual({ ...segs[1999], text: `FR ${segs[1999]!.text}` });
     expect(seen.some((p) => p > 0 && p < 1)).toBe(true);
     for (let k = 1; k < seen.length; k++) expect(seen[k]).toBeGreaterThanOrEqual(seen[k - 1]!);
-    const charged = await s.deps.sql`select delta from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+    const charged = await s.deps
+      .sql`select delta from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
     expect(charged).toEqual([{ delta: -1 }]);
 
     // Done now: the same request answers 200 from storage.
-    const again = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr' } });
+    const again = await rest(s.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fr' },
+    });
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ status: 'succeeded', cached: true, creditsCharged: 0 });
   });
@@ -78,9 +89,15 @@ describe('202 and polling', () => {
       expect(result.isError).toBeFalsy();
       if (result.structuredContent.status === 'succeeded') break;
     }
-    expect(result.structuredContent).toMatchObject({ status: 'succeeded', creditsCharged: 1, result: { article: { videoId, generator: { kind: 'llm' } } } });
+    expect(result.structuredContent).toMatchObject({
+      status: 'succeeded',
+      creditsCharged: 1,
+      result: { article: { videoId, generator: { kind: 'llm' } } },
+    });
     // The text is the article in markdown, after the job's status line.
-    expect(result.content[0].text).toMatch(new RegExp(`^Job ${id} \\(summary\\) succeeded; 1 credit charged\\.\n\n# .+\n`));
+    expect(result.content[0].text).toMatch(
+      new RegExp(`^Job ${id} \\(summary\\) succeeded; 1 credit charged\\.\n\n# .+\n`),
+    );
     expect(result.content[0].text).toContain(`## ${result.structuredContent.result.article.sections[0].heading} (`);
     await client.close();
   });
@@ -91,9 +108,15 @@ describe('202 and polling', () => {
     const a = await s.newKey({ credits: 1 });
     const b = await s.newKey({ credits: 1 });
     const before = fake.requests.length;
-    const ra = await rest(s.url, 'POST', '/transcripts/translate', { key: a.key, body: { videoId, sourceLang: 'en', targetLang: 'sv' } });
+    const ra = await rest(s.url, 'POST', '/transcripts/translate', {
+      key: a.key,
+      body: { videoId, sourceLang: 'en', targetLang: 'sv' },
+    });
     expect(ra.status).toBe(202);
-    const rb = await rest(s.url, 'POST', '/transcripts/translate', { key: b.key, body: { videoId, sourceLang: 'en', targetLang: 'sv' } });
+    const rb = await rest(s.url, 'POST', '/transcripts/translate', {
+      key: b.key,
+      body: { videoId, sourceLang: 'en', targetLang: 'sv' },
+    });
     expect([ra.status, rb.status]).toEqual([202, 202]);
     const [ja, jb] = await Promise.all([pollJob(a.key, ra.json.job.id), pollJob(b.key, rb.json.job.id)]);
     expect(ja.job).toMatchObject({ status: 'succeeded', creditsCharged: 1 });
@@ -105,14 +128,22 @@ describe('202 and polling', () => {
   it('a failed job is reported as failed with the error, nothing charged', async () => {
     delayMs = 400;
     const { videoId } = await seedVideo(s.deps.sql, { duration: 60, segments: spreadSegments(60, 4) });
-    fake.setHandler((req) => ({ delayMs, reply: isTranslation(req) ? { json: { translations: [] } } : modelReply(req) }));
+    fake.setHandler((req) => ({
+      delayMs,
+      reply: isTranslation(req) ? { json: { translations: [] } } : modelReply(req),
+    }));
     const { key, accountId } = await s.newKey({ credits: 1 });
-    const r = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'nl' } });
+    const r = await rest(s.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'nl' },
+    });
     expect(r.status).toBe(202);
     const { job } = await pollJob(key, r.json.job.id);
     expect(job).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: 'LLM_FAILED' } });
     expect(job.result).toBeUndefined();
-    expect(await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`).toHaveLength(0);
+    expect(
+      await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`,
+    ).toHaveLength(0);
   });
 });
 
@@ -120,7 +151,10 @@ describe('job visibility', () => {
   it('only the owner sees a job: JOB_NOT_FOUND for another account and for unknown ids', async () => {
     const { videoId } = await seedVideo(s.deps.sql, { duration: 60, segments: spreadSegments(60, 3) });
     const owner = await s.newKey({ credits: 1 });
-    const r = await rest(s.url, 'POST', '/transcripts/translate', { key: owner.key, body: { videoId, sourceLang: 'en', targetLang: 'fi' } });
+    const r = await rest(s.url, 'POST', '/transcripts/translate', {
+      key: owner.key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fi' },
+    });
     const id = r.json.job.id;
     expect((await rest(s.url, 'GET', `/jobs/${id}`, { key: owner.key })).status).toBe(200);
     const other = await s.newKey();

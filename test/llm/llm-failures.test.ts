@@ -12,7 +12,14 @@ let bare: TestServer;
 beforeAll(async () => {
   fake = await startFakeAnthropic(() => ({ status: 500 }));
   // The configured adapter, with retries shortened so exhausting them takes milliseconds.
-  const llm = createAnthropicLlm({ apiKey: 'test', baseURL: fake.url, model: 'claude-test', timeoutMs: 5_000, maxRetries: 2, retryBaseMs: 5 });
+  const llm = createAnthropicLlm({
+    apiKey: 'test',
+    baseURL: fake.url,
+    model: 'claude-test',
+    timeoutMs: 5_000,
+    maxRetries: 2,
+    retryBaseMs: 5,
+  });
   [s, bare] = await Promise.all([startTestServer({}, { llm }), startTestServer({})]);
 });
 afterAll(async () => {
@@ -20,20 +27,26 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const ledger = (t: TestServer, accountId: string) => t.deps.sql`select kind, delta from credit_ledger where account_id = ${accountId} and kind <> 'grant'`;
+const ledger = (t: TestServer, accountId: string) =>
+  t.deps.sql`select kind, delta from credit_ledger where account_id = ${accountId} and kind <> 'grant'`;
 
 describe('model failures', () => {
   it('translation: LLM 500s after every retry -> 502 LLM_FAILED, nothing charged or stored, the job records the failure', async () => {
     const { videoId } = await seedVideo(s.deps.sql, { duration: 60, segments: spreadSegments(60, 5) });
     const { key, accountId } = await s.newKey({ credits: 5 });
     const before = fake.requests.length;
-    const r = await rest(s.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr' } });
+    const r = await rest(s.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fr' },
+    });
     expect(r.status).toBe(502);
     expect(r.json).toEqual({ error: { code: 'LLM_FAILED', message: expect.stringMatching(/3 attempts.*HTTP 500/) } });
     expect(fake.requests.length - before).toBe(3); // first try + 2 retries; pg-boss does not re-run the whole job
     expect(await ledger(s, accountId)).toEqual([]);
     expect(await s.deps.sql`select 1 from translations where video_id = ${videoId}`).toHaveLength(0);
-    expect(await s.deps.sql`select 1 from transcripts where video_id = ${videoId} and origin = 'translation'`).toHaveLength(0);
+    expect(
+      await s.deps.sql`select 1 from transcripts where video_id = ${videoId} and origin = 'translation'`,
+    ).toHaveLength(0);
     const [task] = await s.deps.sql<{ status: string; error: { code: string }; credits_charged: number }[]>`
       select status, error, credits_charged from tasks where account_id = ${accountId}`;
     expect(task).toMatchObject({ status: 'failed', error: { code: 'LLM_FAILED' }, credits_charged: 0 });
@@ -54,11 +67,17 @@ describe('no LLM configured', () => {
   it('translation answers 501 LLM_NOT_CONFIGURED on REST and MCP, charging nothing', async () => {
     const { videoId } = await seedVideo(bare.deps.sql, { duration: 60 });
     const { key, accountId } = await bare.newKey({ credits: 5 });
-    const r = await rest(bare.url, 'POST', '/transcripts/translate', { key, body: { videoId, sourceLang: 'en', targetLang: 'fr' } });
+    const r = await rest(bare.url, 'POST', '/transcripts/translate', {
+      key,
+      body: { videoId, sourceLang: 'en', targetLang: 'fr' },
+    });
     expect(r.status).toBe(501);
     expect(r.json.error.code).toBe('LLM_NOT_CONFIGURED');
     const client = await mcpClient(bare.url, key);
-    const m = await client.callTool({ name: 'translate_transcript', arguments: { videoId, sourceLang: 'en', targetLang: 'fr' } });
+    const m = await client.callTool({
+      name: 'translate_transcript',
+      arguments: { videoId, sourceLang: 'en', targetLang: 'fr' },
+    });
     expect(mcpError(m)?.code).toBe('LLM_NOT_CONFIGURED');
     await client.close();
     expect(await ledger(bare, accountId)).toEqual([]);

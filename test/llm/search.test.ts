@@ -9,7 +9,18 @@ import { newVideoId } from './llm-fixtures.ts';
 import { storeArticle } from '../support/stores.ts';
 import { TITLE_RANKED } from '../../src/infra/search/pg-article-search.ts';
 
-const TOPICS = ['volcano', 'saxophone', 'blockchain', 'marathon', 'origami', 'telescope', 'espresso', 'glacier', 'robotics', 'chess'];
+const TOPICS = [
+  'volcano',
+  'saxophone',
+  'blockchain',
+  'marathon',
+  'origami',
+  'telescope',
+  'espresso',
+  'glacier',
+  'robotics',
+  'chess',
+];
 const LANGS = ['en', 'de', 'fr', 'es', 'pt-BR'];
 const COUNT = 300;
 
@@ -30,7 +41,12 @@ function draft(k: number, over: Partial<ArticleDraft> = {}): ArticleDraft {
     title: `All about ${topic} part ${k}`,
     summary: `This video talks about ${topic} in some detail, episode ${k}.`,
     sections: [
-      { heading: `Intro to ${topic}`, start: 0, end: 60, text: `Some words about ${topic}. We also mention sourdough once.` },
+      {
+        heading: `Intro to ${topic}`,
+        start: 0,
+        end: 60,
+        text: `Some words about ${topic}. We also mention sourdough once.`,
+      },
       { heading: 'Wrap up', start: 60, end: 120, text: 'Thanks for watching.' },
     ],
     keyPoints: [`${topic} matters`],
@@ -92,13 +108,22 @@ describe('relevance', () => {
   it('without a query lists newest first', async () => {
     const r = await search({ limit: '3' });
     expect(r.json.total).toBe(COUNT + 1);
-    expect(r.json.results.map((h: { title: string }) => h.title)).toEqual([`All about chess part 299`, `All about robotics part 298`, `All about glacier part 297`]);
+    expect(r.json.results.map((h: { title: string }) => h.title)).toEqual([
+      `All about chess part 299`,
+      `All about robotics part 298`,
+      `All about glacier part 297`,
+    ]);
   });
 });
 
 describe('filters', () => {
   it('category and lang narrow the results exactly', async () => {
-    for (const [category, lang] of [['food', 'de'], ['food', 'en'], ['science', 'en'], ['music', 'pt-BR']] as Array<[string, string]>) {
+    for (const [category, lang] of [
+      ['food', 'de'],
+      ['food', 'en'],
+      ['science', 'en'],
+      ['music', 'pt-BR'],
+    ] as Array<[string, string]>) {
       const expected = byCategoryLang.get(`${category}|${lang}`) ?? 0;
       const r = await search({ category, lang, limit: '50' });
       expect(r.status).toBe(200);
@@ -132,7 +157,8 @@ describe('paging', () => {
     expect(past.status).toBe(200);
     expect(past.json).toMatchObject({ total, page: 8, totalPages: 7, hasMore: false, results: [] });
     const seen = new Set<string>();
-    for (let page = 1; page <= 7; page++) for (const h of (await search({ limit: '50', page: String(page) })).json.results) seen.add(h.id);
+    for (let page = 1; page <= 7; page++)
+      for (const h of (await search({ limit: '50', page: String(page) })).json.results) seen.add(h.id);
     expect(seen.size).toBe(total);
   });
 
@@ -141,11 +167,28 @@ describe('paging', () => {
     expect(r.json).toMatchObject({ page: 1, limit: 10 });
     expect(r.json.results).toHaveLength(10);
     const none = await search({ query: 'zzzunmatchedzzz' });
-    expect(none.json).toEqual({ total: 0, totalExact: true, page: 1, limit: 10, totalPages: 0, hasMore: false, results: [] });
+    expect(none.json).toEqual({
+      total: 0,
+      totalExact: true,
+      page: 1,
+      limit: 10,
+      totalPages: 0,
+      hasMore: false,
+      results: [],
+    });
   });
 
   it('limit 1..50, page >= 1 and page * limit <= 10,000, else 400', async () => {
-    for (const q of [{ limit: '0' }, { limit: '51' }, { page: '0' }, { page: '-1' }, { page: '1.5' }, { page: 'abc' }, { limit: '50', page: '201' }, { page: '10001' }] as Record<string, string>[]) {
+    for (const q of [
+      { limit: '0' },
+      { limit: '51' },
+      { page: '0' },
+      { page: '-1' },
+      { page: '1.5' },
+      { page: 'abc' },
+      { limit: '50', page: '201' },
+      { page: '10001' },
+    ] as Record<string, string>[]) {
       const r = await search(q);
       expect(r.status, JSON.stringify(q)).toBe(400);
       expect(r.json.error.code).toBe('INVALID_REQUEST');
@@ -157,7 +200,20 @@ describe('paging', () => {
 
 describe('hostile queries', () => {
   it('quotes, SQL and tsquery operators are harmless text', async () => {
-    for (const query of ["'; drop table articles; --", '"unbalanced', "it's", '!:*&|', 'a & | b', '((( volcano', '\\', '%_', 'volcano:* | !chess', '<b>x</b>', '😀 ünïcödé', 'x'.repeat(200)]) {
+    for (const query of [
+      "'; drop table articles; --",
+      '"unbalanced',
+      "it's",
+      '!:*&|',
+      'a & | b',
+      '((( volcano',
+      '\\',
+      '%_',
+      'volcano:* | !chess',
+      '<b>x</b>',
+      '😀 ünïcödé',
+      'x'.repeat(200),
+    ]) {
       const r = await search({ query });
       expect(r.status, query).toBe(200);
       expect(Array.isArray(r.json.results)).toBe(true);
@@ -174,7 +230,12 @@ describe('one article and MCP', () => {
   it('GET /articles/{id} returns the whole article; an unknown id is 404 ARTICLE_NOT_FOUND', async () => {
     const r = await rest(s.url, 'GET', `/articles/${sourdoughId}`, { key });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ id: sourdoughId, title: 'The complete guide to sourdough fermentation', sections: expect.any(Array), keyPoints: expect.any(Array) });
+    expect(r.json).toMatchObject({
+      id: sourdoughId,
+      title: 'The complete guide to sourdough fermentation',
+      sections: expect.any(Array),
+      keyPoints: expect.any(Array),
+    });
     const missing = await rest(s.url, 'GET', '/articles/art_nope', { key });
     expect(missing.status).toBe(404);
     expect(missing.json.error.code).toBe('ARTICLE_NOT_FOUND');
@@ -182,7 +243,10 @@ describe('one article and MCP', () => {
 
   it('search_articles over MCP answers the same, and is free', async () => {
     const client = await mcpClient(s.url, key);
-    const result: any = await client.callTool({ name: 'search_articles', arguments: { query: 'sourdough fermentation', limit: 5 } });
+    const result: any = await client.callTool({
+      name: 'search_articles',
+      arguments: { query: 'sourdough fermentation', limit: 5 },
+    });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ total: 1, page: 1, limit: 5, totalPages: 1, hasMore: false });
     expect(result.structuredContent.results[0].id).toBe(sourdoughId);
@@ -200,7 +264,12 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
   const search = (query: Record<string, string>) => rest(s.url, 'GET', '/articles', { key: many, query });
 
   it('follows an article that is stored again with another title, and forgets a deleted one', async () => {
-    const d = draft(COUNT + 1, { lang: 'en', sourceLang: 'en', title: 'Quokka habits on Rottnest island', category: 'science' });
+    const d = draft(COUNT + 1, {
+      lang: 'en',
+      sourceLang: 'en',
+      title: 'Quokka habits on Rottnest island',
+      category: 'science',
+    });
     const stored = await storeArticle(s.deps.sql, d);
     expect((await search({ query: 'quokka' })).json.results.map((r: { id: string }) => r.id)).toEqual([stored.id]);
     await s.deps.sql`update articles set title = 'Wombat burrows' where id = ${stored.id}`;
@@ -213,7 +282,12 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
   it('title matches come before passing mentions on every page, and pages never repeat or skip an article', async () => {
     // Every article mentions sourdough in a section; only one has it in its title.
     const all: string[] = [];
-    for (let page = 1; page <= 7; page++) all.push(...(await search({ query: 'sourdough', limit: '50', page: String(page) })).json.results.map((r: { id: string }) => r.id));
+    for (let page = 1; page <= 7; page++)
+      all.push(
+        ...(await search({ query: 'sourdough', limit: '50', page: String(page) })).json.results.map(
+          (r: { id: string }) => r.id,
+        ),
+      );
     expect(all[0]).toBe(sourdoughId);
     expect(new Set(all).size).toBe(all.length);
     expect(all.length).toBe((await search({ query: 'sourdough' })).json.total);
@@ -229,7 +303,12 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
       from generate_series(1, 700) g`;
     try {
       const ids: string[] = [];
-      for (let page = 1; page <= 14; page++) ids.push(...(await search({ query: 'okapi', limit: '50', page: String(page) })).json.results.map((r: { id: string }) => r.id));
+      for (let page = 1; page <= 14; page++)
+        ids.push(
+          ...(await search({ query: 'okapi', limit: '50', page: String(page) })).json.results.map(
+            (r: { id: string }) => r.id,
+          ),
+        );
       expect(ids).toHaveLength(700);
       expect(new Set(ids).size).toBe(700);
       // Among the newest 500: the repeated title first, then newest first; the older 200 newest first after them.
@@ -252,13 +331,24 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
              now() - interval '1 day' - (12600 - g) * interval '1 minute'
       from generate_series(1, 12600) g`;
     try {
-      const truth = (await s.deps.sql<{ id: string }[]>`
+      const truth = (
+        await s.deps.sql<{ id: string }[]>`
         select id from articles where search_vector @@ (websearch_to_tsquery('english', 'ibis') || websearch_to_tsquery('simple', 'ibis'))
-        order by created_at desc, id limit 10000`).map((r) => r.id);
-      for (const [page, limit] of [[1, 10], [2, 40], [3, 50], [40, 50], [200, 50]] as const) {
+        order by created_at desc, id limit 10000`
+      ).map((r) => r.id);
+      for (const [page, limit] of [
+        [1, 10],
+        [2, 40],
+        [3, 50],
+        [40, 50],
+        [200, 50],
+      ] as const) {
         const r = await search({ query: 'ibis', page: String(page), limit: String(limit) });
         expect(r.json).toMatchObject({ total: 10_000, totalExact: false });
-        expect(r.json.results.map((h: { id: string }) => h.id), `page ${page}`).toEqual(truth.slice((page - 1) * limit, page * limit));
+        expect(
+          r.json.results.map((h: { id: string }) => h.id),
+          `page ${page}`,
+        ).toEqual(truth.slice((page - 1) * limit, page * limit));
       }
     } finally {
       await s.deps.sql`delete from articles where id like 'art_ibis%'`;
@@ -294,12 +384,28 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
 describe('phrases', () => {
   // Runs last: it stores one more article.
   it('a quoted phrase finds exactly the articles holding its words in order, as the positional check alone does', async () => {
-    await storeArticle(s.deps.sql, draft(COUNT + 1, {
-      lang: 'de', sourceLang: 'de', title: 'Mit dem Fahrrad an der Donau', summary: 'Eine Radtour entlang der Donau bis Wien.', category: 'travel',
-    }));
+    await storeArticle(
+      s.deps.sql,
+      draft(COUNT + 1, {
+        lang: 'de',
+        sourceLang: 'de',
+        title: 'Mit dem Fahrrad an der Donau',
+        summary: 'Eine Radtour entlang der Donau bis Wien.',
+        category: 'travel',
+      }),
+    );
     const queries = [
-      '"complete guide"', '"wild yeast"', '"flour and water"', '"water flour"', '"some words about" volcano', '"Fahrrad an der Donau"',
-      'sourdough -"thanks for watching"', '"thanks for watching" or "complete guide"', '"feed the starter" "every day"', '"sourdough"', '"the"',
+      '"complete guide"',
+      '"wild yeast"',
+      '"flour and water"',
+      '"water flour"',
+      '"some words about" volcano',
+      '"Fahrrad an der Donau"',
+      'sourdough -"thanks for watching"',
+      '"thanks for watching" or "complete guide"',
+      '"feed the starter" "every day"',
+      '"sourdough"',
+      '"the"',
     ];
     const own = await s.newKey({ rateLimit: 1000 }); // two searches per query: more than the default minute allows
     for (const query of queries) {
@@ -311,13 +417,16 @@ describe('phrases', () => {
       const truth = new Set(rows.map((x) => x.id));
       for (const hit of r.json.results) expect(truth.has(hit.id)).toBe(true);
     }
-    const only = async (query: string) => (await rest(s.url, 'GET', '/articles', { key: own.key, query: { query } })).json.total;
+    const only = async (query: string) =>
+      (await rest(s.url, 'GET', '/articles', { key: own.key, query: { query } })).json.total;
     expect(await only('"water flour"')).toBe(0);
     expect(await only('"Fahrrad an der Donau"')).toBe(1);
   });
 
   it('each article lists its adjacent word pairs, from its stored vector, kept in step by the trigger', async () => {
-    const [p] = await s.deps.sql<{ pairs: string[] }[]>`select article_word_pairs(to_tsvector('english', 'The Calvin cycle runs, in the stroma')) as pairs`;
+    const [p] = await s.deps.sql<
+      { pairs: string[] }[]
+    >`select article_word_pairs(to_tsvector('english', 'The Calvin cycle runs, in the stroma')) as pairs`;
     expect(p!.pairs.sort()).toEqual(['calvin cycl', 'cycl run']);
     const [row] = await s.deps.sql<{ n: number }[]>`
       select count(*)::int as n from article_search s join articles a using (id) where s.pairs <> article_word_pairs(a.search_vector)`;

@@ -13,8 +13,12 @@ let s: TestServer;
 const untranslated: string[] = [];
 beforeAll(async () => {
   fake = await startFakeAnthropic(modelReply);
-  s = await startTestServer({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url }, { youtube: fakeVideoSource() });
-  for (let k = 0; k < 150; k++) untranslated.push((await seedVideo(s.deps.sql, { duration: 60, segments: spreadSegments(60, 2) })).videoId);
+  s = await startTestServer(
+    { ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url },
+    { youtube: fakeVideoSource() },
+  );
+  for (let k = 0; k < 150; k++)
+    untranslated.push((await seedVideo(s.deps.sql, { duration: 60, segments: spreadSegments(60, 2) })).videoId);
 });
 afterAll(async () => {
   await s?.close();
@@ -27,7 +31,16 @@ describeKeyedProcedureChecks('transcripts.translate', server, {
   price: 1,
 });
 // A video never fetched: 2 credits to extract the transcript + 1 for the article, checked before any work.
-describeKeyedProcedureChecks('summaries.create', server, { input: () => ({ videoId: freshVideoId(), lang: 'en' }), price: 3 });
+describeKeyedProcedureChecks('summaries.create', server, {
+  input: () => ({ videoId: freshVideoId(), lang: 'en' }),
+  price: 3,
+});
 describeKeyedProcedureChecks('articles.search', server, { input: { query: 'anything' } });
-describeKeyedProcedureChecks('articles.get', server, { input: { id: 'art_missing' }, authed: { status: 404, code: 'ARTICLE_NOT_FOUND' } });
-describeKeyedProcedureChecks('jobs.get', server, { input: { id: 'job_missing' }, authed: { status: 404, code: 'JOB_NOT_FOUND' } });
+describeKeyedProcedureChecks('articles.get', server, {
+  input: { id: 'art_missing' },
+  authed: { status: 404, code: 'ARTICLE_NOT_FOUND' },
+});
+describeKeyedProcedureChecks('jobs.get', server, {
+  input: { id: 'job_missing' },
+  authed: { status: 404, code: 'JOB_NOT_FOUND' },
+});

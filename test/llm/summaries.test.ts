@@ -24,7 +24,9 @@ afterAll(async () => {
 
 const summarize = (t: TestServer, key: string, body: unknown) => rest(t.url, 'POST', '/summaries', { key, body });
 const charges = (t: TestServer, accountId: string) =>
-  t.deps.sql<{ delta: number; operation: string }[]>`select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge' order by id`;
+  t.deps.sql<
+    { delta: number; operation: string }[]
+  >`select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge' order by id`;
 
 function expectSectionsWithin(article: { sections: Array<{ start: number; end: number }> }, duration: number) {
   expect(article.sections.length).toBeGreaterThan(0);
@@ -43,15 +45,31 @@ describe('with an LLM', () => {
     const { key, accountId } = await s.newKey({ credits: 2 });
     const r = await summarize(s, key, { videoId, lang: 'en', length: 'short' });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'succeeded', cached: false, creditsCharged: 1, job: { kind: 'summary', status: 'succeeded', creditsCharged: 1 } });
+    expect(r.json).toMatchObject({
+      status: 'succeeded',
+      cached: false,
+      creditsCharged: 1,
+      job: { kind: 'summary', status: 'succeeded', creditsCharged: 1 },
+    });
     const a = r.json.article;
-    expect(a).toMatchObject({ videoId, lang: 'en', length: 'short', sourceLang: 'en', category: 'science', generator: { kind: 'llm', model: expect.any(String) } });
+    expect(a).toMatchObject({
+      videoId,
+      lang: 'en',
+      length: 'short',
+      sourceLang: 'en',
+      category: 'science',
+      generator: { kind: 'llm', model: expect.any(String) },
+    });
     expect(a.id).toMatch(/^art_/);
     expectSectionsWithin(a, 3000);
     // 3000 s is more than one window: notes per 20 minutes, then the article.
-    expect(fake.requests.filter((q) => JSON.stringify(q.body).includes('part from t=')).length).toBeGreaterThanOrEqual(3);
+    expect(fake.requests.filter((q) => JSON.stringify(q.body).includes('part from t=')).length).toBeGreaterThanOrEqual(
+      3,
+    );
 
-    const [row] = await s.deps.sql<{ search_config: string; search_text: string }[]>`select search_config::text, search_text from articles where id = ${a.id}`;
+    const [row] = await s.deps.sql<
+      { search_config: string; search_text: string }[]
+    >`select search_config::text, search_text from articles where id = ${a.id}`;
     expect(row).toMatchObject({ search_config: 'english' });
     expect(row!.search_text).toContain('first point');
     expect(row!.search_text).toContain('Part 2');
@@ -76,7 +94,10 @@ describe('with an LLM', () => {
     const long = await summarize(s, key, { videoId, lang: 'fr', length: 'long' });
     expect(long.json.cached).toBe(false);
     expect(long.json.article.id).not.toBe(fr.json.article.id);
-    expect((await summarize(s, key, { videoId, lang: 'fr' })).json).toMatchObject({ cached: true, article: { id: fr.json.article.id } });
+    expect((await summarize(s, key, { videoId, lang: 'fr' })).json).toMatchObject({
+      cached: true,
+      article: { id: fr.json.article.id },
+    });
   });
 
   it('extracts the transcript first when none is stored, charged as subtitles (2) plus the summary', async () => {
@@ -113,7 +134,12 @@ describe('with an LLM', () => {
 
   it('400 for a bad language, length or a missing video', async () => {
     const { key } = await s.newKey({ credits: 5 });
-    for (const body of [{ videoId: 'AAAAAAAAAAA', lang: 'english please' }, { videoId: 'AAAAAAAAAAA', lang: 'en', length: 'huge' }, { lang: 'en' }, { videoId: 'AAAAAAAAAAA' }]) {
+    for (const body of [
+      { videoId: 'AAAAAAAAAAA', lang: 'english please' },
+      { videoId: 'AAAAAAAAAAA', lang: 'en', length: 'huge' },
+      { lang: 'en' },
+      { videoId: 'AAAAAAAAAAA' },
+    ]) {
       const r = await summarize(s, key, body);
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(r.json.error.code).toBe('INVALID_REQUEST');
@@ -139,12 +165,25 @@ describe('without an LLM (extractive)', () => {
     const { videoId } = await seedVideo(bare.deps.sql, {
       duration: 900,
       title: 'Baking bread at home',
-      segments: spreadSegments(900, 150, (k) => ['Knead the dough with flour and water.', 'Bake the bread in a hot oven until golden.', 'Let the kitchen smell of fresh bread.'][k % 3]!),
+      segments: spreadSegments(
+        900,
+        150,
+        (k) =>
+          [
+            'Knead the dough with flour and water.',
+            'Bake the bread in a hot oven until golden.',
+            'Let the kitchen smell of fresh bread.',
+          ][k % 3]!,
+      ),
     });
     const { key, accountId } = await bare.newKey({ credits: 1 });
     const r = await summarize(bare, key, { videoId, lang: 'fr' });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'succeeded', creditsCharged: 1, article: { generator: { kind: 'extractive' }, lang: 'en', sourceLang: 'en', title: 'Baking bread at home' } });
+    expect(r.json).toMatchObject({
+      status: 'succeeded',
+      creditsCharged: 1,
+      article: { generator: { kind: 'extractive' }, lang: 'en', sourceLang: 'en', title: 'Baking bread at home' },
+    });
     expectSectionsWithin(r.json.article, 900);
     const again = await summarize(bare, key, { videoId, lang: 'fr' });
     expect(again.json).toMatchObject({ cached: true, creditsCharged: 0, article: { id: r.json.article.id } });

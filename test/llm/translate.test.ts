@@ -26,7 +26,9 @@ beforeEach(() => {
 
 const translate = (key: string, body: unknown) => rest(s.url, 'POST', '/transcripts/translate', { key, body });
 const charges = (accountId: string) =>
-  s.deps.sql<{ delta: number; operation: string }[]>`select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+  s.deps.sql<
+    { delta: number; operation: string }[]
+  >`select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
 
 describe('happy', () => {
   it('keeps segment count and timestamps, stores the translation as a transcript, charges 1 credit per hour', async () => {
@@ -34,7 +36,12 @@ describe('happy', () => {
     const { key, accountId } = await s.newKey({ credits: 5 });
     const r = await translate(key, { videoId, sourceLang: 'en', targetLang: 'fr' });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'succeeded', cached: false, creditsCharged: 1, job: { status: 'succeeded', progress: 1, creditsCharged: 1, kind: 'translation' } });
+    expect(r.json).toMatchObject({
+      status: 'succeeded',
+      cached: false,
+      creditsCharged: 1,
+      job: { status: 'succeeded', progress: 1, creditsCharged: 1, kind: 'translation' },
+    });
     expect(r.json.job.id).toMatch(/^job_/);
     const t = r.json.translation;
     expect(t).toMatchObject({ videoId, sourceLang: 'en', targetLang: 'fr', segmentCount: segments.length });
@@ -44,7 +51,12 @@ describe('happy', () => {
     // Usable as the video's French transcript.
     const sub = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId, lang: 'fr' } });
     expect(sub.status).toBe(200);
-    expect(sub.json).toMatchObject({ source: 'translation', lang: 'fr', segmentCount: segments.length, creditsCharged: 0 });
+    expect(sub.json).toMatchObject({
+      source: 'translation',
+      lang: 'fr',
+      segmentCount: segments.length,
+      creditsCharged: 0,
+    });
 
     // Token usage per job.
     const usage = await s.deps.sql`select * from llm_usage where task_id = ${r.json.job.id}`;
@@ -72,13 +84,22 @@ describe('happy', () => {
     const { videoId, segments } = await seedVideo(s.deps.sql, { duration: 120, segments: spreadSegments(120, 6) });
     const { key } = await s.newKey({ credits: 1 });
     const before = fake.requests.length;
-    fake.enqueue({ json: { translations: [{ i: 1, text: 'FR merged 1+2' }, { i: 3, text: 'x' }] } });
+    fake.enqueue({
+      json: {
+        translations: [
+          { i: 1, text: 'FR merged 1+2' },
+          { i: 3, text: 'x' },
+        ],
+      },
+    });
     const r = await translate(key, { videoId, sourceLang: 'en', targetLang: 'es' });
     expect(r.status).toBe(200);
     const asked = fake.requests.slice(before);
     expect(asked).toHaveLength(2);
     expect(userText(asked[1]!.body)).toContain('did not line up');
-    expect(r.json.translation.segments.map((x: { text: string }) => x.text)).toEqual(segments.map((x) => `FR ${x.text}`));
+    expect(r.json.translation.segments.map((x: { text: string }) => x.text)).toEqual(
+      segments.map((x) => `FR ${x.text}`),
+    );
   });
 
   it('a repeat is free and instant, also from another account and for en -> FR spelled differently', async () => {
@@ -89,14 +110,27 @@ describe('happy', () => {
     const b = await s.newKey();
     const r = await translate(b.key, { videoId, sourceLang: 'EN', targetLang: 'pt-br' });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ status: 'succeeded', cached: true, creditsCharged: 0, translation: { targetLang: 'pt-BR' } });
+    expect(r.json).toMatchObject({
+      status: 'succeeded',
+      cached: true,
+      creditsCharged: 0,
+      translation: { targetLang: 'pt-BR' },
+    });
     expect(fake.requests.length).toBe(before);
     expect(await charges(b.accountId)).toEqual([]);
   });
 
   it('prices 1 credit per started hour of the video: 59 min -> 1, 61 min -> 2, 3 h -> 3', async () => {
-    for (const [minutes, price] of [[59, 1], [61, 2], [180, 3], [1, 1]] as const) {
-      const { videoId } = await seedVideo(s.deps.sql, { duration: minutes * 60, segments: spreadSegments(minutes * 60, 10) });
+    for (const [minutes, price] of [
+      [59, 1],
+      [61, 2],
+      [180, 3],
+      [1, 1],
+    ] as const) {
+      const { videoId } = await seedVideo(s.deps.sql, {
+        duration: minutes * 60,
+        segments: spreadSegments(minutes * 60, 10),
+      });
       const { key, accountId } = await s.newKey({ credits: price });
       const r = await translate(key, { videoId, sourceLang: 'en', targetLang: 'it' });
       expect(r.status, `${minutes} min`).toBe(200);
@@ -111,11 +145,17 @@ describe('happy', () => {
     const client = await mcpClient(s.url, key);
     const tool = (await client.listTools()).tools.find((t) => t.name === 'translate_transcript')!;
     expect(tool.description).toContain('get_job');
-    const result: any = await client.callTool({ name: 'translate_transcript', arguments: { videoId, sourceLang: 'en', targetLang: 'ja' } });
+    const result: any = await client.callTool({
+      name: 'translate_transcript',
+      arguments: { videoId, sourceLang: 'en', targetLang: 'ja' },
+    });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.translation.segments).toHaveLength(segments.length);
     expect(result.content[0].text).toMatch(/5 segments translated en -> ja; 1 credits charged/);
-    const missing: any = await client.callTool({ name: 'translate_transcript', arguments: { videoId: 'AAAAAAAAAAA', sourceLang: 'en', targetLang: 'ja' } });
+    const missing: any = await client.callTool({
+      name: 'translate_transcript',
+      arguments: { videoId: 'AAAAAAAAAAA', sourceLang: 'en', targetLang: 'ja' },
+    });
     expect(mcpError(missing)?.code).toBe('TRANSCRIPT_NOT_FOUND');
     await client.close();
   });
@@ -167,7 +207,9 @@ describe('errors', () => {
   it('a chunk that never lines up fails with 502 LLM_FAILED and charges nothing', async () => {
     const { videoId } = await seedVideo(s.deps.sql, { duration: 60, segments: spreadSegments(60, 4) });
     const { key, accountId } = await s.newKey({ credits: 5 });
-    fake.setHandler((req) => (isTranslation(req) ? { json: { translations: [{ i: 1, text: 'only one' }] } } : modelReply(req)));
+    fake.setHandler((req) =>
+      isTranslation(req) ? { json: { translations: [{ i: 1, text: 'only one' }] } } : modelReply(req),
+    );
     const r = await translate(key, { videoId, sourceLang: 'en', targetLang: 'fr' });
     expect(r.status).toBe(502);
     expect(r.json.error.code).toBe('LLM_FAILED');
@@ -186,8 +228,22 @@ describe('a translation finished twice', () => {
     const { accountId } = await s.newKey({ credits: 20 });
     const { videoId } = await seedVideo(s.deps.sql, { duration: 600 });
     const key = translationKey(videoId, 'en', 'eo');
-    const task = await s.deps.tasks.create({ accountId, kind: 'translation', input: { videoId, sourceLang: 'en', targetLang: 'eo', resolvedSourceLang: 'en' }, requestId: `req_tr_${accountId}`, jobKey: key });
-    const job = { kind: 'translation' as const, key, taskId: task.id, videoId, price: 1, sourceLang: 'en', targetLang: 'eo' };
+    const task = await s.deps.tasks.create({
+      accountId,
+      kind: 'translation',
+      input: { videoId, sourceLang: 'en', targetLang: 'eo', resolvedSourceLang: 'en' },
+      requestId: `req_tr_${accountId}`,
+      jobKey: key,
+    });
+    const job = {
+      kind: 'translation' as const,
+      key,
+      taskId: task.id,
+      videoId,
+      price: 1,
+      sourceLang: 'en',
+      targetLang: 'eo',
+    };
     const deps = { ...s.deps, tasks: heldTasks(s.deps.tasks, 2) };
 
     const runs = await Promise.allSettled([runTranslationJob(deps, job), runTranslationJob(deps, job)]);
@@ -198,7 +254,9 @@ describe('a translation finished twice', () => {
     const charges = await s.deps.sql<{ delta: number; operation: string }[]>`
       select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
     expect(charges).toEqual([{ delta: -1, operation: 'translation' }]);
-    const [row] = await s.deps.sql<{ status: string; credits_charged: number }[]>`select status, credits_charged from tasks where id = ${task.id}`;
+    const [row] = await s.deps.sql<
+      { status: string; credits_charged: number }[]
+    >`select status, credits_charged from tasks where id = ${task.id}`;
     expect(row).toEqual({ status: 'succeeded', credits_charged: 1 });
     expect(await s.deps.translations.read(videoId, 'en', 'eo')).not.toBeNull();
   });

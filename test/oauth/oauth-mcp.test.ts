@@ -48,10 +48,22 @@ describe('OAuth for /mcp', () => {
     return (shared = web);
   };
   /** Authorization request, then the consent form's Allow, over plain HTTP; answers the redirect's query. */
-  const authorize = async (web: Awaited<ReturnType<typeof signedIn>>, params: Record<string, string>, decision = 'allow') => {
-    const page = await fetch(`${s.url}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { cookie: web.cookie }, redirect: 'manual' });
-    if (page.status !== 200) return { status: page.status, location: page.headers.get('location'), html: await page.text() };
-    const res = await fetch(`${s.url}/oauth/authorize`, { ...form({ ...params, csrf: web.csrf, decision }), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: web.cookie }, redirect: 'manual' });
+  const authorize = async (
+    web: Awaited<ReturnType<typeof signedIn>>,
+    params: Record<string, string>,
+    decision = 'allow',
+  ) => {
+    const page = await fetch(`${s.url}/oauth/authorize?${new URLSearchParams(params)}`, {
+      headers: { cookie: web.cookie },
+      redirect: 'manual',
+    });
+    if (page.status !== 200)
+      return { status: page.status, location: page.headers.get('location'), html: await page.text() };
+    const res = await fetch(`${s.url}/oauth/authorize`, {
+      ...form({ ...params, csrf: web.csrf, decision }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: web.cookie },
+      redirect: 'manual',
+    });
     return { status: res.status, location: res.headers.get('location'), html: '' };
   };
   const codeFlow = async (opts: { clientId: string; web: Awaited<ReturnType<typeof signedIn>>; resource?: string }) => {
@@ -77,33 +89,61 @@ describe('OAuth for /mcp', () => {
   const mcpWith = (accessToken: string) =>
     fetch(`${s.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_credits', arguments: {} } }),
+      headers: {
+        authorization: `Bearer ${accessToken}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_credits', arguments: {} },
+      }),
     });
   const issued = async () => {
     const web = await signedIn();
     const { json: client } = await register();
     const { code, verifier } = await codeFlow({ clientId: client.client_id, web });
-    const t = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, client_id: client.client_id, redirect_uri: callback.url, resource: `${s.url}/mcp` });
+    const t = await token({
+      grant_type: 'authorization_code',
+      code: code!,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      redirect_uri: callback.url,
+      resource: `${s.url}/mcp`,
+    });
     expect(t.status).toBe(200);
     return { web, client, tokens: t.json as { access_token: string; refresh_token: string; expires_in: number } };
   };
 
   describe('discovery', () => {
     it('/mcp answers 401 with a challenge naming the protected-resource metadata', async () => {
-      const bare = await fetch(`${s.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      const bare = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(bare.status).toBe(401);
-      expect(bare.headers.get('www-authenticate')).toBe(`Bearer realm="subtext", resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
+      expect(bare.headers.get('www-authenticate')).toBe(
+        `Bearer realm="subtext", resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
       expect((await bare.json()).error.data.code).toBe('INVALID_API_KEY');
       const bad = await mcpWith('not.a.token');
       expect(bad.status).toBe(401);
       expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
-      expect(bad.headers.get('www-authenticate')).toContain(`resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`);
+      expect(bad.headers.get('www-authenticate')).toContain(
+        `resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`,
+      );
     });
 
     it('serves RFC 9728 and RFC 8414 metadata', async () => {
       for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
-        expect(await (await fetch(`${s.url}${path}`)).json()).toMatchObject({ resource: `${s.url}/mcp`, authorization_servers: [s.url], scopes_supported: ['mcp'] });
+        expect(await (await fetch(`${s.url}${path}`)).json()).toMatchObject({
+          resource: `${s.url}/mcp`,
+          authorization_servers: [s.url],
+          scopes_supported: ['mcp'],
+        });
       }
       const as = await (await fetch(`${s.url}/.well-known/oauth-authorization-server`)).json();
       expect(as).toMatchObject({
@@ -138,7 +178,9 @@ describe('OAuth for /mcp', () => {
       const first = new Client({ name: 'oauth-test', version: '1.0.0' });
       // No token yet: the SDK reads the challenge, discovers both metadata documents, registers (RFC 7591), and asks
       // for the authorization URL to be opened.
-      await expect(first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+      await expect(
+        first.connect(new StreamableHTTPClientTransport(mcpUrl, { authProvider: provider })),
+      ).rejects.toBeInstanceOf(UnauthorizedError);
       const url = provider.authorizationUrl!;
       expect(url.origin + url.pathname).toBe(`${s.url}/oauth/authorize`);
       expect(url.searchParams.get('code_challenge_method')).toBe('S256');
@@ -179,17 +221,23 @@ describe('OAuth for /mcp', () => {
       expect(credits.structuredContent).toMatchObject({ balance: 10 });
       const subs = await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: 'bbbbbbbbbbb' } });
       expect(subs.isError).toBeFalsy();
-      expect((await client.callTool({ name: 'get_credits', arguments: {} })).structuredContent).toMatchObject({ balance: 8 });
+      expect((await client.callTool({ name: 'get_credits', arguments: {} })).structuredContent).toMatchObject({
+        balance: 8,
+      });
       await client.close();
 
       // Listed on the keys page beside API keys.
       const signedInAgain = sessionClient(s.url);
       await signedInAgain.signIn(email, PASSWORD);
       const listed = await signedInAgain.query('connections.list');
-      expect(listed.json.result.data).toEqual([expect.objectContaining({ clientName: 'Claude Test Connector', status: 'active', scope: 'mcp' })]);
+      expect(listed.json.result.data).toEqual([
+        expect.objectContaining({ clientName: 'Claude Test Connector', status: 'active', scope: 'mcp' }),
+      ]);
 
       // Bound to /mcp: the same token is no API key for REST.
-      const rest = await fetch(`${s.url}/api/v1/credits`, { headers: { authorization: `Bearer ${provider.saved!.access_token}` } });
+      const rest = await fetch(`${s.url}/api/v1/credits`, {
+        headers: { authorization: `Bearer ${provider.saved!.access_token}` },
+      });
       expect(rest.status).toBe(401);
     }, 120_000);
   });
@@ -200,10 +248,18 @@ describe('OAuth for /mcp', () => {
       const { json: client } = await register();
       const { code, verifier } = await codeFlow({ clientId: client.client_id, web });
       const wrong = (await pkceChallenge()).code_verifier;
-      const base = { grant_type: 'authorization_code', code: code!, client_id: client.client_id, redirect_uri: callback.url };
+      const base = {
+        grant_type: 'authorization_code',
+        code: code!,
+        client_id: client.client_id,
+        redirect_uri: callback.url,
+      };
       const refused = await token({ ...base, code_verifier: wrong });
       expect(refused.status).toBe(400);
-      expect(refused.json).toEqual({ error: 'invalid_grant', error_description: 'The code_verifier does not match the code_challenge' });
+      expect(refused.json).toEqual({
+        error: 'invalid_grant',
+        error_description: 'The code_verifier does not match the code_challenge',
+      });
       expect((await token({ ...base, code_verifier: verifier })).json.error).toBe('invalid_grant');
       // No verifier at all is not accepted either.
       const { code: code2 } = await codeFlow({ clientId: client.client_id, web });
@@ -230,18 +286,38 @@ describe('OAuth for /mcp', () => {
       expect(r.html).toContain('not one this application registered');
       // The code is bound to the redirect URI it was issued for.
       const { code, verifier } = await codeFlow({ clientId: client.client_id, web });
-      const t = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, client_id: client.client_id, redirect_uri: 'https://evil.example/callback' });
+      const t = await token({
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: verifier,
+        client_id: client.client_id,
+        redirect_uri: 'https://evil.example/callback',
+      });
       expect(t.json).toMatchObject({ error: 'invalid_grant' });
       // An unknown client is not redirected anywhere either.
-      const unknown = await authorize(web, { response_type: 'code', client_id: 'oac_nope', redirect_uri: callback.url, code_challenge: pkce.code_challenge, code_challenge_method: 'S256' });
+      const unknown = await authorize(web, {
+        response_type: 'code',
+        client_id: 'oac_nope',
+        redirect_uri: callback.url,
+        code_challenge: pkce.code_challenge,
+        code_challenge_method: 'S256',
+      });
       expect([unknown.status, unknown.location]).toEqual([400, null]);
     });
 
     it('PKCE is required, S256 only', async () => {
       const web = await signedIn();
       const { json: client } = await register();
-      for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<string, string>[]) {
-        const r = await authorize(web, { response_type: 'code', client_id: client.client_id, redirect_uri: callback.url, ...extra });
+      for (const extra of [{}, { code_challenge: 'x'.repeat(43), code_challenge_method: 'plain' }] as Record<
+        string,
+        string
+      >[]) {
+        const r = await authorize(web, {
+          response_type: 'code',
+          client_id: client.client_id,
+          redirect_uri: callback.url,
+          ...extra,
+        });
         expect(r.status).toBe(302);
         expect(new URL(r.location!).searchParams.get('error')).toBe('invalid_request');
       }
@@ -255,7 +331,14 @@ describe('OAuth for /mcp', () => {
       expect(back.searchParams.get('code')).toBeNull();
 
       const { code, verifier } = await codeFlow({ clientId: client.client_id, web });
-      const t = await token({ grant_type: 'authorization_code', code: code!, code_verifier: verifier, client_id: client.client_id, redirect_uri: callback.url, resource: 'https://elsewhere.example/mcp' });
+      const t = await token({
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: verifier,
+        client_id: client.client_id,
+        redirect_uri: callback.url,
+        resource: 'https://elsewhere.example/mcp',
+      });
       expect(t.json.error).toBe('invalid_target');
 
       // A token signed with this server's own key but for another audience is not accepted by /mcp.
@@ -263,7 +346,10 @@ describe('OAuth for /mcp', () => {
       const { tokens } = await issued();
       const claims = await s.deps.oauth.tokens.verify(tokens.access_token, `${s.url}/mcp`);
       expect(claims).not.toBeNull();
-      const forOther = await createAccessTokens({ secret: row!.value, issuer: s.url, ttlSeconds: 900 }).issue({ ...claims!, resource: 'https://elsewhere.example/mcp' });
+      const forOther = await createAccessTokens({ secret: row!.value, issuer: s.url, ttlSeconds: 900 }).issue({
+        ...claims!,
+        resource: 'https://elsewhere.example/mcp',
+      });
       expect((await mcpWith(forOther)).status).toBe(401);
       expect((await mcpWith(tokens.access_token)).status).toBe(200);
     });
@@ -271,9 +357,20 @@ describe('OAuth for /mcp', () => {
     it('a revoked token is refused: revoked by the client (RFC 7009) or on the keys page', async () => {
       const a = await issued();
       expect((await mcpWith(a.tokens.access_token)).status).toBe(200);
-      expect((await fetch(`${s.url}/oauth/revoke`, form({ token: a.tokens.refresh_token, client_id: a.client.client_id }))).status).toBe(200);
+      expect(
+        (await fetch(`${s.url}/oauth/revoke`, form({ token: a.tokens.refresh_token, client_id: a.client.client_id })))
+          .status,
+      ).toBe(200);
       expect((await mcpWith(a.tokens.access_token)).status).toBe(401);
-      expect((await token({ grant_type: 'refresh_token', refresh_token: a.tokens.refresh_token, client_id: a.client.client_id })).json.error).toBe('invalid_grant');
+      expect(
+        (
+          await token({
+            grant_type: 'refresh_token',
+            refresh_token: a.tokens.refresh_token,
+            client_id: a.client.client_id,
+          })
+        ).json.error,
+      ).toBe('invalid_grant');
 
       const b = await issued();
       expect((await mcpWith(b.tokens.access_token)).status).toBe(200);
@@ -292,22 +389,44 @@ describe('OAuth for /mcp', () => {
 
     it('refresh tokens rotate; a used one presented again revokes the grant', async () => {
       const a = await issued();
-      const r1 = await token({ grant_type: 'refresh_token', refresh_token: a.tokens.refresh_token, client_id: a.client.client_id });
+      const r1 = await token({
+        grant_type: 'refresh_token',
+        refresh_token: a.tokens.refresh_token,
+        client_id: a.client.client_id,
+      });
       expect(r1.status).toBe(200);
       expect(r1.cacheControl).toBe('no-store');
       expect(r1.json.refresh_token).not.toBe(a.tokens.refresh_token);
       expect((await mcpWith(r1.json.access_token)).status).toBe(200);
-      const replay = await token({ grant_type: 'refresh_token', refresh_token: a.tokens.refresh_token, client_id: a.client.client_id });
+      const replay = await token({
+        grant_type: 'refresh_token',
+        refresh_token: a.tokens.refresh_token,
+        client_id: a.client.client_id,
+      });
       expect(replay.json.error).toBe('invalid_grant');
       expect((await mcpWith(r1.json.access_token)).status).toBe(401);
-      expect((await token({ grant_type: 'refresh_token', refresh_token: r1.json.refresh_token, client_id: a.client.client_id })).json.error).toBe('invalid_grant');
+      expect(
+        (
+          await token({
+            grant_type: 'refresh_token',
+            refresh_token: r1.json.refresh_token,
+            client_id: a.client.client_id,
+          })
+        ).json.error,
+      ).toBe('invalid_grant');
     });
 
     it('a code works once; presented again, the grant it gave is revoked', async () => {
       const web = await signedIn();
       const { json: client } = await register();
       const { code, verifier } = await codeFlow({ clientId: client.client_id, web });
-      const body = { grant_type: 'authorization_code', code: code!, code_verifier: verifier, client_id: client.client_id, redirect_uri: callback.url };
+      const body = {
+        grant_type: 'authorization_code',
+        code: code!,
+        code_verifier: verifier,
+        client_id: client.client_id,
+        redirect_uri: callback.url,
+      };
       const first = await token(body);
       expect(first.status).toBe(200);
       expect((await token(body)).json.error).toBe('invalid_grant');
@@ -318,25 +437,48 @@ describe('OAuth for /mcp', () => {
       const web = await signedIn();
       const { json: client } = await register();
       const pkce = await pkceChallenge();
-      const params = { response_type: 'code', client_id: client.client_id, redirect_uri: callback.url, code_challenge: pkce.code_challenge, code_challenge_method: 'S256', state: 'x' };
-      const forged = await fetch(`${s.url}/oauth/authorize`, { ...form({ ...params, csrf: 'wrong', decision: 'allow' }), headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: web.cookie }, redirect: 'manual' });
+      const params = {
+        response_type: 'code',
+        client_id: client.client_id,
+        redirect_uri: callback.url,
+        code_challenge: pkce.code_challenge,
+        code_challenge_method: 'S256',
+        state: 'x',
+      };
+      const forged = await fetch(`${s.url}/oauth/authorize`, {
+        ...form({ ...params, csrf: 'wrong', decision: 'allow' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: web.cookie },
+        redirect: 'manual',
+      });
       expect(forged.status).toBe(403);
       const anonymous = await fetch(`${s.url}/oauth/authorize?${new URLSearchParams(params)}`, { redirect: 'manual' });
       expect(anonymous.status).toBe(302);
       expect(anonymous.headers.get('location')).toMatch(/^\/sign-in\?next=%2Foauth%2Fauthorize%3F/);
-      const page = await fetch(`${s.url}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { cookie: web.cookie } });
+      const page = await fetch(`${s.url}/oauth/authorize?${new URLSearchParams(params)}`, {
+        headers: { cookie: web.cookie },
+      });
       expect(page.headers.get('x-frame-options')).toBe('DENY');
       expect(await page.text()).toContain('HTTP test client');
       const denied = await authorize(web, params, 'deny');
       const back = new URL(denied.location!);
-      expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('code')]).toEqual(['access_denied', 'x', null]);
+      expect([back.searchParams.get('error'), back.searchParams.get('state'), back.searchParams.get('code')]).toEqual([
+        'access_denied',
+        'x',
+        null,
+      ]);
     });
 
     it('registration refuses malformed metadata in the OAuth error shape', async () => {
-      const res = await fetch(`${s.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"redirect_uris": "nope"}' });
+      const res = await fetch(`${s.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"redirect_uris": "nope"}',
+      });
       expect(res.status).toBe(400);
       expect((await res.json()).error).toBe('invalid_client_metadata');
-      expect((await token({ grant_type: 'password', username: 'a', password: 'b' })).json.error).toBe('unsupported_grant_type');
+      expect((await token({ grant_type: 'password', username: 'a', password: 'b' })).json.error).toBe(
+        'unsupported_grant_type',
+      );
     });
 
     // Last in the file: it spends this address's registrations for the window.

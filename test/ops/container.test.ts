@@ -38,12 +38,23 @@ describe('Dockerfile and compose file', () => {
   it('compose: PostgreSQL, Typesense, two API instances and a worker, each probed on /readyz', () => {
     const s = compose.services;
     expect(Object.keys(s).sort()).toEqual(['api-1', 'api-2', 'postgres', 'typesense', 'worker']);
-    expect([s['api-1'].environment.MODE, s['api-2'].environment.MODE, s.worker.environment.MODE]).toEqual(['api', 'api', 'worker']);
+    expect([s['api-1'].environment.MODE, s['api-2'].environment.MODE, s.worker.environment.MODE]).toEqual([
+      'api',
+      'api',
+      'worker',
+    ]);
     for (const name of ['api-1', 'api-2', 'worker']) {
       expect(s[name].image).toBe('subtext:local');
       expect(s[name].healthcheck.test).toEqual(['CMD', 'node', 'src/healthcheck.js', '/readyz']);
-      expect(s[name].depends_on).toEqual({ postgres: { condition: 'service_healthy' }, typesense: { condition: 'service_healthy' } });
-      expect(s[name].environment).toMatchObject({ SEARCH_BACKEND: 'typesense', TYPESENSE_URL: 'http://typesense:8108', METRICS_PORT: '9100' });
+      expect(s[name].depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        typesense: { condition: 'service_healthy' },
+      });
+      expect(s[name].environment).toMatchObject({
+        SEARCH_BACKEND: 'typesense',
+        TYPESENSE_URL: 'http://typesense:8108',
+        METRICS_PORT: '9100',
+      });
     }
     expect(s.worker.ports).toBeUndefined();
     expect(s.postgres.healthcheck.test[1]).toBe('pg_isready');
@@ -81,7 +92,10 @@ describe('the built service, as the image runs it', () => {
    */
   const healthy = async (env: Record<string, string>, path: string) => {
     for (const until = Date.now() + 180_000; Date.now() < until; ) {
-      const ok = await run(process.execPath, ['build/src/healthcheck.js', path], { cwd: root, env: { PATH: process.env.PATH, ...env } }).then(
+      const ok = await run(process.execPath, ['build/src/healthcheck.js', path], {
+        cwd: root,
+        env: { PATH: process.env.PATH, ...env },
+      }).then(
         () => true,
         () => false,
       );
@@ -110,7 +124,12 @@ describe('the built service, as the image runs it', () => {
     const metrics = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(await metrics.text()).toContain('subtext_queue_jobs{queue="extract",state="created"} 0');
     // Without METRICS_PORT a worker cannot be probed, and the healthcheck says so rather than passing.
-    await expect(run(process.execPath, ['build/src/healthcheck.js'], { cwd: root, env: { PATH: process.env.PATH, MODE: 'worker' } })).rejects.toMatchObject({
+    await expect(
+      run(process.execPath, ['build/src/healthcheck.js'], {
+        cwd: root,
+        env: { PATH: process.env.PATH, MODE: 'worker' },
+      }),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining('METRICS_PORT'),
     });
     worker.child.kill('SIGTERM');

@@ -16,7 +16,9 @@ function parseSamples(text: string): Map<string, { labels: Record<string, string
     if (!line || line.startsWith('#')) continue;
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m) throw new Error(`not a sample line: ${line}`);
-    const labels = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]));
+    const labels = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/([a-zA-Z_]\w*)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1]!, l[2]!]),
+    );
     out.set(m[1]!, [...(out.get(m[1]!) ?? []), { labels, value: Number(m[3]) }]);
   }
   return out;
@@ -67,9 +69,15 @@ describe('/metrics', () => {
     expect(sample(m, 'subtext_requests_total', { surface: 'rest', procedure: 'credits.get', status: '401' })).toBe(1);
     expect(sample(m, 'subtext_requests_total', { surface: 'mcp', procedure: 'credits.get', status: '200' })).toBe(1);
     expect(sample(m, 'subtext_requests_total', { surface: 'trpc', procedure: 'credits.get', status: '200' })).toBe(1);
-    expect(sample(m, 'subtext_request_duration_seconds_count', { surface: 'rest', procedure: 'subtitles.get' })).toBe(3);
-    expect(sample(m, 'subtext_request_duration_seconds_bucket', { surface: 'rest', procedure: 'subtitles.get', le: '+Inf' })).toBe(3);
-    expect(sample(m, 'subtext_http_requests_total', { method: 'POST', route: '/mcp', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'subtext_request_duration_seconds_count', { surface: 'rest', procedure: 'subtitles.get' })).toBe(
+      3,
+    );
+    expect(
+      sample(m, 'subtext_request_duration_seconds_bucket', { surface: 'rest', procedure: 'subtitles.get', le: '+Inf' }),
+    ).toBe(3);
+    expect(
+      sample(m, 'subtext_http_requests_total', { method: 'POST', route: '/mcp', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'subtext_http_request_duration_seconds_count', { route: '/api/v1/*' })).toBeGreaterThanOrEqual(4);
   });
 
@@ -80,28 +88,37 @@ describe('/metrics', () => {
     expect(sample(m, 'subtext_job_run_seconds_count', { queue: 'extract' })).toBeGreaterThanOrEqual(2);
     // Nothing is waiting now: depth 0 for every queue and state, still present as a series.
     for (const queue of ['extract', 'frames', 'llm']) {
-      for (const state of ['created', 'retry', 'active']) expect(sample(m, 'subtext_queue_jobs', { queue, state })).toBe(0);
+      for (const state of ['created', 'retry', 'active'])
+        expect(sample(m, 'subtext_queue_jobs', { queue, state })).toBe(0);
       expect(sample(m, 'subtext_queue_oldest_waiting_seconds', { queue })).toBe(0);
     }
     expect(sample(m, 'subtext_credits_charged_total', { operation: 'subtitles' })).toBe(2);
     // The cached repeat was served from memory.
     expect(sample(m, 'subtext_cache_lookups_total', { cache: 'transcripts', result: 'hit' })).toBeGreaterThanOrEqual(1);
-    expect(sample(m, 'subtext_cache_lookups_total', { cache: 'transcripts', result: 'miss' })).toBeGreaterThanOrEqual(1);
+    expect(sample(m, 'subtext_cache_lookups_total', { cache: 'transcripts', result: 'miss' })).toBeGreaterThanOrEqual(
+      1,
+    );
     expect(sample(m, 'subtext_db_pool', { pool: 'app', stat: 'max' })).toBe(20);
     expect(sample(m, 'subtext_db_pool', { pool: 'queue', stat: 'total' })).toBeGreaterThanOrEqual(1);
     expect(sample(m, 'subtext_db_connections', { state: 'active' })).toBeGreaterThanOrEqual(1);
   });
 
   it('the Grafana dashboard queries only series that exist', async () => {
-    const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana/subtext-dashboard.json', import.meta.url), 'utf8'));
-    const exprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) => p.targets.map((t) => t.expr));
+    const dashboard = JSON.parse(
+      readFileSync(new URL('../../deploy/grafana/subtext-dashboard.json', import.meta.url), 'utf8'),
+    );
+    const exprs: string[] = dashboard.panels.flatMap((p: { targets: { expr: string }[] }) =>
+      p.targets.map((t) => t.expr),
+    );
     expect(exprs.length).toBeGreaterThanOrEqual(15);
     const names = new Set(exprs.flatMap((e) => [...e.matchAll(/\bsubtext_[a-z0-9_]+/g)].map((x) => x[0])));
     const m = await scrape();
     const missing = [...names].filter((n) => !m.has(n));
     expect(missing).toEqual([]);
     // And every series we define is on the dashboard (histograms through their buckets).
-    const ours = [...m.keys()].filter((n) => /^subtext_(requests|request_duration|http|jobs|job_|queue|credits|cache|db)/.test(n));
+    const ours = [...m.keys()].filter((n) =>
+      /^subtext_(requests|request_duration|http|jobs|job_|queue|credits|cache|db)/.test(n),
+    );
     const shown = ours.filter((n) => !/_(count|sum)$/.test(n) && !n.startsWith('subtext_cache_bytes'));
     expect(shown.filter((n) => !names.has(n))).toEqual([]);
   });

@@ -14,7 +14,10 @@ describe('/healthz and /readyz', () => {
   it('ready: database, migrations, queue and blob store each ok', async () => {
     const res = await fetch(`${s.url}/readyz`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', queue: 'ok', blobs: 'ok' } });
+    expect(await res.json()).toEqual({
+      status: 'ready',
+      checks: { database: 'ok', migrations: 'ok', queue: 'ok', blobs: 'ok' },
+    });
     expect(await (await fetch(`${s.url}/healthz`)).json()).toEqual({ status: 'ok' });
   });
 

@@ -18,7 +18,9 @@ const REPO = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function chargesOf(s: TestServer) {
-  return s.deps.sql<{ request_id: string; delta: number; video_id: string | null }[]>`select request_id, delta, video_id from credit_ledger where kind = 'charge'`;
+  return s.deps.sql<
+    { request_id: string; delta: number; video_id: string | null }[]
+  >`select request_id, delta, video_id from credit_ledger where kind = 'charge'`;
 }
 
 describe('PostgreSQL restarted during load', () => {
@@ -60,7 +62,16 @@ describe('PostgreSQL restarted during load', () => {
     const cached = newVideoId('P');
     expect((await call(s.url, 'POST', '/api/v1/subtitles', { key, body: { videoId: cached } })).status).toBe(200);
 
-    type Result = { started: number; at: number; surface: string; status: number; text: string; json: any; requestId: string | null; miss?: boolean };
+    type Result = {
+      started: number;
+      at: number;
+      surface: string;
+      status: number;
+      text: string;
+      json: any;
+      requestId: string | null;
+      miss?: boolean;
+    };
     const results: Result[] = [];
     const t0 = Date.now();
     let stoppedAt = 0;
@@ -81,18 +92,41 @@ describe('PostgreSQL restarted during load', () => {
               : kind === 1
                 ? await call(s.url, 'POST', '/api/v1/subtitles', { key, body: { videoId: cached }, signal })
                 : kind === 2
-                  ? await call(s.url, 'POST', '/mcp', { key, body: mcpBody, headers: { accept: 'application/json, text/event-stream' }, signal })
+                  ? await call(s.url, 'POST', '/mcp', {
+                      key,
+                      body: mcpBody,
+                      headers: { accept: 'application/json, text/event-stream' },
+                      signal,
+                    })
                   : await call(s.url, 'POST', '/api/v1/subtitles', { key, body: { videoId: newVideoId('Q') }, signal });
-          results.push({ started, at: Date.now() - t0, surface: SURFACES[kind]!, status: r.status, text: r.text, json: r.json, requestId: r.requestId, miss: kind === 3 });
+          results.push({
+            started,
+            at: Date.now() - t0,
+            surface: SURFACES[kind]!,
+            status: r.status,
+            text: r.text,
+            json: r.json,
+            requestId: r.requestId,
+            miss: kind === 3,
+          });
         } catch (err) {
-          results.push({ started, at: Date.now() - t0, surface: 'fetch', status: 0, text: String(err), json: undefined, requestId: null });
+          results.push({
+            started,
+            at: Date.now() - t0,
+            surface: 'fetch',
+            status: 0,
+            text: String(err),
+            json: undefined,
+            requestId: null,
+          });
         }
         await sleep(20);
       }
     };
     const loops = Array.from({ length: 6 }, (_, n) => loop(n));
     const ok = (r: Result) => r.status === 200 && !r.text.includes('"isError":true');
-    const firstOk = (k: string) => Math.min(...results.filter((r) => r.surface === k && r.started >= restartedAt && ok(r)).map((r) => r.at));
+    const firstOk = (k: string) =>
+      Math.min(...results.filter((r) => r.surface === k && r.started >= restartedAt && ok(r)).map((r) => r.at));
     const recovered = () => SURFACES.every((k) => Number.isFinite(firstOk(k)));
     try {
       await sleep(2000);
@@ -114,12 +148,15 @@ describe('PostgreSQL restarted during load', () => {
     const failures = during.filter((r) => !ok(r));
     const inFlight = results.filter((r) => r.started < stopDoneAt && r.at >= stoppedAt);
     const fivehundreds = results.filter((r) => r.status === 500 || r.status === 0 || /INTERNAL_ERROR/.test(r.text));
-    const leaks = results.filter((r) => r.status !== 200 && /ECONNREFUSED|postgres|CONNECTION_|stack|at .*\.ts/i.test(r.text));
+    const leaks = results.filter(
+      (r) => r.status !== 200 && /ECONNREFUSED|postgres|CONNECTION_|stack|at .*\.ts/i.test(r.text),
+    );
     const toolCode = (r: Result) => r.text.match(/\\"code\\":\\"(\w+)/)?.[1];
     const codeOf = (r: Result) => r.json?.error?.code ?? (toolCode(r) ? `tool ${toolCode(r)}` : `status ${r.status}`);
     const tally = (rs: Result[]) => {
       const m = new Map<string, number>();
-      for (const r of rs) m.set(`${r.surface} ${r.status} ${codeOf(r)}`, (m.get(`${r.surface} ${r.status} ${codeOf(r)}`) ?? 0) + 1);
+      for (const r of rs)
+        m.set(`${r.surface} ${r.status} ${codeOf(r)}`, (m.get(`${r.surface} ${r.status} ${codeOf(r)}`) ?? 0) + 1);
       return [...m.entries()].sort();
     };
     const recoveryMs = Object.fromEntries(SURFACES.map((k) => [k, firstOk(k) - restartedAt]));
@@ -131,12 +168,20 @@ describe('PostgreSQL restarted during load', () => {
     const charges = (await chargesOf(s)).filter((c) => c.video_id !== cached);
     const okIds = new Set(results.filter((r) => r.status === 200).map((r) => r.requestId));
     const chargedForFailure = charges.filter((c) => !okIds.has(c.request_id));
-    const uncharged = results.filter((r) => r.miss && r.status === 200 && r.json?.creditsCharged > 0 && !charges.some((c) => c.request_id === r.requestId));
+    const uncharged = results.filter(
+      (r) =>
+        r.miss && r.status === 200 && r.json?.creditsCharged > 0 && !charges.some((c) => c.request_id === r.requestId),
+    );
     const perVideo = new Map<string, number>();
-    for (const c of charges) perVideo.set(c.video_id ?? c.request_id, (perVideo.get(c.video_id ?? c.request_id) ?? 0) + 1);
+    for (const c of charges)
+      perVideo.set(c.video_id ?? c.request_id, (perVideo.get(c.video_id ?? c.request_id) ?? 0) + 1);
     const doubleCharged = [...perVideo.entries()].filter(([, n]) => n > 1);
     const okMisses = results.filter((r) => r.miss && r.status === 200).map((r) => r.json?.videoId as string);
-    const stored = new Set((await s.deps.sql<{ video_id: string }[]>`select video_id from transcripts where video_id = any(${okMisses})`).map((r) => r.video_id));
+    const stored = new Set(
+      (
+        await s.deps.sql<{ video_id: string }[]>`select video_id from transcripts where video_id = any(${okMisses})`
+      ).map((r) => r.video_id),
+    );
     const lost = okMisses.filter((v) => !stored.has(v));
     const [acct] = await s.deps.sql<{ purchased_balance: number; sum: number }[]>`
       select a.purchased_balance, (select coalesce(sum(purchased_delta), 0)::int from credit_ledger where account_id = a.id) as sum
@@ -162,8 +207,23 @@ describe('PostgreSQL restarted during load', () => {
         `500s or dropped connections: ${fivehundreds.length}; internals in failure bodies: ${leaks.length}; charges for failed requests: ${chargedForFailure.length};`,
         `charged 2xx without a charge row: ${uncharged.length}; videos charged twice: ${doubleCharged.length}; uncached 2xx without a stored transcript: ${lost.length};`,
         `purchased balance ${acct!.purchased_balance} vs ledger sum ${acct!.sum}.`,
-        ...(fivehundreds.length ? ['', 'Examples of 500s:', '', ...fivehundreds.slice(0, 3).map((r) => `- ${r.surface} ${r.status}: \`${r.text.slice(0, 160)}\``)] : []),
-        ...(chargedForFailure.length ? ['', `Charged failures: ${chargedForFailure.map((c) => c.request_id).join(', ')}: ${results.filter((r) => chargedForFailure.some((c) => c.request_id === r.requestId)).map((r) => `${r.status} ${r.text.slice(0, 120)}`).join('; ')}`] : []),
+        ...(fivehundreds.length
+          ? [
+              '',
+              'Examples of 500s:',
+              '',
+              ...fivehundreds.slice(0, 3).map((r) => `- ${r.surface} ${r.status}: \`${r.text.slice(0, 160)}\``),
+            ]
+          : []),
+        ...(chargedForFailure.length
+          ? [
+              '',
+              `Charged failures: ${chargedForFailure.map((c) => c.request_id).join(', ')}: ${results
+                .filter((r) => chargedForFailure.some((c) => c.request_id === r.requestId))
+                .map((r) => `${r.status} ${r.text.slice(0, 120)}`)
+                .join('; ')}`,
+            ]
+          : []),
       ].join('\n'),
     );
     expect(SURFACES.filter((k) => !Number.isFinite(recoveryMs[k]!))).toEqual([]);
@@ -180,7 +240,10 @@ describe('PostgreSQL restarted during load', () => {
       }
       expect(r.status, `${r.surface}: ${r.text.slice(0, 200)}`).toBe(503);
       // MCP refuses before the SDK (the key could not be checked) with a JSON-RPC error carrying the spec's code.
-      const code = r.surface === 'mcp' ? (r.json as { error?: { data?: { code?: string } } })?.error?.data?.code : isErrorShape(r.json) && r.json.error.code;
+      const code =
+        r.surface === 'mcp'
+          ? (r.json as { error?: { data?: { code?: string } } })?.error?.data?.code
+          : isErrorShape(r.json) && r.json.error.code;
       expect(code, r.text.slice(0, 200)).toBe('SERVICE_BUSY');
     }
     expect(fivehundreds.map((r) => `${r.surface} ${r.status} ${r.text.slice(0, 160)}`)).toEqual([]);
@@ -200,7 +263,15 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
   const startWorker = () => {
     const w = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: REPO,
-      env: { ...process.env, MODE: 'worker', DATABASE_URL: db.url, YOUTUBE_BASE_URL: yt.origin, LOG_LEVEL: 'info', DAILY_FREE_CREDITS: '0', JOB_EXPIRE_SECONDS: String(EXPIRE) },
+      env: {
+        ...process.env,
+        MODE: 'worker',
+        DATABASE_URL: db.url,
+        YOUTUBE_BASE_URL: yt.origin,
+        LOG_LEVEL: 'info',
+        DAILY_FREE_CREDITS: '0',
+        JOB_EXPIRE_SECONDS: String(EXPIRE),
+      },
       stdio: ['ignore', 'pipe', 'ignore'],
     });
     workers.push(w);
@@ -222,7 +293,11 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
   beforeAll(async () => {
     yt = await startMixedYoutube();
     db = await relDatabase();
-    api = await startTestServer({ MODE: 'api', YOUTUBE_BASE_URL: yt.origin, REQUEST_WAIT_MS: '6000', JOB_EXPIRE_SECONDS: String(EXPIRE) }, {}, { database: db });
+    api = await startTestServer(
+      { MODE: 'api', YOUTUBE_BASE_URL: yt.origin, REQUEST_WAIT_MS: '6000', JOB_EXPIRE_SECONDS: String(EXPIRE) },
+      {},
+      { database: db },
+    );
   });
   afterAll(async () => {
     for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
@@ -260,7 +335,9 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
     const [job] = await api.deps.sql<{ state: string; retry_count: number }[]>`
       select state, retry_count from pgboss.job where name = 'extract' and singleton_key like ${'tx:' + videoId + '%'} order by created_on desc limit 1`;
     const again = await call(api.url, 'POST', '/api/v1/subtitles', { key, body: { videoId } });
-    const charges = await api.deps.sql<{ request_id: string; delta: number }[]>`select request_id, delta from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+    const charges = await api.deps.sql<
+      { request_id: string; delta: number }[]
+    >`select request_id, delta from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
 
     note(
       '3b. Faults: a worker killed mid-job',
@@ -275,7 +352,8 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
       ].join('\n'),
     );
     expect([200, 503]).toContain(answer.status);
-    if (answer.status !== 200) expect(isErrorShape(answer.json) && answer.json.error.code === 'SERVICE_BUSY').toBe(true);
+    if (answer.status !== 200)
+      expect(isErrorShape(answer.json) && answer.json.error.code === 'SERVICE_BUSY').toBe(true);
     expect(stored).toBe(true);
     expect(retriedAfter).toBeLessThan((EXPIRE + SUPERVISE_INTERVAL_SECONDS + 30) * 1000); // not the 120 s expireInSeconds
     expect(again.status).toBe(200);
@@ -295,7 +373,16 @@ describe.skipIf(!sharedAvailable)('a misbehaving YouTube', () => {
     db = await relDatabase();
     // No cool-down: a 429 or bot check would otherwise rest the one egress identity, and every other fault (they run
     // at once) would be answered SERVICE_BUSY without reaching YouTube. The cool-down has its own tests (egress-pacing).
-    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, YOUTUBE_TIMEOUT_MS: '2000', REQUEST_WAIT_MS: String(WAIT), YOUTUBE_COOLDOWN_SECONDS: '0' }, {}, { database: db });
+    s = await startTestServer(
+      {
+        YOUTUBE_BASE_URL: yt.origin,
+        YOUTUBE_TIMEOUT_MS: '2000',
+        REQUEST_WAIT_MS: String(WAIT),
+        YOUTUBE_COOLDOWN_SECONDS: '0',
+      },
+      {},
+      { database: db },
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -306,8 +393,16 @@ describe.skipIf(!sharedAvailable)('a misbehaving YouTube', () => {
   const cases: [string, 'player' | 'timedtext', import('./support.ts').Fault][] = [
     ['player slow (4 s, timeout 2 s)', 'player', { delayMs: 4000 }],
     ['player hangs', 'player', { hang: true }],
-    ['player garbage (200, not JSON)', 'player', { status: 200, body: '{"playabilityStatus": ', contentType: 'application/json' }],
-    ['player 429 (HTML)', 'player', { status: 429, body: '<html><body>Too Many Requests</body></html>', contentType: 'text/html' }],
+    [
+      'player garbage (200, not JSON)',
+      'player',
+      { status: 200, body: '{"playabilityStatus": ', contentType: 'application/json' },
+    ],
+    [
+      'player 429 (HTML)',
+      'player',
+      { status: 429, body: '<html><body>Too Many Requests</body></html>', contentType: 'text/html' },
+    ],
     ['player 500', 'player', { status: 500, body: 'oops', contentType: 'text/plain' }],
     ['captions hang', 'timedtext', { hang: true }],
     ['captions garbage', 'timedtext', { status: 200, body: '<<<not captions>>>', contentType: 'application/json' }],
@@ -327,11 +422,21 @@ describe.skipIf(!sharedAvailable)('a misbehaving YouTube', () => {
         const t0 = Date.now();
         const r = await call(s.url, 'POST', '/api/v1/subtitles', { key, body: { videoId } });
         const ms = Date.now() - t0;
-        const charges = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
-        return { name, r, ms, charges: charges.length, upstream: kind === 'player' ? yt.players(videoId) : yt.captions(videoId) };
+        const charges = await s.deps
+          .sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+        return {
+          name,
+          r,
+          ms,
+          charges: charges.length,
+          upstream: kind === 'player' ? yt.players(videoId) : yt.captions(videoId),
+        };
       }),
     );
-    for (const o of outcomes) rows.push(`| ${o.name} | ${o.r.status} ${o.r.json?.error?.code ?? ''} | ${(o.ms / 1000).toFixed(1)} | ${o.upstream} | ${o.charges} |`);
+    for (const o of outcomes)
+      rows.push(
+        `| ${o.name} | ${o.r.status} ${o.r.json?.error?.code ?? ''} | ${(o.ms / 1000).toFixed(1)} | ${o.upstream} | ${o.charges} |`,
+      );
     note(
       '3c. Faults: YouTube slow, hanging, garbage, 429, 500',
       [

@@ -24,14 +24,46 @@ function keysOf(schema: unknown): string[] {
 }
 
 const plausible = fc.oneof(
-  fc.constantFrom('dQw4w9WgXcQ', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', 'https://youtu.be/dQw4w9WgXcQ?t=30', 'en', 'pt-BR', 'zz-ZZ-x', 'short', 'medium', 'long', 'education', 'job_0000', 'art_0000'),
+  fc.constantFrom(
+    'dQw4w9WgXcQ',
+    'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+    'https://youtu.be/dQw4w9WgXcQ?t=30',
+    'en',
+    'pt-BR',
+    'zz-ZZ-x',
+    'short',
+    'medium',
+    'long',
+    'education',
+    'job_0000',
+    'art_0000',
+  ),
   fc.integer({ min: -10, max: 20_000 }),
   fc.double({ noNaN: false }),
   fc.boolean(),
   fc.array(fc.double(), { maxLength: 30 }),
 );
 const hostile = fc.oneof(
-  fc.constantFrom('NaN', 'Infinity', '-Infinity', '-1', '1e400', '', ' ', '\u0000', 'a\u0000b', '\uFEFF', '\uD800', "' or 1=1 --", '../../etc/passwd', '%00', '{{7*7}}', '<script>', '__proto__', 'constructor'),
+  fc.constantFrom(
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '-1',
+    '1e400',
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\uFEFF',
+    '\uD800',
+    "' or 1=1 --",
+    '../../etc/passwd',
+    '%00',
+    '{{7*7}}',
+    '<script>',
+    '__proto__',
+    'constructor',
+  ),
   fc.string({ maxLength: 300 }),
   fc.string({ unit: 'grapheme', maxLength: 50 }),
   fc.jsonValue({ maxDepth: 4 }),
@@ -41,9 +73,16 @@ const hostile = fc.oneof(
 const value = fc.oneof({ weight: 3, arbitrary: plausible }, { weight: 2, arbitrary: hostile });
 
 function inputFor(keys: string[]) {
-  const named = keys.length ? fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }) : fc.constant({});
+  const named = keys.length
+    ? fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length })
+    : fc.constant({});
   return fc.oneof(
-    { weight: 8, arbitrary: fc.tuple(named, fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 2 })).map(([a, b]) => ({ ...b, ...a })) },
+    {
+      weight: 8,
+      arbitrary: fc
+        .tuple(named, fc.dictionary(fc.string({ maxLength: 8 }), value, { maxKeys: 2 }))
+        .map(([a, b]) => ({ ...b, ...a })),
+    },
     { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   );
 }
@@ -71,7 +110,8 @@ describe('fuzzing every REST route and MCP tool', () => {
     count(`${r.status}`);
     // Node's HTTP parser itself refuses request lines and headers over 16 KiB with a bare 431, before the app runs.
     if (r.status === 431) return true;
-    if ((r.status >= 500 && !designed) || (r.status >= 400 && !isErrorShape(r.json))) bad.push(`${where.slice(0, 200)} -> ${r.status} ${r.text.slice(0, 200)}`);
+    if ((r.status >= 500 && !designed) || (r.status >= 400 && !isErrorShape(r.json)))
+      bad.push(`${where.slice(0, 200)} -> ${r.status} ${r.text.slice(0, 200)}`);
     return !(r.status >= 500 && !designed) && !(r.status >= 400 && !isErrorShape(r.json));
   };
 
@@ -82,25 +122,33 @@ describe('fuzzing every REST route and MCP tool', () => {
       const { method, path } = p.meta.openapi!;
       const def = p.procedure._def as unknown as { inputs: unknown[] };
       const keys = keysOf(def.inputs[0]);
-      await fc.assert(
-        fc.asyncProperty(inputFor(keys), async (input) => {
-          const rest: Record<string, unknown> = input && typeof input === 'object' && !Array.isArray(input) ? { ...(input as object) } : {};
-          const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
-            const v = rest[name];
-            delete rest[name];
-            return encodeURIComponent(String(v ?? 'x'));
-          });
-          let r;
-          if (method === 'GET' || method === 'DELETE') {
-            const q = new URLSearchParams(Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v) ?? '']));
-            r = await call(s.url, method, `/api/v1${url}?${q}`, { key });
-          } else {
-            r = await call(s.url, method, `/api/v1${url}`, { key, body: Array.isArray(input) || typeof input !== 'object' ? input : rest });
-          }
-          return check(`${method} ${url} ${JSON.stringify(input).slice(0, 200)}`, r);
-        }),
-        { numRuns: RUNS_REST, endOnFailure: true, seed: 4242 },
-      ).catch(() => {});
+      await fc
+        .assert(
+          fc.asyncProperty(inputFor(keys), async (input) => {
+            const rest: Record<string, unknown> =
+              input && typeof input === 'object' && !Array.isArray(input) ? { ...(input as object) } : {};
+            const url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
+              const v = rest[name];
+              delete rest[name];
+              return encodeURIComponent(String(v ?? 'x'));
+            });
+            let r;
+            if (method === 'GET' || method === 'DELETE') {
+              const q = new URLSearchParams(
+                Object.entries(rest).map(([k, v]) => [k, typeof v === 'string' ? v : (JSON.stringify(v) ?? '')]),
+              );
+              r = await call(s.url, method, `/api/v1${url}?${q}`, { key });
+            } else {
+              r = await call(s.url, method, `/api/v1${url}`, {
+                key,
+                body: Array.isArray(input) || typeof input !== 'object' ? input : rest,
+              });
+            }
+            return check(`${method} ${url} ${JSON.stringify(input).slice(0, 200)}`, r);
+          }),
+          { numRuns: RUNS_REST, endOnFailure: true, seed: 4242 },
+        )
+        .catch(() => {});
     }
     expect(bad.filter((b) => !b.startsWith('mcp '))).toEqual([]);
   });
@@ -110,61 +158,145 @@ describe('fuzzing every REST route and MCP tool', () => {
     for (const p of tools) {
       const def = p.procedure._def as unknown as { inputs: unknown[] };
       const keys = keysOf(def.inputs[0]);
-      await fc.assert(
-        fc.asyncProperty(inputFor(keys), async (args) => {
-          const r = await call(s.url, 'POST', '/mcp', { key, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: p.meta.mcp!.name, arguments: args } } });
-          count(`mcp ${r.status}`);
-          if (r.status >= 500) return check(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)}`, r);
-          const result = r.json?.result;
-          if (result?.isError) {
-            const body = JSON.parse(result.content[0].text);
-            const fine = isErrorShape(body) && body.error.code !== 'INTERNAL_ERROR';
-            if (!fine) bad.push(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)} -> ${result.content[0].text.slice(0, 200)}`);
-            return fine;
-          }
-          // A JSON-RPC error is fine for a malformed request (-32602), never -32603 "Internal error".
-          if (r.json?.error?.code === -32603) {
-            bad.push(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)} -> ${r.text.slice(0, 200)}`);
-            return false;
-          }
-          return true;
-        }),
-        { numRuns: RUNS_MCP, endOnFailure: true, seed: 4343 },
-      ).catch(() => {});
+      await fc
+        .assert(
+          fc.asyncProperty(inputFor(keys), async (args) => {
+            const r = await call(s.url, 'POST', '/mcp', {
+              key,
+              headers: MCP_ACCEPT,
+              body: {
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'tools/call',
+                params: { name: p.meta.mcp!.name, arguments: args },
+              },
+            });
+            count(`mcp ${r.status}`);
+            if (r.status >= 500) return check(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)}`, r);
+            const result = r.json?.result;
+            if (result?.isError) {
+              const body = JSON.parse(result.content[0].text);
+              const fine = isErrorShape(body) && body.error.code !== 'INTERNAL_ERROR';
+              if (!fine)
+                bad.push(
+                  `mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)} -> ${result.content[0].text.slice(0, 200)}`,
+                );
+              return fine;
+            }
+            // A JSON-RPC error is fine for a malformed request (-32602), never -32603 "Internal error".
+            if (r.json?.error?.code === -32603) {
+              bad.push(`mcp ${p.meta.mcp!.name} ${JSON.stringify(args).slice(0, 150)} -> ${r.text.slice(0, 200)}`);
+              return false;
+            }
+            return true;
+          }),
+          { numRuns: RUNS_MCP, endOnFailure: true, seed: 4343 },
+        )
+        .catch(() => {});
     }
     expect(bad.filter((b) => b.startsWith('mcp '))).toEqual([]);
   });
 
   it('hostile bodies: invalid UTF-8, BOM, NUL, deep nesting, oversized, huge arrays, NaN/Infinity/negative times', async () => {
-    const cases: [string, string, string, { raw?: string | Buffer; body?: unknown; headers?: Record<string, string> }][] = [
-      ['invalid UTF-8', 'POST', '/api/v1/subtitles', { raw: Buffer.from([0x7b, 0x22, 0x76, 0x69, 0x64, 0x65, 0x6f, 0x49, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]) }],
+    const cases: [
+      string,
+      string,
+      string,
+      { raw?: string | Buffer; body?: unknown; headers?: Record<string, string> },
+    ][] = [
+      [
+        'invalid UTF-8',
+        'POST',
+        '/api/v1/subtitles',
+        {
+          raw: Buffer.from([
+            0x7b, 0x22, 0x76, 0x69, 0x64, 0x65, 0x6f, 0x49, 0x64, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d,
+          ]),
+        },
+      ],
       ['BOM before JSON', 'POST', '/api/v1/subtitles', { raw: '\uFEFF{"videoId":"dQw4w9WgXcQ"}' }],
       ['NUL in videoId', 'POST', '/api/v1/subtitles', { body: { videoId: 'dQw4w9\u0000XcQ' } }],
       ['NUL in lang', 'POST', '/api/v1/subtitles', { body: { videoId: 'dQw4w9WgXcQ', lang: 'en\u0000' } }],
       ['lone surrogate', 'POST', '/api/v1/subtitles', { raw: '{"videoId":"\\ud800\\ud800"}' }],
       ['deep array nesting (30,000)', 'POST', '/api/v1/subtitles', { raw: '['.repeat(30_000) + ']'.repeat(30_000) }],
-      ['deep object nesting (5,000)', 'POST', '/api/v1/frames', { raw: '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000) }],
-      ['oversized body (1 MiB)', 'POST', '/api/v1/subtitles', { raw: JSON.stringify({ videoId: 'dQw4w9WgXcQ', pad: 'x'.repeat(1 << 20) }) }],
-      ['100,000 timestamps', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', timestamps: Array.from({ length: 100_000 }, (_, i) => i) } }],
-      ['5,000 timestamps (under the body limit)', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', timestamps: Array.from({ length: 5_000 }, (_, i) => i) } }],
+      [
+        'deep object nesting (5,000)',
+        'POST',
+        '/api/v1/frames',
+        { raw: '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000) },
+      ],
+      [
+        'oversized body (1 MiB)',
+        'POST',
+        '/api/v1/subtitles',
+        { raw: JSON.stringify({ videoId: 'dQw4w9WgXcQ', pad: 'x'.repeat(1 << 20) }) },
+      ],
+      [
+        '100,000 timestamps',
+        'POST',
+        '/api/v1/frames',
+        { body: { videoId: 'dQw4w9WgXcQ', timestamps: Array.from({ length: 100_000 }, (_, i) => i) } },
+      ],
+      [
+        '5,000 timestamps (under the body limit)',
+        'POST',
+        '/api/v1/frames',
+        { body: { videoId: 'dQw4w9WgXcQ', timestamps: Array.from({ length: 5_000 }, (_, i) => i) } },
+      ],
       ['t "NaN"', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', t: 'NaN' } }],
       ['t "Infinity"', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', t: 'Infinity' } }],
       ['t "-1"', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', t: '-1' } }],
       ['t 1e308', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', t: 1e308 } }],
       ['t as 1e400 literal', 'POST', '/api/v1/frames', { raw: '{"videoId":"dQw4w9WgXcQ","t":1e400}' }],
-      ['timestamps with NaN strings', 'POST', '/api/v1/frames', { body: { videoId: 'dQw4w9WgXcQ', timestamps: ['NaN', 'Infinity', '-Infinity'] } }],
+      [
+        'timestamps with NaN strings',
+        'POST',
+        '/api/v1/frames',
+        { body: { videoId: 'dQw4w9WgXcQ', timestamps: ['NaN', 'Infinity', '-Infinity'] } },
+      ],
       ['GET frame t=NaN', 'GET', '/api/v1/videos/dQw4w9WgXcQ/frame?t=NaN', {}],
       ['GET frame t=Infinity', 'GET', '/api/v1/videos/dQw4w9WgXcQ/frame?t=Infinity', {}],
       ['GET frame t=-1', 'GET', '/api/v1/videos/dQw4w9WgXcQ/frame?t=-1', {}],
       ['GET frame t=1e999', 'GET', '/api/v1/videos/dQw4w9WgXcQ/frame?t=1e999', {}],
       ['GET frame width=1e9', 'GET', '/api/v1/videos/dQw4w9WgXcQ/frame?t=1&width=1000000000', {}],
-      ['text/plain body', 'POST', '/api/v1/subtitles', { raw: '{"videoId":"dQw4w9WgXcQ"}', headers: { 'content-type': 'text/plain' } }],
+      [
+        'text/plain body',
+        'POST',
+        '/api/v1/subtitles',
+        { raw: '{"videoId":"dQw4w9WgXcQ"}', headers: { 'content-type': 'text/plain' } },
+      ],
       ['JSON null body', 'POST', '/api/v1/subtitles', { raw: 'null' }],
       ['JSON string body', 'POST', '/api/v1/frames', { raw: '"hello"' }],
       ['MCP: invalid JSON-RPC', 'POST', '/mcp', { raw: '{"jsonrpc":"2.0","id":1,"method":', headers: MCP_ACCEPT }],
-      ['MCP: arguments as array', 'POST', '/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_video_subtitles', arguments: [1, 2] } }, headers: MCP_ACCEPT }],
-      ['MCP: deep nesting', 'POST', '/mcp', { raw: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_video_frame","arguments":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`, headers: MCP_ACCEPT }],
-      ['tRPC: invalid UTF-8', 'POST', '/trpc/subtitles.get', { raw: Buffer.from([0x7b, 0x22, 0x76, 0x22, 0x3a, 0xff, 0x7d]) }],
+      [
+        'MCP: arguments as array',
+        'POST',
+        '/mcp',
+        {
+          body: {
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: 'get_video_subtitles', arguments: [1, 2] },
+          },
+          headers: MCP_ACCEPT,
+        },
+      ],
+      [
+        'MCP: deep nesting',
+        'POST',
+        '/mcp',
+        {
+          raw: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_video_frame","arguments":${'['.repeat(20_000)}${']'.repeat(20_000)}}}`,
+          headers: MCP_ACCEPT,
+        },
+      ],
+      [
+        'tRPC: invalid UTF-8',
+        'POST',
+        '/trpc/subtitles.get',
+        { raw: Buffer.from([0x7b, 0x22, 0x76, 0x22, 0x3a, 0xff, 0x7d]) },
+      ],
       ['tRPC: deep nesting', 'POST', '/trpc/frames.capture', { raw: '['.repeat(30_000) + ']'.repeat(30_000) }],
     ];
     const rows: string[] = [];
@@ -173,25 +305,40 @@ describe('fuzzing every REST route and MCP tool', () => {
       const r = await call(s.url, method, path, { key, ...opts });
       const trpc = path.startsWith('/trpc');
       const mcp = path === '/mcp';
-      const shapeOk = r.status < 400 || (trpc ? typeof r.json?.error?.data?.code === 'string' : mcp ? r.json?.jsonrpc === '2.0' || isErrorShape(r.json) : isErrorShape(r.json));
-      const code = r.json?.error?.code ?? r.json?.error?.data?.code ?? (r.json?.result?.isError ? JSON.parse(r.json.result.content[0].text).error.code : '');
+      const shapeOk =
+        r.status < 400 ||
+        (trpc
+          ? typeof r.json?.error?.data?.code === 'string'
+          : mcp
+            ? r.json?.jsonrpc === '2.0' || isErrorShape(r.json)
+            : isErrorShape(r.json));
+      const code =
+        r.json?.error?.code ??
+        r.json?.error?.data?.code ??
+        (r.json?.result?.isError ? JSON.parse(r.json.result.content[0].text).error.code : '');
       rows.push(`| ${name} | ${method} ${path.split('?')[0]} | ${r.status} ${code} |`);
-      if (r.status >= 500 || !shapeOk || code === 'INTERNAL_ERROR' || code === -32603) failures.push(`${name}: ${r.status} ${r.text.slice(0, 200)}`);
+      if (r.status >= 500 || !shapeOk || code === 'INTERNAL_ERROR' || code === -32603)
+        failures.push(`${name}: ${r.status} ${r.text.slice(0, 200)}`);
     }
     const charges = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
     note(
       '4. Bad input',
       [
         `fast-check over every REST route (${restRoutes.length}) with ${RUNS_REST} inputs each and every MCP tool (${tools.length}) with ${RUNS_MCP} arguments each,`,
-        'generated from the procedure\'s own input properties (valid-shaped values, hostile strings, NaN/Infinity, huge strings and arrays, random JSON),',
-        `fixed seeds. Answers by status: ${[...tally.entries()].sort().map(([k, n]) => `${k}: ${n}`).join(', ')}. Violations (5xx, or 4xx without the error shape, or an MCP INTERNAL_ERROR): ${bad.length}.`,
+        "generated from the procedure's own input properties (valid-shaped values, hostile strings, NaN/Infinity, huge strings and arrays, random JSON),",
+        `fixed seeds. Answers by status: ${[...tally.entries()]
+          .sort()
+          .map(([k, n]) => `${k}: ${n}`)
+          .join(', ')}. Violations (5xx, or 4xx without the error shape, or an MCP INTERNAL_ERROR): ${bad.length}.`,
         '',
         '| hostile request | route | answer |',
         '| --- | --- | --- |',
         ...rows,
         '',
         `Charges for the fuzzing account: ${charges.length}.`,
-        ...(bad.length || failures.length ? ['', 'Violations:', '', ...[...bad, ...failures].slice(0, 15).map((b) => `- \`${b.replace(/`/g, "'")}\``)] : []),
+        ...(bad.length || failures.length
+          ? ['', 'Violations:', '', ...[...bad, ...failures].slice(0, 15).map((b) => `- \`${b.replace(/`/g, "'")}\``)]
+          : []),
       ].join('\n'),
     );
     expect(failures).toEqual([]);

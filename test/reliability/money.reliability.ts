@@ -17,7 +17,11 @@ describe.skipIf(!sharedAvailable)('money under concurrency', () => {
   beforeAll(async () => {
     yt = await startMixedYoutube();
     db = await relDatabase();
-    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, DAILY_FREE_CREDITS: String(ALLOWANCE), FRAME_CONCURRENCY: '2' }, {}, { database: db });
+    s = await startTestServer(
+      { YOUTUBE_BASE_URL: yt.origin, DAILY_FREE_CREDITS: String(ALLOWANCE), FRAME_CONCURRENCY: '2' },
+      {},
+      { database: db },
+    );
   });
   afterAll(async () => {
     await s?.close();
@@ -28,7 +32,9 @@ describe.skipIf(!sharedAvailable)('money under concurrency', () => {
   it('1,000 concurrent mixed requests: ledger = balances, no negative balance, charges only for 2xx, one extraction per miss', async () => {
     const cached = newVideoId('C');
     const seeder = await s.newKey({ credits: 10, rateLimit: 1_000_000 });
-    expect((await call(s.url, 'POST', '/api/v1/subtitles', { key: seeder.key, body: { videoId: cached } })).status).toBe(200);
+    expect(
+      (await call(s.url, 'POST', '/api/v1/subtitles', { key: seeder.key, body: { videoId: cached } })).status,
+    ).toBe(200);
 
     const keys = await Promise.all([12, 12, 12, 6].map((credits) => s.newKey({ credits, rateLimit: 1_000_000 })));
     const misses = Array.from({ length: 6 }, () => newVideoId('M'));
@@ -38,7 +44,13 @@ describe.skipIf(!sharedAvailable)('money under concurrency', () => {
       const k = keys[i % keys.length]!;
       const slot = i % 10;
       const op: Op = slot < 4 ? 'cached' : slot < 6 ? 'miss' : slot === 6 ? 'frame' : 'credits';
-      return { i, k, op, videoId: op === 'miss' ? misses[i % misses.length]! : op === 'frame' ? LONG : cached, t: frameTimes[i % frameTimes.length]! };
+      return {
+        i,
+        k,
+        op,
+        videoId: op === 'miss' ? misses[i % misses.length]! : op === 'frame' ? LONG : cached,
+        t: frameTimes[i % frameTimes.length]!,
+      };
     });
     const t0 = Date.now();
     const results = await Promise.all(
@@ -47,7 +59,10 @@ describe.skipIf(!sharedAvailable)('money under concurrency', () => {
           p.op === 'credits'
             ? await call(s.url, 'GET', '/api/v1/credits', { key: p.k.key })
             : p.op === 'frame'
-              ? await call(s.url, 'POST', '/api/v1/frames', { key: p.k.key, body: { videoId: LONG, t: p.t, width: 160 } })
+              ? await call(s.url, 'POST', '/api/v1/frames', {
+                  key: p.k.key,
+                  body: { videoId: LONG, t: p.t, width: 160 },
+                })
               : await call(s.url, 'POST', '/api/v1/subtitles', { key: p.k.key, body: { videoId: p.videoId } });
         return { ...p, ...r };
       }),
@@ -66,15 +81,32 @@ describe.skipIf(!sharedAvailable)('money under concurrency', () => {
     }
 
     const sql = s.deps.sql;
-    const ledger = await sql<{ account_id: string; kind: string; delta: number; free_delta: number; purchased_delta: number; request_id: string | null; operation: string; video_id: string | null; created_at: Date }[]>`
+    const ledger = await sql<
+      {
+        account_id: string;
+        kind: string;
+        delta: number;
+        free_delta: number;
+        purchased_delta: number;
+        request_id: string | null;
+        operation: string;
+        video_id: string | null;
+        created_at: Date;
+      }[]
+    >`
       select account_id, kind, delta, free_delta, purchased_delta, request_id, operation, video_id, created_at from credit_ledger`;
-    const accounts = await sql<{ id: string; free_day: string | null; free_remaining: number; purchased_balance: number }[]>`
+    const accounts = await sql<
+      { id: string; free_day: string | null; free_remaining: number; purchased_balance: number }[]
+    >`
       select id, free_day::text, free_remaining, purchased_balance from accounts`;
     const today = utcDay(new Date());
     for (const a of accounts) {
       const rows = ledger.filter((l) => l.account_id === a.id);
       // Purchased credits: every ledger row, grants included, sums to the balance.
-      expect(rows.reduce((n, l) => n + l.purchased_delta, 0), a.id).toBe(a.purchased_balance);
+      expect(
+        rows.reduce((n, l) => n + l.purchased_delta, 0),
+        a.id,
+      ).toBe(a.purchased_balance);
       expect(a.purchased_balance).toBeGreaterThanOrEqual(0);
       expect(a.free_remaining).toBeGreaterThanOrEqual(0);
       if (a.free_day === today) {
@@ -94,7 +126,10 @@ describe.skipIf(!sharedAvailable)('money under concurrency', () => {
       if (r.op === 'credits') continue;
       const charged = r.json.creditsCharged as number;
       const rows = charges.filter((c) => c.request_id === r.requestId);
-      expect(rows.reduce((n, c) => n - c.delta, 0), `${r.op} ${r.requestId}`).toBe(charged);
+      expect(
+        rows.reduce((n, c) => n - c.delta, 0),
+        `${r.op} ${r.requestId}`,
+      ).toBe(charged);
       if (r.op !== 'frame' && !r.json.cached) expect(charged).toBe(2);
       if (r.op === 'frame') for (const f of r.json.frames) if (!f.cached) expect(charged).toBeGreaterThan(0);
     }

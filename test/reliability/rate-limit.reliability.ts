@@ -22,7 +22,9 @@ describe('rate limit across two instances', () => {
     // A burst that straddles a minute boundary is legitimately counted in two windows: retry with a fresh key.
     for (let attempt = 0; attempt < 3; attempt++) {
       const { key, keyId } = await a.newKey({ rateLimit: LIMIT });
-      const results = await Promise.all(Array.from({ length: N }, (_, i) => call(i % 2 ? a.url : b.url, 'GET', '/api/v1/credits', { key })));
+      const results = await Promise.all(
+        Array.from({ length: N }, (_, i) => call(i % 2 ? a.url : b.url, 'GET', '/api/v1/credits', { key })),
+      );
       const windows = await a.deps.sql<{ count: number }[]>`select count from rate_counters where key_id = ${keyId}`;
       if (windows.length !== 1) continue;
       const ok = results.filter((r) => r.status === 200);
@@ -33,8 +35,13 @@ describe('rate limit across two instances', () => {
       expect(windows[0]!.count).toBe(N);
       const remaining = ok.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((x, y) => x - y);
       expect(remaining).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
-      const perInstance = [a.url, b.url].map((u, idx) => ok.filter((_, j) => results.indexOf(ok[j]!) % 2 === (idx === 0 ? 1 : 0)).length);
-      note('2. Rate limit across instances', `${N} simultaneous GET /api/v1/credits alternating between two service instances on one database, key limit ${LIMIT}/min: exactly ${ok.length} answered 200 (${perInstance.join(' + ')} per instance), ${limited.length} answered 429 RATE_LIMITED in the spec shape; the shared counter reads ${windows[0]!.count}; RateLimit-Remaining over the successes is exactly ${LIMIT - 1}..0 with no duplicate.`);
+      const perInstance = [a.url, b.url].map(
+        (u, idx) => ok.filter((_, j) => results.indexOf(ok[j]!) % 2 === (idx === 0 ? 1 : 0)).length,
+      );
+      note(
+        '2. Rate limit across instances',
+        `${N} simultaneous GET /api/v1/credits alternating between two service instances on one database, key limit ${LIMIT}/min: exactly ${ok.length} answered 200 (${perInstance.join(' + ')} per instance), ${limited.length} answered 429 RATE_LIMITED in the spec shape; the shared counter reads ${windows[0]!.count}; RateLimit-Remaining over the successes is exactly ${LIMIT - 1}..0 with no duplicate.`,
+      );
       return;
     }
     throw new Error('three bursts straddled a minute boundary');

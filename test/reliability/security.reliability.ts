@@ -9,7 +9,8 @@ import { call, isErrorShape, note, relDatabase } from './support.ts';
 import { createTask, revokeApiKey } from '../support/stores.ts';
 
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
-const pct = (v: number[], p: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)]!;
+const pct = (v: number[], p: number) =>
+  [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.ceil((p / 100) * v.length) - 1)]!;
 
 describe('security', () => {
   let s: TestServer;
@@ -35,21 +36,38 @@ describe('security', () => {
     for (const k of [key, nearMiss, revoked.key]) {
       await send(s.url, 'GET', '/api/v1/credits', { key: k });
       await send(s.url, 'GET', `/api/v1/credits?key=${k}&apiKey=${k}`, { headers: { 'x-api-key': k } });
-      await send(s.url, 'POST', '/api/v1/subtitles', { key: k, body: { videoId: k, url: `https://www.youtube.com/watch?v=${k}`, lang: k } });
+      await send(s.url, 'POST', '/api/v1/subtitles', {
+        key: k,
+        body: { videoId: k, url: `https://www.youtube.com/watch?v=${k}`, lang: k },
+      });
       await send(s.url, 'POST', '/api/v1/frames', { key: k, body: { url: k, t: k } });
       await send(s.url, 'GET', `/api/v1/articles?query=${k}&lang=${k}`, { key: k });
       await send(s.url, 'GET', `/api/v1/jobs/${k}`, { key: k });
       await send(s.url, 'POST', '/trpc/subtitles.get', { key: k, body: { videoId: k } });
-      await send(s.url, 'POST', '/mcp', { key: k, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_video_subtitles', arguments: { videoId: k, lang: k } } } });
+      await send(s.url, 'POST', '/mcp', {
+        key: k,
+        headers: MCP_ACCEPT,
+        body: {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'get_video_subtitles', arguments: { videoId: k, lang: k } },
+        },
+      });
       await send(s.url, 'POST', `/api/v1/nope/${k}`, { key: k, body: { key: k } });
-      await send(s.url, 'POST', '/api/v1/subtitles', { headers: { authorization: `Basic ${k}` }, raw: `{"videoId": "${k}` });
+      await send(s.url, 'POST', '/api/v1/subtitles', {
+        headers: { authorization: `Basic ${k}` },
+        raw: `{"videoId": "${k}`,
+      });
     }
     await s.deps.lastUsed.flush();
     const secrets = [key, nearMiss, revoked.key];
     const inLogs = logs.lines.filter((l) => secrets.some((k) => l.includes(k) || l.includes(k.slice(3))));
     // A key sent as a credential (header) must never come back. A key pasted into another field (a job id, a video id,
     // a path) is echoed to the same caller by some error messages: reported, not a leak to anyone else.
-    const inBodies = bodies.filter((b, i) => (i % 10 === 0 || i % 10 === 1 || i % 10 === 9) && secrets.some((k) => b.includes(k)));
+    const inBodies = bodies.filter(
+      (b, i) => (i % 10 === 0 || i % 10 === 1 || i % 10 === 9) && secrets.some((k) => b.includes(k)),
+    );
     const echoed = bodies.filter((b) => secrets.some((k) => b.includes(k)));
     note(
       '5. Security',
@@ -57,8 +75,20 @@ describe('security', () => {
 path segment, search query, tRPC and MCP arguments, and inside a malformed body: ${logs.lines.length} log lines (debug level) and
 ${bodies.length} answers captured; lines containing a key: ${inLogs.length}; answers to header-only requests containing the key: ${inBodies.length};
 answers echoing a key the caller put in a *field* (reflected to the same caller only): ${echoed.length}.${
-        echoed.length ? `\n\nAnswers that echo a key sent in a field (first 3):\n\n${echoed.slice(0, 3).map((b) => `- \`${b.slice(0, 220).replace(/sk_\w+/g, 'sk_…')}\``).join('\n')}` : ''
-      }${inLogs.length ? `\n\nLog lines that contain a key (first 3):\n\n${inLogs.slice(0, 3).map((b) => `- \`${b.slice(0, 220).replace(/sk_\w+/g, 'sk_…')}\``).join('\n')}` : ''}`,
+        echoed.length
+          ? `\n\nAnswers that echo a key sent in a field (first 3):\n\n${echoed
+              .slice(0, 3)
+              .map((b) => `- \`${b.slice(0, 220).replace(/sk_\w+/g, 'sk_…')}\``)
+              .join('\n')}`
+          : ''
+      }${
+        inLogs.length
+          ? `\n\nLog lines that contain a key (first 3):\n\n${inLogs
+              .slice(0, 3)
+              .map((b) => `- \`${b.slice(0, 220).replace(/sk_\w+/g, 'sk_…')}\``)
+              .join('\n')}`
+          : ''
+      }`,
     );
     void keyId;
     void accountId;
@@ -88,7 +118,10 @@ answers echoing a key the caller put in a *field* (reflected to the same caller 
         if (i >= 30) samples[name]!.push(performance.now() - t0); // the first rounds warm up
       }
     }
-    const rows = Object.entries(samples).map(([name, v]) => `| ${name} | ${pct(v, 50).toFixed(3)} | ${pct(v, 90).toFixed(3)} | ${pct(v, 99).toFixed(3)} | ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)} |`);
+    const rows = Object.entries(samples).map(
+      ([name, v]) =>
+        `| ${name} | ${pct(v, 50).toFixed(3)} | ${pct(v, 90).toFixed(3)} | ${pct(v, 99).toFixed(3)} | ${(v.reduce((a, b) => a + b, 0) / v.length).toFixed(3)} |`,
+    );
     note(
       '5. Security',
       [
@@ -130,10 +163,15 @@ answers echoing a key the caller put in a *field* (reflected to the same caller 
     const accepted: string[] = [];
     const before = yt.calls.length;
     for (const url of urls) {
-      for (const [path, extra] of [['/api/v1/subtitles', {}], ['/api/v1/frames', { t: 1 }], ['/api/v1/videos/info', {}]] as const) {
+      for (const [path, extra] of [
+        ['/api/v1/subtitles', {}],
+        ['/api/v1/frames', { t: 1 }],
+        ['/api/v1/videos/info', {}],
+      ] as const) {
         const r = await call(s.url, 'POST', path, { key, body: { url, ...extra } });
         if (r.status === 405) continue;
-        if (r.status !== 400 || !isErrorShape(r.json)) accepted.push(`${path} ${url} -> ${r.status} ${r.text.slice(0, 120)}`);
+        if (r.status !== 400 || !isErrorShape(r.json))
+          accepted.push(`${path} ${url} -> ${r.status} ${r.text.slice(0, 120)}`);
         if (path === '/api/v1/subtitles') rows.push(`| \`${url}\` | ${r.status} ${r.json?.error?.code ?? ''} |`);
       }
     }
@@ -169,8 +207,8 @@ answers echoing a key the caller put in a *field* (reflected to the same caller 
       '<-> & | :* !',
       'tables:* | robert:A',
       '\\\\\\',
-      "$$; select pg_sleep(5); $$",
-      "1; select pg_sleep(5)",
+      '$$; select pg_sleep(5); $$',
+      '1; select pg_sleep(5)',
       '%_%',
       'tables\u0000',
       "' union select id, hash from api_keys --",
@@ -178,17 +216,29 @@ answers echoing a key the caller put in a *field* (reflected to the same caller 
     const bad: string[] = [];
     let slowest = 0;
     for (const q of attempts) {
-      for (const extra of ['', `&lang=${encodeURIComponent("en' or 1=1 --")}`, `&category=${encodeURIComponent("education' --")}`]) {
+      for (const extra of [
+        '',
+        `&lang=${encodeURIComponent("en' or 1=1 --")}`,
+        `&category=${encodeURIComponent("education' --")}`,
+      ]) {
         const t0 = performance.now();
         const r = await call(s.url, 'GET', `/api/v1/articles?query=${encodeURIComponent(q)}${extra}`, { key });
         slowest = Math.max(slowest, performance.now() - t0);
-        if (r.status >= 500 || (r.status >= 400 && !isErrorShape(r.json)) || (r.status === 200 && !Array.isArray(r.json.results))) bad.push(`${q} ${extra} -> ${r.status} ${r.text.slice(0, 150)}`);
+        if (
+          r.status >= 500 ||
+          (r.status >= 400 && !isErrorShape(r.json)) ||
+          (r.status === 200 && !Array.isArray(r.json.results))
+        )
+          bad.push(`${q} ${extra} -> ${r.status} ${r.text.slice(0, 150)}`);
         if (r.status === 200 && JSON.stringify(r.json).includes('sk_')) bad.push(`${q}: key material in results`);
       }
     }
     const [countRow] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from articles`;
     const n = countRow!.n;
-    note('5. Security', `**SQL injection in search.** ${attempts.length} injection strings, each alone and with injection in \`lang\` and \`category\`: 5xx or malformed answers ${bad.length}; the articles table still holds its row (${n}); slowest answer ${slowest.toFixed(0)} ms (no pg_sleep ran).${bad.length ? `\n\n${bad.map((b) => `- ${b}`).join('\n')}` : ''}`);
+    note(
+      '5. Security',
+      `**SQL injection in search.** ${attempts.length} injection strings, each alone and with injection in \`lang\` and \`category\`: 5xx or malformed answers ${bad.length}; the articles table still holds its row (${n}); slowest answer ${slowest.toFixed(0)} ms (no pg_sleep ran).${bad.length ? `\n\n${bad.map((b) => `- ${b}`).join('\n')}` : ''}`,
+    );
     expect(bad).toEqual([]);
     expect(n).toBe(1);
     expect(slowest).toBeLessThan(4000); // a pg_sleep(5) that ran would show here
@@ -197,11 +247,25 @@ answers echoing a key the caller put in a *field* (reflected to the same caller 
   it('one account never sees another account’s jobs', async () => {
     const a = await s.newKey({ rateLimit: 1_000_000 });
     const b = await s.newKey({ rateLimit: 1_000_000 });
-    const task = await createTask(s.deps.sql, { accountId: a.accountId, kind: 'summary', input: { videoId: 'dQw4w9WgXcQ' }, requestId: 'req_test' });
+    const task = await createTask(s.deps.sql, {
+      accountId: a.accountId,
+      kind: 'summary',
+      input: { videoId: 'dQw4w9WgXcQ' },
+      requestId: 'req_test',
+    });
     const own = await call(s.url, 'GET', `/api/v1/jobs/${task.id}`, { key: a.key });
     const other = await call(s.url, 'GET', `/api/v1/jobs/${task.id}`, { key: b.key });
-    const otherMcp = await call(s.url, 'POST', '/mcp', { key: b.key, headers: MCP_ACCEPT, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_job', arguments: { id: task.id } } } });
-    const otherTrpc = await call(s.url, 'GET', `/trpc/jobs.get?input=${encodeURIComponent(JSON.stringify({ id: task.id }))}`, { key: b.key });
+    const otherMcp = await call(s.url, 'POST', '/mcp', {
+      key: b.key,
+      headers: MCP_ACCEPT,
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_job', arguments: { id: task.id } } },
+    });
+    const otherTrpc = await call(
+      s.url,
+      'GET',
+      `/trpc/jobs.get?input=${encodeURIComponent(JSON.stringify({ id: task.id }))}`,
+      { key: b.key },
+    );
     const credits = await call(s.url, 'GET', '/api/v1/credits', { key: b.key });
     note(
       '5. Security',

@@ -15,13 +15,14 @@ import { createApiKey, ensureAccount, grantCredits } from '../support/stores.ts'
 const REPO = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 /** A TCP connection attempt on a fresh socket: 'refused' once nothing listens (never a pooled keep-alive socket). */
 function tryConnect(port: number): Promise<'connected' | 'refused' | string> {
   return new Promise((resolve) => {
     const sock = tcpConnect({ port, host: '127.0.0.1' });
     sock.once('connect', () => (sock.destroy(), resolve('connected')));
-    sock.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'refused' : (err.code ?? String(err))));
+    sock.once('error', (err: NodeJS.ErrnoException) =>
+      resolve(err.code === 'ECONNREFUSED' ? 'refused' : (err.code ?? String(err))),
+    );
   });
 }
 
@@ -40,11 +41,28 @@ interface Answer {
  * server has the request (its connection is busy, not idle) for as long as the client takes: an in-flight request
  * that no SIGTERM timing can miss.
  */
-function slowBodyRequest(port: number, path: string, key: string, body: unknown, finish: Promise<void>): Promise<Answer> {
+function slowBodyRequest(
+  port: number,
+  path: string,
+  key: string,
+  body: unknown,
+  finish: Promise<void>,
+): Promise<Answer> {
   const payload = Buffer.from(JSON.stringify(body));
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': payload.length, authorization: `Bearer ${key}` } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': payload.length,
+          authorization: `Bearer ${key}`,
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -58,10 +76,14 @@ function slowBodyRequest(port: number, path: string, key: string, body: unknown,
           }
           resolve({ status: res.statusCode ?? 0, json, text, at: Date.now() });
         });
-        res.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, json: undefined, text: '', error: err.code ?? err.message, at: Date.now() }));
+        res.on('error', (err: NodeJS.ErrnoException) =>
+          resolve({ status: 0, json: undefined, text: '', error: err.code ?? err.message, at: Date.now() }),
+        );
       },
     );
-    req.on('error', (err: NodeJS.ErrnoException) => resolve({ status: 0, json: undefined, text: '', error: err.code ?? err.message, at: Date.now() }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      resolve({ status: 0, json: undefined, text: '', error: err.code ?? err.message, at: Date.now() }),
+    );
     const half = Math.floor(payload.length / 2);
     req.write(payload.subarray(0, half));
     void finish.then(() => req.end(payload.subarray(half)));
@@ -71,7 +93,13 @@ function slowBodyRequest(port: number, path: string, key: string, body: unknown,
 const settled = async (p: Promise<{ status: number; json: any; text: string }>): Promise<Answer> =>
   p.then(
     (r) => ({ status: r.status, json: r.json, text: r.text, at: Date.now() }),
-    (err: Error & { cause?: { code?: string } }) => ({ status: 0, json: undefined, text: '', error: err.cause?.code ?? err.message, at: Date.now() }),
+    (err: Error & { cause?: { code?: string } }) => ({
+      status: 0,
+      json: undefined,
+      text: '',
+      error: err.cause?.code ?? err.message,
+      at: Date.now(),
+    }),
   );
 
 describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
@@ -127,7 +155,12 @@ describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
 
     const account = await ensureAccount(sql, `shutdown-${Date.now()}@example.com`);
     await grantCredits(sql, account.id, 200);
-    const { key } = await createApiKey(sql, { accountId: account.id, name: 'shutdown', rateLimit: 1_000_000, expiresAt: null });
+    const { key } = await createApiKey(sql, {
+      accountId: account.id,
+      name: 'shutdown',
+      rateLimit: 1_000_000,
+      expiresAt: null,
+    });
     const cached = newVideoId('C');
     expect((await call(base, 'POST', '/api/v1/subtitles', { key, body: { videoId: cached } })).status).toBe(200);
 
@@ -137,13 +170,22 @@ describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
     const slowIds = Array.from({ length: 4 }, () => newVideoId('S'));
     const heldId = newVideoId('H');
     let hold = true;
-    yt.fault = (kind, id) => (kind !== 'timedtext' ? undefined : slowIds.includes(id) ? { delayMs: 3000 } : id === heldId && hold ? { hang: true } : undefined);
+    yt.fault = (kind, id) =>
+      kind !== 'timedtext'
+        ? undefined
+        : slowIds.includes(id)
+          ? { delayMs: 3000 }
+          : id === heldId && hold
+            ? { hang: true }
+            : undefined;
     const t0 = Date.now();
     const slow = slowIds.map((videoId) => settled(call(base, 'POST', '/api/v1/subtitles', { key, body: { videoId } })));
     const held = settled(call(base, 'POST', '/api/v1/subtitles', { key, body: { videoId: heldId } }));
     let finishBodies!: () => void;
     const bodiesDone = new Promise<void>((r) => (finishBodies = r));
-    const trickled = Array.from({ length: 6 }, () => slowBodyRequest(port, '/api/v1/subtitles', key, { videoId: cached }, bodiesDone));
+    const trickled = Array.from({ length: 6 }, () =>
+      slowBodyRequest(port, '/api/v1/subtitles', key, { videoId: cached }, bodiesDone),
+    );
     for (let i = 0; i < 300 && [...slowIds, heldId].some((id) => yt.captions(id) < 1); i++) await sleep(50);
     expect([...slowIds, heldId].map((id) => yt.captions(id))).toEqual([1, 1, 1, 1, 1]);
     await sleep(200); // the trickled requests' headers have long arrived
@@ -173,7 +215,11 @@ describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
     await sleep(500);
     finishBodies();
 
-    const [slowAnswers, heldAnswer, trickledAnswers] = await Promise.all([Promise.all(slow), held, Promise.all(trickled)]);
+    const [slowAnswers, heldAnswer, trickledAnswers] = await Promise.all([
+      Promise.all(slow),
+      held,
+      Promise.all(trickled),
+    ]);
     const exit = await exited;
     const exitAfter = exit.at - killedAt;
 
@@ -193,7 +239,8 @@ describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
       ['extraction, captions never answered', heldAnswer],
       ...trickledAnswers.map((a): [string, Answer] => ['cached, body still being sent', a]),
     ];
-    const clean = (a: Answer) => !a.error && (a.status === 200 || (a.status >= 400 && a.status !== 500 && isErrorShape(a.json)));
+    const clean = (a: Answer) =>
+      !a.error && (a.status === 200 || (a.status >= 400 && a.status !== 500 && isErrorShape(a.json)));
     const rows = new Map<string, number>();
     for (const [what, a] of all) {
       const k = `| ${what} | ${a.error ? `connection error ${a.error}` : `${a.status} ${a.json?.error?.code ?? ''}`.trim()} |`;
@@ -220,7 +267,9 @@ describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
       ].join('\n'),
     );
 
-    expect(all.filter(([, a]) => !clean(a)).map(([w, a]) => `${w}: ${a.error ?? a.status} ${a.text.slice(0, 160)}`)).toEqual([]);
+    expect(
+      all.filter(([, a]) => !clean(a)).map(([w, a]) => `${w}: ${a.error ?? a.status} ${a.text.slice(0, 160)}`),
+    ).toEqual([]);
     expect(all.filter(([, a]) => a.at <= killedAt).map(([w]) => w)).toEqual([]); // every one was in flight at the signal
     expect(slowAnswers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(trickledAnswers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200]);

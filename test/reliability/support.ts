@@ -20,7 +20,10 @@ export const relDatabase = () => createDatabase('subtext_rel', TEMPLATE_DB);
 /** A finding for RELIABILITY.md, under a section; written when the run ends. */
 export function note(section: string, markdown: string): void {
   mkdirSync(NOTES_DIR, { recursive: true });
-  appendFileSync(path.join(NOTES_DIR, `${section.replace(/[^\w.-]+/g, '_')}.md`), `${markdown.replaceAll('\u0000', '\\0')}\n\n`);
+  appendFileSync(
+    path.join(NOTES_DIR, `${section.replace(/[^\w.-]+/g, '_')}.md`),
+    `${markdown.replaceAll('\u0000', '\\0')}\n\n`,
+  );
   const titles = path.join(NOTES_DIR, '_titles.json');
   const all = existsSync(titles) ? (JSON.parse(readFileSync(titles, 'utf8')) as Record<string, string>) : {};
   all[section.replace(/[^\w.-]+/g, '_')] = section;
@@ -30,22 +33,31 @@ export function note(section: string, markdown: string): void {
 export function writeReport(): void {
   if (!existsSync(NOTES_DIR)) return;
   const titles = JSON.parse(readFileSync(path.join(NOTES_DIR, '_titles.json'), 'utf8')) as Record<string, string>;
-  const files = readdirSync(NOTES_DIR).filter((f) => f.endsWith('.md')).sort();
+  const files = readdirSync(NOTES_DIR)
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   const stamp = `${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`;
   const sections = new Map<string, string>();
   // A filtered run (`npm run test:reliability -- shutdown`) rewrites only the sections its tests wrote: the others
   // are kept as the run that wrote them left them, each with its own date.
   const report = path.join(REPO, 'RELIABILITY.md');
   if (existsSync(report)) {
-    for (const section of readFileSync(report, 'utf8').split(/\n(?=## )/).slice(1)) {
+    for (const section of readFileSync(report, 'utf8')
+      .split(/\n(?=## )/)
+      .slice(1)) {
       sections.set(section.slice(3, section.indexOf('\n')).trim(), `${section.trim()}\n`);
     }
   }
   for (const f of files) {
     const title = titles[f.slice(0, -3)] ?? f;
-    sections.set(title, `## ${title}\n\n_Written ${stamp}._\n\n${readFileSync(path.join(NOTES_DIR, f), 'utf8').trim()}\n`);
+    sections.set(
+      title,
+      `## ${title}\n\n_Written ${stamp}._\n\n${readFileSync(path.join(NOTES_DIR, f), 'utf8').trim()}\n`,
+    );
   }
-  const body = [...sections.entries()].sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true })).map(([, text]) => text);
+  const body = [...sections.entries()]
+    .sort(([a], [b]) => a.localeCompare(b, 'en', { numeric: true }))
+    .map(([, text]) => text);
   writeFileSync(
     report,
     [
@@ -53,7 +65,7 @@ export function writeReport(): void {
       '',
       `Written by \`npm run test:reliability\` (vitest.reliability.config.ts, test/reliability/**), last on ${stamp},`,
       `${os.cpus()[0]?.model ?? 'cpu'}, ${os.cpus().length} cores, Node ${process.version}. Each section is written by a test after its checks ran,`,
-      'and dated: a run filtered to some files rewrites only their sections. A section missing, or older than its test\'s last run, means',
+      "and dated: a run filtered to some files rewrites only their sections. A section missing, or older than its test's last run, means",
       'the test did not get that far (see the vitest output). Timing figures are reported, never asserted.',
       '',
       ...body,
@@ -86,7 +98,12 @@ export async function startMixedYoutube(): Promise<MixedYoutube> {
   const counts = { player: new Map<string, number>(), timedtext: new Map<string, number>() };
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
   let server!: MixedYoutube;
-  const applyFault = async (kind: 'player' | 'timedtext', videoId: string, res: import('node:http').ServerResponse, served: ServedRequest) => {
+  const applyFault = async (
+    kind: 'player' | 'timedtext',
+    videoId: string,
+    res: import('node:http').ServerResponse,
+    served: ServedRequest,
+  ) => {
     const f = server.fault?.(kind, videoId);
     if (!f) return false;
     if ('hang' in f) return true;
@@ -137,7 +154,10 @@ export async function startMixedYoutube(): Promise<MixedYoutube> {
       },
       '/videoplayback': { file: videoFile },
     },
-    (p) => (p.startsWith('/videoplayback') ? { handle: (req, res, served) => serveFile(req, res, served, videoFile, 'video/mp4') } : undefined),
+    (p) =>
+      p.startsWith('/videoplayback')
+        ? { handle: (req, res, served) => serveFile(req, res, served, videoFile, 'video/mp4') }
+        : undefined,
   );
   server = Object.assign(base, {
     players: (id: string) => counts.player.get(id) ?? 0,
@@ -149,13 +169,32 @@ export async function startMixedYoutube(): Promise<MixedYoutube> {
 
 let seq = 0;
 /** A fresh valid video id (cache misses on purpose). */
-export const newVideoId = (prefix = 'R') => `${prefix}${process.pid.toString(36)}${(seq++).toString(36)}`.padEnd(11, '_').slice(0, 11);
+export const newVideoId = (prefix = 'R') =>
+  `${prefix}${process.pid.toString(36)}${(seq++).toString(36)}`.padEnd(11, '_').slice(0, 11);
 
-export async function call(base: string, method: string, path: string, opts: { key?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string>; signal?: AbortSignal } = {}) {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: {
+    key?: string;
+    body?: unknown;
+    raw?: string | Buffer;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  } = {},
+) {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key) headers.authorization = `Bearer ${opts.key}`;
   if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
-  const body = opts.raw !== undefined ? (typeof opts.raw === 'string' ? opts.raw : new Uint8Array(opts.raw)) : opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  const body =
+    opts.raw !== undefined
+      ? typeof opts.raw === 'string'
+        ? opts.raw
+        : new Uint8Array(opts.raw)
+      : opts.body === undefined
+        ? undefined
+        : JSON.stringify(opts.body);
   const answer = await readAnswer(await fetch(new URL(path, base), { method, headers, body, signal: opts.signal }));
   return { ...answer, requestId: answer.headers.get('x-request-id') };
 }

@@ -28,15 +28,35 @@ let forbidden: { origin: string; requests: string[]; server: Server };
 // Playlists that try to make ffmpeg open the forbidden target itself, each past a different hole in the rewriting.
 const hostile: Record<string, { type: string; body: () => string }> = {
   // An unquoted URI= in #EXT-X-MAP (the init section is opened before the segment).
-  'map.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:URI=${forbidden.origin}/init.mp4\n#EXTINF:10,\nmissing.ts\n#EXT-X-ENDLIST\n` },
+  'map.m3u8': {
+    type: 'application/vnd.apple.mpegurl',
+    body: () =>
+      `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MAP:URI=${forbidden.origin}/init.mp4\n#EXTINF:10,\nmissing.ts\n#EXT-X-ENDLIST\n`,
+  },
   // An unquoted URI= in #EXT-X-KEY (the key is fetched before the segment).
-  'key.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=${forbidden.origin}/key\n#EXTINF:10,\nmissing.ts\n#EXT-X-ENDLIST\n` },
+  'key.m3u8': {
+    type: 'application/vnd.apple.mpegurl',
+    body: () =>
+      `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-KEY:METHOD=AES-128,URI=${forbidden.origin}/key\n#EXTINF:10,\nmissing.ts\n#EXT-X-ENDLIST\n`,
+  },
   // A variant playlist served as a segment (type and name say MPEG-TS; ffmpeg parses it by its #EXTM3U).
-  'master.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000\nvariant.ts\n' },
-  'variant.ts': { type: 'video/mp2t', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${forbidden.origin}/seg.ts\n#EXT-X-ENDLIST\n` },
+  'master.m3u8': {
+    type: 'application/vnd.apple.mpegurl',
+    body: () => '#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=64000\nvariant.ts\n',
+  },
+  'variant.ts': {
+    type: 'video/mp2t',
+    body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${forbidden.origin}/seg.ts\n#EXT-X-ENDLIST\n`,
+  },
   // A segment name whose percent-encoding is broken, and a URI split off by a bare CR.
-  'badname.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${forbidden.origin}/a%ZZ.ts\n#EXT-X-ENDLIST\n` },
-  'cr.m3u8': { type: 'application/vnd.apple.mpegurl', body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\r${forbidden.origin}/cr.ts\n#EXT-X-ENDLIST\n` },
+  'badname.m3u8': {
+    type: 'application/vnd.apple.mpegurl',
+    body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n${forbidden.origin}/a%ZZ.ts\n#EXT-X-ENDLIST\n`,
+  },
+  'cr.m3u8': {
+    type: 'application/vnd.apple.mpegurl',
+    body: () => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\r${forbidden.origin}/cr.ts\n#EXT-X-ENDLIST\n`,
+  },
 };
 beforeAll(async () => {
   if (!audioAvailable) return;
@@ -62,10 +82,21 @@ beforeAll(async () => {
     },
     (path) => {
       if (path.startsWith('/hls/') && /^\/hls\/[a-z0-9]+\.(m3u8|ts)$/.test(path)) {
-        return { handle: (req, res, served) => serveFile(req, res, served, join(media.hlsDir, path.slice(5)), path.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t') };
+        return {
+          handle: (req, res, served) =>
+            serveFile(
+              req,
+              res,
+              served,
+              join(media.hlsDir, path.slice(5)),
+              path.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
+            ),
+        };
       }
       const playlist = path.startsWith('/hostile/') ? hostile[path.slice(9)] : undefined;
-      return playlist ? { handle: (_req, res) => void res.writeHead(200, { 'content-type': playlist.type }).end(playlist.body()) } : undefined;
+      return playlist
+        ? { handle: (_req, res) => void res.writeHead(200, { 'content-type': playlist.type }).end(playlist.body()) }
+        : undefined;
     },
   );
   s = await startTestServer(
@@ -95,7 +126,13 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
     const url = files.url('/talk.mp4');
     const r = await rest(s.url, 'GET', `/videos/${encodeURIComponent(url)}`, { key });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ videoId: mediaIdOf(url), title: MEDIA_TITLE, isLive: false, thumbnail: null, media: { url, kind: 'file', formatName: expect.stringContaining('mp4') } });
+    expect(r.json).toMatchObject({
+      videoId: mediaIdOf(url),
+      title: MEDIA_TITLE,
+      isLive: false,
+      thumbnail: null,
+      media: { url, kind: 'file', formatName: expect.stringContaining('mp4') },
+    });
     expect(r.json.duration).toBeCloseTo(media.programme.seconds, 0);
     expect(r.json.media.streams).toEqual([
       { index: 0, type: 'video', codec: 'h264', width: 320, height: 180 },
@@ -107,7 +144,10 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
     try {
       const tool: any = await client.callTool({ name: 'get_video_info', arguments: { videoId: url } });
       expect(tool.structuredContent).toEqual(r.json);
-      const tracks: any = await client.callTool({ name: 'list_subtitle_tracks', arguments: { videoId: mediaIdOf(url) } });
+      const tracks: any = await client.callTool({
+        name: 'list_subtitle_tracks',
+        arguments: { videoId: mediaIdOf(url) },
+      });
       expect(tracks.structuredContent.tracks).toEqual([]);
     } finally {
       await client.close();
@@ -117,16 +157,26 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
   it('frames by ffmpeg from the file, seeking with ranges through the gateway; charged per frame', async () => {
     const { key } = await s.newKey({ credits: 5 });
     const before = files.requests.length;
-    const r = await rest(s.url, 'POST', '/frames', { key, body: { url: files.url('/moved.mp4'), timestamps: [2, 20.5], width: 160, includeBase64: true } });
+    const r = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { url: files.url('/moved.mp4'), timestamps: [2, 20.5], width: 160, includeBase64: true },
+    });
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ videoId: mediaIdOf(files.url('/moved.mp4')), creditsCharged: 2 });
-    for (const f of r.json.frames) expect(jpegSize(Buffer.from(f.base64, 'base64'))).toEqual({ width: 160, height: 90 });
+    for (const f of r.json.frames)
+      expect(jpegSize(Buffer.from(f.base64, 'base64'))).toEqual({ width: 160, height: 90 });
     // Every byte came from the file server through the gateway's own requests (the redirect followed by us).
     expect(files.requests.slice(before).some((q) => q.path === '/talk.mp4' && q.range)).toBe(true);
-    const past = await rest(s.url, 'POST', '/frames', { key, body: { url: files.url('/talk.mp4'), t: media.programme.seconds + 30 } });
+    const past = await rest(s.url, 'POST', '/frames', {
+      key,
+      body: { url: files.url('/talk.mp4'), t: media.programme.seconds + 30 },
+    });
     expect(past.status).toBe(400);
     // The image route takes the URL percent-encoded in its path.
-    const image = await rest(s.url, 'GET', `/videos/${encodeURIComponent(files.url('/talk.mp4'))}/frame`, { key, query: { t: '4', width: '320' } });
+    const image = await rest(s.url, 'GET', `/videos/${encodeURIComponent(files.url('/talk.mp4'))}/frame`, {
+      key,
+      query: { t: '4', width: '320' },
+    });
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/jpeg');
     expect(image.headers.get('x-credits-charged')).toBe('1');
@@ -140,7 +190,11 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
     expect(native.json.error.code).toBe('NO_SUBTITLES');
     const r = await rest(s.url, 'POST', '/subtitles', { key, body: { url } });
     expect(r.status).toBe(202);
-    expect(r.json).toMatchObject({ videoId: mediaIdOf(url), source: 'speech-to-text', estimatedCredits: speechPrice(media.programme.seconds) });
+    expect(r.json).toMatchObject({
+      videoId: mediaIdOf(url),
+      source: 'speech-to-text',
+      estimatedCredits: speechPrice(media.programme.seconds),
+    });
     const job = await finished(key, r.json.job.id);
     expect(job).toMatchObject({ status: 'succeeded', creditsCharged: speechPrice(media.programme.seconds) });
     expect(job.result.transcript).toMatchObject({ videoId: mediaIdOf(url), source: 'speech-to-text', lang: 'en' });
@@ -173,7 +227,9 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
 
   it('the byte bound stops a stream mid-way: MEDIA_TOO_LARGE', async () => {
     const decoder = s.deps.speech!.decoder;
-    await expect(decoder.decode({ url: files.url('/talk.webm'), direct: true }, { maxSeconds: 600, maxBytes: 8192 })).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
+    await expect(
+      decoder.decode({ url: files.url('/talk.webm'), direct: true }, { maxSeconds: 600, maxBytes: 8192 }),
+    ).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
   });
 
   it('refused before any work or charge: not media, a redirect to a disallowed address, a scheme other than http(s)', async () => {
@@ -212,7 +268,9 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
           request({ host: hostname, port, path: target }, (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);
-          }).on('error', reject).end();
+          })
+            .on('error', reject)
+            .end();
         });
       expect(await viaProxy(`${forbidden.origin}/metadata`)).toBe(403);
       expect(await viaProxy(session.url)).toBe(200);
@@ -233,13 +291,19 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
       const r = await rest(s.url, 'POST', '/subtitles', { key, body: { url, mode: 'generate' } });
       if (r.status === 202) {
         const job = await finished(key, r.json.job.id);
-        expect(job).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: expect.any(String), message: expect.any(String) } });
+        expect(job).toMatchObject({
+          status: 'failed',
+          creditsCharged: 0,
+          error: { code: expect.any(String), message: expect.any(String) },
+        });
       } else {
         expect([400, 422, 502]).toContain(r.status);
         expect(r.json.error).toMatchObject({ code: expect.any(String), message: expect.any(String) });
       }
       // ffmpeg itself, past the probe: the decoder fails too.
-      await expect(s.deps.speech!.decoder.decode({ url, direct: true }, { maxSeconds: 600, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: expect.any(String) });
+      await expect(
+        s.deps.speech!.decoder.decode({ url, direct: true }, { maxSeconds: 600, maxBytes: 10_000_000 }),
+      ).rejects.toMatchObject({ code: expect.any(String) });
       expect(forbidden.requests.slice(before)).toEqual([]);
       const charged = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
       expect(charged).toHaveLength(0);
@@ -253,7 +317,13 @@ describe.skipIf(!audioAvailable)('the production gateway', { timeout: 60_000 }, 
     try {
       const { key } = await strict.newKey({ credits: 10 });
       const before = files.requests.length;
-      for (const url of [files.url('/talk.mp4'), 'https://127.0.0.1/a.mp4', 'https://10.1.2.3/a.mp4', 'https://[::1]/a.mp4', 'https://169.254.169.254/latest']) {
+      for (const url of [
+        files.url('/talk.mp4'),
+        'https://127.0.0.1/a.mp4',
+        'https://10.1.2.3/a.mp4',
+        'https://[::1]/a.mp4',
+        'https://169.254.169.254/latest',
+      ]) {
         const r = await rest(strict.url, 'POST', '/subtitles', { key, body: { url } });
         expect(r.status, url).toBe(400);
         expect(r.json.error.code).toBe('INVALID_REQUEST');
@@ -263,15 +333,20 @@ describe.skipIf(!audioAvailable)('the production gateway', { timeout: 60_000 }, 
       await strict.close();
     }
   });
-
 });
 
 describe('the gateway on its own', () => {
   it('check(): https only, no credentials, public addresses only', async () => {
     const gateway = createMediaGateway();
-    await expect(gateway.check('http://example.com/a.mp3')).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/https only/) });
+    await expect(gateway.check('http://example.com/a.mp3')).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringMatching(/https only/),
+    });
     await expect(gateway.check('https://user:pw@example.com/a.mp3')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
-    await expect(gateway.check('https://192.168.1.1/a.mp3')).rejects.toMatchObject({ code: 'INVALID_REQUEST', message: expect.stringMatching(/public/) });
+    await expect(gateway.check('https://192.168.1.1/a.mp3')).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      message: expect.stringMatching(/public/),
+    });
     await expect(gateway.check('https://[::ffff:127.0.0.1]/a.mp3')).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
     await gateway.stop();
   });

@@ -22,7 +22,12 @@ const pcmOf = (seconds: number) => Buffer.alloc(Math.round(seconds * SAMPLE_RATE
 
 describe('OpenAI-compatible engine', () => {
   it('posts multipart file, model, language, verbose_json and segment timestamps, and reads the segments', async () => {
-    const engine = createOpenAiEngine({ baseUrl: `${whisper.origin}/`, apiKey: 'sk-test-secret', model: 'Systran/faster-whisper-small', timeoutMs: 10_000 });
+    const engine = createOpenAiEngine({
+      baseUrl: `${whisper.origin}/`,
+      apiKey: 'sk-test-secret',
+      model: 'Systran/faster-whisper-small',
+      timeoutMs: 10_000,
+    });
     const out = await engine.transcribe(pcmOf(12), { language: 'en-GB' });
     const seen = whisper.requests.at(-1)!;
     expect(seen.path).toBe('/v1/audio/transcriptions');
@@ -34,7 +39,14 @@ describe('OpenAI-compatible engine', () => {
       'timestamp_granularities[]': ['segment'],
       language: ['en'],
     });
-    expect(seen.file).toMatchObject({ name: 'audio.wav', type: 'audio/wav', sampleRate: 16000, channels: 1, bitsPerSample: 16, seconds: 12 });
+    expect(seen.file).toMatchObject({
+      name: 'audio.wav',
+      type: 'audio/wav',
+      sampleRate: 16000,
+      channels: 1,
+      bitsPerSample: 16,
+      seconds: 12,
+    });
     // OpenAI names the language ("english"); we answer its code.
     expect(out).toEqual({
       language: 'en',
@@ -48,7 +60,9 @@ describe('OpenAI-compatible engine', () => {
 
   it('without a language, sends none and takes the detected one; a base URL ending in /v1 is not doubled', async () => {
     const engine = createOpenAiEngine({ baseUrl: `${whisper.origin}/v1`, model: 'whisper-1', timeoutMs: 10_000 });
-    whisper.answer = () => ({ body: { text: 'bonjour', language: 'fr', duration: 2, segments: [{ start: 0.2, end: 1.5, text: ' bonjour ' }] } });
+    whisper.answer = () => ({
+      body: { text: 'bonjour', language: 'fr', duration: 2, segments: [{ start: 0.2, end: 1.5, text: ' bonjour ' }] },
+    });
     const out = await engine.transcribe(pcmOf(2), {});
     expect(whisper.requests.at(-1)!.path).toBe('/v1/audio/transcriptions');
     expect(whisper.requests.at(-1)!.fields.language).toBeUndefined();
@@ -58,16 +72,34 @@ describe('OpenAI-compatible engine', () => {
 
   it('failures are EXTRACTION_FAILED with the status, never the key nor the server text (logged instead)', async () => {
     const logged: unknown[] = [];
-    const engine = createOpenAiEngine({ baseUrl: whisper.origin, apiKey: 'sk-test-secret', model: 'whisper-1', timeoutMs: 10_000, log: { warn: (o: unknown) => void logged.push(o) } as never });
+    const engine = createOpenAiEngine({
+      baseUrl: whisper.origin,
+      apiKey: 'sk-test-secret',
+      model: 'whisper-1',
+      timeoutMs: 10_000,
+      log: { warn: (o: unknown) => void logged.push(o) } as never,
+    });
     // OpenAI's own 401 text quotes a masked fragment of the key.
-    whisper.answer = () => ({ status: 401, body: { error: { message: 'Incorrect API key provided: sk-te*****cret.' } } });
+    whisper.answer = () => ({
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided: sk-te*****cret.' } },
+    });
     const failure = await engine.transcribe(pcmOf(1), {}).catch((err: unknown) => err);
-    expect(failure).toMatchObject({ code: 'EXTRACTION_FAILED', message: 'the speech-to-text server answered HTTP 401' });
+    expect(failure).toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: 'the speech-to-text server answered HTTP 401',
+    });
     expect(logged).toEqual([{ status: 401, detail: expect.stringContaining('Incorrect API key') }]);
     whisper.answer = () => ({ body: { nonsense: true, segments: 'no' } });
-    await expect(engine.transcribe(pcmOf(1), {})).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/verbose_json/) });
+    await expect(engine.transcribe(pcmOf(1), {})).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringMatching(/verbose_json/),
+    });
     const gone = createOpenAiEngine({ baseUrl: 'http://127.0.0.1:9', model: 'whisper-1', timeoutMs: 5_000 });
-    await expect(gone.transcribe(pcmOf(1), {})).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/unreachable/) });
+    await expect(gone.transcribe(pcmOf(1), {})).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringMatching(/unreachable/),
+    });
   });
 
   it('language names and codes', () => {
@@ -88,7 +120,10 @@ describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
   const ffmpegPath = 'ffmpeg';
   beforeAll(async () => {
     const { file } = speechProgramme();
-    media = await startVideoServer({ '/audio.webm': { file, contentType: 'audio/webm' }, '/to-other': { redirect: 'http://127.0.0.1:1/x' } });
+    media = await startVideoServer({
+      '/audio.webm': { file, contentType: 'audio/webm' },
+      '/to-other': { redirect: 'http://127.0.0.1:1/x' },
+    });
     other = await startVideoServer({ '/audio.webm': { file, contentType: 'audio/webm' } });
   });
   afterAll(async () => {
@@ -115,16 +150,28 @@ describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
   });
 
   it('bounds: longer than maxSeconds or larger than maxBytes is MEDIA_TOO_LARGE', async () => {
-    await expect(decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 10, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
-    await expect(decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 600, maxBytes: 2048 })).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
-    await expect(decoder().decode({ url: media.url('/audio.webm'), bytes: 10_000_000 }, { maxSeconds: 600, maxBytes: 1_000_000 })).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
+    await expect(
+      decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 10, maxBytes: 10_000_000 }),
+    ).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
+    await expect(
+      decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 600, maxBytes: 2048 }),
+    ).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
+    await expect(
+      decoder().decode({ url: media.url('/audio.webm'), bytes: 10_000_000 }, { maxSeconds: 600, maxBytes: 1_000_000 }),
+    ).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
   });
 
   it('refuses hosts outside the allowlist and redirects to them, before ffmpeg opens anything', async () => {
     const before = other.requests.length;
-    await expect(decoder().decode({ url: other.url('/audio.webm') }, { maxSeconds: 600, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/audio source refused/) });
-    await expect(decoder().decode({ url: media.url('/to-other') }, { maxSeconds: 600, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/audio source refused/) });
-    await expect(decoder().decode({ url: 'file:///etc/passwd' }, { maxSeconds: 600, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: 'EXTRACTION_FAILED' });
+    await expect(
+      decoder().decode({ url: other.url('/audio.webm') }, { maxSeconds: 600, maxBytes: 10_000_000 }),
+    ).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/audio source refused/) });
+    await expect(
+      decoder().decode({ url: media.url('/to-other') }, { maxSeconds: 600, maxBytes: 10_000_000 }),
+    ).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/audio source refused/) });
+    await expect(
+      decoder().decode({ url: 'file:///etc/passwd' }, { maxSeconds: 600, maxBytes: 10_000_000 }),
+    ).rejects.toMatchObject({ code: 'EXTRACTION_FAILED' });
     expect(other.requests.length).toBe(before);
   });
 
@@ -132,13 +179,14 @@ describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
     const text = await startVideoServer({ '/page': { file: '/etc/hostname', contentType: 'text/html' } });
     try {
       const d = createFfmpegAudioDecoder({ ffmpegPath, extraOrigins: [text.origin] });
-      await expect(d.decode({ url: text.url('/page') }, { maxSeconds: 600, maxBytes: 10_000_000 })).rejects.toMatchObject({ code: 'EXTRACTION_FAILED' });
+      await expect(
+        d.decode({ url: text.url('/page') }, { maxSeconds: 600, maxBytes: 10_000_000 }),
+      ).rejects.toMatchObject({ code: 'EXTRACTION_FAILED' });
     } finally {
       await text.close();
     }
   });
 });
-
 
 describe.skipIf(!audioAvailable || !sharedAvailable)('YouTube audio through the client chain', () => {
   let yt: SpeechYoutube;
@@ -158,7 +206,10 @@ describe.skipIf(!audioAvailable || !sharedAvailable)('YouTube audio through the 
     expect(url.searchParams.get('itag')).toBe('139');
     expect(audio).toMatchObject({ kind: 'file', bytes: expect.any(Number) });
     expect(audio.seconds).toBeCloseTo(288, -1);
-    const decoded = await createFfmpegAudioDecoder({ ffmpegPath: 'ffmpeg', extraOrigins: [yt.origin] }).decode(audio, { maxSeconds: 600, maxBytes: 50_000_000 });
+    const decoded = await createFfmpegAudioDecoder({ ffmpegPath: 'ffmpeg', extraOrigins: [yt.origin] }).decode(audio, {
+      maxSeconds: 600,
+      maxBytes: 50_000_000,
+    });
     try {
       expect(decoded.seconds).toBeCloseTo(yt.programme.seconds, 1);
     } finally {

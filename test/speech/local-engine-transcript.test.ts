@@ -14,7 +14,8 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 const run = audioAvailable && sharedAvailable;
 if (process.env.CI && !run) throw new Error('the shared YouTube and audio fixtures are needed in CI');
 // CI installs pocketsphinx (.ci/run); the speech tests are meaningless without it.
-if (run && !findPocketsphinx(process.env.PATH ?? '')) throw new Error('pocketsphinx_continuous must be on PATH (apt-get install pocketsphinx pocketsphinx-en-us)');
+if (run && !findPocketsphinx(process.env.PATH ?? ''))
+  throw new Error('pocketsphinx_continuous must be on PATH (apt-get install pocketsphinx pocketsphinx-en-us)');
 
 let yt: SpeechYoutube;
 let s: TestServer;
@@ -29,7 +30,9 @@ afterAll(async () => {
 });
 
 describe.skipIf(!run)('the local engine through POST /subtitles', () => {
-  it('transcribes real speech into segments on the video’s clock, cut in the long pause, charged per started minute', { timeout: 300_000 }, async () => {
+  it('transcribes real speech into segments on the video’s clock, cut in the long pause, charged per started minute', {
+    timeout: 300_000,
+  }, async () => {
     const { key } = await s.newKey({ credits: 20 });
     const r = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: SPEECH_VIDEOS.noCaptions } });
     expect(r.status).toBe(202);
@@ -42,7 +45,12 @@ describe.skipIf(!run)('the local engine through POST /subtitles', () => {
     }
     expect(job.error).toBeUndefined();
     const t = job.result.transcript;
-    expect(t).toMatchObject({ source: 'speech-to-text', engine: 'local', lang: 'en', creditsCharged: speechPrice(yt.programme.seconds) });
+    expect(t).toMatchObject({
+      source: 'speech-to-text',
+      engine: 'local',
+      lang: 'en',
+      creditsCharged: speechPrice(yt.programme.seconds),
+    });
     const words = t.segments.map((x: { text: string }) => x.text).join(' ');
     expect(wordErrorRate(yt.programme.reference, words)).toBeLessThan(0.75);
     // Every segment lies within the programme, and each sentence (the last two come after the 30-second cut) has
@@ -52,10 +60,14 @@ describe.skipIf(!run)('the local engine through POST /subtitles', () => {
       expect(seg.end).toBeLessThanOrEqual(yt.programme.seconds + 0.5);
     }
     for (const part of yt.programme.parts) {
-      const inside = t.segments.filter((x: { start: number; end: number }) => x.start >= part.start - 0.5 && x.end <= part.end + 0.5);
+      const inside = t.segments.filter(
+        (x: { start: number; end: number }) => x.start >= part.start - 0.5 && x.end <= part.end + 0.5,
+      );
       const heard = normalizeWords(inside.map((x: { text: string }) => x.text).join(' ')).split(' ');
       const said = new Set(normalizeWords(part.clip.reference).split(' '));
-      expect(heard.filter((w) => said.has(w)).length, `words of ${part.clip.name} heard in its span`).toBeGreaterThan(0);
+      expect(heard.filter((w) => said.has(w)).length, `words of ${part.clip.name} heard in its span`).toBeGreaterThan(
+        0,
+      );
     }
   });
 });

@@ -9,7 +9,13 @@ import { runSpeechJob } from '../../src/domain/speech/speech-job.ts';
 import type { FakeWhisper } from '../support/fake-whisper.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
-import { resetSpeechStack, SPEECH_VIDEOS, startSpeechStack, type SpeechStack, type SpeechYoutube } from '../support/speech-youtube.ts';
+import {
+  resetSpeechStack,
+  SPEECH_VIDEOS,
+  startSpeechStack,
+  type SpeechStack,
+  type SpeechYoutube,
+} from '../support/speech-youtube.ts';
 import { heldTasks } from '../support/held-tasks.ts';
 import type { TestServer } from '../support/test-server.ts';
 
@@ -33,7 +39,13 @@ beforeEach(async () => {
 const { noCaptions } = SPEECH_VIDEOS;
 
 async function newTask(accountId: string, key: string, lang: string | null) {
-  return s.deps.tasks.create({ accountId, kind: 'transcription', input: { videoId: noCaptions, lang }, requestId: `req_${key}_${accountId}`, jobKey: key });
+  return s.deps.tasks.create({
+    accountId,
+    kind: 'transcription',
+    input: { videoId: noCaptions, lang },
+    requestId: `req_${key}_${accountId}`,
+    jobKey: key,
+  });
 }
 
 const charges = (...accountIds: string[]) =>
@@ -41,7 +53,10 @@ const charges = (...accountIds: string[]) =>
     select account_id, delta from credit_ledger
     where account_id in ${s.deps.sql(accountIds)} and video_id = ${noCaptions} and kind = 'charge' and operation = 'speech' order by id`;
 
-const taskRow = (id: string) => s.deps.sql<{ status: string; credits_charged: number }[]>`select status, credits_charged from tasks where id = ${id}`.then((r) => r[0]);
+const taskRow = (id: string) =>
+  s.deps.sql<
+    { status: string; credits_charged: number }[]
+  >`select status, credits_charged from tasks where id = ${id}`.then((r) => r[0]);
 
 describe.skipIf(!run)('a speech-to-text result finished twice', { timeout: 120_000 }, () => {
   it('a retry running beside the first run (same key, same task): one charge, the task succeeded with it', async () => {

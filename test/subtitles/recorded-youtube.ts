@@ -70,7 +70,11 @@ const WATCH_PAGES: Record<string, { file: string; status: number }> = {
 };
 
 /** Caption files parsed by the service: segments as the service must answer them. */
-export const STYLED_SEGMENTS = { count: 205, first: { start: 0.207, end: 1.976, text: 'Haooo! HimeHina here!' }, last: { start: 247.555, end: 249.288, text: 'Aw yeah!' } };
+export const STYLED_SEGMENTS = {
+  count: 205,
+  first: { start: 0.207, end: 1.976, text: 'Haooo! HimeHina here!' },
+  last: { start: 247.555, end: 249.288, text: 'Aw yeah!' },
+};
 export const OWN_ASR_SEGMENTS = [
   { start: 0.08, end: 2.02, text: 'hello and welcome' },
   { start: 2.02, end: 5.5, text: "Tom & Jerry it's" },
@@ -93,7 +97,13 @@ export function recordedRoutes(): FakeRoutes {
       if (videoId === ID.own) return json(readOwn('player.own.captions.json'));
       // The same video as two recorded clients saw it: refused for VISIONOS (and so here for every other client), served for ANDROID.
       if (videoId === ID.clientSpecific) {
-        return json(shared(client === 'ANDROID' ? 'reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json' : 'player.visionos.unplayable-for-client.it3OtbTxQk0.json'));
+        return json(
+          shared(
+            client === 'ANDROID'
+              ? 'reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json'
+              : 'player.visionos.unplayable-for-client.it3OtbTxQk0.json',
+          ),
+        );
       }
       const file = PLAYER[videoId];
       return file ? json(shared(file)) : { status: 404, body: 'no such fixture' };
@@ -105,12 +115,16 @@ export function recordedRoutes(): FakeRoutes {
     timedtext(url) {
       const videoId = url.searchParams.get('v');
       if (videoId === ID.own) {
-        return url.searchParams.get('kind') === 'asr' ? json(readOwn('timedtext.own.asr.json3.json')) : { body: readOwn('timedtext.own.srv3.xml'), contentType: 'text/xml' };
+        return url.searchParams.get('kind') === 'asr'
+          ? json(readOwn('timedtext.own.asr.json3.json'))
+          : { body: readOwn('timedtext.own.srv3.xml'), contentType: 'text/xml' };
       }
       // The only recorded json3 is sc3-z_2aNX0's styled manual track; we answer it for every recorded player's
       // caption track (any track of any video), since no recorded download exists for those tracks. The parser
       // does not care whose words they are, and the tests check these segments, not the video's own.
-      return PLAYER[videoId ?? ''] || videoId === ID.clientSpecific ? json(shared('timedtext.styled-manual.json3.sc3-z_2aNX0.json')) : { status: 404, body: '' };
+      return PLAYER[videoId ?? ''] || videoId === ID.clientSpecific
+        ? json(shared('timedtext.styled-manual.json3.sc3-z_2aNX0.json'))
+        : { status: 404, body: '' };
     },
   };
 }
@@ -142,7 +156,11 @@ export async function balanceOf(s: TestServer, key: string): Promise<number> {
 }
 
 /** Polls a condition we cannot be told about (a database row appearing), instead of sleeping a fixed time. */
-export async function pollUntil(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 10_000): Promise<void> {
+export async function pollUntil(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);

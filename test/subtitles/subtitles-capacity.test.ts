@@ -37,11 +37,19 @@ describe.skipIf(!sharedAvailable)('extraction capacity across instances', () => 
     await held.caughtAtLeast(1);
     const second = rest(two.url, 'POST', '/subtitles', { key, body: { videoId: b } });
     const activeJobs = async () =>
-      (await one.deps.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'extract' and state = 'active'`)[0]!.n;
+      (
+        await one.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from pgboss.job where name = 'extract' and state = 'active'`
+      )[0]!.n;
     await pollUntil(async () => (await activeJobs()) === 2, 'both jobs fetched by a worker');
     // Both are active in pg-boss, but only one may hold the slot: b's download cannot have started.
     const slots = async () =>
-      (await one.deps.sql<{ n: number }[]>`select count(*)::int as n from job_slots where queue = 'extract' and holder is not null and lease_until > now()`)[0]!.n;
+      (
+        await one.deps.sql<
+          { n: number }[]
+        >`select count(*)::int as n from job_slots where queue = 'extract' and holder is not null and lease_until > now()`
+      )[0]!.n;
     for (let i = 0; i < 20; i++) {
       expect(await slots()).toBeLessThanOrEqual(1);
       expect(held.caught).toBe(1);

@@ -42,10 +42,34 @@ async function expectFailure(s: TestServer, [, input, status, code, message]: Fa
 
 const VIDEO_FAILURES: Failure[] = [
   ['no captions', { videoId: ID.noCaptions }, 422, 'NO_SUBTITLES', /^This video has no subtitles$/],
-  ['no captions, mode=native', { videoId: ID.noCaptions, mode: 'native' }, 422, 'NO_SUBTITLES', /^This video has no subtitles$/],
-  ['mode=generate on a server without a speech-to-text engine', { videoId: ID.noCaptions, mode: 'generate' }, 501, 'STT_NOT_CONFIGURED', /^Speech-to-text is not available on this server/],
-  ['no captions (a past live stream)', { videoId: ID.noCaptionsLiveReplay, lang: 'en' }, 422, 'NO_SUBTITLES', /no subtitles/],
-  ['no track in the language asked', { videoId: ID.asrOnlyFr, lang: 'en' }, 422, 'NO_SUBTITLES', /^No subtitles in "en" for this video\. Available: fr \(auto-generated\)$/],
+  [
+    'no captions, mode=native',
+    { videoId: ID.noCaptions, mode: 'native' },
+    422,
+    'NO_SUBTITLES',
+    /^This video has no subtitles$/,
+  ],
+  [
+    'mode=generate on a server without a speech-to-text engine',
+    { videoId: ID.noCaptions, mode: 'generate' },
+    501,
+    'STT_NOT_CONFIGURED',
+    /^Speech-to-text is not available on this server/,
+  ],
+  [
+    'no captions (a past live stream)',
+    { videoId: ID.noCaptionsLiveReplay, lang: 'en' },
+    422,
+    'NO_SUBTITLES',
+    /no subtitles/,
+  ],
+  [
+    'no track in the language asked',
+    { videoId: ID.asrOnlyFr, lang: 'en' },
+    422,
+    'NO_SUBTITLES',
+    /^No subtitles in "en" for this video\. Available: fr \(auto-generated\)$/,
+  ],
   ['unavailable', { videoId: ID.unavailable }, 404, 'VIDEO_NOT_FOUND', /This video is unavailable/],
   ['nonexistent (error answer)', { videoId: ID.nonexistent }, 404, 'VIDEO_NOT_FOUND', /does not exist/],
   ['nonexistent (empty answer)', { videoId: ID.nonexistentEmpty }, 404, 'VIDEO_NOT_FOUND', /returned nothing/],
@@ -53,7 +77,13 @@ const VIDEO_FAILURES: Failure[] = [
   ['age-restricted', { videoId: ID.ageRestricted }, 403, 'VIDEO_AGE_RESTRICTED', /age-restricted/],
   ['members-only', { videoId: ID.membersOnly }, 403, 'VIDEO_MEMBERS_ONLY', /members/],
   ['music premium', { videoId: ID.musicPremium }, 403, 'VIDEO_PAID', /Premium/],
-  ['region-blocked', { videoId: ID.regionBlocked }, 403, 'VIDEO_REGION_BLOCKED', /not made this video available in your country/],
+  [
+    'region-blocked',
+    { videoId: ID.regionBlocked },
+    403,
+    'VIDEO_REGION_BLOCKED',
+    /not made this video available in your country/,
+  ],
   ['live right now', { videoId: ID.liveNow }, 409, 'VIDEO_LIVE', /live stream in progress/],
   ['scheduled, not started', { videoId: ID.upcoming }, 409, 'VIDEO_UPCOMING', /will begin in 18 hours/],
 ];
@@ -73,12 +103,22 @@ describe.skipIf(!sharedAvailable)('what YouTube says about the video', () => {
     const { key } = await h.s.newKey();
     const r = await rest(h.s.url, 'GET', `/videos/${ID.liveNow}`, { key });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ title: 'lofi hip hop radio 📚 beats to relax/study to', isLive: true, isLiveContent: true, duration: 0, channelName: 'Lofi Girl' });
+    expect(r.json).toMatchObject({
+      title: 'lofi hip hop radio 📚 beats to relax/study to',
+      isLive: true,
+      isLiveContent: true,
+      duration: 0,
+      channelName: 'Lofi Girl',
+    });
   });
 
   it('info and tracks fail with the same codes as subtitles', async () => {
     const { key } = await h.s.newKey();
-    for (const [videoId, status, code] of [[ID.upcoming, 409, 'VIDEO_UPCOMING'], [ID.ageRestricted, 403, 'VIDEO_AGE_RESTRICTED'], [ID.nonexistent, 404, 'VIDEO_NOT_FOUND']] as const) {
+    for (const [videoId, status, code] of [
+      [ID.upcoming, 409, 'VIDEO_UPCOMING'],
+      [ID.ageRestricted, 403, 'VIDEO_AGE_RESTRICTED'],
+      [ID.nonexistent, 404, 'VIDEO_NOT_FOUND'],
+    ] as const) {
       for (const path of [`/videos/${videoId}`, `/videos/${videoId}/tracks`]) {
         const r = await rest(h.s.url, 'GET', path, { key });
         expect([path, r.status, r.json.error.code]).toEqual([path, status, code]);
@@ -106,16 +146,64 @@ describe.skipIf(!sharedAvailable)('YouTube cannot be read', () => {
 
 describe.skipIf(!sharedAvailable)('invalid requests never reach YouTube', () => {
   const INVALID: Failure[] = [
-    ['a host that is not YouTube', { url: `https://evil.example/watch?v=${ID.captions9}` }, 400, 'INVALID_REQUEST', /"evil\.example" is not a YouTube host/],
-    ['a look-alike host', { url: `https://youtube.com.evil.example/watch?v=${ID.captions9}` }, 400, 'INVALID_REQUEST', /"youtube\.com\.evil\.example" is not a YouTube host/],
-    ['credentials in the URL', { url: `https://youtube.com@evil.example/watch?v=${ID.captions9}` }, 400, 'INVALID_REQUEST', /user name or password/],
-    ['a YouTube URL without an id', { url: 'https://www.youtube.com/feed/trending' }, 400, 'INVALID_REQUEST', /does not contain a video id/],
-    ['a malformed id in the URL', { url: 'https://www.youtube.com/watch?v=short' }, 400, 'INVALID_REQUEST', /"short" in the URL is not a valid YouTube video id/],
-    ['not a URL', { url: 'not a url at all' }, 400, 'INVALID_REQUEST', /"not a url at all" is not a valid URL or video id/],
+    [
+      'a host that is not YouTube',
+      { url: `https://evil.example/watch?v=${ID.captions9}` },
+      400,
+      'INVALID_REQUEST',
+      /"evil\.example" is not a YouTube host/,
+    ],
+    [
+      'a look-alike host',
+      { url: `https://youtube.com.evil.example/watch?v=${ID.captions9}` },
+      400,
+      'INVALID_REQUEST',
+      /"youtube\.com\.evil\.example" is not a YouTube host/,
+    ],
+    [
+      'credentials in the URL',
+      { url: `https://youtube.com@evil.example/watch?v=${ID.captions9}` },
+      400,
+      'INVALID_REQUEST',
+      /user name or password/,
+    ],
+    [
+      'a YouTube URL without an id',
+      { url: 'https://www.youtube.com/feed/trending' },
+      400,
+      'INVALID_REQUEST',
+      /does not contain a video id/,
+    ],
+    [
+      'a malformed id in the URL',
+      { url: 'https://www.youtube.com/watch?v=short' },
+      400,
+      'INVALID_REQUEST',
+      /"short" in the URL is not a valid YouTube video id/,
+    ],
+    [
+      'not a URL',
+      { url: 'not a url at all' },
+      400,
+      'INVALID_REQUEST',
+      /"not a url at all" is not a valid URL or video id/,
+    ],
     ['a malformed videoId', { videoId: 'abc' }, 400, 'INVALID_REQUEST', /^videoId "abc" is not a YouTube video id/],
     ['neither url nor videoId', {}, 400, 'INVALID_REQUEST', /^Either url or videoId is required$/],
-    ['both url and videoId', { url: `https://youtu.be/${ID.captions9}`, videoId: ID.captions9 }, 400, 'INVALID_REQUEST', /^Give either url or videoId, not both$/],
-    ['a malformed lang', { videoId: ID.captions9, lang: 'english!' }, 400, 'INVALID_REQUEST', /^lang: must be a BCP 47 language code/],
+    [
+      'both url and videoId',
+      { url: `https://youtu.be/${ID.captions9}`, videoId: ID.captions9 },
+      400,
+      'INVALID_REQUEST',
+      /^Give either url or videoId, not both$/,
+    ],
+    [
+      'a malformed lang',
+      { videoId: ID.captions9, lang: 'english!' },
+      400,
+      'INVALID_REQUEST',
+      /^lang: must be a BCP 47 language code/,
+    ],
   ];
 
   it.each(INVALID)('%s', async (...failure) => {
@@ -129,7 +217,9 @@ describe.skipIf(!sharedAvailable)('invalid requests never reach YouTube', () => 
     for (const path of ['/videos/abc', '/videos/abc/tracks']) {
       const r = await rest(h.s.url, 'GET', path, { key });
       expect(r.status).toBe(400);
-      expect(r.json).toEqual({ error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/^videoId "abc" is not a YouTube video id/) } });
+      expect(r.json).toEqual({
+        error: { code: 'INVALID_REQUEST', message: expect.stringMatching(/^videoId "abc" is not a YouTube video id/) },
+      });
     }
   });
 });

@@ -38,8 +38,10 @@ const SAMPLE: Segment[] = [
   { start: 2.5, end: 4.25, text: 'Two lines\nof text' },
   { start: 3661.042, end: 3662, text: 'a --> b' },
 ];
-const SAMPLE_SRT = '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:02,500 --> 00:00:04,250\nTwo lines\nof text\n\n3\n01:01:01,042 --> 01:01:02,000\na --> b\n';
-const SAMPLE_VTT = 'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nHello there.\n\n00:00:02.500 --> 00:00:04.250\nTwo lines\nof text\n\n01:01:01.042 --> 01:01:02.000\na -> b\n';
+const SAMPLE_SRT =
+  '1\n00:00:01,000 --> 00:00:02,500\nHello there.\n\n2\n00:00:02,500 --> 00:00:04,250\nTwo lines\nof text\n\n3\n01:01:01,042 --> 01:01:02,000\na --> b\n';
+const SAMPLE_VTT =
+  'WEBVTT\n\n00:00:01.000 --> 00:00:02.500\nHello there.\n\n00:00:02.500 --> 00:00:04.250\nTwo lines\nof text\n\n01:01:01.042 --> 01:01:02.000\na -> b\n';
 const SAMPLE_TEXT = 'Hello there.\nTwo lines\nof text\na --> b\n';
 
 /** A fresh video whose transcript is `segments` (a cache miss the first time). */
@@ -49,7 +51,8 @@ function video(segments: Segment[], info: Partial<VideoInfo> = {}) {
   fake.infos.set(id, info);
   return id;
 }
-const many = (n: number): Segment[] => Array.from({ length: n }, (_, k) => ({ start: k * 2, end: k * 2 + 1.5, text: `line ${k}` }));
+const many = (n: number): Segment[] =>
+  Array.from({ length: n }, (_, k) => ({ start: k * 2, end: k * 2 + 1.5, text: `line ${k}` }));
 const balanceOf = async (key: string) => (await rest(s.url, 'GET', '/credits', { key })).json.balance as number;
 const subtitles = (key: string, body: object) => rest(s.url, 'POST', '/subtitles', { key, body });
 const download = (key: string | undefined, videoId: string, query: Record<string, string> = {}) =>
@@ -104,10 +107,23 @@ describe('formats', () => {
     const videoId = video(SAMPLE);
     const json = await subtitles(key, { videoId });
     expect(json.status).toBe(200);
-    expect(json.json).toMatchObject({ format: 'json', offset: 0, nextOffset: null, segmentCount: 3, creditsCharged: 2, segments: SAMPLE });
+    expect(json.json).toMatchObject({
+      format: 'json',
+      offset: 0,
+      nextOffset: null,
+      segmentCount: 3,
+      creditsCharged: 2,
+      segments: SAMPLE,
+    });
     expect(json.json).not.toHaveProperty('content');
     const srt = await subtitles(key, { videoId, format: 'srt' });
-    expect(srt.json).toMatchObject({ format: 'srt', content: SAMPLE_SRT, segments: SAMPLE, creditsCharged: 0, cached: true });
+    expect(srt.json).toMatchObject({
+      format: 'srt',
+      content: SAMPLE_SRT,
+      segments: SAMPLE,
+      creditsCharged: 0,
+      cached: true,
+    });
     expect((await subtitles(key, { videoId, format: 'vtt' })).json.content).toBe(SAMPLE_VTT);
     expect((await subtitles(key, { videoId, format: 'text' })).json.content).toBe(SAMPLE_TEXT);
     expect((await subtitles(key, { videoId, format: 'ass' })).json.error.code).toBe('INVALID_REQUEST');
@@ -190,7 +206,10 @@ describe('download route', () => {
     for (const format of ['json', 'docx']) {
       const r = await download(key, videoId, { format });
       expect(r.status).toBe(400);
-      expect(r.json.error).toEqual({ code: 'INVALID_REQUEST', message: 'format: must be text, srt, vtt (default srt)' });
+      expect(r.json.error).toEqual({
+        code: 'INVALID_REQUEST',
+        message: 'format: must be text, srt, vtt (default srt)',
+      });
     }
     expect((await download(key, 'abc')).json.error.code).toBe('INVALID_REQUEST');
     const noTrack = await download(key, videoId, { lang: 'ja' });
@@ -211,7 +230,11 @@ describe('download route', () => {
   it('is a documented GET route (405 for other methods)', async () => {
     const doc = await (await fetch(`${s.url}/api/v1/openapi.json`)).json();
     const op = doc.paths['/videos/{videoId}/subtitles'].get;
-    expect(Object.keys(op.responses['200'].content)).toEqual(['text/plain; charset=utf-8', 'application/x-subrip; charset=utf-8', 'text/vtt; charset=utf-8']);
+    expect(Object.keys(op.responses['200'].content)).toEqual([
+      'text/plain; charset=utf-8',
+      'application/x-subrip; charset=utf-8',
+      'text/vtt; charset=utf-8',
+    ]);
     expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(['videoId', 'lang', 'format', 'mode']);
     expect(op.responses['402'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     const post = await rest(s.url, 'POST', `/videos/${freshVideoId()}/subtitles`, { body: {} });
@@ -254,14 +277,17 @@ describe('paging', () => {
     const all = many(650);
     const videoId = video(all, { duration: 1300 });
     const client = await mcpClient(s.url, key);
-    const call = async (args: object) => (await client.callTool({ name: 'get_video_subtitles', arguments: { videoId, ...args } })) as any;
+    const call = async (args: object) =>
+      (await client.callTool({ name: 'get_video_subtitles', arguments: { videoId, ...args } })) as any;
 
     const first = await call({});
     expect(first.isError).toBeFalsy();
     expect(first.structuredContent).toMatchObject({ offset: 0, nextOffset: 300, segmentCount: 650, creditsCharged: 2 });
     expect(first.structuredContent.segments).toHaveLength(300);
     const lines: string[] = first.content[0].text.split('\n');
-    expect(lines[0]).toBe(`Transcript of ${videoId} in en (manual captions, "English"), 21:39 long: segments 1–300 of 650; 2 credits charged.`);
+    expect(lines[0]).toBe(
+      `Transcript of ${videoId} in en (manual captions, "English"), 21:39 long: segments 1–300 of 650; 2 credits charged.`,
+    );
     expect(lines[1]).toBe('');
     expect(lines[2]).toBe('[0:00:00] line 0');
     expect(lines[3]).toBe('[0:00:02] line 1');
@@ -270,7 +296,9 @@ describe('paging', () => {
 
     const second = await call({ offset: 300 });
     expect(second.structuredContent).toMatchObject({ offset: 300, nextOffset: 600, creditsCharged: 0, cached: true });
-    expect(second.content[0].text).toMatch(/^Transcript of \S+ in en \(manual captions, "English"\), 21:39 long: segments 301–600 of 650; 0 credits charged \(stored, free\)\.\n\n\[0:10:00\] line 300\n/);
+    expect(second.content[0].text).toMatch(
+      /^Transcript of \S+ in en \(manual captions, "English"\), 21:39 long: segments 301–600 of 650; 0 credits charged \(stored, free\)\.\n\n\[0:10:00\] line 300\n/,
+    );
     const last = await call({ offset: 600 });
     expect(last.structuredContent).toMatchObject({ offset: 600, nextOffset: null });
     expect(last.content[0].text).not.toContain('remain');
@@ -353,6 +381,8 @@ describe('MCP text for video info and tracks', () => {
     const result: any = await client.callTool({ name: 'list_subtitle_tracks', arguments: { videoId } });
     await client.close();
     expect(result.structuredContent.tracks).toHaveLength(1);
-    expect(result.content[0].text).toBe(`1 subtitle track for ${videoId}; default en (use a code as lang for get_video_subtitles):\nen: English (manual, translatable, default)`);
+    expect(result.content[0].text).toBe(
+      `1 subtitle track for ${videoId}; default en (use a code as lang for get_video_subtitles):\nen: English (manual, translatable, default)`,
+    );
   });
 });

@@ -24,17 +24,25 @@ describe.skipIf(!sharedAvailable)('charging', () => {
     const first = await subtitles(key, { videoId: ID.manualAndAsrVisionos });
     expect(first.json).toMatchObject({ cached: false, creditsCharged: 2 });
     expect(await balanceOf(h.s, key)).toBe(8);
-    expect(await charges(ID.manualAndAsrVisionos)).toEqual([{ account_id: accountId, delta: -2, operation: 'subtitles' }]);
+    expect(await charges(ID.manualAndAsrVisionos)).toEqual([
+      { account_id: accountId, delta: -2, operation: 'subtitles' },
+    ]);
 
     const seen = h.yt.requests.length;
     const again = await subtitles(key, { url: `https://www.youtube.com/watch?v=${ID.manualAndAsrVisionos}` });
     expect(again.json).toMatchObject({ cached: true, creditsCharged: 0 });
     expect(again.json.segments).toEqual(first.json.segments);
-    const viaTrpc = await trpcClient(h.s.url, key).subtitles.get.mutate({ videoId: ID.manualAndAsrVisionos, lang: 'en' });
+    const viaTrpc = await trpcClient(h.s.url, key).subtitles.get.mutate({
+      videoId: ID.manualAndAsrVisionos,
+      lang: 'en',
+    });
     expect(viaTrpc).toMatchObject({ cached: true, creditsCharged: 0, matchedBy: 'exact' });
     const other = await h.s.newKey({ credits: 10 });
     const client = await mcpClient(h.s.url, other.key);
-    const viaMcp: any = await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: ID.manualAndAsrVisionos } });
+    const viaMcp: any = await client.callTool({
+      name: 'get_video_subtitles',
+      arguments: { videoId: ID.manualAndAsrVisionos },
+    });
     await client.close();
     expect(viaMcp.structuredContent).toMatchObject({ cached: true, creditsCharged: 0 });
 
@@ -57,7 +65,12 @@ describe.skipIf(!sharedAvailable)('charging', () => {
     const { key } = await h.s.newKey(); // DAILY_FREE_CREDITS is 0 on the test server
     const r = await subtitles(key, { videoId: ID.manualOnlyDe });
     expect(r.status).toBe(402);
-    expect(r.json).toEqual({ error: { code: 'INSUFFICIENT_CREDITS', message: expect.stringMatching(/^This operation costs 2 credits; the balance is 0\./) } });
+    expect(r.json).toEqual({
+      error: {
+        code: 'INSUFFICIENT_CREDITS',
+        message: expect.stringMatching(/^This operation costs 2 credits; the balance is 0\./),
+      },
+    });
     const client = await mcpClient(h.s.url, key);
     const tool = await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: ID.manualOnlyDe } });
     await client.close();
@@ -76,7 +89,9 @@ describe.skipIf(!sharedAvailable)('concurrency', () => {
     // Hold YouTube's first answer until all 20 requests are inside the service (past their rate-limit count),
     // so they really overlap instead of finding the first one's stored result.
     const held = h.yt.hold(isPlayer(ID.tracks19));
-    const asks = Array.from({ length: 20 }, (_, i) => subtitles(keys[i % 3]!.key, { videoId: ID.tracks19, lang: 'en' }));
+    const asks = Array.from({ length: 20 }, (_, i) =>
+      subtitles(keys[i % 3]!.key, { videoId: ID.tracks19, lang: 'en' }),
+    );
     await pollUntil(async () => {
       const [row] = await h.s.deps.sql<{ n: number }[]>`
         select coalesce(sum(count), 0)::int as n from rate_counters where key_id in ${h.s.deps.sql(keys.map((k) => k.keyId))}`;
@@ -87,7 +102,9 @@ describe.skipIf(!sharedAvailable)('concurrency', () => {
     const answers = await Promise.all(asks);
 
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
-    expect(answers.every((a) => a.json.lang === 'en' && a.json.trackName === 'English' && a.json.segmentCount === 205)).toBe(true);
+    expect(
+      answers.every((a) => a.json.lang === 'en' && a.json.trackName === 'English' && a.json.segmentCount === 205),
+    ).toBe(true);
     expect(answers.filter((a) => a.json.creditsCharged === 2)).toHaveLength(1);
     expect(answers.filter((a) => a.json.creditsCharged === 0 && a.json.cached === true)).toHaveLength(19);
     expect(h.yt.count(isCaptions(ID.tracks19))).toBe(1);
@@ -112,7 +129,9 @@ describe.skipIf(!sharedAvailable)('capacity', () => {
     // Metadata first (free), so each subtitles request below is exactly one extraction job.
     for (const id of [a, b, c]) expect((await rest(s.url, 'GET', `/videos/${id}`, { key })).status).toBe(200);
     const queued = async () => {
-      const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'extract' and state in ('created', 'retry')`;
+      const [row] = await s.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from pgboss.job where name = 'extract' and state in ('created', 'retry')`;
       return row!.n;
     };
 
@@ -129,7 +148,9 @@ describe.skipIf(!sharedAvailable)('capacity', () => {
     expect(refused.json).toEqual({ error: { code: 'SERVICE_BUSY', message: expect.stringContaining('saturated') } });
     expect(refused.headers.get('retry-after')).toBe('5');
     const client = await mcpClient(s.url, key);
-    expect(mcpError(await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: c } }))?.code).toBe('SERVICE_BUSY');
+    expect(mcpError(await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: c } }))?.code).toBe(
+      'SERVICE_BUSY',
+    );
     await client.close();
     expect(yt.count(isCaptions(c))).toBe(0);
 

@@ -3,11 +3,20 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export async function startAuthProxy(target: string, authorization: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startAuthProxy(
+  target: string,
+  authorization: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const to = new URL(target);
   const server: Server = createServer((req, res) => {
     const upstream = request(
-      { hostname: to.hostname, port: to.port, method: req.method, path: req.url, headers: { ...req.headers, authorization } },
+      {
+        hostname: to.hostname,
+        port: to.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, authorization },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

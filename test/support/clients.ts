@@ -4,7 +4,12 @@ import { createTRPCClient, httpLink } from '@trpc/client';
 import type { AppRouter } from '../../src/router/index.ts';
 import { expectMatchesOpenApi } from './openapi-responses.ts';
 
-export async function rest(base: string, method: string, path: string, opts: { key?: string; header?: 'bearer' | 'x-api-key'; body?: unknown; query?: Record<string, string> } = {}) {
+export async function rest(
+  base: string,
+  method: string,
+  path: string,
+  opts: { key?: string; header?: 'bearer' | 'x-api-key'; body?: unknown; query?: Record<string, string> } = {},
+) {
   const url = new URL(`/api/v1${path}`, base);
   for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
   const headers: Record<string, string> = {};
@@ -13,7 +18,11 @@ export async function rest(base: string, method: string, path: string, opts: { k
     else headers.authorization = `Bearer ${opts.key}`;
   }
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const res = await fetch(url, {
+    method,
+    headers,
+    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+  });
   const answer = await readAnswer(res);
   // Every REST answer a test sees, errors included, is checked against the served OpenAPI document.
   await expectMatchesOpenApi(base, method, res, answer.text);

@@ -16,7 +16,10 @@ export const TEMPLATE_DB = `subtext_tpl_${templateHash()}`;
 function templateHash(): string {
   const hash = createHash('sha256');
   const dir = fileURLToPath(new URL('../../db/migrations', import.meta.url));
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.sql')).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort())
+    hash.update(file).update(readFileSync(join(dir, file)));
   const boss = fileURLToPath(new URL('../../node_modules/pg-boss/package.json', import.meta.url));
   hash.update(JSON.parse(readFileSync(boss, 'utf8')).version);
   return hash.digest('hex').slice(0, 12);
@@ -29,7 +32,10 @@ export function urlFor(db: string): string {
 }
 
 /** A fresh database named `<prefix>_<random>`, empty or cloned from `template`; `drop()` removes it. */
-export async function createDatabase(prefix: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createDatabase(
+  prefix: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   await withAdmin((admin) => admin.unsafe(`create database ${name}${template ? ` template ${template}` : ''}`));
   return {

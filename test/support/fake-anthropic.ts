@@ -91,7 +91,10 @@ export async function startFakeAnthropic(handler?: FakeHandler): Promise<FakeAnt
       content: [{ type: 'text', text, citations: null }],
       stop_reason: reply.stopReason ?? 'end_turn',
       stop_sequence: null,
-      usage: reply.usage ?? { input_tokens: Math.ceil(userText(req).length / 4), output_tokens: Math.ceil(text.length / 4) },
+      usage: reply.usage ?? {
+        input_tokens: Math.ceil(userText(req).length / 4),
+        output_tokens: Math.ceil(text.length / 4),
+      },
     });
   };
 

@@ -9,7 +9,15 @@ export interface WhisperRequest {
   authorization: string | undefined;
   contentType: string;
   fields: Record<string, string[]>;
-  file: { name: string; type: string; bytes: number; sampleRate: number; channels: number; bitsPerSample: number; seconds: number } | null;
+  file: {
+    name: string;
+    type: string;
+    bytes: number;
+    sampleRate: number;
+    channels: number;
+    bitsPerSample: number;
+    seconds: number;
+  } | null;
 }
 
 export interface FakeWhisper {
@@ -26,10 +34,11 @@ export async function startFakeWhisper(): Promise<FakeWhisper> {
     origin: '',
     requests,
     answer: (r) => ({ body: verboseJson(r.file?.seconds ?? 0) }),
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -37,9 +46,19 @@ export async function startFakeWhisper(): Promise<FakeWhisper> {
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
       const contentType = req.headers['content-type'] ?? '';
-      const seen: WhisperRequest = { path: req.url ?? '', authorization: req.headers.authorization, contentType, fields: {}, file: null };
+      const seen: WhisperRequest = {
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        contentType,
+        fields: {},
+        file: null,
+      };
       try {
-        const form = await new Request('http://x/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
+        const form = await new Request('http://x/', {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body,
+        }).formData();
         for (const [name, value] of form.entries()) {
           if (typeof value === 'string') (seen.fields[name] ??= []).push(value);
           else seen.file = describeWav(value.name, value.type, Buffer.from(await value.arrayBuffer()));
@@ -63,14 +82,39 @@ function describeWav(name: string, type: string, bytes: Buffer): WhisperRequest[
   const sampleRate = riff ? bytes.readUInt32LE(24) : 0;
   const bitsPerSample = riff ? bytes.readUInt16LE(34) : 0;
   const data = riff ? bytes.readUInt32LE(40) : 0;
-  return { name, type, bytes: bytes.length, sampleRate, channels, bitsPerSample, seconds: sampleRate ? data / (sampleRate * channels * (bitsPerSample / 8)) : 0 };
+  return {
+    name,
+    type,
+    bytes: bytes.length,
+    sampleRate,
+    channels,
+    bitsPerSample,
+    seconds: sampleRate ? data / (sampleRate * channels * (bitsPerSample / 8)) : 0,
+  };
 }
 
 /** OpenAI's verbose_json: one segment per 5 seconds of the uploaded audio. */
 export function verboseJson(seconds: number) {
   const segments = [];
   for (let t = 0, id = 0; t < seconds; t += 5, id++) {
-    segments.push({ id, seek: 0, start: t, end: Math.min(seconds, t + 5), text: ` words ${id} of the chunk`, tokens: [1, 2], temperature: 0, avg_logprob: -0.2, compression_ratio: 1.1, no_speech_prob: 0.01 });
+    segments.push({
+      id,
+      seek: 0,
+      start: t,
+      end: Math.min(seconds, t + 5),
+      text: ` words ${id} of the chunk`,
+      tokens: [1, 2],
+      temperature: 0,
+      avg_logprob: -0.2,
+      compression_ratio: 1.1,
+      no_speech_prob: 0.01,
+    });
   }
-  return { task: 'transcribe', language: 'english', duration: seconds, text: segments.map((s) => s.text).join(''), segments };
+  return {
+    task: 'transcribe',
+    language: 'english',
+    duration: seconds,
+    text: segments.map((s) => s.text).join(''),
+    segments,
+  };
 }

@@ -27,14 +27,20 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
   const answer = (a: FakeAnswer | undefined): Response => {
     if (!a) return new Response('not found', { status: 404 });
     if (a instanceof Error) throw a;
-    return new Response(a.body, { status: a.status ?? 200, headers: { 'content-type': a.contentType ?? 'application/json' } });
+    return new Response(a.body, {
+      status: a.status ?? 200,
+      headers: { 'content-type': a.contentType ?? 'application/json' },
+    });
   };
   const fetchImpl = async (input: string | URL | Request, init?: RequestInit) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
     urls.push(url.toString());
     if (url.pathname.endsWith('/youtubei/v1/player')) {
       bodies.push(String(init?.body ?? '{}'));
-      const body = JSON.parse(String(init?.body ?? '{}')) as { videoId?: string; context?: { client?: { clientName?: string } } };
+      const body = JSON.parse(String(init?.body ?? '{}')) as {
+        videoId?: string;
+        context?: { client?: { clientName?: string } };
+      };
       const client = body.context?.client?.clientName ?? '?';
       calls.push(`PLAYER ${client} ${body.videoId}`);
       return answer(routes.player?.(client, body.videoId ?? ''));
@@ -47,5 +53,8 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
   return { fetch: fetchImpl as typeof fetch, calls, urls, bodies };
 }
 
-export const json = (body: unknown, status = 200): FakeAnswer => ({ status, body: typeof body === 'string' ? body : JSON.stringify(body) });
+export const json = (body: unknown, status = 200): FakeAnswer => ({
+  status,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 export const html = (body: string, status = 200): FakeAnswer => ({ status, body, contentType: 'text/html' });

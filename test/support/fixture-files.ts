@@ -13,9 +13,13 @@ export const sharedAvailable = existsSync(resolve(SHARED_DIR, 'SOURCES.md'));
 if (!sharedAvailable) {
   // In CI a missing fixture set is a broken checkout, not a reason to skip: every suite that reads fixtures fails.
   if (process.env.CI) {
-    throw new Error(`[youtube tests] CI is set but the recorded YouTube fixtures are absent (looked in ${SHARED_DIR}; .ci/run sets YOUTUBE_FIXTURES_DIR)`);
+    throw new Error(
+      `[youtube tests] CI is set but the recorded YouTube fixtures are absent (looked in ${SHARED_DIR}; .ci/run sets YOUTUBE_FIXTURES_DIR)`,
+    );
   }
-  console.warn(`[youtube tests] shared YouTube fixtures are absent (looked in ${SHARED_DIR}; set YOUTUBE_FIXTURES_DIR); skipping the tests that need them`);
+  console.warn(
+    `[youtube tests] shared YouTube fixtures are absent (looked in ${SHARED_DIR}; set YOUTUBE_FIXTURES_DIR); skipping the tests that need them`,
+  );
 }
 
 export const readShared = (name: string) => readFileSync(resolve(SHARED_DIR, name), 'utf8');

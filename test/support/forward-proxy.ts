@@ -13,7 +13,18 @@ export interface ForwardProxy {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'proxy-connection',
+  'keep-alive',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 
 export async function startForwardProxy(): Promise<ForwardProxy> {
   const seen: string[] = [];
@@ -35,10 +46,20 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
         res.writeHead(mine.status, { 'content-type': mine.contentType });
         return res.end(mine.body);
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && typeof v === 'string')) as Record<string, string>;
-      const upstream = await fetch(target, { method: req.method, headers, body: body.length ? new Uint8Array(body) : undefined, redirect: 'manual' });
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k, v]) => !HOP_BY_HOP.has(k) && typeof v === 'string'),
+      ) as Record<string, string>;
+      const upstream = await fetch(target, {
+        method: req.method,
+        headers,
+        body: body.length ? new Uint8Array(body) : undefined,
+        redirect: 'manual',
+      });
       const bytes = Buffer.from(await upstream.arrayBuffer());
-      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream', 'content-length': bytes.length });
+      res.writeHead(upstream.status, {
+        'content-type': upstream.headers.get('content-type') ?? 'application/octet-stream',
+        'content-length': bytes.length,
+      });
       res.end(bytes);
     })().catch(() => res.destroy());
   });
@@ -47,7 +68,8 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
-    answer: (match, status, body, contentType = 'application/json') => void own.push({ match, status, body, contentType }),
+    answer: (match, status, body, contentType = 'application/json') =>
+      void own.push({ match, status, body, contentType }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -6,7 +6,6 @@ import { migrateDatabase } from '../../db/client.ts';
 import { postgresAnswers, startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres.ts';
 import { adminUrl, TEMPLATE_DB, urlFor } from './databases.ts';
 
-
 /**
  * Finds a PostgreSQL (TEST_DATABASE_URL, the local server, or an embedded one on a machine with none) and builds the
  * migrated template each test database is cloned from. Returns what stops the embedded server, if one was started.
@@ -49,7 +48,12 @@ async function ensureTemplate() {
     await migrateDatabase(urlFor(building));
     // pg-boss creates its schema on first start; do it once here so each clone starts fast.
     const { PgBoss } = await import('pg-boss');
-    const boss = new PgBoss({ connectionString: urlFor(building), schema: 'pgboss', supervise: false, schedule: false } as never);
+    const boss = new PgBoss({
+      connectionString: urlFor(building),
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+    } as never);
     await boss.start();
     await boss.stop({ graceful: false } as never);
     // pg-boss's pool may still be closing; a rename (like a clone) needs the database to itself.

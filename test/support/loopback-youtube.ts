@@ -43,9 +43,18 @@ export interface LoopbackYoutube {
   close(): Promise<void>;
 }
 
-export const isPlayer = (videoId?: string): RequestMatch => (r) => r.kind === 'player' && (!videoId || r.videoId === videoId);
-export const isCaptions = (videoId?: string): RequestMatch => (r) => r.kind === 'timedtext' && (!videoId || r.videoId === videoId);
-export const forVideo = (videoId: string): RequestMatch => (r) => r.videoId === videoId;
+export const isPlayer =
+  (videoId?: string): RequestMatch =>
+  (r) =>
+    r.kind === 'player' && (!videoId || r.videoId === videoId);
+export const isCaptions =
+  (videoId?: string): RequestMatch =>
+  (r) =>
+    r.kind === 'timedtext' && (!videoId || r.videoId === videoId);
+export const forVideo =
+  (videoId: string): RequestMatch =>
+  (r) =>
+    r.videoId === videoId;
 
 export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<LoopbackYoutube> {
   let routes = initial;
@@ -93,7 +102,10 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
       return;
     }
     const bytes = Buffer.from(await answer.arrayBuffer());
-    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/octet-stream', 'content-length': bytes.length });
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/octet-stream',
+      'content-length': bytes.length,
+    });
     res.end(bytes);
   };
 
@@ -153,8 +165,19 @@ function describe(req: IncomingMessage, body: string): SeenRequest {
     } catch {
       /* not JSON: the fake answers it anyway */
     }
-    return { method, path: url.pathname, kind: 'player', videoId: parsed.videoId, client: parsed.context?.client?.clientName, url };
+    return {
+      method,
+      path: url.pathname,
+      kind: 'player',
+      videoId: parsed.videoId,
+      client: parsed.context?.client?.clientName,
+      url,
+    };
   }
-  const kind = url.pathname.endsWith('/api/timedtext') ? 'timedtext' : url.pathname.endsWith('/watch') ? 'watch' : 'other';
+  const kind = url.pathname.endsWith('/api/timedtext')
+    ? 'timedtext'
+    : url.pathname.endsWith('/watch')
+      ? 'watch'
+      : 'other';
   return { method, path: url.pathname, kind, videoId: url.searchParams.get('v') ?? undefined, client: undefined, url };
 }

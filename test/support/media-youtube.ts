@@ -16,7 +16,19 @@ export const FRAME_FIXTURES: Record<string, string> = {
 function storyboardSheet(): string {
   const file = path.join(os.tmpdir(), 'subtext-test-videos', 'storyboard-702x540.jpg');
   if (!existsSync(file)) {
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=702x540', '-frames:v', '1', file]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=702x540',
+      '-frames:v',
+      '1',
+      file,
+    ]);
   }
   return file;
 }
@@ -51,7 +63,10 @@ export async function startMediaYoutube(): Promise<VideoServer & { videoFile: st
       '/youtubei/v1/player': recordedPlayerRoute(FRAME_FIXTURES),
       '/videoplayback': { file: videoFile },
     },
-    (p) => (p.startsWith('/sb/') ? { handle: (req, res, served) => serveFile(req, res, served, sheet, 'image/jpeg') } : undefined),
+    (p) =>
+      p.startsWith('/sb/')
+        ? { handle: (req, res, served) => serveFile(req, res, served, sheet, 'image/jpeg') }
+        : undefined,
   );
   return Object.assign(server, { videoFile });
 }

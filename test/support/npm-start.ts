@@ -19,7 +19,9 @@ const REPO = path.resolve(import.meta.dirname, '../..');
 /** Spawns `npm <args>` in the repository with the given environment (no DATABASE_URL unless given). */
 export function spawnNpm(args: string[], env: Record<string, string>): Started {
   // A user's environment, not the test runner's (vitest sets MODE=test and NODE_ENV, which the service reads).
-  const inherited = Object.fromEntries(['PATH', 'HOME', 'TMPDIR', 'LANG'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])));
+  const inherited = Object.fromEntries(
+    ['PATH', 'HOME', 'TMPDIR', 'LANG'].flatMap((k) => (process.env[k] ? [[k, process.env[k]!]] : [])),
+  );
   const npm = spawn('npm', args, {
     cwd: REPO,
     env: { ...inherited, LOG_LEVEL: 'info', ...env },
@@ -33,7 +35,8 @@ export function spawnNpm(args: string[], env: Record<string, string>): Started {
     npm.once('close', (code, signal) => resolve({ code, signal })),
   );
   const logs = () => lines.flatMap((l) => (l.startsWith('{') ? [JSON.parse(l) as Record<string, any>] : []));
-  const plainLines = () => lines.filter((l) => l.trim() && !l.startsWith('{') && !/^(npm (warn|error|notice)|> )/.test(l));
+  const plainLines = () =>
+    lines.filter((l) => l.trim() && !l.startsWith('{') && !/^(npm (warn|error|notice)|> )/.test(l));
   return { npm, lines, exited, logs, plainLines };
 }
 
@@ -44,7 +47,10 @@ export async function untilHealthy(s: Started, port: number, deadlineMs = 120_00
   void s.exited.then(() => (exited = true));
   while (Date.now() < deadline) {
     if (exited) throw new Error(`npm start exited before answering:\n${s.lines.join('\n')}`);
-    const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }

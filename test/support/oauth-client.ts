@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 
 /** The MCP SDK's client-side OAuth, held in memory: what a desktop MCP client keeps in its settings. */
 export class MemoryOAuthProvider implements OAuthClientProvider {
@@ -17,7 +21,13 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     this.clientName = clientName;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: this.clientName, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: this.clientName,
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -44,7 +54,11 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
 }
 
 /** A loopback redirect target, as a native MCP client runs one: records the queries it is sent back with, in order. */
-export async function startCallbackServer(): Promise<{ url: string; received: () => Promise<URLSearchParams>; close(): Promise<void> }> {
+export async function startCallbackServer(): Promise<{
+  url: string;
+  received: () => Promise<URLSearchParams>;
+  close(): Promise<void>;
+}> {
   const arrived: URLSearchParams[] = [];
   const waiting: ((q: URLSearchParams) => void)[] = [];
   const server: Server = createServer((req, res) => {

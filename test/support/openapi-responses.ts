@@ -16,8 +16,23 @@ function makeChecker(doc: any): Checker {
   addFormats(ajv);
   ajv.addSchema({ $id: DOC_ID, components: doc.components }, DOC_ID);
   const rebase = (v: any): any =>
-    Array.isArray(v) ? v.map(rebase) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/') ? DOC_ID + x : rebase(x)])) : v;
-  const resolve = (v: any): any => (v?.$ref ? v.$ref.split('/').slice(1).reduce((o: any, k: string) => o?.[k], doc) : v);
+    Array.isArray(v)
+      ? v.map(rebase)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v).map(([k, x]) => [
+              k,
+              k === '$ref' && typeof x === 'string' && x.startsWith('#/') ? DOC_ID + x : rebase(x),
+            ]),
+          )
+        : v;
+  const resolve = (v: any): any =>
+    v?.$ref
+      ? v.$ref
+          .split('/')
+          .slice(1)
+          .reduce((o: any, k: string) => o?.[k], doc)
+      : v;
   const compiled = new Map<unknown, ReturnType<Ajv2020['compile']>>();
   const validate = (schema: unknown) => {
     if (!compiled.has(schema)) compiled.set(schema, ajv.compile(rebase(schema)));
@@ -48,7 +63,8 @@ function makeChecker(doc: any): Checker {
           continue;
         }
         const typed = def.schema?.type === 'integer' || def.schema?.type === 'number' ? Number(value) : value;
-        if (!validate(def.schema)(typed)) problems.push(`${where}: header ${name}=${value}: ${ajv.errorsText(validate(def.schema).errors)}`);
+        if (!validate(def.schema)(typed))
+          problems.push(`${where}: header ${name}=${value}: ${ajv.errorsText(validate(def.schema).errors)}`);
       }
       if (method === 'HEAD' || !response.content) return problems;
       const type = (headers.get('content-type') ?? '').split(';')[0]!.trim();

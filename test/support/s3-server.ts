@@ -15,7 +15,13 @@ export interface LoopbackS3 {
 /** An S3 server on 127.0.0.1 with the given buckets. */
 export async function startLoopbackS3(buckets: string[]): Promise<LoopbackS3> {
   const directory = mkdtempSync(join(tmpdir(), 's3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    configureBuckets: buckets.map((name) => ({ name })),
+  });
   const { port } = (await server.run()) as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -67,7 +67,10 @@ function procedureOf(name: string) {
 }
 
 /** The REST request for an input, from the procedure's meta.openapi. */
-export function restRequestFor(name: string, input: Input): { method: string; path: string; query: Record<string, string>; body?: unknown } {
+export function restRequestFor(
+  name: string,
+  input: Input,
+): { method: string; path: string; query: Record<string, string>; body?: unknown } {
   const { meta } = procedureOf(name);
   if (!meta.openapi) throw new Error(`${name} has no REST route`);
   const rest: Input = { ...input };
@@ -94,13 +97,21 @@ export function expectMcpErrorBody(body: unknown, code: string, id: string | num
   expect(body).toEqual({
     jsonrpc: '2.0',
     id,
-    error: { code: expect.any(Number), message: expect.any(String), data: expect.objectContaining({ code, httpStatus: expect.any(Number) }) },
+    error: {
+      code: expect.any(Number),
+      message: expect.any(String),
+      data: expect.objectContaining({ code, httpStatus: expect.any(Number) }),
+    },
   });
 }
 
 /** tRPC's error shape, with the spec's code in `data.code`. */
 export function expectTrpcErrorBody(body: any, code: string, status: number) {
-  expect(body.error).toMatchObject({ message: expect.any(String), code: expect.any(Number), data: { code, httpStatus: status } });
+  expect(body.error).toMatchObject({
+    message: expect.any(String),
+    code: expect.any(Number),
+    data: { code, httpStatus: status },
+  });
 }
 
 async function callRest(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
@@ -109,7 +120,11 @@ async function callRest(base: string, name: string, input: Input, auth: Auth): P
   for (const [k, v] of Object.entries(req.query)) url.searchParams.set(k, v);
   const headers: Record<string, string> = { ...authHeaders(auth) };
   if (req.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method: req.method, headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) });
+  const res = await fetch(url, {
+    method: req.method,
+    headers,
+    body: req.body === undefined ? undefined : JSON.stringify(req.body),
+  });
   const text = await res.text();
   await expectMatchesOpenApi(base, req.method, res, text);
   const json = JSON.parse(text);
@@ -126,19 +141,32 @@ async function callTrpc(base: string, name: string, input: Input, auth: Auth): P
   const res =
     type === 'query'
       ? await fetch(`${base}/trpc/${name}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers })
-      : await fetch(`${base}/trpc/${name}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(input) });
+      : await fetch(`${base}/trpc/${name}`, {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        });
   const json = await res.json();
   if (json.error) {
     // tRPC keeps its own envelope (its client reads it); the spec's code rides in data.code with the same status.
     expect(json.error.data).toMatchObject({ code: expect.any(String), httpStatus: res.status });
     expect(typeof json.error.message).toBe('string');
-    return { surface: 'trpc', status: res.status, headers: res.headers, error: { code: json.error.data.code, message: json.error.message } };
+    return {
+      surface: 'trpc',
+      status: res.status,
+      headers: res.headers,
+      error: { code: json.error.data.code, message: json.error.message },
+    };
   }
   return { surface: 'trpc', status: res.status, headers: res.headers, data: json.result.data };
 }
 
 /** Raw JSON-RPC to /mcp, for requests the bridge must refuse before the MCP transport. */
-export async function rawMcp(base: string, headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' }) {
+export async function rawMcp(
+  base: string,
+  headers: Record<string, string>,
+  body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+) {
   return fetch(`${base}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
@@ -157,11 +185,23 @@ export async function connectMcp(
   const recordingFetch = async (url: string | URL, init?: RequestInit) => {
     const res = await fetch(url, init);
     last = res;
-    lastBody = res.status >= 400 ? res.clone().json().catch(() => undefined) : Promise.resolve(undefined);
+    lastBody =
+      res.status >= 400
+        ? res
+            .clone()
+            .json()
+            .catch(() => undefined)
+        : Promise.resolve(undefined);
     return res;
   };
-  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers }, fetch: recordingFetch }));
-  return Object.assign(client, { lastHeaders: () => last.headers, lastStatus: () => last.status, lastErrorBody: () => lastBody });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: { headers }, fetch: recordingFetch }),
+  );
+  return Object.assign(client, {
+    lastHeaders: () => last.headers,
+    lastStatus: () => last.status,
+    lastErrorBody: () => lastBody,
+  });
 }
 
 async function callMcp(base: string, name: string, input: Input, auth: Auth): Promise<Outcome> {
@@ -170,11 +210,22 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
   const headers = authHeaders(auth);
   const refused = async (): Promise<Outcome> => {
     // The bridge refuses before the transport, so one raw request shows the whole answer (and runs nothing).
-    const res = await rawMcp(base, headers, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: input } });
+    const res = await rawMcp(base, headers, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: tool, arguments: input },
+    });
     const json = await res.json();
-    if (res.status !== 401) throw new Error(`MCP refused the connection but answered ${res.status}: ${JSON.stringify(json)}`);
+    if (res.status !== 401)
+      throw new Error(`MCP refused the connection but answered ${res.status}: ${JSON.stringify(json)}`);
     expectMcpErrorBody(json, 'INVALID_API_KEY');
-    return { surface: 'mcp', status: 401, headers: res.headers, error: { code: json.error.data.code, message: json.error.message } };
+    return {
+      surface: 'mcp',
+      status: 401,
+      headers: res.headers,
+      error: { code: json.error.data.code, message: json.error.message },
+    };
   };
   if (!auth) return refused();
   let client: Awaited<ReturnType<typeof connectMcp>>;
@@ -194,7 +245,12 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
       expectMcpErrorBody(body, body.error?.data?.code, body.id);
       expect(typeof body.id).toBe('number'); // the id of the tools/call it answers
       expect(client.lastStatus()).toBe(body.error.data.httpStatus);
-      return { surface: 'mcp', status: client.lastStatus(), headers: client.lastHeaders(), error: { code: body.error.data.code, message: body.error.message } };
+      return {
+        surface: 'mcp',
+        status: client.lastStatus(),
+        headers: client.lastHeaders(),
+        error: { code: body.error.data.code, message: body.error.message },
+      };
     }
     if (result.isError) {
       expect(result.content).toHaveLength(1);
@@ -202,9 +258,19 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
       const body = JSON.parse(result.content[0].text);
       expectErrorBody(body, body?.error?.code);
       const code = body.error.code as ErrorCode;
-      return { surface: 'mcp', status: ERROR_TABLE[code]?.status ?? 500, headers: client.lastHeaders(), error: body.error };
+      return {
+        surface: 'mcp',
+        status: ERROR_TABLE[code]?.status ?? 500,
+        headers: client.lastHeaders(),
+        error: body.error,
+      };
     }
-    return { surface: 'mcp', status: 200, headers: client.lastHeaders(), data: result.structuredContent ?? result.content };
+    return {
+      surface: 'mcp',
+      status: 200,
+      headers: client.lastHeaders(),
+      data: result.structuredContent ?? result.content,
+    };
   } finally {
     await client.close();
   }
@@ -270,7 +336,8 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
     if (authed.status >= 400) expectError(o, authed.code!);
     else {
       expect(o.error, `${o.surface}: ${JSON.stringify(o.error)}`).toBeUndefined();
-      if (o.surface !== 'mcp') expect(o.status).toBe(o.surface === 'rest' ? (call.restStatus ?? authed.status) : authed.status);
+      if (o.surface !== 'mcp')
+        expect(o.status).toBe(o.surface === 'rest' ? (call.restStatus ?? authed.status) : authed.status);
     }
   };
 
@@ -292,7 +359,14 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
 
       it('refuses a malformed Authorization header', async () => {
         const { key } = await newKey();
-        for (const authorization of [`Basic ${Buffer.from('user:pass').toString('base64')}`, 'Bearer', 'Bearer ', `Bearer ${key} extra`, key, `Token ${key}`]) {
+        for (const authorization of [
+          `Basic ${Buffer.from('user:pass').toString('base64')}`,
+          'Bearer',
+          'Bearer ',
+          `Bearer ${key} extra`,
+          key,
+          `Token ${key}`,
+        ]) {
           await refuse({ headers: { authorization } });
         }
         await refuse({ headers: { 'x-api-key': '' } });
@@ -327,7 +401,9 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
         expectAuthed(await callSurface(surface, server(), name, input(), { key, form: 'bearer' }));
         expectAuthed(await callSurface(surface, server(), name, input(), { key, form: 'x-api-key' }));
         // The auth scheme is case-insensitive (RFC 9110 11.1).
-        expectAuthed(await callSurface(surface, server(), name, input(), { headers: { authorization: `bearer ${key}` } }));
+        expectAuthed(
+          await callSurface(surface, server(), name, input(), { headers: { authorization: `bearer ${key}` } }),
+        );
       });
 
       it('answers 429 RATE_LIMITED past the key’s limit, with Retry-After and RateLimit headers', async () => {
@@ -355,13 +431,17 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
           const s = server();
           const allowance = s.deps.config.DAILY_FREE_CREDITS;
           const purchased = call.price! - 1 - allowance;
-          if (purchased < 0) throw new Error(`the free allowance (${allowance}) alone pays for ${name}; start the server with a smaller DAILY_FREE_CREDITS`);
+          if (purchased < 0)
+            throw new Error(
+              `the free allowance (${allowance}) alone pays for ${name}; start the server with a smaller DAILY_FREE_CREDITS`,
+            );
           const { key, accountId } = await s.newKey({ credits: purchased });
           const before = await getCredits(s.deps.sql, accountId, allowance);
           expect(before.balance).toBe(call.price! - 1);
           expectError(await callSurface(surface, s, name, input(), { key }), 'INSUFFICIENT_CREDITS');
           expect(await getCredits(s.deps.sql, accountId, allowance)).toEqual(before);
-          const charges = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
+          const charges = await s.deps
+            .sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
           expect(charges).toHaveLength(0);
         });
       }
@@ -369,10 +449,19 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
 
     if (surfaces.includes('mcp')) {
       it('MCP refuses a bad key with HTTP 401 and a JSON-RPC error before the transport, on every MCP method', async () => {
-        const refused: Record<string, string>[] = [{}, { authorization: 'Basic abc' }, { authorization: `Bearer ${randomKey()}` }];
+        const refused: Record<string, string>[] = [
+          {},
+          { authorization: 'Basic abc' },
+          { authorization: `Bearer ${randomKey()}` },
+        ];
         for (const headers of refused) {
           for (const method of ['initialize', 'tools/list', 'tools/call']) {
-            const res = await rawMcp(server().url, headers, { jsonrpc: '2.0', id: 1, method, params: method === 'tools/call' ? { name: procedureOf(name).meta.mcp!.name, arguments: input() } : {} });
+            const res = await rawMcp(server().url, headers, {
+              jsonrpc: '2.0',
+              id: 1,
+              method,
+              params: method === 'tools/call' ? { name: procedureOf(name).meta.mcp!.name, arguments: input() } : {},
+            });
             expect(res.status).toBe(401);
             expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="subtext"/);
             expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
@@ -388,7 +477,8 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
         const [, last] = await inOneWindow(async () => {
           const { key } = await newKey({ rateLimit: surfaces.length - 1 });
           const outcomes = [];
-          for (const surface of surfaces.slice(0, -1)) outcomes.push(await callSurface(surface, server(), name, input(), { key }));
+          for (const surface of surfaces.slice(0, -1))
+            outcomes.push(await callSurface(surface, server(), name, input(), { key }));
           outcomes.forEach(expectAuthed);
           return [outcomes[0]!, await callSurface(surfaces.at(-1)!, server(), name, input(), { key })];
         });

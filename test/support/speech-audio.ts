@@ -18,17 +18,37 @@ export interface SpeechClip {
   lang: string;
 }
 
-const LIBRIVOX = ['0870', '0880', '0890', '0920', '0930'].map((n) => `librivox.sense_and_sensibility_01_austen_64kb-${n}`);
+const LIBRIVOX = ['0870', '0880', '0890', '0920', '0930'].map(
+  (n) => `librivox.sense_and_sensibility_01_austen_64kb-${n}`,
+);
 
 /** Every clip with its reference transcript (each upstream format read as it is; see SOURCES.md). */
 export function speechClips(): SpeechClip[] {
   const read = (name: string) => readFileSync(join(AUDIO_DIR, name), 'utf8');
-  const clips: SpeechClip[] = LIBRIVOX.map((base) => ({ name: base, file: join(AUDIO_DIR, `${base}.wav`), seconds: 0, reference: normalizeWords(read(`${base}.txt`)), lang: 'en' }));
+  const clips: SpeechClip[] = LIBRIVOX.map((base) => ({
+    name: base,
+    file: join(AUDIO_DIR, `${base}.wav`),
+    seconds: 0,
+    reference: normalizeWords(read(`${base}.txt`)),
+    lang: 'en',
+  }));
   // TIMIT: "<start-sample> <end-sample> <text>".
-  clips.push({ name: 'timit-sample.LDC93S1', file: join(AUDIO_DIR, 'timit-sample.LDC93S1.wav'), seconds: 0, reference: normalizeWords(read('timit-sample.LDC93S1.txt').replace(/^\s*\d+\s+\d+\s+/, '')), lang: 'en' });
+  clips.push({
+    name: 'timit-sample.LDC93S1',
+    file: join(AUDIO_DIR, 'timit-sample.LDC93S1.wav'),
+    seconds: 0,
+    reference: normalizeWords(read('timit-sample.LDC93S1.txt').replace(/^\s*\d+\s+\d+\s+/, '')),
+    lang: 'en',
+  });
   // DeepSpeech CSV: header, then "file,size,transcript".
   const ru = read('ru.deepspeech-smoke-test.txt').trim().split('\n')[1]!.split(',').slice(2).join(',');
-  clips.push({ name: 'ru.deepspeech-smoke-test', file: join(AUDIO_DIR, 'ru.deepspeech-smoke-test.wav'), seconds: 0, reference: normalizeWords(ru), lang: 'ru' });
+  clips.push({
+    name: 'ru.deepspeech-smoke-test',
+    file: join(AUDIO_DIR, 'ru.deepspeech-smoke-test.wav'),
+    seconds: 0,
+    reference: normalizeWords(ru),
+    lang: 'ru',
+  });
   for (const c of clips) c.seconds = probeSeconds(c.file);
   return clips;
 }
@@ -48,14 +68,19 @@ export function wordErrorRate(reference: string, hypothesis: string): number {
   let prev = Array.from({ length: h.length + 1 }, (_, j) => j);
   for (let i = 1; i <= r.length; i++) {
     const cur = [i];
-    for (let j = 1; j <= h.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (r[i - 1] === h[j - 1] ? 0 : 1));
+    for (let j = 1; j <= h.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (r[i - 1] === h[j - 1] ? 0 : 1));
     prev = cur;
   }
   return prev[h.length]! / r.length;
 }
 
 function probeSeconds(file: string): number {
-  const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file], { encoding: 'utf8' });
+  const out = execFileSync(
+    'ffprobe',
+    ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file],
+    { encoding: 'utf8' },
+  );
   return Number(out.trim());
 }
 
@@ -89,7 +114,24 @@ export function speechProgramme(): Programme {
     const filters = clips.map((_, i) => `[${i}:a]apad=pad_dur=${gaps[i] ?? 0}[a${i}]`).join(';');
     const concat = `${clips.map((_, i) => `[a${i}]`).join('')}concat=n=${clips.length}:v=0:a=1[out]`;
     const tmp = `${file}.${process.pid}.tmp.webm`;
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...inputs, '-filter_complex', `${filters};${concat}`, '-map', '[out]', '-c:a', 'libopus', '-b:a', '48k', '-f', 'webm', tmp]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-y',
+      ...inputs,
+      '-filter_complex',
+      `${filters};${concat}`,
+      '-map',
+      '[out]',
+      '-c:a',
+      'libopus',
+      '-b:a',
+      '48k',
+      '-f',
+      'webm',
+      tmp,
+    ]);
     renameSync(tmp, file);
   }
   return { file, seconds: t, parts, reference: clips.map((c) => c.reference).join(' ') };

@@ -26,9 +26,32 @@ export function speechMedia(): SpeechMedia {
   if (!existsSync(mp4)) {
     const tmp = `${mp4}.${process.pid}.tmp.mp4`;
     ff([
-      '-f', 'lavfi', '-i', `testsrc2=size=320x180:rate=5:duration=${programme.seconds}`, '-i', programme.file,
-      '-map', '0:v', '-map', '1:a', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '10', '-c:a', 'aac', '-b:a', '64k',
-      '-metadata', `title=${MEDIA_TITLE}`, '-movflags', '+faststart', '-shortest', tmp,
+      '-f',
+      'lavfi',
+      '-i',
+      `testsrc2=size=320x180:rate=5:duration=${programme.seconds}`,
+      '-i',
+      programme.file,
+      '-map',
+      '0:v',
+      '-map',
+      '1:a',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '10',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-metadata',
+      `title=${MEDIA_TITLE}`,
+      '-movflags',
+      '+faststart',
+      '-shortest',
+      tmp,
     ]);
     renameSync(tmp, mp4);
   }
@@ -38,8 +61,21 @@ export function speechMedia(): SpeechMedia {
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp, { recursive: true });
     ff([
-      '-i', programme.file, '-c:a', 'aac', '-b:a', '64k', '-f', 'hls', '-hls_time', '10', '-hls_playlist_type', 'vod',
-      '-hls_segment_filename', join(tmp, 'seg%03d.ts'), join(tmp, 'index.m3u8'),
+      '-i',
+      programme.file,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'hls',
+      '-hls_time',
+      '10',
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_filename',
+      join(tmp, 'seg%03d.ts'),
+      join(tmp, 'index.m3u8'),
     ]);
     rmSync(hlsDir, { recursive: true, force: true });
     renameSync(tmp, hlsDir);

@@ -43,7 +43,9 @@ export async function startSpeechYoutube(opts: { captions?: boolean } = {}): Pro
       handle: (_req, res, served) => {
         served.status = opts.captions ? 200 : 404;
         if (!opts.captions) return void res.writeHead(404).end();
-        res.writeHead(200, { 'content-type': 'application/json' }).end(readShared('timedtext.styled-manual.json3.sc3-z_2aNX0.json'));
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(readShared('timedtext.styled-manual.json3.sc3-z_2aNX0.json'));
       },
     },
   });
@@ -60,7 +62,9 @@ export async function startSpeechYoutube(opts: { captions?: boolean } = {}): Pro
  */
 export async function resetSpeech(s: TestServer): Promise<void> {
   for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
-    const [row] = await s.deps.sql<{ n: number }[]>`select count(*)::int as n from pgboss.job where name = 'speech' and state in ('created', 'retry', 'active')`;
+    const [row] = await s.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from pgboss.job where name = 'speech' and state in ('created', 'retry', 'active')`;
     if (row!.n === 0) break;
   }
   await s.deps.sql`delete from transcripts where origin = 'speech'`;
@@ -79,7 +83,13 @@ export async function startSpeechStack(
 ): Promise<SpeechStack> {
   const yt = await startSpeechYoutube({ captions: opts.captions });
   const whisper = await startFakeWhisper();
-  const env = { YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test', ...opts.env };
+  const env = {
+    YOUTUBE_BASE_URL: yt.origin,
+    STT_ENGINE: 'openai-compatible',
+    STT_BASE_URL: whisper.origin,
+    STT_MODEL: 'whisper-test',
+    ...opts.env,
+  };
   const s = await startTestServer(env, opts.deps ?? {});
   return {
     yt,

@@ -14,7 +14,11 @@ export interface TestServer {
   url: string;
   deps: Deps;
   /** A new account with a key; `credits` are granted as purchased credits on top of the daily allowance. */
-  newKey(opts?: { credits?: number; rateLimit?: number; expiresAt?: Date }): Promise<{ key: string; keyId: string; accountId: string }>;
+  newKey(opts?: {
+    credits?: number;
+    rateLimit?: number;
+    expiresAt?: Date;
+  }): Promise<{ key: string; keyId: string; accountId: string }>;
   close(): Promise<void>;
 }
 
@@ -29,7 +33,14 @@ export async function startTestServer(
   const database = opts.database ?? (await createTestDatabase());
   // Speech-to-text is off unless a test turns it on (STT_ENGINE, STT_BASE_URL): Debian's pocketsphinx on this
   // machine would otherwise transcribe every captionless video the other tests ask for.
-  const config = parseConfig({ DAILY_FREE_CREDITS: '0', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', STT_ENGINE: 'off', ...env, DATABASE_URL: database.url, PORT: '0' });
+  const config = parseConfig({
+    DAILY_FREE_CREDITS: '0',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    STT_ENGINE: 'off',
+    ...env,
+    DATABASE_URL: database.url,
+    PORT: '0',
+  });
   const log = createLogger(config.LOG_LEVEL);
   const runtime = await buildDeps(config, log, overrides);
   await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
@@ -49,7 +60,12 @@ export async function startTestServer(
     async newKey(o = {}) {
       const account = await ensureAccount(runtime.deps.sql, `user${++counter}-${Date.now()}@example.com`);
       if (o.credits) await grantCredits(runtime.deps.sql, account.id, o.credits);
-      const k = await createApiKey(runtime.deps.sql, { accountId: account.id, name: 'test', rateLimit: o.rateLimit ?? null, expiresAt: o.expiresAt ?? null });
+      const k = await createApiKey(runtime.deps.sql, {
+        accountId: account.id,
+        name: 'test',
+        rateLimit: o.rateLimit ?? null,
+        expiresAt: o.expiresAt ?? null,
+      });
       return { key: k.key, keyId: k.id, accountId: account.id };
     },
     // Bounded even when the database is gone or clients keep connections open: a hung close would only show up as
@@ -59,7 +75,9 @@ export async function startTestServer(
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       http.closeIdleConnections?.();
       await within(closed, 5_000, () => http.closeAllConnections?.());
-      await within(runtime.close(), 30_000, () => runtime.deps.log.warn('test server: runtime.close() still running after 30 s; left behind'));
+      await within(runtime.close(), 30_000, () =>
+        runtime.deps.log.warn('test server: runtime.close() still running after 30 s; left behind'),
+      );
       if (!opts.database) await database.drop();
     },
   };

@@ -31,7 +31,10 @@ export interface VideoServer {
 }
 
 /** `fallback` answers paths with no exact route (e.g. every storyboard sheet). */
-export async function startVideoServer(routes: Record<string, Route>, fallback?: (path: string) => Route | undefined): Promise<VideoServer> {
+export async function startVideoServer(
+  routes: Record<string, Route>,
+  fallback?: (path: string) => Route | undefined,
+): Promise<VideoServer> {
   const requests: ServedRequest[] = [];
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
@@ -74,7 +77,13 @@ export async function startVideoServer(routes: Record<string, Route>, fallback?:
   };
 }
 
-export function serveFile(req: IncomingMessage, res: ServerResponse, served: ServedRequest, file: string, type: string) {
+export function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  served: ServedRequest,
+  file: string,
+  type: string,
+) {
   const size = statSync(file).size;
   let start = 0;
   let end = size - 1;

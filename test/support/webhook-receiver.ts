@@ -26,7 +26,9 @@ export async function startWebhookReceiver(path = '/hooks/subtext'): Promise<Web
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
+      );
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       listeners.forEach((l) => l());
       res.writeHead(req.url === path ? (plan.shift() ?? 200) : 404).end();

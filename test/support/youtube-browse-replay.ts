@@ -7,12 +7,20 @@ import { resolve } from 'node:path';
 import type { FakeAnswer } from './fake-youtube.ts';
 import { REPO_ROOT } from './fixture-files.ts';
 
-export const BROWSE_DIR = resolve(REPO_ROOT, process.env.YOUTUBE_BROWSE_FIXTURES_DIR ?? '../shared/fixtures/youtube-browse');
+export const BROWSE_DIR = resolve(
+  REPO_ROOT,
+  process.env.YOUTUBE_BROWSE_FIXTURES_DIR ?? '../shared/fixtures/youtube-browse',
+);
 export const browseAvailable = existsSync(resolve(BROWSE_DIR, 'SOURCES.md'));
 if (!browseAvailable) {
   // In CI a missing fixture set is a broken checkout, not a reason to skip.
-  if (process.env.CI) throw new Error(`[listing tests] CI is set but the recorded browse fixtures are absent (looked in ${BROWSE_DIR}; set YOUTUBE_BROWSE_FIXTURES_DIR)`);
-  console.warn(`[listing tests] browse fixtures are absent (looked in ${BROWSE_DIR}); skipping the tests that need them`);
+  if (process.env.CI)
+    throw new Error(
+      `[listing tests] CI is set but the recorded browse fixtures are absent (looked in ${BROWSE_DIR}; set YOUTUBE_BROWSE_FIXTURES_DIR)`,
+    );
+  console.warn(
+    `[listing tests] browse fixtures are absent (looked in ${BROWSE_DIR}); skipping the tests that need them`,
+  );
 }
 
 interface Recorded {
@@ -30,7 +38,12 @@ function load(): Recorded[] {
       const mock = JSON.parse(readFileSync(resolve(BROWSE_DIR, file), 'utf8'));
       // dataToSend holds signed Java bytes.
       const bytes = Buffer.from((mock.request.dataToSend as number[]).map((b) => b & 0xff));
-      return { file, path: new URL(mock.request.url).pathname, body: JSON.parse(bytes.toString('utf8')), responseBody: mock.response.responseBody as string };
+      return {
+        file,
+        path: new URL(mock.request.url).pathname,
+        body: JSON.parse(bytes.toString('utf8')),
+        responseBody: mock.response.responseBody as string,
+      };
     });
   return recorded;
 }
@@ -57,13 +70,19 @@ export function replayBrowse(url: URL, rawBody: string | undefined): FakeAnswer 
   }
   const hit = load().find((r) => matches(r, url.pathname, body));
   // What InnerTube answers for an id it does not know.
-  return hit ? { status: 200, body: hit.responseBody } : { status: 404, body: '{"error":{"code":404,"status":"NOT_FOUND"}}' };
+  return hit
+    ? { status: 200, body: hit.responseBody }
+    : { status: 404, body: '{"error":{"code":404,"status":"NOT_FOUND"}}' };
 }
 
 /** The first page of each recorded listing, and what it holds. */
 export const BROWSE = {
   playlist: { id: 'PLMC9KNkIncKtPzgY-5rmhvj7fax8fdxoj', pages: [100, 100] },
-  channelVideos: { id: 'UCTwECeGqMZee77BjdoYtI2Q', user: 'https://www.youtube.com/user/creativecommons', recordedPages: [30, 30] },
+  channelVideos: {
+    id: 'UCTwECeGqMZee77BjdoYtI2Q',
+    user: 'https://www.youtube.com/user/creativecommons',
+    recordedPages: [30, 30],
+  },
   channelShorts: { id: 'UCh8gHdtzO2tXd593_bjErWg', recordedPages: [48, 48] },
   search: { query: 'test', recordedPages: [30, 20] },
 } as const;

@@ -9,7 +9,9 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Browser tests run wherever Chromium is installed, and always in CI (where its absence fails the run). */
 export const browserAvailable = existsSync(CHROMIUM) || !!process.env.CI;
 if (!browserAvailable) {
-  console.warn(`[web tests] ${CHROMIUM} is absent: skipping the browser tests (Debian: apt-get install chromium; or set CHROMIUM_PATH)`);
+  console.warn(
+    `[web tests] ${CHROMIUM} is absent: skipping the browser tests (Debian: apt-get install chromium; or set CHROMIUM_PATH)`,
+  );
 }
 
 /** playwright's launch() gives every browser a fresh, empty profile directory of its own (no --user-data-dir). */

@@ -50,7 +50,10 @@ describe.skipIf(!browserAvailable)('/docs in a browser', () => {
     const doc = await (await fetch(`${s.url}/api/v1/openapi.json`)).json();
     // A path item's keys are its methods, and `servers` for the paths at the origin (OAuth, /healthz...).
     const methods = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-    const operations = Object.values<Record<string, unknown>>(doc.paths).reduce((n, item) => n + Object.keys(item).filter((k) => methods.has(k)).length, 0);
+    const operations = Object.values<Record<string, unknown>>(doc.paths).reduce(
+      (n, item) => n + Object.keys(item).filter((k) => methods.has(k)).length,
+      0,
+    );
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
@@ -73,7 +76,9 @@ describe.skipIf(!browserAvailable)('/docs in a browser', () => {
     const body = credits.locator('.responses-wrapper .live-responses-table .response-col_description pre').first();
     await body.waitFor();
     expect(JSON.parse((await body.textContent())!)).toMatchObject({ balance: 7, dailyAllowance: 7 });
-    expect(await credits.locator('.live-responses-table tbody .response-col_status').first().textContent()).toContain('200');
+    expect(await credits.locator('.live-responses-table tbody .response-col_status').first().textContent()).toContain(
+      '200',
+    );
     await page.screenshot({ path: screenshotPath('docs'), fullPage: false });
 
     await page.getByRole('link', { name: '← Subtext' }).click();

@@ -9,12 +9,21 @@ export interface Call {
 export function sessionClient(base: string) {
   let cookie = '';
   let csrf = '';
-  const call = async (type: 'query' | 'mutation', path: string, input: unknown = {}, headers: Record<string, string> = {}): Promise<Call> => {
+  const call = async (
+    type: 'query' | 'mutation',
+    path: string,
+    input: unknown = {},
+    headers: Record<string, string> = {},
+  ): Promise<Call> => {
     const h: Record<string, string> = { ...(cookie ? { cookie } : {}), ...headers };
     const res =
       type === 'query'
         ? await fetch(`${base}/trpc/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: h })
-        : await fetch(`${base}/trpc/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...h }, body: JSON.stringify(input) });
+        : await fetch(`${base}/trpc/${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...h },
+            body: JSON.stringify(input),
+          });
     const json = await res.json();
     const setCookie = res.headers.getSetCookie();
     for (const c of setCookie) cookie = c.split(';')[0]!.endsWith('=') ? '' : c.split(';')[0]!;
@@ -33,10 +42,14 @@ export function sessionClient(base: string) {
       return csrf;
     },
     /** A mutation with the session's CSRF token, as the website sends it. */
-    mutate: (path: string, input: unknown = {}, headers: Record<string, string> = {}) => call('mutation', path, input, { 'x-csrf-token': csrf, ...headers }),
-    query: (path: string, input: unknown = {}, headers: Record<string, string> = {}) => call('query', path, input, { 'x-csrf-token': csrf, ...headers }),
-    signUp: (email: string, password = 'a long enough password') => call('mutation', 'account.signUp', { email, password }),
-    signIn: (email: string, password = 'a long enough password', headers: Record<string, string> = {}) => call('mutation', 'account.signIn', { email, password }, headers),
+    mutate: (path: string, input: unknown = {}, headers: Record<string, string> = {}) =>
+      call('mutation', path, input, { 'x-csrf-token': csrf, ...headers }),
+    query: (path: string, input: unknown = {}, headers: Record<string, string> = {}) =>
+      call('query', path, input, { 'x-csrf-token': csrf, ...headers }),
+    signUp: (email: string, password = 'a long enough password') =>
+      call('mutation', 'account.signUp', { email, password }),
+    signIn: (email: string, password = 'a long enough password', headers: Record<string, string> = {}) =>
+      call('mutation', 'account.signIn', { email, password }, headers),
   };
 }
 

@@ -19,7 +19,8 @@ describe.skipIf(!browserAvailable)('site polish in a browser', () => {
     await s?.close();
   });
 
-  const heights = (p: Page) => p.locator('main .actions .button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
+  const heights = (p: Page) =>
+    p.locator('main .actions .button').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().height));
 
   it('has a favicon, and the home page buttons are the same height, signed out and in', async () => {
     await page.goto(`${s.url}/`);

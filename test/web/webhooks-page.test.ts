@@ -36,12 +36,22 @@ describe.skipIf(!browserAvailable)('the webhooks page in a browser', () => {
     const [account] = await h.s.deps.sql<{ id: string }[]>`select id from accounts where email = ${email}`;
     await grantCredits(h.s.deps.sql, account!.id, 10);
     const { key } = await createApiKey(h.s.deps.sql, { accountId: account!.id, name: 'hooks' });
-    const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.own], callbackUrl: receiver.url } });
+    const created = await rest(h.s.url, 'POST', '/batches', {
+      key,
+      body: { videos: [ID.own], callbackUrl: receiver.url },
+    });
     expect(created.status).toBe(202);
     const [first] = await receiver.waitFor(1);
     const secret = await h.s.deps.webhooks.secretFor(account!.id);
-    expect(new Webhook(secret).verify(first!.body, first!.headers)).toMatchObject({ type: 'job.completed', data: { id: created.json.id } });
-    await pollUntil(async () => (await rest(h.s.url, 'GET', `/batches/${created.json.id}`, { key })).json.webhooks[0]?.status === 'delivered', 'the delivery is recorded');
+    expect(new Webhook(secret).verify(first!.body, first!.headers)).toMatchObject({
+      type: 'job.completed',
+      data: { id: created.json.id },
+    });
+    await pollUntil(
+      async () =>
+        (await rest(h.s.url, 'GET', `/batches/${created.json.id}`, { key })).json.webhooks[0]?.status === 'delivered',
+      'the delivery is recorded',
+    );
 
     await page.goto(`${h.s.url}/webhooks`);
     await expect.poll(() => page.getByLabel('Webhook signing secret').inputValue()).toBe(secret);
@@ -59,6 +69,8 @@ describe.skipIf(!browserAvailable)('the webhooks page in a browser', () => {
     expect(again!.headers['webhook-id']).not.toBe(deliveryId);
     expect(new Webhook(secret).verify(again!.body, again!.headers)).toEqual(JSON.parse(first!.body));
     await expect.poll(() => rows.count()).toBe(2);
-    await expect.poll(() => page.getByRole('button', { name: `Resend ${again!.headers['webhook-id']}` }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('button', { name: `Resend ${again!.headers['webhook-id']}` }).count())
+      .toBe(1);
   }, 120_000);
 });

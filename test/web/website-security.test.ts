@@ -9,7 +9,10 @@ import { ensureAccount } from '../support/stores.ts';
 describe('website sessions: security', () => {
   let s: TestServer;
   beforeAll(async () => {
-    s = await startTestServer({ DAILY_FREE_CREDITS: '10', SIGN_IN_MAX_PER_EMAIL: '3', SIGN_IN_MAX_PER_IP: '1000' }, { youtube: fakeVideoSource() });
+    s = await startTestServer(
+      { DAILY_FREE_CREDITS: '10', SIGN_IN_MAX_PER_EMAIL: '3', SIGN_IN_MAX_PER_IP: '1000' },
+      { youtube: fakeVideoSource() },
+    );
   }, 120_000);
   afterAll(async () => {
     await s?.close();
@@ -32,7 +35,9 @@ describe('website sessions: security', () => {
     const email = newEmail();
     await c.signUp(email);
     const r = await c.signIn(email, undefined, { 'x-forwarded-proto': 'https' });
-    expect(r.setCookie[0]).toMatch(/^__Host-subtext_session=[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/);
+    expect(r.setCookie[0]).toMatch(
+      /^__Host-subtext_session=[\w-]+; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax; Secure$/,
+    );
   });
 
   it('refuses cookie-authenticated changes without the CSRF token, or with a wrong one', async () => {
@@ -160,7 +165,9 @@ describe('website sessions: security', () => {
     await sessionClient(s.url).signUp(email, 'same password twice');
     const email2 = newEmail();
     await sessionClient(s.url).signUp(email2, 'same password twice');
-    const rows = await s.deps.sql<{ password_hash: string }[]>`select password_hash from accounts where email in (${email}, ${email2})`;
+    const rows = await s.deps.sql<
+      { password_hash: string }[]
+    >`select password_hash from accounts where email in (${email}, ${email2})`;
     expect(rows[0]!.password_hash).toMatch(/^scrypt\$15\$8\$3\$/);
     expect(rows[0]!.password_hash).not.toBe(rows[1]!.password_hash);
   });

@@ -22,7 +22,12 @@ describe.skipIf(!browserAvailable || !audioAvailable || !sharedAvailable)('speec
   beforeAll(async () => {
     yt = await startSpeechYoutube();
     whisper = await startFakeWhisper();
-    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test' });
+    s = await startTestServer({
+      YOUTUBE_BASE_URL: yt.origin,
+      STT_ENGINE: 'openai-compatible',
+      STT_BASE_URL: whisper.origin,
+      STT_MODEL: 'whisper-test',
+    });
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
   }, 120_000);
@@ -47,7 +52,9 @@ describe.skipIf(!browserAvailable || !audioAvailable || !sharedAvailable)('speec
     await page.getByRole('button', { name: 'Open video' }).click();
     await page.getByText('YouTube lists no subtitle tracks for this video').waitFor();
     expect(await page.getByLabel('Source').inputValue()).toBe('auto');
-    expect(await page.locator('form.inline .cost').first().textContent()).toContain(`speech-to-text costs 1 credit per started minute of audio (${speechPrice(288)} credits for this video)`);
+    expect(await page.locator('form.inline .cost').first().textContent()).toContain(
+      `speech-to-text costs 1 credit per started minute of audio (${speechPrice(288)} credits for this video)`,
+    );
 
     await page.getByRole('button', { name: 'Get transcript' }).click();
     await page.locator('ol.segments li').first().waitFor({ timeout: 60_000 });

@@ -23,7 +23,10 @@ describe.skipIf(!browserAvailable)('the website in a browser', () => {
 
   beforeAll(async () => {
     media = await startVideoServer({ '/videoplayback': { file: await cachedTestVideo({ seconds: 120 }) } });
-    s = await startTestServer({ YOUTUBE_BASE_URL: media.origin, DAILY_FREE_CREDITS: '10' }, { youtube: siteVideoSource(media.url('/videoplayback')) });
+    s = await startTestServer(
+      { YOUTUBE_BASE_URL: media.origin, DAILY_FREE_CREDITS: '10' },
+      { youtube: siteVideoSource(media.url('/videoplayback')) },
+    );
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
@@ -35,7 +38,8 @@ describe.skipIf(!browserAvailable)('the website in a browser', () => {
     await media?.close();
   });
 
-  const accountId = async () => (await s.deps.sql<{ id: string }[]>`select id from accounts where email = ${email}`)[0]!.id;
+  const accountId = async () =>
+    (await s.deps.sql<{ id: string }[]>`select id from accounts where email = ${email}`)[0]!.id;
 
   it('signs up and lands on the keys page', async () => {
     await page.goto(`${s.url}/sign-up`);
@@ -83,19 +87,29 @@ describe.skipIf(!browserAvailable)('the website in a browser', () => {
     expect(await page.getByText('Charged 2 credits.').count()).toBe(1);
 
     // Downloads are made in the page from the segments.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'SRT' }).first().click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'SRT' }).first().click(),
+    ]);
     expect(download.suggestedFilename()).toBe(`${video}.en.srt`);
 
     await page.getByLabel('Time').fill('0:07');
     await page.getByRole('button', { name: 'Capture frame' }).click();
     const img = page.locator('.frames img').first();
     await img.waitFor({ timeout: 30_000 });
-    await page.waitForFunction(() => (document.querySelector('.frames img') as HTMLImageElement | null)?.naturalWidth === 640, null, { timeout: 15_000 });
+    await page.waitForFunction(
+      () => (document.querySelector('.frames img') as HTMLImageElement | null)?.naturalWidth === 640,
+      null,
+      { timeout: 15_000 },
+    );
     await page.screenshot({ path: screenshotPath('service'), fullPage: true });
 
     const ledger = await s.deps.sql<{ operation: string; delta: number }[]>`
       select operation, delta from credit_ledger where account_id = ${await accountId()} and kind = 'charge' order by id`;
-    expect(ledger).toEqual([{ operation: 'subtitles', delta: -2 }, { operation: 'frame', delta: -1 }]);
+    expect(ledger).toEqual([
+      { operation: 'subtitles', delta: -2 },
+      { operation: 'frame', delta: -1 },
+    ]);
   });
 
   it('writes an article in the browser and finds it by search', async () => {
@@ -154,7 +168,10 @@ describe.skipIf(!browserAvailable)('the website in a browser', () => {
   });
 
   it('fits a phone screen and is keyboard navigable', async () => {
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await context.storageState(),
+    });
     const p = await phone.newPage();
     await p.goto(`${s.url}/keys`);
     await p.locator('table.keys tbody tr').first().waitFor();

@@ -29,10 +29,15 @@ describe.skipIf(!sharedAvailable)('chapters', () => {
     expect(r.json.chapters).toEqual(CHAPTERS);
     expect((await trpcClient(h.s.url, key).videos.info.query({ videoId: ID.manualOnlyDe })).chapters).toEqual(CHAPTERS);
     const client = await mcpClient(h.s.url, key);
-    const tool = (await client.callTool({ name: 'get_video_info', arguments: { videoId: ID.manualOnlyDe } })) as unknown as { structuredContent: { chapters: unknown }; content: { text: string }[] };
+    const tool = (await client.callTool({
+      name: 'get_video_info',
+      arguments: { videoId: ID.manualOnlyDe },
+    })) as unknown as { structuredContent: { chapters: unknown }; content: { text: string }[] };
     await client.close();
     expect(tool.structuredContent.chapters).toEqual(CHAPTERS);
-    expect(tool.content[0]!.text).toMatch(/Chapters \(7\):\n\[0:00\] Ein erstaunlich kontroverses Thema\n\[2:44\] Was ist Vitamin D\?/);
+    expect(tool.content[0]!.text).toMatch(
+      /Chapters \(7\):\n\[0:00\] Ein erstaunlich kontroverses Thema\n\[2:44\] Was ist Vitamin D\?/,
+    );
   });
 });
 

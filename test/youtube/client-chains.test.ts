@@ -22,14 +22,24 @@ const TOKEN = 'MnQ0eXBlZC1ieS1hLXRlc3QtYmluZGluZy1mb3ItdGhpcy12aWRlbw';
 const recorded: FakeRoutes = {
   player(client, videoId) {
     if (videoId === CLIENT_SPECIFIC) {
-      return json(readShared(client === 'ANDROID' ? 'reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json' : 'player.visionos.unplayable-for-client.it3OtbTxQk0.json'));
+      return json(
+        readShared(
+          client === 'ANDROID'
+            ? 'reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json'
+            : 'player.visionos.unplayable-for-client.it3OtbTxQk0.json',
+        ),
+      );
     }
-    if (videoId === VISIONOS_VIDEO && client === 'VISIONOS') return json(readShared('player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json'));
-    if (videoId === WEB_VIDEO && (client === 'WEB' || client === 'MWEB')) return json(readShared('player.web.captions-15-tracks.multi-audio.2isYuQZMbdU.json'));
+    if (videoId === VISIONOS_VIDEO && client === 'VISIONOS')
+      return json(readShared('player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json'));
+    if (videoId === WEB_VIDEO && (client === 'WEB' || client === 'MWEB'))
+      return json(readShared('player.web.captions-15-tracks.multi-audio.2isYuQZMbdU.json'));
     return json(readShared('player.bot-check.login-required.json'));
   },
   watch(url) {
-    return url.searchParams.get('v') === PAGE_VIDEO ? html(readShared('watch-page.captions.GJLlxj_dtq8.html')) : html('<html></html>', 404);
+    return url.searchParams.get('v') === PAGE_VIDEO
+      ? html(readShared('watch-page.captions.GJLlxj_dtq8.html'))
+      : html('<html></html>', 404);
   },
   timedtext: () => json(readShared('timedtext.styled-manual.json3.sc3-z_2aNX0.json')),
 };
@@ -119,7 +129,10 @@ describe.skipIf(!sharedAvailable)('which client is asked for what', () => {
     const frames = await src.getFrameSource(PAGE_VIDEO, 320);
     expect(yt.calls).toEqual([`PLAYER VISIONOS ${PAGE_VIDEO}`, 'GET /watch']);
     expect(frames.kind).toBeDefined();
-    expect(diff(before, await store.counts(since()))).toEqual({ 'VISIONOS/streams/direct/bot_check': 1, 'WATCH_PAGE/streams/direct/served': 1 });
+    expect(diff(before, await store.counts(since()))).toEqual({
+      'VISIONOS/streams/direct/bot_check': 1,
+      'WATCH_PAGE/streams/direct/served': 1,
+    });
   });
 });
 
@@ -152,8 +165,19 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     // fate in August 2026, yt-dlp/yt-dlp#17461); with one it answers.
     const yt = fakeYoutube({
       player: (client) =>
-        json(readShared(client === 'VISIONOS' ? 'player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json' : 'player.web.captions-15-tracks.multi-audio.2isYuQZMbdU.json')),
-      other: (url) => (url.pathname.endsWith('/videoplayback') ? (url.searchParams.get('pot') ? { status: 206, body: 'x' } : { status: 403, body: '' }) : { status: 404, body: '' }),
+        json(
+          readShared(
+            client === 'VISIONOS'
+              ? 'player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json'
+              : 'player.web.captions-15-tracks.multi-audio.2isYuQZMbdU.json',
+          ),
+        ),
+      other: (url) =>
+        url.pathname.endsWith('/videoplayback')
+          ? url.searchParams.get('pot')
+            ? { status: 206, body: 'x' }
+            : { status: 403, body: '' }
+          : { status: 404, body: '' },
     });
     const store = createEgressStore(sql);
     const src = createYoutubeSource({
@@ -167,8 +191,14 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     const frames = await src.getFrameSource(WEB_VIDEO, 320);
     if (frames.kind !== 'stream') throw new Error('expected a stream');
     expect(new URL(frames.url).searchParams.get('pot')).toBe(TOKEN);
-    expect(yt.calls.filter((c) => c.startsWith('PLAYER'))).toEqual([`PLAYER VISIONOS ${WEB_VIDEO}`, `PLAYER WEB ${WEB_VIDEO}`]);
-    expect(diff(before, await store.counts(since()))).toEqual({ 'VISIONOS/streams/direct/stream_403': 1, 'WEB/streams/direct/served': 1 });
+    expect(yt.calls.filter((c) => c.startsWith('PLAYER'))).toEqual([
+      `PLAYER VISIONOS ${WEB_VIDEO}`,
+      `PLAYER WEB ${WEB_VIDEO}`,
+    ]);
+    expect(diff(before, await store.counts(since()))).toEqual({
+      'VISIONOS/streams/direct/stream_403': 1,
+      'WEB/streams/direct/served': 1,
+    });
     // Audio takes the same way.
     const audio = await src.getAudioSource!(WEB_VIDEO);
     expect(new URL(audio.url).searchParams.get('pot')).toBe(TOKEN);
@@ -182,7 +212,10 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     const src = createYoutubeSource({ baseUrl: BASE, fetch: yt.fetch, chains: { streams: ['VISIONOS', 'ANDROID'] } });
     const frames = await src.getFrameSource(VISIONOS_VIDEO, 320);
     expect(frames.kind).toBe('storyboard');
-    await expect(src.getAudioSource!(VISIONOS_VIDEO)).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/refused/) });
+    await expect(src.getAudioSource!(VISIONOS_VIDEO)).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringMatching(/refused/),
+    });
   });
 
   it('caption URLs with exp=xpe get pot, potc=1 and c=WEB, as yt-dlp adds them, and are downloaded so', async () => {
@@ -191,11 +224,20 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
     const en = video.tracks.find((t) => t.lang === 'en' && !t.autoGenerated)!;
     const ref = new URL(en.ref);
     expect(ref.searchParams.get('exp')).toBe('xpe');
-    expect([ref.searchParams.get('pot'), ref.searchParams.get('potc'), ref.searchParams.get('c')]).toEqual([TOKEN, '1', 'WEB']);
+    expect([ref.searchParams.get('pot'), ref.searchParams.get('potc'), ref.searchParams.get('c')]).toEqual([
+      TOKEN,
+      '1',
+      'WEB',
+    ]);
     expect((await src.fetchTranscript(en)).length).toBeGreaterThan(0);
     const download = new URL(yt.urls.at(-1)!);
     expect(download.pathname).toBe('/api/timedtext');
-    expect([download.searchParams.get('pot'), download.searchParams.get('potc'), download.searchParams.get('c'), download.hash]).toEqual([TOKEN, '1', 'WEB', '']);
+    expect([
+      download.searchParams.get('pot'),
+      download.searchParams.get('potc'),
+      download.searchParams.get('c'),
+      download.hash,
+    ]).toEqual([TOKEN, '1', 'WEB', '']);
   });
 
   it('without a token those caption URLs are refused before any download (they would answer empty)', async () => {
@@ -207,7 +249,10 @@ describe.skipIf(!sharedAvailable)('web clients and PO tokens', () => {
 });
 
 /** What was added to the counters between two reads, as "client/purpose/identity/kind": n. */
-function diff(before: { client: string; purpose: string; identity: string; kind: string; count: number }[], after: typeof before) {
+function diff(
+  before: { client: string; purpose: string; identity: string; kind: string; count: number }[],
+  after: typeof before,
+) {
   const key = (c: (typeof before)[number]) => `${c.client}/${c.purpose}/${c.identity}/${c.kind}`;
   const was = new Map(before.map((c) => [key(c), c.count]));
   const out: Record<string, number> = {};

@@ -75,8 +75,10 @@ describe.skipIf(!sharedAvailable)('an hourly budget shared by two instances', { 
   });
 
   it('/metrics counts each instance’s attempts by client, purpose, identity and kind, and the shared budget', async () => {
-    const scrape = async (s: TestServer) => (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
-    const count = (text: string, labels: string) => Number(new RegExp(`^subtext_youtube_attempts_total\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    const scrape = async (s: TestServer) =>
+      (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+    const count = (text: string, labels: string) =>
+      Number(new RegExp(`^subtext_youtube_attempts_total\\{${labels}\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
     const [ta, tb] = [await scrape(p.a), await scrape(p.b)];
     const served = 'client="ANDROID",purpose="metadata",identity="direct",kind="served"';
     expect(count(ta, served) + count(tb, served)).toBe(3);
@@ -136,8 +138,21 @@ describe.skipIf(!sharedAvailable)('a bot check cools the identity for every inst
     const status = JSON.parse(json.stdout);
     expect(status.chains.captions).toEqual(['ANDROID', 'VISIONOS', 'WATCH_PAGE']);
     expect(status.tokenProvider).toMatch(/^none/);
-    expect(status.identities).toMatchObject([{ id: 'direct', strikes: 2, state: expect.stringMatching(/^cooling \d+ s$/), lastReason: expect.stringMatching(/not a bot/) }]);
-    expect(status.clients).toContainEqual({ client: 'ANDROID', purpose: 'metadata', tried: 2, served: 0, refused: { bot_check: 2 } });
+    expect(status.identities).toMatchObject([
+      {
+        id: 'direct',
+        strikes: 2,
+        state: expect.stringMatching(/^cooling \d+ s$/),
+        lastReason: expect.stringMatching(/not a bot/),
+      },
+    ]);
+    expect(status.clients).toContainEqual({
+      client: 'ANDROID',
+      purpose: 'metadata',
+      tried: 2,
+      served: 0,
+      refused: { bot_check: 2 },
+    });
 
     const text = await cli(p.databaseUrl, 'youtube', 'status', '--hours', '2');
     expect(text.code, text.stderr).toBe(0);
@@ -151,48 +166,61 @@ describe.skipIf(!sharedAvailable)('a bot check cools the identity for every inst
 /** The operator CLI as a child process against the pair's database. */
 function cli(databaseUrl: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['bin/cli.js', ...args], { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['bin/cli.js', ...args],
+      { env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl }, timeout: 60_000 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-describe.skipIf(!sharedAvailable)('two proxies: a bot check on one moves the work to the other', { timeout: 60_000 }, () => {
-  let p: Pair;
-  let blocked: ForwardProxy;
-  let open: ForwardProxy;
-  beforeAll(async () => {
-    blocked = await startForwardProxy();
-    open = await startForwardProxy();
-    // YouTube, seen from the first proxy's address, asks every player request to prove it is not a bot.
-    blocked.answer((u) => u.pathname.endsWith('/youtubei/v1/player'), 200, readShared('player.bot-check.login-required.json'));
-    p = await startPair({ YOUTUBE_PROXY_URLS: `${blocked.url},${open.url}`, YOUTUBE_COOLDOWN_SECONDS: '120' });
-  });
-  afterAll(async () => {
-    await p?.close();
-    await blocked?.close();
-    await open?.close();
-  });
+describe.skipIf(!sharedAvailable)(
+  'two proxies: a bot check on one moves the work to the other',
+  { timeout: 60_000 },
+  () => {
+    let p: Pair;
+    let blocked: ForwardProxy;
+    let open: ForwardProxy;
+    beforeAll(async () => {
+      blocked = await startForwardProxy();
+      open = await startForwardProxy();
+      // YouTube, seen from the first proxy's address, asks every player request to prove it is not a bot.
+      blocked.answer(
+        (u) => u.pathname.endsWith('/youtubei/v1/player'),
+        200,
+        readShared('player.bot-check.login-required.json'),
+      );
+      p = await startPair({ YOUTUBE_PROXY_URLS: `${blocked.url},${open.url}`, YOUTUBE_COOLDOWN_SECONDS: '120' });
+    });
+    afterAll(async () => {
+      await p?.close();
+      await blocked?.close();
+      await open?.close();
+    });
 
-  it('the same client is asked again through the other proxy; later requests avoid the cooling one', async () => {
-    const { key } = await p.a.newKey();
-    const r = await info(p.a, key, ID.captions9);
-    expect(r.status).toBe(200);
-    expect(blocked.seen.filter((u) => isPlayerUrl(u))).toHaveLength(1);
-    expect(open.seen.filter((u) => isPlayerUrl(u))).toHaveLength(1);
-    // Both asks were ANDROID (the first of the captions chain): the refusal was about the address, not the client.
-    expect(p.yt.requests.filter(isPlayer(ID.captions9)).map((q) => q.client)).toEqual(['ANDROID']);
+    it('the same client is asked again through the other proxy; later requests avoid the cooling one', async () => {
+      const { key } = await p.a.newKey();
+      const r = await info(p.a, key, ID.captions9);
+      expect(r.status).toBe(200);
+      expect(blocked.seen.filter((u) => isPlayerUrl(u))).toHaveLength(1);
+      expect(open.seen.filter((u) => isPlayerUrl(u))).toHaveLength(1);
+      // Both asks were ANDROID (the first of the captions chain): the refusal was about the address, not the client.
+      expect(p.yt.requests.filter(isPlayer(ID.captions9)).map((q) => q.client)).toEqual(['ANDROID']);
 
-    expect((await info(p.b, key, ID.manualAndAsr)).status).toBe(200);
-    expect(blocked.seen.filter((u) => isPlayerUrl(u))).toHaveLength(1);
-    const rows = await p.a.deps.sql<{ id: string; strikes: number }[]>`select id, strikes from youtube_identities order by id`;
-    const port = (u: string) => new URL(u).port;
-    expect(rows).toEqual([
-      { id: `proxy-1:127.0.0.1:${port(blocked.url)}`, strikes: 1 },
-      { id: `proxy-2:127.0.0.1:${port(open.url)}`, strikes: 0 },
-    ]);
-  });
-});
+      expect((await info(p.b, key, ID.manualAndAsr)).status).toBe(200);
+      expect(blocked.seen.filter((u) => isPlayerUrl(u))).toHaveLength(1);
+      const rows = await p.a.deps.sql<
+        { id: string; strikes: number }[]
+      >`select id, strikes from youtube_identities order by id`;
+      const port = (u: string) => new URL(u).port;
+      expect(rows).toEqual([
+        { id: `proxy-1:127.0.0.1:${port(blocked.url)}`, strikes: 1 },
+        { id: `proxy-2:127.0.0.1:${port(open.url)}`, strikes: 0 },
+      ]);
+    });
+  },
+);
 
 describe.skipIf(!sharedAvailable)('a socks5:// proxy', { timeout: 60_000 }, () => {
   it('carries the requests, with the credentials from its URL; its identity name leaves them out', async () => {
@@ -203,7 +231,11 @@ describe.skipIf(!sharedAvailable)('a socks5:// proxy', { timeout: 60_000 }, () =
       const r = await info(p.a, key, ID.captions9);
       expect(r.status, r.text).toBe(200);
       expect(socks.connects.length).toBeGreaterThanOrEqual(1);
-      expect(socks.connects[0]).toEqual({ target: `127.0.0.1:${new URL(p.yt.origin).port}`, user: 'egress-user', password: 'egress-secret' });
+      expect(socks.connects[0]).toEqual({
+        target: `127.0.0.1:${new URL(p.yt.origin).port}`,
+        user: 'egress-user',
+        password: 'egress-secret',
+      });
       const rows = await p.a.deps.sql<{ id: string; used: number }[]>`select id, used from youtube_identities`;
       expect(rows).toEqual([{ id: `proxy-1:127.0.0.1:${socks.port}`, used: 1 }]);
     } finally {

@@ -44,7 +44,20 @@ beforeAll(async () => {
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/jnn/v1/Create') {
         res.statusCode = createStatus;
-        return res.end(JSON.stringify([['message-id', [null, INTERPRETER], null, 'interpreter-hash', 'PROGRAM-1', 'standInBg', null, 'experiments']]));
+        return res.end(
+          JSON.stringify([
+            [
+              'message-id',
+              [null, INTERPRETER],
+              null,
+              'interpreter-hash',
+              'PROGRAM-1',
+              'standInBg',
+              null,
+              'experiments',
+            ],
+          ]),
+        );
       }
       if (req.url === '/api/jnn/v1/GenerateIT') return res.end(JSON.stringify([INTEGRITY, 3600, 300, null]));
       res.statusCode = 404;
@@ -84,7 +97,9 @@ describe('in-process minting (bgutils-js, jsdom, a worker thread)', { timeout: 6
     const provider = createInProcessTokenProvider({ baseUrl: origin, timeoutMs: 20_000 });
     try {
       createStatus = 500;
-      await expect(provider.mint('ccccccccccc')).rejects.toThrow(/in-process PO token minting failed: Failed to fetch challenge/);
+      await expect(provider.mint('ccccccccccc')).rejects.toThrow(
+        /in-process PO token minting failed: Failed to fetch challenge/,
+      );
       createStatus = 200;
       expect(decode((await provider.mint('ccccccccccc')).token)).toBe('pot|PROGRAM-1|integrity-token|ccccccccccc');
     } finally {

@@ -25,7 +25,11 @@ let origin: string;
 const seen: Seen[] = [];
 let answer: (body: { content_binding?: string }) => { status: number; body: unknown } = (b) => ({
   status: 200,
-  body: { poToken: `tok_${b.content_binding}_0123456789abcdef`, contentBinding: b.content_binding, expiresAt: new Date(Date.now() + 12 * 3_600_000).toISOString() },
+  body: {
+    poToken: `tok_${b.content_binding}_0123456789abcdef`,
+    contentBinding: b.content_binding,
+    expiresAt: new Date(Date.now() + 12 * 3_600_000).toISOString(),
+  },
 });
 
 beforeAll(async () => {
@@ -55,7 +59,9 @@ describe('bgutil-ytdlp-pot-provider over HTTP', () => {
     const provider = createHttpTokenProvider({ url: origin });
     seen.length = 0;
     const minted = await provider.mint('dQw4w9WgXcQ');
-    expect(seen).toEqual([{ method: 'POST', path: '/get_pot', contentType: 'application/json', body: { content_binding: 'dQw4w9WgXcQ' } }]);
+    expect(seen).toEqual([
+      { method: 'POST', path: '/get_pot', contentType: 'application/json', body: { content_binding: 'dQw4w9WgXcQ' } },
+    ]);
     expect(minted.token).toBe('tok_dQw4w9WgXcQ_0123456789abcdef');
     expect(minted.expiresAt.getTime()).toBeGreaterThan(Date.now() + 11 * 3_600_000);
   });
@@ -66,7 +72,14 @@ describe('bgutil-ytdlp-pot-provider over HTTP', () => {
     try {
       answer = () => ({ status: 500, body: { error: 'Failed to fetch challenge' } });
       await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/HTTP 500: Failed to fetch challenge/);
-      answer = () => ({ status: 200, body: { poToken: 'a_session_bound_token_0123456789', contentBinding: 'CgtWaXNpdG9ySWQ', expiresAt: new Date().toISOString() } });
+      answer = () => ({
+        status: 200,
+        body: {
+          poToken: 'a_session_bound_token_0123456789',
+          contentBinding: 'CgtWaXNpdG9ySWQ',
+          expiresAt: new Date().toISOString(),
+        },
+      });
       await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/not for dQw4w9WgXcQ/);
       answer = () => ({ status: 200, body: { nothing: true } });
       await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(/without a usable poToken/);
@@ -90,7 +103,10 @@ describe('one token per video', () => {
     expect(a).toBe(b);
     await cache.forVideo('bbbbbbbbbbb');
     await cache.forVideo('aaaaaaaaaaa');
-    expect(seen.map((s) => (s.body as { content_binding: string }).content_binding)).toEqual(['aaaaaaaaaaa', 'bbbbbbbbbbb']);
+    expect(seen.map((s) => (s.body as { content_binding: string }).content_binding)).toEqual([
+      'aaaaaaaaaaa',
+      'bbbbbbbbbbb',
+    ]);
     clock += 12 * 3_600_000;
     await cache.forVideo('aaaaaaaaaaa');
     expect(seen).toHaveLength(3);
@@ -102,7 +118,10 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
     const base = recordedRoutes();
     const yt = await startLoopbackYoutube({
       ...base,
-      watch: (url) => (url.searchParams.get('v') === ID.captions9 ? html(readShared('watch-page.captions.GJLlxj_dtq8.html')) : base.watch!(url)),
+      watch: (url) =>
+        url.searchParams.get('v') === ID.captions9
+          ? html(readShared('watch-page.captions.GJLlxj_dtq8.html'))
+          : base.watch!(url),
     });
     const s = await startTestServer({
       YOUTUBE_BASE_URL: yt.origin,
@@ -118,11 +137,11 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
       expect(seen.map((x) => x.body)).toEqual([{ content_binding: ID.captions9 }]);
       const download = yt.requests.find(isCaptions(ID.captions9))!;
       expect(download.url.searchParams.get('exp')).toBe('xpe');
-      expect([download.url.searchParams.get('pot'), download.url.searchParams.get('potc'), download.url.searchParams.get('c')]).toEqual([
-        `tok_${ID.captions9}_0123456789abcdef`,
-        '1',
-        'WEB',
-      ]);
+      expect([
+        download.url.searchParams.get('pot'),
+        download.url.searchParams.get('potc'),
+        download.url.searchParams.get('c'),
+      ]).toEqual([`tok_${ID.captions9}_0123456789abcdef`, '1', 'WEB']);
     } finally {
       await s.close();
       await yt.close();

@@ -4,7 +4,10 @@ import { ConfigError, parseConfig } from '../../src/config.ts';
 
 describe('YouTube settings', () => {
   it('chains are comma lists of client names, any case; unset keeps the defaults', () => {
-    const c = parseConfig({ YOUTUBE_CAPTION_CLIENTS: 'visionos, Android ,watch_page', YOUTUBE_STREAM_CLIENTS: 'VISIONOS' });
+    const c = parseConfig({
+      YOUTUBE_CAPTION_CLIENTS: 'visionos, Android ,watch_page',
+      YOUTUBE_STREAM_CLIENTS: 'VISIONOS',
+    });
     expect(c.YOUTUBE_CAPTION_CLIENTS).toEqual(['VISIONOS', 'ANDROID', 'WATCH_PAGE']);
     expect(c.YOUTUBE_STREAM_CLIENTS).toEqual(['VISIONOS']);
     expect(c.YOUTUBE_METADATA_CLIENTS).toBeUndefined();
@@ -27,7 +30,12 @@ describe('YouTube settings', () => {
 
   it('pacing defaults: 1000 requests an hour per identity, 300 s first cool-down, 6 h at most', () => {
     const c = parseConfig({});
-    expect([c.YOUTUBE_REQUESTS_PER_HOUR, c.YOUTUBE_COOLDOWN_SECONDS, c.YOUTUBE_COOLDOWN_MAX_SECONDS, c.YOUTUBE_POT_IN_PROCESS]).toEqual([1000, 300, 21600, false]);
+    expect([
+      c.YOUTUBE_REQUESTS_PER_HOUR,
+      c.YOUTUBE_COOLDOWN_SECONDS,
+      c.YOUTUBE_COOLDOWN_MAX_SECONDS,
+      c.YOUTUBE_POT_IN_PROCESS,
+    ]).toEqual([1000, 300, 21600, false]);
     expect(() => parseConfig({ YOUTUBE_REQUESTS_PER_HOUR: '0' })).toThrow(ConfigError);
     expect(() => parseConfig({ YOUTUBE_POT_PROVIDER_URL: 'file:///etc/passwd' })).toThrow(ConfigError);
   });

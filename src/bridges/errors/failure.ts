@@ -47,10 +47,14 @@ export interface AnswerContext {
 export function failureHeaders(f: Failure, a: AnswerContext): Headers {
   const headers = new Headers(rateLimitHeaders(a.rateLimit));
   if (f.status === 429 || f.status === 503) {
-    const seconds = f.retryAfter ?? (f.code === 'RATE_LIMITED' ? a.rateLimit?.reset : undefined) ?? ERROR_TABLE.SERVICE_BUSY.retryAfter!;
+    const seconds =
+      f.retryAfter ??
+      (f.code === 'RATE_LIMITED' ? a.rateLimit?.reset : undefined) ??
+      ERROR_TABLE.SERVICE_BUSY.retryAfter!;
     headers.set('retry-after', String(Math.max(1, Math.ceil(seconds))));
   }
-  if (f.status === 401) headers.set('www-authenticate', wwwAuthenticate({ keySent: sendsApiKey(a.requestHeaders), params: a.challenge }));
+  if (f.status === 401)
+    headers.set('www-authenticate', wwwAuthenticate({ keySent: sendsApiKey(a.requestHeaders), params: a.challenge }));
   headers.set('x-request-id', a.requestId);
   return headers;
 }

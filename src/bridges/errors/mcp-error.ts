@@ -13,11 +13,19 @@ function jsonRpcCode(f: Failure): number {
  * MCP: failures answered at the HTTP level (401, 403, 405, 413, 415, 429, 503) as a JSON-RPC error, keeping the HTTP
  * status; `data` carries the spec's code as tRPC's does. Tool errors are not this: they are `isError` results.
  */
-export function mcpErrorResponse(f: Failure, a: AnswerContext, id: JsonRpcId = null, extra: Record<string, string> = {}): Response {
+export function mcpErrorResponse(
+  f: Failure,
+  a: AnswerContext,
+  id: JsonRpcId = null,
+  extra: Record<string, string> = {},
+): Response {
   const data: Record<string, unknown> = { code: f.code, httpStatus: f.status, requestId: a.requestId };
   if (f.retryAfter !== undefined && (f.status === 429 || f.status === 503)) data.retryAfter = f.retryAfter;
   const headers = failureHeaders(f, a);
   headers.set('content-type', 'application/json');
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code: jsonRpcCode(f), message: f.message, data }, id }), { status: f.status, headers });
+  return new Response(
+    JSON.stringify({ jsonrpc: '2.0', error: { code: jsonRpcCode(f), message: f.message, data }, id }),
+    { status: f.status, headers },
+  );
 }

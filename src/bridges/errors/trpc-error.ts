@@ -10,8 +10,19 @@ import { failureHeaders, type AnswerContext, type Failure } from './failure.ts';
  * clients parse, made by the router's own error formatter so it matches what procedures answer.
  */
 export function trpcErrorResponse(f: Failure, a: AnswerContext, extra: Record<string, string> = {}): Response {
-  const error = new TRPCError({ code: ERROR_TABLE[f.code].trpc, message: f.message, cause: new ServiceError(f.code, f.message, f.retryAfter) });
-  const shape = getErrorShape({ config: appRouter._def._config, error, type: 'unknown', path: undefined, input: undefined, ctx: { requestId: a.requestId } as never });
+  const error = new TRPCError({
+    code: ERROR_TABLE[f.code].trpc,
+    message: f.message,
+    cause: new ServiceError(f.code, f.message, f.retryAfter),
+  });
+  const shape = getErrorShape({
+    config: appRouter._def._config,
+    error,
+    type: 'unknown',
+    path: undefined,
+    input: undefined,
+    ctx: { requestId: a.requestId } as never,
+  });
   const headers = failureHeaders(f, a);
   headers.set('content-type', 'application/json');
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);

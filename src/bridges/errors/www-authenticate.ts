@@ -18,5 +18,7 @@ export function wwwAuthenticate({ keySent, params = {} }: ChallengeOptions): str
     all.error_description = 'The API key is invalid, revoked or expired';
   }
   Object.assign(all, params);
-  return `Bearer ${Object.entries(all).map(([k, v]) => `${k}=${quote(v)}`).join(', ')}`;
+  return `Bearer ${Object.entries(all)
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(', ')}`;
 }

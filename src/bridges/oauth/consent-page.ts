@@ -19,7 +19,11 @@ function page(title: string, body: string): string {
 }
 
 /** Names the application, where it will be sent back to, and what it may do; Allow and Deny post back here. */
-export function renderConsentPage(a: CheckedAuthorization, account: { email: string; csrfToken: string }, params: Record<string, string>): string {
+export function renderConsentPage(
+  a: CheckedAuthorization,
+  account: { email: string; csrfToken: string },
+  params: Record<string, string>,
+): string {
   const hidden = Object.entries(params)
     .map(([k, v]) => `<input type="hidden" name="${esc(k)}" value="${esc(v)}">`)
     .join('');
@@ -53,5 +57,8 @@ ${hidden}<input type="hidden" name="csrf" value="${esc(account.csrfToken)}">
 
 /** Shown instead of redirecting when the request cannot be trusted with a redirect (RFC 6749 4.1.2.1). */
 export function renderAuthorizationError(message: string): string {
-  return page('Authorization refused', `<section class="card"><h1>Authorization refused</h1><p id="error">${esc(message)}</p></section>`);
+  return page(
+    'Authorization refused',
+    `<section class="card"><h1>Authorization refused</h1><p id="error">${esc(message)}</p></section>`,
+  );
 }

@@ -26,7 +26,16 @@ export const resourceMetadataUrl = (deps: Deps) => `${deps.publicUrl}/.well-know
 /** Dynamic registrations allowed per client address in each 15-minute window. */
 const REGISTRATIONS_PER_IP = 30;
 
-const AUTH_PARAMS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'scope', 'state', 'resource'] as const;
+const AUTH_PARAMS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'code_challenge',
+  'code_challenge_method',
+  'scope',
+  'state',
+  'resource',
+] as const;
 
 /** OAuth answers in its own error shape (RFC 6749 5.2), which OAuth clients parse; never cached. */
 function oauthError(c: HonoContext, p: OAuthProblem) {
@@ -51,7 +60,11 @@ function pickParams(source: Record<string, unknown>): AuthorizationParams {
 export function mountOAuth(app: Hono<any>, deps: Deps) {
   const p = deps.oauth;
   // Metadata, registration, token and revocation carry no cookies: any origin may call them (browser-based clients).
-  const open = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['content-type', 'authorization', 'mcp-protocol-version'] });
+  const open = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['content-type', 'authorization', 'mcp-protocol-version'],
+  });
   for (const path of ['/.well-known/*', '/oauth/register', '/oauth/token', '/oauth/revoke']) app.use(path, open);
 
   const resourceMetadata = (c: HonoContext) =>
@@ -85,17 +98,32 @@ export function mountOAuth(app: Hono<any>, deps: Deps) {
   app.post('/oauth/register', async (c) => {
     // Registration is open to anyone: bounded per client address, counted in PostgreSQL like sign-in attempts.
     try {
-      await countAttempt(deps, [{ subject: `oauth-register:ip:${clientIp(c, deps.config.TRUST_PROXY)}`, limit: REGISTRATIONS_PER_IP }]);
+      await countAttempt(deps, [
+        { subject: `oauth-register:ip:${clientIp(c, deps.config.TRUST_PROXY)}`, limit: REGISTRATIONS_PER_IP },
+      ]);
     } catch (err) {
       if (!isServiceError(err) || err.code !== 'RATE_LIMITED') throw err;
       c.header('retry-after', String(err.retryAfter ?? 60));
-      return oauthError(c, new OAuthProblem('too_many_requests', `At most ${REGISTRATIONS_PER_IP} client registrations per 15 minutes from one address`, 429));
+      return oauthError(
+        c,
+        new OAuthProblem(
+          'too_many_requests',
+          `At most ${REGISTRATIONS_PER_IP} client registrations per 15 minutes from one address`,
+          429,
+        ),
+      );
     }
     const body = await c.req.json().catch(() => null);
     const parsed = OAuthClientMetadataSchema.safeParse(body);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return oauthError(c, new OAuthProblem('invalid_client_metadata', issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid client metadata'));
+      return oauthError(
+        c,
+        new OAuthProblem(
+          'invalid_client_metadata',
+          issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid client metadata',
+        ),
+      );
     }
     try {
       const registered = await registerClient(p, parsed.data as never);
@@ -107,7 +135,11 @@ export function mountOAuth(app: Hono<any>, deps: Deps) {
     }
   });
 
-  const authorize = async (c: HonoContext, params: AuthorizationParams, decision?: { allow: boolean; csrf: string | undefined }) => {
+  const authorize = async (
+    c: HonoContext,
+    params: AuthorizationParams,
+    decision?: { allow: boolean; csrf: string | undefined },
+  ) => {
     // The consent page must not be framed (clickjacking the Allow button).
     c.header('x-frame-options', 'DENY');
     c.header('content-security-policy', "frame-ancestors 'none'");
@@ -121,7 +153,8 @@ export function mountOAuth(app: Hono<any>, deps: Deps) {
     }
     const back = (q: Record<string, string | undefined>) => {
       const u = new URL(checked.redirectUri);
-      for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl })) if (v !== undefined) u.searchParams.set(k, v);
+      for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl }))
+        if (v !== undefined) u.searchParams.set(k, v);
       return c.redirect(u.toString(), 302);
     };
     if (checked.problem) return back({ error: checked.problem.code, error_description: checked.problem.message });
@@ -135,8 +168,14 @@ export function mountOAuth(app: Hono<any>, deps: Deps) {
 
     // The form carries the session's CSRF token; a cross-site post (or one from a stale page) is refused.
     const origin = c.req.header('origin');
-    if (!csrfMatches(session, decision.csrf ?? null) || (origin && origin !== new URL(deps.publicUrl).origin && origin !== new URL(c.req.url).origin)) {
-      return c.html(renderAuthorizationError('The form was stale or came from another site; start again from the application.'), 403);
+    if (
+      !csrfMatches(session, decision.csrf ?? null) ||
+      (origin && origin !== new URL(deps.publicUrl).origin && origin !== new URL(c.req.url).origin)
+    ) {
+      return c.html(
+        renderAuthorizationError('The form was stale or came from another site; start again from the application.'),
+        403,
+      );
     }
     if (!decision.allow) return back({ error: 'access_denied', error_description: 'The user denied the request' });
     return back({ code: await issueCode(p, checked, session.accountId) });
@@ -155,11 +194,24 @@ export function mountOAuth(app: Hono<any>, deps: Deps) {
       const grantType = s('grant_type');
       const tokens =
         grantType === 'authorization_code'
-          ? await exchangeCode(p, { code: s('code'), code_verifier: s('code_verifier'), client_id: s('client_id'), redirect_uri: s('redirect_uri'), resource: s('resource') })
+          ? await exchangeCode(p, {
+              code: s('code'),
+              code_verifier: s('code_verifier'),
+              client_id: s('client_id'),
+              redirect_uri: s('redirect_uri'),
+              resource: s('resource'),
+            })
           : grantType === 'refresh_token'
-            ? await refreshTokens(p, { refresh_token: s('refresh_token'), client_id: s('client_id'), resource: s('resource') })
+            ? await refreshTokens(p, {
+                refresh_token: s('refresh_token'),
+                client_id: s('client_id'),
+                resource: s('resource'),
+              })
             : (() => {
-                throw new OAuthProblem('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+                throw new OAuthProblem(
+                  'unsupported_grant_type',
+                  'grant_type must be authorization_code or refresh_token',
+                );
               })();
       c.header('cache-control', 'no-store');
       return c.json(tokens);

@@ -18,7 +18,14 @@ export interface AccountStore {
 
 export interface SessionStore {
   /** Stores a session (deleting the one `replacingHash` names, in the same transaction); the account's email and rate limit. */
-  create(s: { id: string; accountId: string; tokenHash: string; csrfToken: string; expiresAt: Date; replacingHash: string | null }): Promise<{
+  create(s: {
+    id: string;
+    accountId: string;
+    tokenHash: string;
+    csrfToken: string;
+    expiresAt: Date;
+    replacingHash: string | null;
+  }): Promise<{
     email: string;
     rateLimit: number | null;
   }>;

@@ -40,7 +40,10 @@ export async function createSession(
 }
 
 /** The live session behind a cookie token, or null (unknown, expired, or its account deleted). */
-export async function findSession({ sessions }: Pick<Stores, 'sessions'>, token: string | null): Promise<Session | null> {
+export async function findSession(
+  { sessions }: Pick<Stores, 'sessions'>,
+  token: string | null,
+): Promise<Session | null> {
   if (!token || token.length > 200) return null;
   return sessions.findByTokenHash(hashToken(token));
 }

@@ -7,7 +7,12 @@ import { countAttempt, type ThrottleLimits } from './sign-in-throttle.ts';
 const WRONG = 'Wrong email or password';
 
 /** The account a correct email and password belong to. Every failure reads the same and takes as long. */
-export async function signIn(ports: Pick<Stores, 'accounts'>, input: SignInInput, ip: string, limits: ThrottleLimits): Promise<{ accountId: string }> {
+export async function signIn(
+  ports: Pick<Stores, 'accounts'>,
+  input: SignInInput,
+  ip: string,
+  limits: ThrottleLimits,
+): Promise<{ accountId: string }> {
   const emailSubject = `email:${input.email}`;
   await countAttempt(ports, [
     { subject: `ip:${ip}`, limit: limits.perIp },
@@ -24,6 +29,10 @@ export async function signIn(ports: Pick<Stores, 'accounts'>, input: SignInInput
 }
 
 /** For the operator (CLI): give an account a password, e.g. one created by `keys create` before the website existed. */
-export async function setPassword({ accounts }: Pick<Stores, 'accounts'>, email: string, passwordHash: string): Promise<boolean> {
+export async function setPassword(
+  { accounts }: Pick<Stores, 'accounts'>,
+  email: string,
+  passwordHash: string,
+): Promise<boolean> {
   return accounts.setPassword(email, passwordHash);
 }

@@ -10,7 +10,12 @@ import { countAttempt, type ThrottleLimits } from './sign-in-throttle.ts';
  * letting sign-up set one would hand that account (keys, credits) to whoever types the email first. The operator
  * sets a password for such an account with `npm run cli -- accounts set-password --email ...`.
  */
-export async function signUp(ports: Pick<Stores, 'accounts'>, input: Credentials, ip: string, limits: ThrottleLimits): Promise<{ accountId: string }> {
+export async function signUp(
+  ports: Pick<Stores, 'accounts'>,
+  input: Credentials,
+  ip: string,
+  limits: ThrottleLimits,
+): Promise<{ accountId: string }> {
   await countAttempt(ports, [{ subject: `signup-ip:${ip}`, limit: limits.perIp }]);
   const hash = await hashPassword(input.password);
   const accountId = await ports.accounts.createWithPassword(input.email, hash);

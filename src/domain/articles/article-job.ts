@@ -16,18 +16,29 @@ export interface ArticleJobPorts extends CommitPorts, Pick<Stores, 'articles' | 
 
 /** generateArticle's map step: one call per 20-minute window past 25 minutes, then one to write the article. */
 const WINDOW_SECONDS = 1_200;
-const expectedCalls = (duration: number) => (duration <= WINDOW_SECONDS * 1.25 ? 1 : Math.ceil(duration / WINDOW_SECONDS) + 1);
+const expectedCalls = (duration: number) =>
+  duration <= WINDOW_SECONDS * 1.25 ? 1 : Math.ceil(duration / WINDOW_SECONDS) + 1;
 
 /** The worker side of an LLM summary: idempotent (a stored LLM article of the variant ends the job for free). */
 export async function runSummaryJob(deps: ArticleJobPorts, job: SummaryJob): Promise<{ stored: boolean }> {
-  const existing = await deps.articles.find({ videoId: job.videoId, lang: job.lang, length: job.length, sourceLang: job.sourceLang, llmOnly: true });
+  const existing = await deps.articles.find({
+    videoId: job.videoId,
+    lang: job.lang,
+    length: job.length,
+    sourceLang: job.sourceLang,
+    llmOnly: true,
+  });
   if (existing && existing.sourceLang === job.sourceLang) {
     await deps.tasks.succeedAll(job.key, { kind: 'summary', articleId: existing.id }, null);
     return { stored: false };
   }
   if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');
   const transcript = await deps.transcripts.findIn(job.videoId, job.sourceLang);
-  if (!transcript) throw new ServiceError('TRANSCRIPT_NOT_FOUND', `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`);
+  if (!transcript)
+    throw new ServiceError(
+      'TRANSCRIPT_NOT_FOUND',
+      `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`,
+    );
   const video = await deps.videos.read(job.videoId);
   const durationSeconds = video?.info.duration ?? 0;
 
@@ -56,6 +67,8 @@ export async function runSummaryJob(deps: ArticleJobPorts, job: SummaryJob): Pro
     return { stored: true };
   } finally {
     await progress.flush();
-    await recordUsage(deps, job.taskId, 'summary', llm).catch((err: unknown) => deps.log.warn({ err }, 'llm usage not recorded'));
+    await recordUsage(deps, job.taskId, 'summary', llm).catch((err: unknown) =>
+      deps.log.warn({ err }, 'llm usage not recorded'),
+    );
   }
 }

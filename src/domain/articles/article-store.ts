@@ -11,7 +11,13 @@ export interface ArticleStore {
    * A stored article for (video, lang, length), from `sourceLang`'s transcript when given (exact or base language),
    * else from any transcript, the one in `lang` first. `llmOnly` skips extractive ones (an LLM can do better now).
    */
-  find(q: { videoId: string; lang: string; length: ArticleLength; sourceLang?: string | null; llmOnly: boolean }): Promise<Article | null>;
+  find(q: {
+    videoId: string;
+    lang: string;
+    length: ArticleLength;
+    sourceLang?: string | null;
+    llmOnly: boolean;
+  }): Promise<Article | null>;
   /** The id of exactly this variant, if stored. */
   idOfVariant(v: { videoId: string; lang: string; length: string; sourceLang: string }): Promise<string | null>;
   count(): Promise<number>;

@@ -59,7 +59,13 @@ describe('extractiveArticle', () => {
       { title: 'Baking', start: 900 },
     ];
     const a = extractiveArticle({
-      videoId: 'v', segments: transcript(1200), durationSeconds: 1200, title: 'x', length: 'medium', sourceLang: 'en', chapters,
+      videoId: 'v',
+      segments: transcript(1200),
+      durationSeconds: 1200,
+      title: 'x',
+      length: 'medium',
+      sourceLang: 'en',
+      chapters,
     });
     expect(a.sections.map((s) => [s.heading, s.start, s.end])).toEqual([
       ['Intro', 0, 300],
@@ -71,14 +77,28 @@ describe('extractiveArticle', () => {
   it('handles 3 hours of segments quickly, and an unknown duration', () => {
     const segs = transcript(3 * 3600);
     const t0 = performance.now();
-    const a = extractiveArticle({ videoId: 'v', segments: segs, durationSeconds: 0, title: 'Long', length: 'long', sourceLang: 'en' });
+    const a = extractiveArticle({
+      videoId: 'v',
+      segments: segs,
+      durationSeconds: 0,
+      title: 'Long',
+      length: 'long',
+      sourceLang: 'en',
+    });
     expect(performance.now() - t0).toBeLessThan(1_000);
     expect(a.sections).toHaveLength(36);
     checkSections(a, segs.at(-1)!.end);
   });
 
   it('falls back to "other" and copes with an empty transcript', () => {
-    const a = extractiveArticle({ videoId: 'v', segments: [], durationSeconds: 60, title: '', length: 'short', sourceLang: 'en' });
+    const a = extractiveArticle({
+      videoId: 'v',
+      segments: [],
+      durationSeconds: 60,
+      title: '',
+      length: 'short',
+      sourceLang: 'en',
+    });
     expect(a.category).toBe('other');
     expect(a.title).toBe('Untitled video');
     checkSections(a, 60);

@@ -118,10 +118,21 @@ export function extractiveArticle(input: ExtractiveInput): ArticleDraft {
     length: input.length,
     sourceLang: input.sourceLang,
     title: input.title.trim() || 'Untitled video',
-    summary: summaryUnits.sort(byStart).map((u) => u.text).join(' '),
-    sections: fixSections(sections.filter((s) => s.text || s.heading), duration),
-    keyPoints: ranked.slice(0, spec.keyPoints).sort(byStart).map((u) => clip(u.text)),
-    tags: topBy(tf, 8, ([, n]) => n).filter(([, n]) => n > 1).map(([t]) => t),
+    summary: summaryUnits
+      .sort(byStart)
+      .map((u) => u.text)
+      .join(' '),
+    sections: fixSections(
+      sections.filter((s) => s.text || s.heading),
+      duration,
+    ),
+    keyPoints: ranked
+      .slice(0, spec.keyPoints)
+      .sort(byStart)
+      .map((u) => clip(u.text)),
+    tags: topBy(tf, 8, ([, n]) => n)
+      .filter(([, n]) => n > 1)
+      .map(([t]) => t),
     category: guessCategory(tf, contentWords(input.title)),
     generator: { kind: 'extractive' },
   };

@@ -38,7 +38,12 @@ const base = { videoId: 'vid', title: 'Video', lang: 'en', sourceLang: 'en', len
 
 describe('generateArticle', () => {
   it('short video: one call with the transcript, a valid draft', async () => {
-    const { llm, prompts } = fakeLlm(() => answer([[0, 100], [100, 300]]));
+    const { llm, prompts } = fakeLlm(() =>
+      answer([
+        [0, 100],
+        [100, 300],
+      ]),
+    );
     const { article, usage } = await generateArticle(llm, { ...base, segments: segments(300), durationSeconds: 300 });
     expect(prompts).toHaveLength(1);
     expect(prompts[0]).toContain('[t=4] point 1');
@@ -51,9 +56,17 @@ describe('generateArticle', () => {
   it('3-hour video: summarized window by window, then combined', async () => {
     const { llm, prompts } = fakeLlm((p) => {
       expect(p).toContain('Notes on the whole video');
-      return answer([[0, 3600], [3600, 7200], [7200, 10800]]);
+      return answer([
+        [0, 3600],
+        [3600, 7200],
+        [7200, 10800],
+      ]);
     });
-    const { article, usage } = await generateArticle(llm, { ...base, segments: segments(10800), durationSeconds: 10800 });
+    const { article, usage } = await generateArticle(llm, {
+      ...base,
+      segments: segments(10800),
+      durationSeconds: 10800,
+    });
     expect(prompts).toHaveLength(10); // 9 windows of 20 minutes + 1 combine
     expect(prompts.every((p) => p.length < 60_000)).toBe(true);
     expect(prompts[9]).toContain('notes 9600');
@@ -62,7 +75,14 @@ describe('generateArticle', () => {
   });
 
   it('clamps, sorts and trims sections the model got wrong', async () => {
-    const { llm } = fakeLlm(() => answer([[500, 900], [-20, 50], [100, 80], [250, 9999]]));
+    const { llm } = fakeLlm(() =>
+      answer([
+        [500, 900],
+        [-20, 50],
+        [100, 80],
+        [250, 9999],
+      ]),
+    );
     const { article } = await generateArticle(llm, { ...base, segments: segments(600), durationSeconds: 600 });
     expect(article.sections.map((s) => [s.start, s.end])).toEqual([
       [0, 50],
@@ -74,7 +94,9 @@ describe('generateArticle', () => {
 
   it('re-asks when no section is usable, then fails with LLM_FAILED', async () => {
     const { llm, prompts } = fakeLlm(() => answer([]));
-    const err = await generateArticle(llm, { ...base, segments: segments(60), durationSeconds: 60 }).catch((e: unknown) => e);
+    const err = await generateArticle(llm, { ...base, segments: segments(60), durationSeconds: 60 }).catch(
+      (e: unknown) => e,
+    );
     expect(isServiceError(err) && err.code).toBe('LLM_FAILED');
     expect(prompts).toHaveLength(2);
 

@@ -104,7 +104,10 @@ export async function generateArticle(
     );
     material =
       'Notes on the whole video, in order (times in seconds):\n' +
-      notes.flat().map((n) => `[t=${Math.floor(n.start)}-${Math.ceil(n.end)}] ${n.text}`).join('\n');
+      notes
+        .flat()
+        .map((n) => `[t=${Math.floor(n.start)}-${Math.ceil(n.end)}] ${n.text}`)
+        .join('\n');
   }
   const chapterList = chapters.length
     ? `\nChapters: ${chapters.map((c) => `[t=${Math.floor(c.start)}] ${c.title}`).join('; ')}`

@@ -8,10 +8,21 @@ import type { ArticleSearch } from './search-port.ts';
 export const MAX_SEARCH_WINDOW = 10_000;
 
 export const SearchArticlesInput = z.object({
-  query: z.string().trim().max(200).optional().describe('Full-text query (words, "quoted phrases", -excluded); omitted or blank: newest first'),
+  query: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe('Full-text query (words, "quoted phrases", -excluded); omitted or blank: newest first'),
   category: ArticleCategory.optional(),
   lang: LangCode.optional().describe('Only articles written in this language (en also matches en-GB)'),
-  page: z.number().int().min(1).max(MAX_SEARCH_WINDOW).default(1).describe('1-based page number; page * limit <= 10,000'),
+  page: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_WINDOW)
+    .default(1)
+    .describe('1-based page number; page * limit <= 10,000'),
   limit: z.number().int().min(1).max(50).default(10).describe('Results per page, 1-50'),
 });
 export type SearchArticlesInput = z.infer<typeof SearchArticlesInput>;
@@ -25,13 +36,25 @@ export const ArticleHit = z.object({
   category: ArticleCategory,
   tags: z.array(z.string()),
   createdAt: z.string().describe('ISO 8601 date-time'),
-  snippet: z.string().optional().describe('Excerpt around the match, matches marked with <b>...</b> (Postgres) or <mark>...</mark> (Typesense)'),
+  snippet: z
+    .string()
+    .optional()
+    .describe('Excerpt around the match, matches marked with <b>...</b> (Postgres) or <mark>...</mark> (Typesense)'),
 });
 export type ArticleHit = z.infer<typeof ArticleHit>;
 
 export const SearchArticlesOutput = z.object({
-  total: z.number().int().describe(`Matching articles, counted up to ${MAX_SEARCH_WINDOW.toLocaleString('en')} (as deep as paging reaches); see totalExact`),
-  totalExact: z.boolean().describe(`false when more than ${MAX_SEARCH_WINDOW.toLocaleString('en')} articles match: total is then that many and a lower bound`),
+  total: z
+    .number()
+    .int()
+    .describe(
+      `Matching articles, counted up to ${MAX_SEARCH_WINDOW.toLocaleString('en')} (as deep as paging reaches); see totalExact`,
+    ),
+  totalExact: z
+    .boolean()
+    .describe(
+      `false when more than ${MAX_SEARCH_WINDOW.toLocaleString('en')} articles match: total is then that many and a lower bound`,
+    ),
   page: z.number().int(),
   limit: z.number().int(),
   totalPages: z.number().int().describe('ceil(total / limit); 0 when nothing matches'),
@@ -44,7 +67,10 @@ export async function searchArticles(search: ArticleSearch, input: SearchArticle
   const page = input.page ?? 1;
   const limit = input.limit ?? 10;
   if (page * limit > MAX_SEARCH_WINDOW) {
-    throw new ServiceError('INVALID_REQUEST', `page * limit must be at most ${MAX_SEARCH_WINDOW}; narrow the query instead of paging this deep`);
+    throw new ServiceError(
+      'INVALID_REQUEST',
+      `page * limit must be at most ${MAX_SEARCH_WINDOW}; narrow the query instead of paging this deep`,
+    );
   }
   const res = await search.search({
     query: input.query?.trim() || undefined,

@@ -19,7 +19,9 @@ export type SummarizeInput = z.infer<typeof SummarizeInput>;
 export const SummarizeOutput = z.object({
   status: z
     .enum(['succeeded', 'queued', 'running'])
-    .describe('succeeded: `article` is here. queued/running (HTTP 202): poll GET /api/v1/jobs/{job.id} until it succeeds'),
+    .describe(
+      'succeeded: `article` is here. queued/running (HTTP 202): poll GET /api/v1/jobs/{job.id} until it succeeds',
+    ),
   cached: z.boolean().describe('The article was already stored (free)'),
   creditsCharged: z
     .number()

@@ -16,12 +16,19 @@ export const videoLength = (segments: readonly Segment[], durationSeconds: numbe
 export function windowsByTime(segments: readonly Segment[], duration: number, seconds: number): TimeWindow[] {
   const count = Math.max(1, Math.ceil(duration / Math.max(1, seconds)));
   const size = duration / count;
-  const bounds = Array.from({ length: count }, (_, k) => ({ start: k * size, end: k === count - 1 ? duration : (k + 1) * size }));
+  const bounds = Array.from({ length: count }, (_, k) => ({
+    start: k * size,
+    end: k === count - 1 ? duration : (k + 1) * size,
+  }));
   return fill(bounds, segments);
 }
 
 /** One window per chapter (chapters sorted, clipped to the video); empty when there are fewer than two. */
-export function windowsByChapters(segments: readonly Segment[], duration: number, chapters: readonly Chapter[]): TimeWindow[] {
+export function windowsByChapters(
+  segments: readonly Segment[],
+  duration: number,
+  chapters: readonly Chapter[],
+): TimeWindow[] {
   const sorted = chapters.filter((c) => c.start >= 0 && c.start < duration).sort((a, b) => a.start - b.start);
   if (sorted.length < 2) return [];
   const bounds = sorted.map((c, k) => ({

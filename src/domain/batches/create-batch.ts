@@ -30,31 +30,51 @@ export interface CreateBatchDeps extends BatchViewDeps {
   enqueueItems: (batchId: string, positions: number[]) => Promise<void>;
 }
 
-export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; requestId: string; signal?: AbortSignal }, input: CreateBatchInput): Promise<Batch> {
+export async function createBatch(
+  deps: CreateBatchDeps,
+  req: { caller: Caller; requestId: string; signal?: AbortSignal },
+  input: CreateBatchInput,
+): Promise<Batch> {
   const sources = (['videos', 'playlist', 'channel', 'search'] as const).filter((k) => input[k] !== undefined);
-  if (sources.length !== 1) throw new ServiceError('INVALID_REQUEST', 'Give exactly one of videos, playlist, channel or search');
-  if (input.videos && input.maxVideos !== undefined) throw new ServiceError('INVALID_REQUEST', 'maxVideos applies to playlist, channel or search, not to videos');
+  if (sources.length !== 1)
+    throw new ServiceError('INVALID_REQUEST', 'Give exactly one of videos, playlist, channel or search');
+  if (input.videos && input.maxVideos !== undefined)
+    throw new ServiceError('INVALID_REQUEST', 'maxVideos applies to playlist, channel or search, not to videos');
   const callbackUrl = await checkCallbackUrl(deps.transport, input.callbackUrl, deps.allowHttpCallbacks);
   const operation = input.operation ?? { type: 'transcript' as const };
   if (operation.type === 'translation' && !deps.llmConfigured) {
-    throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)');
+    throw new ServiceError(
+      'LLM_NOT_CONFIGURED',
+      'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)',
+    );
   }
   if (operation.type === 'transcript' && operation.mode === 'generate' && !deps.speechConfigured) {
-    throw new ServiceError('STT_NOT_CONFIGURED', 'Speech-to-text (mode generate) is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)');
+    throw new ServiceError(
+      'STT_NOT_CONFIGURED',
+      'Speech-to-text (mode generate) is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)',
+    );
   }
 
   let videoIds: string[];
   if (input.videos) {
-    videoIds = [...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v })))];
+    videoIds = [
+      ...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v }))),
+    ];
   } else {
     const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
     const source = input.playlist
       ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
       : input.channel
-        ? { channel: { ...(/\//.test(input.channel) ? { url: input.channel } : { channelId: input.channel }), tab: input.channelTab } }
+        ? {
+            channel: {
+              ...(/\//.test(input.channel) ? { url: input.channel } : { channelId: input.channel }),
+              tab: input.channelTab,
+            },
+          }
         : { search: { query: input.search! } };
     videoIds = await collectVideoIds(deps.listing, source, max, req.signal);
-    if (videoIds.length === 0) throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
+    if (videoIds.length === 0)
+      throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
   }
 
   const price = batchVideoPrice(operation, deps.speechConfigured);
@@ -73,10 +93,21 @@ export async function createBatch(deps: CreateBatchDeps, req: { caller: Caller; 
     accountId: req.caller.accountId,
     requestId: req.requestId,
     operation,
-    source: input.videos ? { videos: videoIds.length } : { playlist: input.playlist, channel: input.channel, channelTab: input.channelTab, search: input.search, maxVideos: input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS },
+    source: input.videos
+      ? { videos: videoIds.length }
+      : {
+          playlist: input.playlist,
+          channel: input.channel,
+          channelTab: input.channelTab,
+          search: input.search,
+          maxVideos: input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS,
+        },
     callbackUrl,
     videoIds,
   });
-  await deps.enqueueItems(batch.id, videoIds.map((_, i) => i));
+  await deps.enqueueItems(
+    batch.id,
+    videoIds.map((_, i) => i),
+  );
   return getBatch(deps, req.caller.accountId, batch.id);
 }

@@ -22,13 +22,24 @@ export interface ClaimedItem {
 
 export interface BatchStore {
   /** The batch and one queued item per video, in one transaction. */
-  create(b: { accountId: string; requestId: string; operation: BatchOperation; source: unknown; callbackUrl: string | null; videoIds: string[] }): Promise<BatchRow>;
+  create(b: {
+    accountId: string;
+    requestId: string;
+    operation: BatchOperation;
+    source: unknown;
+    callbackUrl: string | null;
+    videoIds: string[];
+  }): Promise<BatchRow>;
   get(id: string, accountId: string): Promise<{ batch: BatchRow; items: BatchItem[] } | null>;
   /** queued -> running, atomically; null when the item is no longer queued (cancelled, or another worker has it). */
   claimItem(batchId: string, position: number): Promise<ClaimedItem | null>;
   /** running -> queued again (its work is sent again later); false when the item was not running. */
   requeueItem(batchId: string, position: number): Promise<boolean>;
-  finishItem(batchId: string, position: number, outcome: Pick<BatchItem, 'status' | 'result' | 'error' | 'creditsCharged'>): Promise<void>;
+  finishItem(
+    batchId: string,
+    position: number,
+    outcome: Pick<BatchItem, 'status' | 'result' | 'error' | 'creditsCharged'>,
+  ): Promise<void>;
   /** Every queued item becomes cancelled; returns how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;
   /**

@@ -47,13 +47,22 @@ export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promis
     const started = new Date(Date.now() - CLOCK_SLACK_MS);
     try {
       const { result, creditsCharged } = await deps.run(item);
-      await deps.batches.finishItem(job.batchId, job.position, { status: 'succeeded', result, error: null, creditsCharged });
+      await deps.batches.finishItem(job.batchId, job.position, {
+        status: 'succeeded',
+        result,
+        error: null,
+        creditsCharged,
+      });
     } catch (err) {
       const delayMs = retryDelayMs(err, attempt);
-      if (!isServiceError(err)) deps.log.warn({ err, batchId: job.batchId, position: job.position, attempt }, 'batch item failed unexpectedly');
+      if (!isServiceError(err))
+        deps.log.warn({ err, batchId: job.batchId, position: job.position, attempt }, 'batch item failed unexpectedly');
       const error: JobError = isServiceError(err)
         ? { code: err.code, message: err.message }
-        : { code: 'INTERNAL_ERROR', message: `The video could not be processed (an internal error, ${attempt} attempt${attempt === 1 ? '' : 's'}); nothing was charged` };
+        : {
+            code: 'INTERNAL_ERROR',
+            message: `The video could not be processed (an internal error, ${attempt} attempt${attempt === 1 ? '' : 's'}); nothing was charged`,
+          };
       // The work this attempt waits on (an article or translation still running) is given up before its charges are
       // refunded: a task left waiting would be picked to pay when that job finishes, after the refund.
       await deps.tasks.failRequest(item.accountId, item.requestId, started, error);
@@ -61,11 +70,19 @@ export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promis
       if (delayMs !== null && attempt < BATCH_ITEM_ATTEMPTS) {
         // Queued again first: should the send fail, the queue's own retry of this job claims the item and runs it.
         if (await deps.batches.requeueItem(job.batchId, job.position)) {
-          await deps.requeue({ batchId: job.batchId, position: job.position, attempt: attempt + 1 }, new Date(Date.now() + delayMs));
+          await deps.requeue(
+            { batchId: job.batchId, position: job.position, attempt: attempt + 1 },
+            new Date(Date.now() + delayMs),
+          );
           return;
         }
       }
-      await deps.batches.finishItem(job.batchId, job.position, { status: 'failed', result: null, error, creditsCharged: 0 });
+      await deps.batches.finishItem(job.batchId, job.position, {
+        status: 'failed',
+        result: null,
+        error,
+        creditsCharged: 0,
+      });
     }
   }
   await settleBatch(deps, job.batchId);
@@ -79,7 +96,10 @@ function retryDelayMs(err: unknown, attempt: number): number | null {
 }
 
 /** Ends the batch if nothing is left to run; the one caller that ends it queues the webhook. */
-export async function settleBatch(deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>, batchId: string): Promise<void> {
+export async function settleBatch(
+  deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>,
+  batchId: string,
+): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
   if (!done?.callbackUrl) return;
   const view = await getBatch(deps, done.accountId, batchId);

@@ -14,7 +14,9 @@ export const BATCH_MAX_VIDEOS = 100;
 const TranscriptOperation = z
   .object({
     type: z.literal('transcript').describe('transcript: fetch and store each video’s transcript (as POST /subtitles)'),
-    lang: LangCode.optional().describe('Language to fetch (as in POST /subtitles); default: each video’s default track'),
+    lang: LangCode.optional().describe(
+      'Language to fetch (as in POST /subtitles); default: each video’s default track',
+    ),
     mode: TranscriptMode.optional().describe(
       'As in POST /subtitles, but the default here is native (captions only), so the up-front check is the captions’ exact price. auto or generate: videos without captions (or every video) are transcribed by speech-to-text, each charged per started minute of audio when its transcript is stored; the batch waits for those jobs (no job to poll per video)',
     ),
@@ -34,15 +36,21 @@ const ArticleOperation = z
 
 const TranslationOperation = z
   .object({
-    type: z.literal('translation').describe('translation: translate each video’s transcript (as POST /transcripts/translate)'),
+    type: z
+      .literal('translation')
+      .describe('translation: translate each video’s transcript (as POST /transcripts/translate)'),
     targetLang: LangCode.describe('Language to translate into'),
     sourceLang: LangCode.optional().describe(
       'Transcript to translate: fetched (as POST /subtitles with this lang) when not stored; default: each video’s default track',
     ),
   })
-  .describe(`Each video’s transcript translated, as POST /transcripts/translate after POST /subtitles. ${BATCH_VIDEO_PRICES.translation.note}`);
+  .describe(
+    `Each video’s transcript translated, as POST /transcripts/translate after POST /subtitles. ${BATCH_VIDEO_PRICES.translation.note}`,
+  );
 
-export const BatchOperation = z.discriminatedUnion('type', [TranscriptOperation, ArticleOperation, TranslationOperation]).describe('What to do with each video');
+export const BatchOperation = z
+  .discriminatedUnion('type', [TranscriptOperation, ArticleOperation, TranslationOperation])
+  .describe('What to do with each video');
 export type BatchOperation = z.infer<typeof BatchOperation>;
 
 export const CreateBatchInput = z.object({
@@ -53,10 +61,21 @@ export const CreateBatchInput = z.object({
     .optional()
     .describe(`Video ids or YouTube URLs (up to ${BATCH_MAX_VIDEOS}); or give playlist, channel or search instead`),
   playlist: z.string().trim().max(2048).optional().describe('A playlist URL or id: its first maxVideos videos'),
-  channel: z.string().trim().max(2048).optional().describe('A channel URL, UC... id or @handle: its newest maxVideos videos of channelTab'),
+  channel: z
+    .string()
+    .trim()
+    .max(2048)
+    .optional()
+    .describe('A channel URL, UC... id or @handle: its newest maxVideos videos of channelTab'),
   channelTab: ChannelTab.optional(),
   search: z.string().trim().min(1).max(200).optional().describe('A YouTube search: its first maxVideos results'),
-  maxVideos: z.number().int().min(1).max(BATCH_MAX_VIDEOS).optional().describe(`With playlist, channel or search: how many videos (default 20, at most ${BATCH_MAX_VIDEOS})`),
+  maxVideos: z
+    .number()
+    .int()
+    .min(1)
+    .max(BATCH_MAX_VIDEOS)
+    .optional()
+    .describe(`With playlist, channel or search: how many videos (default 20, at most ${BATCH_MAX_VIDEOS})`),
   operation: BatchOperation.optional().describe('What to do with each video; default { "type": "transcript" }'),
   callbackUrl: CallbackUrl,
 });
@@ -99,7 +118,9 @@ export const BatchItemResult = z.discriminatedUnion('type', [
       segmentCount: z.number().int(),
       cached: z.boolean(),
     })
-    .describe('The stored translation (read it free with POST /subtitles and lang targetLang, or POST /transcripts/translate)'),
+    .describe(
+      'The stored translation (read it free with POST /subtitles and lang targetLang, or POST /transcripts/translate)',
+    ),
 ]);
 export type BatchItemResult = z.infer<typeof BatchItemResult>;
 
@@ -109,13 +130,18 @@ export const BatchItem = z.object({
   status: BatchItemStatus,
   creditsCharged: z.number().int(),
   result: BatchItemResult.nullable().describe('For a succeeded video: what was stored (read it again for free)'),
-  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).nullable().describe('Why it failed (nothing charged)'),
+  error: z
+    .object({ code: z.enum(ERROR_CODES), message: z.string() })
+    .nullable()
+    .describe('Why it failed (nothing charged)'),
 });
 export type BatchItem = z.infer<typeof BatchItem>;
 
 export const BatchStatus = z
   .enum(['running', 'succeeded', 'failed', 'cancelled'])
-  .describe('running until every video is done; then succeeded (at least one video succeeded), failed (none did) or cancelled');
+  .describe(
+    'running until every video is done; then succeeded (at least one video succeeded), failed (none did) or cancelled',
+  );
 export type BatchStatus = z.infer<typeof BatchStatus>;
 
 export const BatchCounts = z.object({

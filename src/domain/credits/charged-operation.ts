@@ -4,7 +4,12 @@ import type { ChargeRequest } from './credit-ledger.ts';
 import { chargeCredits, getCredits } from './credits.ts';
 
 /** Fails with 402 before any work starts when the balance cannot cover `amount`. */
-export async function assertAffordable(ports: Pick<Stores, 'ledger'>, accountId: string, amount: number, dailyAllowance: number): Promise<void> {
+export async function assertAffordable(
+  ports: Pick<Stores, 'ledger'>,
+  accountId: string,
+  amount: number,
+  dailyAllowance: number,
+): Promise<void> {
   if (amount <= 0) return;
   const credits = await getCredits(ports, accountId, dailyAllowance);
   if (credits.balance < amount) {

@@ -4,7 +4,10 @@ import type { Stores } from '../stores.ts';
 import type { ChargeRequest } from './credit-ledger.ts';
 
 export const Credits = z.object({
-  balance: z.number().int().describe('Credits spendable now: what is left of today’s free allowance plus the purchased balance'),
+  balance: z
+    .number()
+    .int()
+    .describe('Credits spendable now: what is left of today’s free allowance plus the purchased balance'),
   dailyAllowance: z.number().int().describe('Free credits granted every day (UTC)'),
   freeRemaining: z.number().int().describe('What is left of today’s free allowance; spent before purchased credits'),
   purchasedBalance: z.number().int().describe('Purchased or granted credits; they do not expire'),
@@ -16,7 +19,12 @@ export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 const nextUtcMidnight = (now: Date) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
 
-export async function getCredits({ ledger }: Pick<Stores, 'ledger'>, accountId: string, dailyAllowance: number, now = new Date()): Promise<Credits> {
+export async function getCredits(
+  { ledger }: Pick<Stores, 'ledger'>,
+  accountId: string,
+  dailyAllowance: number,
+  now = new Date(),
+): Promise<Credits> {
   const row = await ledger.balance(accountId, dailyAllowance, now);
   if (!row) throw new ServiceError('INVALID_API_KEY', 'The account behind this key no longer exists');
   return {
@@ -34,7 +42,12 @@ export type { ChargeRequest };
  * Takes `amount` credits in one statement: free allowance first, then purchased credits (see CreditLedger.charge).
  * Throws INSUFFICIENT_CREDITS when it cannot be afforded. The ledger row's id.
  */
-export async function chargeCredits({ ledger }: Pick<Stores, 'ledger'>, req: ChargeRequest, dailyAllowance: number, now = new Date()): Promise<number> {
+export async function chargeCredits(
+  { ledger }: Pick<Stores, 'ledger'>,
+  req: ChargeRequest,
+  dailyAllowance: number,
+  now = new Date(),
+): Promise<number> {
   if (req.amount <= 0) return 0;
   const id = await ledger.charge(req, dailyAllowance, now);
   if (id === null) {
@@ -49,11 +62,22 @@ export async function chargeCredits({ ledger }: Pick<Stores, 'ledger'>, req: Cha
 }
 
 /** Reverses a charge exactly once; free credits return only while their day lasts. */
-export async function refundCharge({ ledger }: Pick<Stores, 'ledger'>, chargeId: number, now = new Date()): Promise<void> {
+export async function refundCharge(
+  { ledger }: Pick<Stores, 'ledger'>,
+  chargeId: number,
+  now = new Date(),
+): Promise<void> {
   await ledger.refund(chargeId, now);
 }
 
-export async function grantCredits({ ledger }: Pick<Stores, 'ledger'>, accountId: string, amount: number, reason = 'grant'): Promise<void> {
-  if (!Number.isInteger(amount) || amount <= 0) throw new ServiceError('INVALID_REQUEST', 'amount must be a positive integer');
-  if (!(await ledger.grant(accountId, amount, reason))) throw new ServiceError('INVALID_REQUEST', `No account ${accountId}`);
+export async function grantCredits(
+  { ledger }: Pick<Stores, 'ledger'>,
+  accountId: string,
+  amount: number,
+  reason = 'grant',
+): Promise<void> {
+  if (!Number.isInteger(amount) || amount <= 0)
+    throw new ServiceError('INVALID_REQUEST', 'amount must be a positive integer');
+  if (!(await ledger.grant(accountId, amount, reason)))
+    throw new ServiceError('INVALID_REQUEST', `No account ${accountId}`);
 }

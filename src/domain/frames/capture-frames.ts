@@ -17,7 +17,11 @@ import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame
 /** Captures of one request in flight at once; the queue's FRAME_CONCURRENCY caps the whole instance. */
 const PER_REQUEST_PARALLELISM = 4;
 
-export interface FramePorts extends LoadVideoPorts, ResolveMediaPorts, Pick<Stores, 'frameStore' | 'ledger'>, FramePresentPorts {
+export interface FramePorts
+  extends LoadVideoPorts,
+    ResolveMediaPorts,
+    Pick<Stores, 'frameStore' | 'ledger'>,
+    FramePresentPorts {
   config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
 }
 
@@ -44,7 +48,8 @@ export async function captureFrames(
   const times = input.timestamps ?? [input.t!];
   const width = input.width ?? DEFAULT_WIDTH;
   const video = await loadVideo(deps, videoId);
-  if (video.info.isLive) throw new ServiceError('VIDEO_LIVE', 'Frames of a stream in progress are not available; try after it ends');
+  if (video.info.isLive)
+    throw new ServiceError('VIDEO_LIVE', 'Frames of a stream in progress are not available; try after it ends');
   const duration = video.info.duration;
   for (const [i, t] of times.entries()) {
     if (duration > 0 && t >= duration) {
@@ -61,14 +66,35 @@ export async function captureFrames(
   const deadline = Date.now() + deps.config.REQUEST_WAIT_MS - 1000;
   const outcomes = await mapLimit(tMs, PER_REQUEST_PARALLELISM, async (t, i) => {
     const known = stored.get(t);
-    if (known) return { ok: true as const, frame: await present(deps, videoId, times[i]!, t, width, known, true, input.includeBase64), charged: 0 };
+    if (known)
+      return {
+        ok: true as const,
+        frame: await present(deps, videoId, times[i]!, t, width, known, true, input.includeBase64),
+        charged: 0,
+      };
     try {
-      const job: FrameJob = { videoId, tMs: t, width, accountId: req.caller.accountId, requestId: req.requestId, price: FRAME_PRICE, deadline };
+      const job: FrameJob = {
+        videoId,
+        tMs: t,
+        width,
+        accountId: req.caller.accountId,
+        requestId: req.requestId,
+        price: FRAME_PRICE,
+        deadline,
+      };
       const { value } = await outcomeOf(
-        deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(job, `frame:${videoId}:${t}:${width}`, deps.config.REQUEST_WAIT_MS),
+        deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
+          job,
+          `frame:${videoId}:${t}:${width}`,
+          deps.config.REQUEST_WAIT_MS,
+        ),
       );
       const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
-      return { ok: true as const, frame: await present(deps, videoId, times[i]!, t, width, value.frame, charged === 0, input.includeBase64), charged };
+      return {
+        ok: true as const,
+        frame: await present(deps, videoId, times[i]!, t, width, value.frame, charged === 0, input.includeBase64),
+        charged,
+      };
     } catch (err) {
       if (!isServiceError(err)) throw err;
       return { ok: false as const, t: times[i]!, error: err };
@@ -76,7 +102,9 @@ export async function captureFrames(
   });
 
   const frames = outcomes.flatMap((o) => (o.ok ? [o.frame] : []));
-  const failed = outcomes.flatMap((o) => (o.ok ? [] : [{ t: o.t, error: { code: o.error.code, message: o.error.message } }]));
+  const failed = outcomes.flatMap((o) =>
+    o.ok ? [] : [{ t: o.t, error: { code: o.error.code, message: o.error.message } }],
+  );
   // All failed: answer with the (first) reason, as for any single operation.
   const firstFailure = outcomes.find((o) => !o.ok);
   if (frames.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.error;

@@ -15,7 +15,10 @@ export interface FrameJobPorts extends Pick<Stores, 'frameStore'> {
 }
 
 /** Captures one frame, stores the image and charges for it in one transaction. Idempotent. */
-export async function runFrameJob(deps: FrameJobPorts, job: FrameJob): Promise<{ frame: StoredFrame; chargedRequestId: string | null }> {
+export async function runFrameJob(
+  deps: FrameJobPorts,
+  job: FrameJob,
+): Promise<{ frame: StoredFrame; chargedRequestId: string | null }> {
   const existing = (await deps.frameStore.readMany(job.videoId, job.width, [job.tMs])).get(job.tMs);
   if (existing) return { frame: existing, chargedRequestId: null };
 
@@ -24,7 +27,14 @@ export async function runFrameJob(deps: FrameJobPorts, job: FrameJob): Promise<{
   const blobKey = frameBlobKey(job.videoId, job.tMs, job.width);
   // The blob first: a blob without its row is harmless and is overwritten by the next capture.
   await deps.blobs.put(blobKey, image.bytes, image.mimeType);
-  const frame: StoredFrame = { width: image.width, height: image.height, mimeType: image.mimeType, bytes: image.bytes.length, blobKey, source: source.kind };
+  const frame: StoredFrame = {
+    width: image.width,
+    height: image.height,
+    mimeType: image.mimeType,
+    bytes: image.bytes.length,
+    blobKey,
+    source: source.kind,
+  };
 
   if (Date.now() > job.deadline) {
     await deps.frameStore.storeIfAbsent(job.videoId, job.tMs, job.width, frame);

@@ -7,13 +7,27 @@ export const MIN_WIDTH = 64;
 export const MAX_WIDTH = 1920;
 export const DEFAULT_WIDTH = 640;
 
-const Seconds = z.number().finite().min(0, 'must be 0 or more seconds').describe('Seconds from the start; decimals allowed');
-export const FrameWidth = z.number().int().min(MIN_WIDTH).max(MAX_WIDTH).describe(`Pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}); the height keeps the aspect ratio`);
+const Seconds = z
+  .number()
+  .finite()
+  .min(0, 'must be 0 or more seconds')
+  .describe('Seconds from the start; decimals allowed');
+export const FrameWidth = z
+  .number()
+  .int()
+  .min(MIN_WIDTH)
+  .max(MAX_WIDTH)
+  .describe(`Pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}); the height keeps the aspect ratio`);
 
 export const CaptureFramesInput = z.object({
   ...VideoOrMediaRefInput,
   t: Seconds.optional().describe('One timestamp, in seconds (decimals allowed); give t or timestamps'),
-  timestamps: z.array(Seconds).min(1).max(MAX_TIMESTAMPS).optional().describe(`Up to ${MAX_TIMESTAMPS} timestamps, in seconds`),
+  timestamps: z
+    .array(Seconds)
+    .min(1)
+    .max(MAX_TIMESTAMPS)
+    .optional()
+    .describe(`Up to ${MAX_TIMESTAMPS} timestamps, in seconds`),
   width: FrameWidth.optional(),
   includeBase64: z.boolean().optional().describe('Also return each image inline as base64 (default false)'),
 });
@@ -27,7 +41,11 @@ export const Frame = z.object({
   bytes: z.number().int(),
   url: z.string().describe('Signed URL of the image, valid for 24 hours; needs no headers (usable in <img>)'),
   base64: z.string().optional().describe('The image, when includeBase64 is true'),
-  source: z.enum(['stream', 'storyboard']).describe('stream: a frame of the video; storyboard: YouTube’s low-resolution preview sprite, used when no stream could be read'),
+  source: z
+    .enum(['stream', 'storyboard'])
+    .describe(
+      'stream: a frame of the video; storyboard: YouTube’s low-resolution preview sprite, used when no stream could be read',
+    ),
   cached: z.boolean(),
 });
 export type Frame = z.infer<typeof Frame>;
@@ -40,7 +58,9 @@ export const FrameFailure = z.object({
 export const CapturedFrames = z.object({
   videoId: z.string(),
   frames: z.array(Frame).describe('Frames captured, in the order requested'),
-  failed: z.array(FrameFailure).describe('Timestamps that could not be captured (not charged); empty when all succeeded'),
+  failed: z
+    .array(FrameFailure)
+    .describe('Timestamps that could not be captured (not charged); empty when all succeeded'),
   creditsCharged: z.number().int().describe(`${FRAME_PRICE} per frame newly captured; stored frames are free`),
 });
 export type CapturedFrames = z.infer<typeof CapturedFrames>;

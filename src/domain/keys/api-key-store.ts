@@ -12,7 +12,15 @@ export interface StoredKey {
 }
 
 export interface ApiKeyStore {
-  insert(k: { id: string; accountId: string; name: string; prefix: string; hash: string; expiresAt?: Date | null; rateLimit?: number | null }): Promise<void>;
+  insert(k: {
+    id: string;
+    accountId: string;
+    name: string;
+    prefix: string;
+    hash: string;
+    expiresAt?: Date | null;
+    rateLimit?: number | null;
+  }): Promise<void>;
   list(accountId: string): Promise<StoredKey[]>;
   /** False when the account has no key with this id. */
   revoke(accountId: string, keyId: string): Promise<boolean>;
@@ -21,7 +29,11 @@ export interface ApiKeyStore {
    * window, in one statement: `count` is the window's count including them (null when `n` is 0). Nothing is
    * counted for an unknown key.
    */
-  findCallerAndCount(hash: string, windowStart: Date, n: number): Promise<{ caller: Caller; count: number | null } | null>;
+  findCallerAndCount(
+    hash: string,
+    windowStart: Date,
+    n: number,
+  ): Promise<{ caller: Caller; count: number | null } | null>;
   /** Counts `n` requests in the window of a counter that is not a key (a website account), atomically. */
   countRequests(counterKey: string, windowStart: Date, n: number): Promise<number>;
   pruneRateCounters(): Promise<void>;

@@ -6,7 +6,11 @@ const DISPLAY_CHARS = 11;
 
 /** A new key: `sk_` + 32 base62 characters from 24 random bytes (192 bits). */
 export function generateApiKey(): { key: string; prefix: string; hash: string } {
-  const key = KEY_PREFIX + randomBytes(24).toString('base64url').replace(/[-_]/g, (c) => (c === '-' ? 'A' : 'B'));
+  const key =
+    KEY_PREFIX +
+    randomBytes(24)
+      .toString('base64url')
+      .replace(/[-_]/g, (c) => (c === '-' ? 'A' : 'B'));
   return { key, prefix: key.slice(0, DISPLAY_CHARS), hash: hashApiKey(key) };
 }
 

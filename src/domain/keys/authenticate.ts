@@ -41,20 +41,31 @@ export async function authenticateAndCount(
   const counted = (caller: Caller, count: number | null): Authenticated => {
     if (count === null) return { caller, rateLimit: null, admitted: 0 };
     const limit = caller.rateLimit ?? opts.defaultLimit;
-    return { caller, rateLimit: rateLimitState(count, limit, reset), admitted: Math.max(0, Math.min(opts.count, limit - (count - opts.count))) };
+    return {
+      caller,
+      rateLimit: rateLimitState(count, limit, reset),
+      admitted: Math.max(0, Math.min(opts.count, limit - (count - opts.count))),
+    };
   };
 
   if (credential.kind === 'access-token') {
     const claims = await ports.oauth.tokens.verify(credential.token, credential.resource);
     const live = claims && (await ports.oauth.store.useGrantAndCount(claims.grantId, start, opts.count));
     if (!claims || !live || live.accountId !== claims.accountId) {
-      throw new ServiceError('INVALID_API_KEY', 'The access token is invalid, expired, revoked or not for this resource');
+      throw new ServiceError(
+        'INVALID_API_KEY',
+        'The access token is invalid, expired, revoked or not for this resource',
+      );
     }
     // Counted per grant, like a key; "last used" is noted by the statement itself.
     return counted({ accountId: live.accountId, keyId: claims.grantId, rateLimit: live.rateLimit }, live.count);
   }
 
-  if (!credential.key) throw new ServiceError('INVALID_API_KEY', 'Missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"');
+  if (!credential.key)
+    throw new ServiceError(
+      'INVALID_API_KEY',
+      'Missing API key: send "Authorization: Bearer <key>" or "x-api-key: <key>"',
+    );
   const found = await ports.apiKeys.findCallerAndCount(hashApiKey(credential.key), start, opts.count);
   if (!found) throw new ServiceError('INVALID_API_KEY', 'The API key is invalid, revoked or expired');
   ports.lastUsed.touch(found.caller.keyId);

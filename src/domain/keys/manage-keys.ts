@@ -36,7 +36,10 @@ export async function ensureAccount(
 }
 
 /** The account with this email, or null; never creates one. */
-export async function findAccount({ accounts }: Pick<Stores, 'accounts'>, email: string): Promise<{ id: string; email: string } | null> {
+export async function findAccount(
+  { accounts }: Pick<Stores, 'accounts'>,
+  email: string,
+): Promise<{ id: string; email: string } | null> {
   const normalized = email.trim().toLowerCase();
   const row = await accounts.findByEmail(normalized);
   return row ? { id: row.id, email: normalized } : null;
@@ -53,7 +56,15 @@ export async function createApiKey(
   }
   const { key, prefix, hash } = generateApiKey();
   const id = newId('key');
-  await apiKeys.insert({ id, accountId: input.accountId, name, prefix, hash, expiresAt: input.expiresAt ?? null, rateLimit: input.rateLimit ?? null });
+  await apiKeys.insert({
+    id,
+    accountId: input.accountId,
+    name,
+    prefix,
+    hash,
+    expiresAt: input.expiresAt ?? null,
+    rateLimit: input.rateLimit ?? null,
+  });
   return { id, key, prefix };
 }
 
@@ -73,6 +84,10 @@ export async function listApiKeys({ apiKeys }: Pick<Stores, 'apiKeys'>, accountI
 }
 
 /** Revokes one of the account's keys; effective on the next request, on every instance. */
-export async function revokeApiKey({ apiKeys }: Pick<Stores, 'apiKeys'>, accountId: string, keyId: string): Promise<boolean> {
+export async function revokeApiKey(
+  { apiKeys }: Pick<Stores, 'apiKeys'>,
+  accountId: string,
+  keyId: string,
+): Promise<boolean> {
   return apiKeys.revoke(accountId, keyId);
 }

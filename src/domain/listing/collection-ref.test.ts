@@ -22,7 +22,9 @@ describe('playlist references', () => {
     [{ url: `https://youtube.com.evil.com/playlist?list=${PL}` }],
     [{ url: `https://user@www.youtube.com/playlist?list=${PL}` }],
     [{ playlistId: 'PL<script>' }],
-  ])('refuses %j', (input) => expect(() => parsePlaylistRef(input)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' })));
+  ])('refuses %j', (input) =>
+    expect(() => parsePlaylistRef(input)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' })),
+  );
 });
 
 describe('channel references', () => {
@@ -36,7 +38,12 @@ describe('channel references', () => {
     [{ url: 'https://www.youtube.com/user/creativecommons' }, { path: '/user/creativecommons' }],
   ])('%j', (input, out) => expect(parseChannelRef(input)).toEqual(out));
 
-  it.each([[{}], [{ channelId: 'creativecommons' }], [{ url: 'https://www.youtube.com/watch?v=x' }], [{ url: 'https://evil.com/@x' }]])('refuses %j', (input) =>
+  it.each([
+    [{}],
+    [{ channelId: 'creativecommons' }],
+    [{ url: 'https://www.youtube.com/watch?v=x' }],
+    [{ url: 'https://evil.com/@x' }],
+  ])('refuses %j', (input) =>
     expect(() => parseChannelRef(input)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' })),
   );
 });
@@ -46,6 +53,8 @@ describe('cursors', () => {
     const c = encodeCursor({ scope: 'search:test', continuation: 'tok' });
     expect(decodeCursor(c, 'search:test')).toBe('tok');
     expect(() => decodeCursor(c, 'search:other')).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
-    expect(() => decodeCursor('not-a-cursor', 'search:test')).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    expect(() => decodeCursor('not-a-cursor', 'search:test')).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST' }),
+    );
   });
 });

@@ -21,9 +21,11 @@ function parseYoutubeUrl(raw: string): URL {
   } catch {
     throw invalid(`"${clip(raw)}" is not a valid URL`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw invalid(`URL scheme "${url.protocol}" is not supported`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw invalid(`URL scheme "${url.protocol}" is not supported`);
   if (url.username || url.password || url.port) throw invalid('YouTube URLs carry no user name, password or port');
-  if (!HOSTS.has(url.hostname.toLowerCase().replace(/\.$/, ''))) throw invalid(`"${clip(url.hostname)}" is not a YouTube host`);
+  if (!HOSTS.has(url.hostname.toLowerCase().replace(/\.$/, '')))
+    throw invalid(`"${clip(url.hostname)}" is not a YouTube host`);
   return url;
 }
 
@@ -54,7 +56,8 @@ export function parseChannelRef(input: { url?: string; channelId?: string }): Ch
   const [first, second] = segments;
   if (first === 'channel' && second && CHANNEL_ID_PATTERN.test(second)) return { channelId: second };
   if (first && HANDLE_PATTERN.test(first)) return { path: `/${first}` };
-  if ((first === 'c' || first === 'user') && second && NAME_PATTERN.test(second)) return { path: `/${first}/${second}` };
+  if ((first === 'c' || first === 'user') && second && NAME_PATTERN.test(second))
+    return { path: `/${first}/${second}` };
   throw invalid('Not a channel URL (expected /@handle, /channel/UC..., /c/name or /user/name)');
 }
 

@@ -19,7 +19,12 @@ export function decodeCursor(cursor: string, scope: string): string {
   } catch {
     throw new ServiceError('INVALID_REQUEST', 'cursor is not a cursor this service issued');
   }
-  if (parsed?.v !== 1 || typeof parsed.c !== 'string' || !parsed.c) throw new ServiceError('INVALID_REQUEST', 'cursor is not a cursor this service issued');
-  if (parsed.s !== scope) throw new ServiceError('INVALID_REQUEST', 'cursor belongs to another listing; pass the same playlist, channel, tab or query it came from');
+  if (parsed?.v !== 1 || typeof parsed.c !== 'string' || !parsed.c)
+    throw new ServiceError('INVALID_REQUEST', 'cursor is not a cursor this service issued');
+  if (parsed.s !== scope)
+    throw new ServiceError(
+      'INVALID_REQUEST',
+      'cursor belongs to another listing; pass the same playlist, channel, tab or query it came from',
+    );
   return parsed.c;
 }

@@ -55,15 +55,31 @@ async function fetchPage<M>(
   if (hit) return { page: hit, nextCursor: next(hit), cached: true, creditsCharged: 0 };
   await assertAffordable(deps, req.caller.accountId, LISTING_PAGE_PRICE, deps.dailyAllowance);
   const page = await load(continuation);
-  await chargeCredits(deps, { accountId: req.caller.accountId, amount: LISTING_PAGE_PRICE, operation: 'listing', requestId: req.requestId }, deps.dailyAllowance);
+  await chargeCredits(
+    deps,
+    { accountId: req.caller.accountId, amount: LISTING_PAGE_PRICE, operation: 'listing', requestId: req.requestId },
+    deps.dailyAllowance,
+  );
   deps.listingCache.set(key, page);
   return { page, nextCursor: next(page), cached: false, creditsCharged: LISTING_PAGE_PRICE };
 }
 
-export async function listPlaylist(deps: ListingDeps, req: ListingRequest, input: ListPlaylistInput): Promise<PlaylistPage> {
+export async function listPlaylist(
+  deps: ListingDeps,
+  req: ListingRequest,
+  input: ListPlaylistInput,
+): Promise<PlaylistPage> {
   const playlistId = parsePlaylistRef(input);
-  const r = await fetchPage<PlaylistMeta>(deps, req, `playlist:${playlistId}`, input.cursor, (c) => deps.lister.playlist(playlistId, c, req.signal));
-  return { playlist: input.cursor ? null : r.page.meta, items: r.page.items, nextCursor: r.nextCursor, cached: r.cached, creditsCharged: r.creditsCharged };
+  const r = await fetchPage<PlaylistMeta>(deps, req, `playlist:${playlistId}`, input.cursor, (c) =>
+    deps.lister.playlist(playlistId, c, req.signal),
+  );
+  return {
+    playlist: input.cursor ? null : r.page.meta,
+    items: r.page.items,
+    nextCursor: r.nextCursor,
+    cached: r.cached,
+    creditsCharged: r.creditsCharged,
+  };
 }
 
 /** The channel id behind a reference; resolving a handle is a free lookup, cached like a page. */
@@ -78,16 +94,41 @@ async function channelIdOf(deps: ListingDeps, input: ListChannelInput, signal?: 
   return channelId;
 }
 
-export async function listChannel(deps: ListingDeps, req: ListingRequest, input: ListChannelInput): Promise<ChannelPage> {
+export async function listChannel(
+  deps: ListingDeps,
+  req: ListingRequest,
+  input: ListChannelInput,
+): Promise<ChannelPage> {
   const tab = input.tab ?? 'videos';
   const channelId = await channelIdOf(deps, input, req.signal);
-  const r = await fetchPage<ChannelMeta>(deps, req, `channel:${channelId}:${tab}`, input.cursor, (c) => deps.lister.channel(channelId, tab, c, req.signal));
-  return { channel: input.cursor ? null : r.page.meta, tab, items: r.page.items, nextCursor: r.nextCursor, cached: r.cached, creditsCharged: r.creditsCharged };
+  const r = await fetchPage<ChannelMeta>(deps, req, `channel:${channelId}:${tab}`, input.cursor, (c) =>
+    deps.lister.channel(channelId, tab, c, req.signal),
+  );
+  return {
+    channel: input.cursor ? null : r.page.meta,
+    tab,
+    items: r.page.items,
+    nextCursor: r.nextCursor,
+    cached: r.cached,
+    creditsCharged: r.creditsCharged,
+  };
 }
 
-export async function searchVideos(deps: ListingDeps, req: ListingRequest, input: SearchVideosInput): Promise<SearchPage> {
-  const r = await fetchPage<never>(deps, req, `search:${input.query}`, input.cursor, (c) => deps.lister.search(input.query, c, req.signal));
-  return { query: input.query, items: r.page.items, nextCursor: r.nextCursor, cached: r.cached, creditsCharged: r.creditsCharged };
+export async function searchVideos(
+  deps: ListingDeps,
+  req: ListingRequest,
+  input: SearchVideosInput,
+): Promise<SearchPage> {
+  const r = await fetchPage<never>(deps, req, `search:${input.query}`, input.cursor, (c) =>
+    deps.lister.search(input.query, c, req.signal),
+  );
+  return {
+    query: input.query,
+    items: r.page.items,
+    nextCursor: r.nextCursor,
+    cached: r.cached,
+    creditsCharged: r.creditsCharged,
+  };
 }
 
 /**

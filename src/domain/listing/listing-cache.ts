@@ -10,6 +10,7 @@ export function createListingCache(maxBytes = 32 * 1024 * 1024) {
   const lru = createLruCache<SourcePage<unknown>>({ maxBytes });
   return {
     get: <M>(key: string) => lru.get(key) as SourcePage<M> | undefined,
-    set: (key: string, page: SourcePage<unknown>) => lru.set(key, page, JSON.stringify(page).length * 2, LISTING_CACHE_TTL_MS),
+    set: (key: string, page: SourcePage<unknown>) =>
+      lru.set(key, page, JSON.stringify(page).length * 2, LISTING_CACHE_TTL_MS),
   };
 }

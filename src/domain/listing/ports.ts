@@ -14,6 +14,11 @@ export interface VideoLister {
   playlist(playlistId: string, continuation?: string, signal?: AbortSignal): Promise<SourcePage<PlaylistMeta>>;
   /** The channel id a handle, /c/ or /user/ URL stands for. Throws NOT_FOUND. */
   resolveChannel(ref: ChannelRef, signal?: AbortSignal): Promise<string>;
-  channel(channelId: string, tab: ChannelTab, continuation?: string, signal?: AbortSignal): Promise<SourcePage<ChannelMeta>>;
+  channel(
+    channelId: string,
+    tab: ChannelTab,
+    continuation?: string,
+    signal?: AbortSignal,
+  ): Promise<SourcePage<ChannelMeta>>;
   search(query: string, continuation?: string, signal?: AbortSignal): Promise<SourcePage<never>>;
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const ChannelTab = z.enum(['videos', 'shorts', 'live']).describe('Which tab of the channel: videos (default), shorts or live (past and current streams)');
+export const ChannelTab = z
+  .enum(['videos', 'shorts', 'live'])
+  .describe('Which tab of the channel: videos (default), shorts or live (past and current streams)');
 export type ChannelTab = z.infer<typeof ChannelTab>;
 
 /** One video of a listing, as YouTube shows it there (no extra request per video). */
@@ -8,7 +10,10 @@ export const ListedVideo = z.object({
   videoId: z.string().describe('11-character YouTube video id'),
   title: z.string(),
   duration: z.number().int().nullable().describe('Seconds; null when the listing does not show it (Shorts, live now)'),
-  published: z.string().nullable().describe('Publish time as YouTube words it in the listing, e.g. "1 year ago"; null when not shown'),
+  published: z
+    .string()
+    .nullable()
+    .describe('Publish time as YouTube words it in the listing, e.g. "1 year ago"; null when not shown'),
   thumbnail: z.string().nullable().describe('Thumbnail URL'),
 });
 export type ListedVideo = z.infer<typeof ListedVideo>;
@@ -49,7 +54,12 @@ const Page = {
 };
 
 export const ListPlaylistInput = z.object({
-  url: z.string().trim().max(2048).optional().describe('A playlist URL (/playlist?list=..., or a watch URL with list=)'),
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .optional()
+    .describe('A playlist URL (/playlist?list=..., or a watch URL with list=)'),
   playlistId: z.string().trim().max(64).optional().describe('A playlist id (PL..., UU..., OL...)'),
   cursor: Cursor,
 });
@@ -58,13 +68,22 @@ export const PlaylistPage = z.object({ playlist: PlaylistMeta.nullable().describ
 export type PlaylistPage = z.infer<typeof PlaylistPage>;
 
 export const ListChannelInput = z.object({
-  url: z.string().trim().max(2048).optional().describe('A channel URL: /@handle, /channel/UC..., /c/name or /user/name'),
+  url: z
+    .string()
+    .trim()
+    .max(2048)
+    .optional()
+    .describe('A channel URL: /@handle, /channel/UC..., /c/name or /user/name'),
   channelId: z.string().trim().max(64).optional().describe('A UC... channel id, or an @handle'),
   tab: ChannelTab.optional(),
   cursor: Cursor,
 });
 export type ListChannelInput = z.infer<typeof ListChannelInput>;
-export const ChannelPage = z.object({ channel: ChannelMeta.nullable().describe('On the first page'), tab: ChannelTab, ...Page });
+export const ChannelPage = z.object({
+  channel: ChannelMeta.nullable().describe('On the first page'),
+  tab: ChannelTab,
+  ...Page,
+});
 export type ChannelPage = z.infer<typeof ChannelPage>;
 
 export const SearchVideosInput = z.object({

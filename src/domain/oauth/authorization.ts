@@ -7,7 +7,8 @@ import { checkRedirectUris } from './redirect-uris.ts';
 /** The one scope: use the MCP tools as the account (its credits, its rate limit). */
 export const MCP_SCOPE = 'mcp';
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  [MCP_SCOPE]: 'Use the Subtext tools (transcripts, frames, translations, articles, search) as you, spending your credits',
+  [MCP_SCOPE]:
+    'Use the Subtext tools (transcripts, frames, translations, articles, search) as you, spending your credits',
 };
 const CODE_TTL_S = 60;
 /** A refresh token unused this long dies; every use rotates it and restarts the clock. */
@@ -93,29 +94,54 @@ export async function checkAuthorization(
   ourResource: string,
 ): Promise<CheckedAuthorization & { problem?: OAuthProblem }> {
   const client = q.client_id ? await p.store.findClient(q.client_id) : null;
-  if (!client) throw new UnredirectableProblem('Unknown client_id: the application must register with this server first.');
+  if (!client)
+    throw new UnredirectableProblem('Unknown client_id: the application must register with this server first.');
   const redirectUri = q.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
   if (!redirectUri || !client.redirectUris.includes(redirectUri)) {
-    throw new UnredirectableProblem('The redirect_uri is not one this application registered, so the request was refused.');
+    throw new UnredirectableProblem(
+      'The redirect_uri is not one this application registered, so the request was refused.',
+    );
   }
-  const base = { client, redirectUri, state: q.state, codeChallenge: q.code_challenge ?? '', scope: MCP_SCOPE, resource: ourResource };
+  const base = {
+    client,
+    redirectUri,
+    state: q.state,
+    codeChallenge: q.code_challenge ?? '',
+    scope: MCP_SCOPE,
+    resource: ourResource,
+  };
   const fail = (code: string, description: string) => ({ ...base, problem: new OAuthProblem(code, description) });
   if (q.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
   if (q.code_challenge_method !== 'S256' || !q.code_challenge || !PKCE_CHALLENGE.test(q.code_challenge)) {
-    return fail('invalid_request', 'PKCE is required: code_challenge (S256, base64url of 32 bytes) with code_challenge_method=S256');
+    return fail(
+      'invalid_request',
+      'PKCE is required: code_challenge (S256, base64url of 32 bytes) with code_challenge_method=S256',
+    );
   }
-  if (q.resource !== undefined && q.resource !== ourResource) return fail('invalid_target', `This server issues tokens for ${ourResource} only`);
+  if (q.resource !== undefined && q.resource !== ourResource)
+    return fail('invalid_target', `This server issues tokens for ${ourResource} only`);
   const scopes = (q.scope ?? MCP_SCOPE).split(' ').filter(Boolean);
   if (scopes.some((s) => s !== MCP_SCOPE)) return fail('invalid_scope', `The only scope is "${MCP_SCOPE}"`);
   return base;
 }
 
 /** The signed-in account allowed the client: a single-use code bound to everything the request named. */
-export async function issueCode(p: Pick<OAuthPorts, 'store'>, a: CheckedAuthorization, accountId: string): Promise<string> {
+export async function issueCode(
+  p: Pick<OAuthPorts, 'store'>,
+  a: CheckedAuthorization,
+  accountId: string,
+): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await p.store.saveCode(
     sha256(code),
-    { clientId: a.client.id, accountId, redirectUri: a.redirectUri, codeChallenge: a.codeChallenge, resource: a.resource, scope: a.scope },
+    {
+      clientId: a.client.id,
+      accountId,
+      redirectUri: a.redirectUri,
+      codeChallenge: a.codeChallenge,
+      resource: a.resource,
+      scope: a.scope,
+    },
     CODE_TTL_S,
   );
   return code;
@@ -130,8 +156,20 @@ export interface TokenResponse {
 }
 
 async function tokensFor(p: OAuthPorts, g: Grant, refreshToken: string): Promise<TokenResponse> {
-  const access = await p.tokens.issue({ grantId: g.id, accountId: g.accountId, clientId: g.clientId, scope: g.scope, resource: g.resource });
-  return { access_token: access, token_type: 'Bearer', expires_in: p.tokens.ttlSeconds, refresh_token: refreshToken, scope: g.scope };
+  const access = await p.tokens.issue({
+    grantId: g.id,
+    accountId: g.accountId,
+    clientId: g.clientId,
+    scope: g.scope,
+    resource: g.resource,
+  });
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: p.tokens.ttlSeconds,
+    refresh_token: refreshToken,
+    scope: g.scope,
+  };
 }
 
 const newRefreshToken = () => REFRESH_PREFIX + randomBytes(32).toString('base64url');
@@ -142,7 +180,8 @@ export async function exchangeCode(
   r: { code?: string; code_verifier?: string; client_id?: string; redirect_uri?: string; resource?: string },
 ): Promise<TokenResponse> {
   if (!r.code || !r.client_id) throw new OAuthProblem('invalid_request', 'code and client_id are required');
-  if (!r.code_verifier || !PKCE_VERIFIER.test(r.code_verifier)) throw new OAuthProblem('invalid_request', 'code_verifier is required (PKCE)');
+  if (!r.code_verifier || !PKCE_VERIFIER.test(r.code_verifier))
+    throw new OAuthProblem('invalid_request', 'code_verifier is required (PKCE)');
   const codeHash = sha256(r.code);
   const stored = await p.store.consumeCode(codeHash);
   if (!stored) {
@@ -151,19 +190,33 @@ export async function exchangeCode(
     throw new OAuthProblem('invalid_grant', 'The authorization code is invalid or was already used');
   }
   if (!stored.fresh) throw new OAuthProblem('invalid_grant', 'The authorization code has expired');
-  if (stored.clientId !== r.client_id) throw new OAuthProblem('invalid_grant', 'The authorization code was issued to another client');
-  if (r.redirect_uri !== stored.redirectUri) throw new OAuthProblem('invalid_grant', 'redirect_uri does not match the authorization request');
-  if (!(await p.verifyPkce(r.code_verifier, stored.codeChallenge))) throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
-  if (r.resource !== undefined && r.resource !== stored.resource) throw new OAuthProblem('invalid_target', `The code is for ${stored.resource} only`);
-  const grant: Grant = { id: newId('oag'), clientId: stored.clientId, accountId: stored.accountId, scope: stored.scope, resource: stored.resource };
+  if (stored.clientId !== r.client_id)
+    throw new OAuthProblem('invalid_grant', 'The authorization code was issued to another client');
+  if (r.redirect_uri !== stored.redirectUri)
+    throw new OAuthProblem('invalid_grant', 'redirect_uri does not match the authorization request');
+  if (!(await p.verifyPkce(r.code_verifier, stored.codeChallenge)))
+    throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
+  if (r.resource !== undefined && r.resource !== stored.resource)
+    throw new OAuthProblem('invalid_target', `The code is for ${stored.resource} only`);
+  const grant: Grant = {
+    id: newId('oag'),
+    clientId: stored.clientId,
+    accountId: stored.accountId,
+    scope: stored.scope,
+    resource: stored.resource,
+  };
   const refresh = newRefreshToken();
   await p.store.createGrant(grant, sha256(refresh), REFRESH_TTL_S, codeHash);
   return tokensFor(p, grant, refresh);
 }
 
 /** refresh_token grant with rotation: the presented token dies; presenting it again revokes the whole grant. */
-export async function refreshTokens(p: OAuthPorts, r: { refresh_token?: string; client_id?: string; resource?: string }): Promise<TokenResponse> {
-  if (!r.refresh_token || !r.client_id) throw new OAuthProblem('invalid_request', 'refresh_token and client_id are required');
+export async function refreshTokens(
+  p: OAuthPorts,
+  r: { refresh_token?: string; client_id?: string; resource?: string },
+): Promise<TokenResponse> {
+  if (!r.refresh_token || !r.client_id)
+    throw new OAuthProblem('invalid_request', 'refresh_token and client_id are required');
   const oldHash = sha256(r.refresh_token);
   const next = newRefreshToken();
   const grant = await p.store.rotateRefresh(oldHash, sha256(next), r.client_id, REFRESH_TTL_S);
@@ -171,7 +224,8 @@ export async function refreshTokens(p: OAuthPorts, r: { refresh_token?: string; 
     await p.store.revokeByPreviousRefresh(oldHash);
     throw new OAuthProblem('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
   }
-  if (r.resource !== undefined && r.resource !== grant.resource) throw new OAuthProblem('invalid_target', `The grant is for ${grant.resource} only`);
+  if (r.resource !== undefined && r.resource !== grant.resource)
+    throw new OAuthProblem('invalid_target', `The grant is for ${grant.resource} only`);
   return tokensFor(p, grant, next);
 }
 

@@ -59,7 +59,11 @@ export interface OAuthStore {
    * The caller behind a live grant (not revoked, not expired), noting its use, with `n` requests counted against
    * the grant's current window in the same statement (`count` null when `n` is 0); null otherwise.
    */
-  useGrantAndCount(grantId: string, windowStart: Date, n: number): Promise<{ accountId: string; rateLimit: number | null; count: number | null } | null>;
+  useGrantAndCount(
+    grantId: string,
+    windowStart: Date,
+    n: number,
+  ): Promise<{ accountId: string; rateLimit: number | null; count: number | null } | null>;
   listGrants(accountId: string): Promise<GrantListing[]>;
 }
 

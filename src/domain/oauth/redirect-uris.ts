@@ -8,7 +8,8 @@ const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:',
  * app's private-use scheme (RFC 8252 7.1); never fragments, and at most 10 of at most 2,000 characters.
  */
 export function checkRedirectUris(uris: string[]): void {
-  if (uris.length === 0 || uris.length > 10) throw new OAuthProblem('invalid_redirect_uri', 'Register 1 to 10 redirect_uris');
+  if (uris.length === 0 || uris.length > 10)
+    throw new OAuthProblem('invalid_redirect_uri', 'Register 1 to 10 redirect_uris');
   for (const raw of uris) {
     let u: URL;
     try {
@@ -16,11 +17,17 @@ export function checkRedirectUris(uris: string[]): void {
     } catch {
       throw new OAuthProblem('invalid_redirect_uri', `Not an absolute URI: ${JSON.stringify(raw.slice(0, 100))}`);
     }
-    if (raw.length > 2000) throw new OAuthProblem('invalid_redirect_uri', 'A redirect URI is limited to 2,000 characters');
-    if (u.hash || raw.includes('#')) throw new OAuthProblem('invalid_redirect_uri', 'A redirect URI must not have a fragment');
-    if (FORBIDDEN_SCHEMES.has(u.protocol)) throw new OAuthProblem('invalid_redirect_uri', `The ${u.protocol} scheme is not allowed`);
+    if (raw.length > 2000)
+      throw new OAuthProblem('invalid_redirect_uri', 'A redirect URI is limited to 2,000 characters');
+    if (u.hash || raw.includes('#'))
+      throw new OAuthProblem('invalid_redirect_uri', 'A redirect URI must not have a fragment');
+    if (FORBIDDEN_SCHEMES.has(u.protocol))
+      throw new OAuthProblem('invalid_redirect_uri', `The ${u.protocol} scheme is not allowed`);
     if (u.protocol === 'http:' && !LOOPBACK.has(u.hostname)) {
-      throw new OAuthProblem('invalid_redirect_uri', 'http redirect URIs are allowed on loopback only (localhost, 127.0.0.1, [::1]); use https');
+      throw new OAuthProblem(
+        'invalid_redirect_uri',
+        'http redirect URIs are allowed on loopback only (localhost, 127.0.0.1, [::1]); use https',
+      );
     }
   }
 }

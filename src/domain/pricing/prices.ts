@@ -69,9 +69,15 @@ const SPEECH_NOTE =
  * for mode generate; one hour for an article or a translation), and every video is checked again on its own before its
  * work starts; one the balance cannot cover by then fails with INSUFFICIENT_CREDITS, uncharged.
  */
-export const BATCH_VIDEO_PRICES: Record<Exclude<BatchOperationType, 'transcript'>, BatchVideoPrice> & { transcript: Record<BatchTranscriptMode, BatchVideoPrice> } = {
+export const BATCH_VIDEO_PRICES: Record<Exclude<BatchOperationType, 'transcript'>, BatchVideoPrice> & {
+  transcript: Record<BatchTranscriptMode, BatchVideoPrice>;
+} = {
   transcript: {
-    native: { perVideo: SUBTITLES_PRICE, exact: true, note: `${SUBTITLES_PRICE} per video; stored transcripts are free` },
+    native: {
+      perVideo: SUBTITLES_PRICE,
+      exact: true,
+      note: `${SUBTITLES_PRICE} per video; stored transcripts are free`,
+    },
     auto: {
       perVideo: SUBTITLES_PRICE,
       exact: false,
@@ -99,7 +105,10 @@ export const BATCH_VIDEO_PRICES: Record<Exclude<BatchOperationType, 'transcript'
  * The batch price of an operation (a transcript's by its mode, native by default in batches). Without a
  * speech-to-text engine, auto is captions only: its price is native's, exact.
  */
-export function batchVideoPrice(op: { type: BatchOperationType; mode?: BatchTranscriptMode }, speechAvailable: boolean): BatchVideoPrice {
+export function batchVideoPrice(
+  op: { type: BatchOperationType; mode?: BatchTranscriptMode },
+  speechAvailable: boolean,
+): BatchVideoPrice {
   if (op.type !== 'transcript') return BATCH_VIDEO_PRICES[op.type];
   const mode = op.mode ?? 'native';
   return BATCH_VIDEO_PRICES.transcript[mode === 'auto' && !speechAvailable ? 'native' : mode];

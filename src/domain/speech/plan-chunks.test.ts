@@ -18,8 +18,22 @@ describe('planChunks', () => {
   });
 
   it('cuts inside the pause nearest the end of each chunk, never past the limit', () => {
-    const chunks = planChunks(loudness(100, [[12, 13], [24, 25], [50, 51], [79, 80]]), 100, 30);
-    expect(chunks.map((c) => [c.start, c.end])).toEqual([[0, 24.5], [24.5, 50.5], [50.5, 79.5], [79.5, 100]]);
+    const chunks = planChunks(
+      loudness(100, [
+        [12, 13],
+        [24, 25],
+        [50, 51],
+        [79, 80],
+      ]),
+      100,
+      30,
+    );
+    expect(chunks.map((c) => [c.start, c.end])).toEqual([
+      [0, 24.5],
+      [24.5, 50.5],
+      [50.5, 79.5],
+      [79.5, 100],
+    ]);
     for (const c of chunks) expect(c.end - c.start).toBeLessThanOrEqual(30);
   });
 
@@ -34,9 +48,24 @@ describe('planChunks', () => {
 
 describe('retimeSegments / joinChunks', () => {
   it('moves segments onto the original timeline, clamped to their chunk, without overlap', () => {
-    const a = retimeSegments([{ start: 0.5, end: 2, text: ' hello  there ' }, { start: 2, end: 31, text: 'runs past the cut' }], { start: 0, end: 24.5 });
-    const b = retimeSegments([{ start: 0, end: 1.25, text: 'next' }, { start: 2, end: 3, text: '   ' }], { start: 24.5, end: 50 });
-    expect(a).toEqual([{ start: 0.5, end: 2, text: 'hello there' }, { start: 2, end: 24.5, text: 'runs past the cut' }]);
+    const a = retimeSegments(
+      [
+        { start: 0.5, end: 2, text: ' hello  there ' },
+        { start: 2, end: 31, text: 'runs past the cut' },
+      ],
+      { start: 0, end: 24.5 },
+    );
+    const b = retimeSegments(
+      [
+        { start: 0, end: 1.25, text: 'next' },
+        { start: 2, end: 3, text: '   ' },
+      ],
+      { start: 24.5, end: 50 },
+    );
+    expect(a).toEqual([
+      { start: 0.5, end: 2, text: 'hello there' },
+      { start: 2, end: 24.5, text: 'runs past the cut' },
+    ]);
     expect(joinChunks([a, b])).toEqual([
       { start: 0.5, end: 2, text: 'hello there' },
       { start: 2, end: 24.5, text: 'runs past the cut' },

@@ -30,7 +30,10 @@ export interface AudioDecoder {
    * Decodes at most `maxSeconds` of `source` (never reading more than `maxBytes`), reporting seconds decoded so far.
    * Throws ServiceError EXTRACTION_FAILED (unreachable, refused, not audio), MEDIA_TOO_LARGE.
    */
-  decode(source: AudioSource, opts: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void }): Promise<DecodedAudio>;
+  decode(
+    source: AudioSource,
+    opts: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void },
+  ): Promise<DecodedAudio>;
 }
 
 export const SAMPLE_RATE = 16_000;

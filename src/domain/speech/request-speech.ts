@@ -41,16 +41,30 @@ export async function requestSpeech(
   if (stored) return stored;
   const speech = deps.speech;
   const refuse = (code: ErrorCode, message: string) => refusal ?? new ServiceError(code, message);
-  if (!speech) throw refuse('STT_NOT_CONFIGURED', 'Speech-to-text is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)');
+  if (!speech)
+    throw refuse(
+      'STT_NOT_CONFIGURED',
+      'Speech-to-text is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)',
+    );
   const languages = speech.engine.languages;
   if (lang && languages && !languages.includes(baseOf(lang))) {
-    throw refusal ?? new ServiceError('INVALID_REQUEST', `The speech-to-text engine here (${speech.engine.name}) transcribes only ${languages.join(', ')}; "${lang}" is not one of them`);
+    throw (
+      refusal ??
+      new ServiceError(
+        'INVALID_REQUEST',
+        `The speech-to-text engine here (${speech.engine.name}) transcribes only ${languages.join(', ')}; "${lang}" is not one of them`,
+      )
+    );
   }
 
   const video = await loadVideo(deps, videoId);
-  if (video.info.isLive) throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
+  if (video.info.isLive)
+    throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
   if (video.info.duration > deps.config.STT_MAX_SECONDS) {
-    throw new ServiceError('MEDIA_TOO_LARGE', `The video is ${video.info.duration} s long; this server transcribes at most ${deps.config.STT_MAX_SECONDS} s (STT_MAX_SECONDS). Nothing was charged.`);
+    throw new ServiceError(
+      'MEDIA_TOO_LARGE',
+      `The video is ${video.info.duration} s long; this server transcribes at most ${deps.config.STT_MAX_SECONDS} s (STT_MAX_SECONDS). Nothing was charged.`,
+    );
   }
   const estimate = speechPrice(video.info.duration);
   await assertAffordable(deps, req.caller.accountId, estimate, deps.config.DAILY_FREE_CREDITS);
@@ -84,11 +98,17 @@ export async function requestSpeech(
 }
 
 /** The stored speech-to-text transcript a request asks for, as a page of it; null when there is none. */
-async function presentStored(deps: Pick<SpeechRequestPorts, 'transcripts' | 'hotCache'>, input: GetSubtitlesRequest & { videoId: string }, charged: number) {
+async function presentStored(
+  deps: Pick<SpeechRequestPorts, 'transcripts' | 'hotCache'>,
+  input: GetSubtitlesRequest & { videoId: string },
+  charged: number,
+) {
   const lang = input.lang ?? null;
   const stored = await deps.transcripts.findSpeech(input.videoId, lang);
   if (!stored) return null;
-  const t = deps.hotCache.getTranscript(input.videoId, stored.lang, 'speech') ?? deps.hotCache.setTranscript(input.videoId, stored);
+  const t =
+    deps.hotCache.getTranscript(input.videoId, stored.lang, 'speech') ??
+    deps.hotCache.setTranscript(input.videoId, stored);
   const matchedBy = !lang ? 'default' : stored.lang.toLowerCase() === lang.toLowerCase() ? 'exact' : 'base';
   return presentPage(input.videoId, lang, matchedBy, t, charged === 0, charged, input);
 }

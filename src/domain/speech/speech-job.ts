@@ -23,7 +23,10 @@ export interface SpeechJobPorts extends CommitPorts, Pick<Stores, 'transcripts'>
   config: CommitPorts['config'] & Pick<Settings, 'STT_MAX_SECONDS' | 'STT_MAX_BYTES'>;
 }
 
-export async function runSpeechJob(deps: SpeechJobPorts, job: SpeechJob): Promise<{ stored: boolean; seconds?: number }> {
+export async function runSpeechJob(
+  deps: SpeechJobPorts,
+  job: SpeechJob,
+): Promise<{ stored: boolean; seconds?: number }> {
   const existing = await deps.transcripts.findSpeech(job.videoId, job.lang);
   if (existing) {
     await deps.tasks.succeedAll(job.key, refOf(job.videoId, existing.lang), null);
@@ -31,7 +34,8 @@ export async function runSpeechJob(deps: SpeechJobPorts, job: SpeechJob): Promis
   }
   const speech = deps.speech;
   if (!speech) throw new ServiceError('STT_NOT_CONFIGURED', 'Speech-to-text is not available on this server');
-  if (!deps.youtube.getAudioSource) throw new ServiceError('EXTRACTION_FAILED', 'This video source has no audio streams');
+  if (!deps.youtube.getAudioSource)
+    throw new ServiceError('EXTRACTION_FAILED', 'This video source has no audio streams');
 
   const progress = progressReporter(deps, job.key);
   progress.report(0, true);
@@ -45,7 +49,8 @@ export async function runSpeechJob(deps: SpeechJobPorts, job: SpeechJob): Promis
       onProgress: (fraction) => progress.report(0.99 * fraction),
     });
     await progress.flush();
-    if (out.segments.length === 0) throw new ServiceError('NO_SUBTITLES', 'No speech was recognised in the audio; nothing was charged');
+    if (out.segments.length === 0)
+      throw new ServiceError('NO_SUBTITLES', 'No speech was recognised in the audio; nothing was charged');
     const segments = StoredSegments.parse(out.segments);
     const lang = job.lang ?? out.language ?? 'und';
     const price = speechPrice(out.seconds);
@@ -67,4 +72,9 @@ export async function runSpeechJob(deps: SpeechJobPorts, job: SpeechJob): Promis
   }
 }
 
-const refOf = (videoId: string, lang: string): TaskResultRef => ({ kind: 'transcript', videoId, lang, origin: 'speech' });
+const refOf = (videoId: string, lang: string): TaskResultRef => ({
+  kind: 'transcript',
+  videoId,
+  lang,
+  origin: 'speech',
+});

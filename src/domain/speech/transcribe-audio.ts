@@ -22,7 +22,13 @@ const DECODE_SHARE = 0.1;
 export async function transcribeAudio(
   ports: { decoder: AudioDecoder; engine: SpeechEngine },
   source: AudioSource,
-  opts: { language?: string | null; maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (fraction: number) => void },
+  opts: {
+    language?: string | null;
+    maxSeconds: number;
+    maxBytes: number;
+    signal?: AbortSignal;
+    onProgress?: (fraction: number) => void;
+  },
 ): Promise<SpeechTranscript> {
   const expected = source.seconds && source.seconds > 0 ? Math.min(source.seconds, opts.maxSeconds) : null;
   const audio = await ports.decoder.decode(source, {

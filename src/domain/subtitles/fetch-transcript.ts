@@ -28,11 +28,19 @@ export interface TranscriptRequest {
  * queue (one extraction for any number of identical requests) and charged when stored.
  * A page of it (`offset`, `limit`) and a rendering (`format`) are views of the stored transcript: paging never charges again.
  */
-export async function fetchTranscript(deps: TranscriptPorts, req: TranscriptRequest, input: GetSubtitlesRequest): Promise<Transcript> {
+export async function fetchTranscript(
+  deps: TranscriptPorts,
+  req: TranscriptRequest,
+  input: GetSubtitlesRequest,
+): Promise<Transcript> {
   const videoId = parseVideoRef(input);
   const requestedLang = input.lang ?? null;
-  const present = (matchedBy: MatchedBy | 'translation', t: CachedTranscript, cached: boolean, creditsCharged: number) =>
-    presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input);
+  const present = (
+    matchedBy: MatchedBy | 'translation',
+    t: CachedTranscript,
+    cached: boolean,
+    creditsCharged: number,
+  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input);
   const video = await loadVideo(deps, videoId);
 
   let choice;
@@ -66,7 +74,11 @@ export async function fetchTranscript(deps: TranscriptPorts, req: TranscriptRequ
     };
     try {
       const { value } = await outcomeOf(
-        deps.jobs.extract<{ chargedRequestId: string | null }>(job, `tx:${videoId}:${track.lang}:${origin}`, deps.config.REQUEST_WAIT_MS),
+        deps.jobs.extract<{ chargedRequestId: string | null }>(
+          job,
+          `tx:${videoId}:${track.lang}:${origin}`,
+          deps.config.REQUEST_WAIT_MS,
+        ),
       );
       const fresh = await readCached(deps, videoId, track.lang, origin);
       if (!fresh) throw new ServiceError('EXTRACTION_FAILED', 'The transcript could not be stored; retry');
@@ -81,7 +93,12 @@ export async function fetchTranscript(deps: TranscriptPorts, req: TranscriptRequ
 }
 
 /** Stored transcripts through the in-memory cache: the hot path reads no transcript row and parses nothing. */
-export async function readCached(deps: Pick<TranscriptPorts, 'hotCache' | 'transcripts'>, videoId: string, lang: string, origin: Origin): Promise<CachedTranscript | null> {
+export async function readCached(
+  deps: Pick<TranscriptPorts, 'hotCache' | 'transcripts'>,
+  videoId: string,
+  lang: string,
+  origin: Origin,
+): Promise<CachedTranscript | null> {
   const hit = deps.hotCache.getTranscript(videoId, lang, origin);
   if (hit) return hit;
   const stored = await deps.transcripts.read(videoId, lang, origin);
@@ -107,7 +124,12 @@ export interface StoredPage {
 const storedPages = new WeakMap<Transcript, StoredPage>();
 export const storedPageOf = (t: Transcript): StoredPage | undefined => storedPages.get(t);
 
-const SOURCE_OF = { manual: 'manual', asr: 'auto-captions', speech: 'speech-to-text', translation: 'translation' } as const;
+const SOURCE_OF = {
+  manual: 'manual',
+  asr: 'auto-captions',
+  speech: 'speech-to-text',
+  translation: 'translation',
+} as const;
 
 /** One page (and rendering) of a stored transcript, as the transcript operations answer it. */
 export function presentPage(

@@ -8,13 +8,17 @@ const segments = [
 
 describe('transcript formats', () => {
   it('SRT: numbered cues, comma milliseconds, no blank line inside a cue', () => {
-    expect(toSrt(segments)).toBe('1\n00:00:00,000 --> 00:00:02,500\nhello\n\n2\n01:01:01,042 --> 01:01:02,000\na --> b\nend\n');
+    expect(toSrt(segments)).toBe(
+      '1\n00:00:00,000 --> 00:00:02,500\nhello\n\n2\n01:01:01,042 --> 01:01:02,000\na --> b\nend\n',
+    );
   });
   it('SRT of a page numbers its cues from where the page starts', () => {
     expect(renderTranscript('srt', segments.slice(1), 2)).toBe('2\n01:01:01,042 --> 01:01:02,000\na --> b\nend\n');
   });
   it('WebVTT: header, dot milliseconds, no arrow inside cue text', () => {
-    expect(toVtt(segments)).toBe('WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nhello\n\n01:01:01.042 --> 01:01:02.000\na -> b\nend\n');
+    expect(toVtt(segments)).toBe(
+      'WEBVTT\n\n00:00:00.000 --> 00:00:02.500\nhello\n\n01:01:01.042 --> 01:01:02.000\na -> b\nend\n',
+    );
   });
   it('text: one line per segment', () => {
     expect(toText(segments)).toBe('hello\na --> b\n\nend\n');

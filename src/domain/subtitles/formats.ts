@@ -39,20 +39,33 @@ export function hms(seconds: number): string {
 }
 
 /** Cue text must not contain a blank line (it would end the cue), nor "-->" in WebVTT. */
-const cueText = (text: string) => text.replace(/\r/g, '').replace(/\n{2,}/g, '\n').trim();
+const cueText = (text: string) =>
+  text
+    .replace(/\r/g, '')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
 
-export const toText = (segments: Segment[]) => segments.map((s) => s.text.trim()).filter(Boolean).join('\n') + '\n';
+export const toText = (segments: Segment[]) =>
+  segments
+    .map((s) => s.text.trim())
+    .filter(Boolean)
+    .join('\n') + '\n';
 
 /** `firstNumber`: the cue number of the first segment (a page that starts at offset K numbers from K + 1). */
 export const toSrt = (segments: Segment[], firstNumber = 1) =>
-  segments.map((s, i) => `${i + firstNumber}\n${stamp(s.start, ',')} --> ${stamp(s.end, ',')}\n${cueText(s.text)}\n`).join('\n');
+  segments
+    .map((s, i) => `${i + firstNumber}\n${stamp(s.start, ',')} --> ${stamp(s.end, ',')}\n${cueText(s.text)}\n`)
+    .join('\n');
 
 export const toVtt = (segments: Segment[]) =>
   'WEBVTT\n\n' +
-  segments.map((s) => `${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${cueText(s.text).replace(/-->/g, '->')}\n`).join('\n');
+  segments
+    .map((s) => `${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${cueText(s.text).replace(/-->/g, '->')}\n`)
+    .join('\n');
 
 /** One line per segment, `[h:mm:ss] text`, for reading and citing (MCP text content). */
-export const toCiteLines = (segments: Segment[]) => segments.map((s) => `[${hms(s.start)}] ${s.text.replace(/\s*\n\s*/g, ' ').trim()}`).join('\n');
+export const toCiteLines = (segments: Segment[]) =>
+  segments.map((s) => `[${hms(s.start)}] ${s.text.replace(/\s*\n\s*/g, ' ').trim()}`).join('\n');
 
 export function renderTranscript(format: FileFormat, segments: Segment[], firstNumber = 1): string {
   switch (format) {

@@ -11,7 +11,11 @@ import type { GetSubtitlesRequest, TranscriptAnswer } from './schemas.ts';
 
 export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
 
-export async function getTranscript(deps: GetTranscriptPorts, req: WorkRequest, input: GetSubtitlesRequest): Promise<TranscriptAnswer> {
+export async function getTranscript(
+  deps: GetTranscriptPorts,
+  req: WorkRequest,
+  input: GetSubtitlesRequest,
+): Promise<TranscriptAnswer> {
   const mode = input.mode ?? 'auto';
   // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
   const ref = parseVideoOrMediaRef(input);

@@ -32,7 +32,8 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
   const transcripts = createLruCache<CachedTranscript>({ maxBytes });
   const videos = createLruCache<SourceVideo & { fetchedAt: Date }>({ maxBytes: Math.floor(maxBytes / 8) });
   return {
-    getTranscript: (videoId: string, lang: string, origin: string) => transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
+    getTranscript: (videoId: string, lang: string, origin: string) =>
+      transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
     setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
       const key = `${videoId}\u0000${t.lang}\u0000${t.origin}`;
       // The bytes are what is kept; parsed segments are counted once they exist.

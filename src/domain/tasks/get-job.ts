@@ -13,7 +13,12 @@ import { presentPage } from '../subtitles/fetch-transcript.ts';
 import type { Stores } from '../stores.ts';
 
 export const GetJobInput = z.object({
-  id: z.string().trim().min(1).max(64).describe('The job id (job_...) from a 202 answer of translate, summaries or subtitles (speech-to-text)'),
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .describe('The job id (job_...) from a 202 answer of translate, summaries or subtitles (speech-to-text)'),
 });
 export type GetJobInput = z.infer<typeof GetJobInput>;
 
@@ -22,7 +27,9 @@ export const JobWithResult = JobResource.extend({
     .object({
       translation: TranslatedTranscript.optional().describe('For kind translation'),
       article: Article.optional().describe('For kind summary'),
-      transcript: Transcript.optional().describe('For kind transcription: the whole transcript (stored: POST /subtitles now answers it for free)'),
+      transcript: Transcript.optional().describe(
+        'For kind transcription: the whole transcript (stored: POST /subtitles now answers it for free)',
+      ),
     })
     .optional()
     .describe('Present when status is succeeded'),
@@ -46,7 +53,8 @@ export async function getJob(deps: LlmTaskPorts, caller: Caller, input: GetJobIn
 async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): Promise<Transcript> {
   const ref = task.result;
   const stored = ref?.kind === 'transcript' ? await deps.transcripts.read(ref.videoId, ref.lang, ref.origin) : null;
-  if (!ref || ref.kind !== 'transcript' || !stored) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
+  if (!ref || ref.kind !== 'transcript' || !stored)
+    throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
   let parsed: Transcript['segments'] | undefined;
   const requested = (task.input as { lang?: string | null }).lang ?? null;
   const { body, ...meta } = stored;

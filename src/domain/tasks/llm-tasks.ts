@@ -31,14 +31,22 @@ export async function runLlmTask(
   req: WorkRequest,
   opts: { kind: JobKind; input: Record<string, unknown>; key: string; job: (taskId: string) => LlmJob; waitMs: number },
 ): Promise<TaskRow> {
-  return runTask(deps, req, { ...opts, enqueue: (taskId) => deps.jobs.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)) });
+  return runTask(deps, req, {
+    ...opts,
+    enqueue: (taskId) => deps.jobs.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)),
+  });
 }
 
 /** runLlmTask for any queue: `enqueue` sends (or joins) the job for the new task and waits for it. */
 export async function runTask(
   deps: LlmTaskPorts,
   req: WorkRequest,
-  opts: { kind: JobKind; input: Record<string, unknown>; key: string; enqueue: (taskId: string) => Promise<JobRun<unknown>> },
+  opts: {
+    kind: JobKind;
+    input: Record<string, unknown>;
+    key: string;
+    enqueue: (taskId: string) => Promise<JobRun<unknown>>;
+  },
 ): Promise<TaskRow> {
   const task = await deps.tasks.create({
     accountId: req.caller.accountId,
@@ -103,7 +111,11 @@ export async function commitResult<T>(
         deps.config.DAILY_FREE_CREDITS,
         async (tx) => {
           const { value, ref, isNew = true } = await store(tx);
-          const settled = await tx.tasks.succeedAll(job.key, ref, isNew ? { taskId: payer.id, amount: job.price } : null);
+          const settled = await tx.tasks.succeedAll(
+            job.key,
+            ref,
+            isNew ? { taskId: payer.id, amount: job.price } : null,
+          );
           // Throwing rolls back the store too: this payer's task was settled (or given up) since it was read.
           if (isNew && !settled.includes(payer.id)) throw new PayerGone();
           return { value, isNew };
@@ -123,7 +135,10 @@ export async function commitResult<T>(
 class PayerGone extends Error {}
 
 const alreadySettled = () =>
-  new ServiceError('LLM_FAILED', 'No request is waiting for this job any more (another run settled it, or it was given up); nothing was stored or charged');
+  new ServiceError(
+    'LLM_FAILED',
+    'No request is waiting for this job any more (another run settled it, or it was given up); nothing was stored or charged',
+  );
 
 /** An Llm that adds up the tokens of every call (failed jobs included) and reports each finished call. */
 export function meteredLlm(llm: Llm, onCall?: (calls: number) => void): Llm & { usage: LlmUsage; calls: () => number } {
@@ -150,15 +165,17 @@ export async function recordUsage(
   llm: { model: string; usage: LlmUsage },
 ): Promise<void> {
   if (llm.usage.inputTokens === 0 && llm.usage.outputTokens === 0) return;
-  await deps.tasks.recordLlmUsage({ taskId, operation, model: llm.model, inputTokens: llm.usage.inputTokens, outputTokens: llm.usage.outputTokens });
+  await deps.tasks.recordLlmUsage({
+    taskId,
+    operation,
+    model: llm.model,
+    inputTokens: llm.usage.inputTokens,
+    outputTokens: llm.usage.outputTokens,
+  });
 }
 
 /** Progress writes at most every `everyMs` (a 3-hour translation reports dozens of chunks), the last one always. */
-export function progressReporter(
-  deps: Pick<Stores, 'tasks'> & { log: Log },
-  key: string,
-  everyMs = 250,
-) {
+export function progressReporter(deps: Pick<Stores, 'tasks'> & { log: Log }, key: string, everyMs = 250) {
   let last = 0;
   let pending: Promise<void> = Promise.resolve();
   return {
@@ -166,7 +183,9 @@ export function progressReporter(
       const now = Date.now();
       if (!force && now - last < everyMs) return;
       last = now;
-      pending = pending.then(() => deps.tasks.setProgress(key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')));
+      pending = pending.then(() =>
+        deps.tasks.setProgress(key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')),
+      );
     },
     flush: () => pending,
   };
@@ -177,22 +196,36 @@ export function progressReporter(
  * its retries) is settled from what is stored: the result if it exists, else a failure. Returns null when the
  * job is still alive.
  */
-export async function reconcileTask(deps: LlmTaskPorts, task: TaskRow, resultRef?: () => Promise<TaskResultRef | null>): Promise<TaskRow | null> {
+export async function reconcileTask(
+  deps: LlmTaskPorts,
+  task: TaskRow,
+  resultRef?: () => Promise<TaskResultRef | null>,
+): Promise<TaskRow | null> {
   if (!task.jobKey) return null;
-  const alive = await (task.kind === 'transcription' ? deps.jobs.speechJobAlive(task.jobKey) : deps.jobs.llmJobAlive(task.jobKey));
+  const alive = await (task.kind === 'transcription'
+    ? deps.jobs.speechJobAlive(task.jobKey)
+    : deps.jobs.llmJobAlive(task.jobKey));
   if (alive !== false) return null; // alive, or cannot tell: leave it
   const ref = await (resultRef ?? (() => findStoredResult(deps, task)))();
   await deps.tasks.settle(
     task.id,
     ref
       ? { result: ref }
-      : { error: { code: task.kind === 'transcription' ? 'EXTRACTION_FAILED' : 'LLM_FAILED', message: 'The job stopped without a result; nothing was charged. Send the request again.' } },
+      : {
+          error: {
+            code: task.kind === 'transcription' ? 'EXTRACTION_FAILED' : 'LLM_FAILED',
+            message: 'The job stopped without a result; nothing was charged. Send the request again.',
+          },
+        },
   );
   return deps.tasks.read(task.id, task.accountId);
 }
 
 /** The stored result a task asked for, if some job has produced it. */
-async function findStoredResult(deps: Pick<Stores, 'translations' | 'articles' | 'transcripts'>, task: TaskRow): Promise<TaskResultRef | null> {
+async function findStoredResult(
+  deps: Pick<Stores, 'translations' | 'articles' | 'transcripts'>,
+  task: TaskRow,
+): Promise<TaskResultRef | null> {
   const i = task.input as Record<string, string>;
   if (task.kind === 'transcription') {
     const found = await deps.transcripts.findSpeech(i.videoId ?? '', i.lang ?? null);
@@ -200,8 +233,15 @@ async function findStoredResult(deps: Pick<Stores, 'translations' | 'articles' |
   }
   if (task.kind === 'translation') {
     const found = await deps.translations.exists(i.videoId ?? '', i.resolvedSourceLang ?? '', i.targetLang ?? '');
-    return found ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! } : null;
+    return found
+      ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! }
+      : null;
   }
-  const id = await deps.articles.idOfVariant({ videoId: i.videoId ?? '', lang: i.lang ?? '', length: i.length ?? '', sourceLang: i.resolvedSourceLang ?? '' });
+  const id = await deps.articles.idOfVariant({
+    videoId: i.videoId ?? '',
+    lang: i.lang ?? '',
+    length: i.length ?? '',
+    sourceLang: i.resolvedSourceLang ?? '',
+  });
   return id ? { kind: 'summary', articleId: id } : null;
 }

@@ -61,7 +61,11 @@ export interface TaskStore {
    * Every task waiting on `jobKey` succeeds with `result`; `charged` (if any) records the charge, the others were
    * served by the same work for free. Returns the ids it moved.
    */
-  succeedAll(jobKey: string, result: TaskResultRef, charged: { taskId: string; amount: number } | null): Promise<string[]>;
+  succeedAll(
+    jobKey: string,
+    result: TaskResultRef,
+    charged: { taskId: string; amount: number } | null,
+  ): Promise<string[]>;
   failAll(jobKey: string, error: JobError): Promise<void>;
   /**
    * Every task of the account's request (created since `since`) still waiting fails with `error`: the request
@@ -70,5 +74,11 @@ export interface TaskStore {
   failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<number>;
   /** Settles one task whose work ended without moving it (see reconcileTask in llm-tasks.ts). */
   settle(id: string, outcome: { result: TaskResultRef } | { error: JobError }): Promise<void>;
-  recordLlmUsage(u: { taskId: string; operation: string; model: string; inputTokens: number; outputTokens: number }): Promise<void>;
+  recordLlmUsage(u: {
+    taskId: string;
+    operation: string;
+    model: string;
+    inputTokens: number;
+    outputTokens: number;
+  }): Promise<void>;
 }

@@ -15,20 +15,28 @@ export interface TranslationPorts extends LlmTaskPorts, Pick<Stores, 'transcript
   config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
 }
 
-export const translationKey = (videoId: string, sourceLang: string, targetLang: string) => `tr:${videoId}:${sourceLang}:${targetLang}`;
+export const translationKey = (videoId: string, sourceLang: string, targetLang: string) =>
+  `tr:${videoId}:${sourceLang}:${targetLang}`;
 
 /**
  * Translates a stored transcript, keeping every segment's start and end. Order of checks: input (400), stored
  * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits (402),
  * then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
  */
-export async function requestTranslation(deps: TranslationPorts, req: WorkRequest, input: TranslateInput): Promise<TranslateOutput> {
+export async function requestTranslation(
+  deps: TranslationPorts,
+  req: WorkRequest,
+  input: TranslateInput,
+): Promise<TranslateOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef({ videoId: input.videoId });
   const sourceLang = normalizeLang(input.sourceLang);
   const targetLang = normalizeLang(input.targetLang);
   if (sameLang(sourceLang, targetLang)) {
-    throw new ServiceError('INVALID_REQUEST', `sourceLang and targetLang are both "${targetLang}"; give two different languages`);
+    throw new ServiceError(
+      'INVALID_REQUEST',
+      `sourceLang and targetLang are both "${targetLang}"; give two different languages`,
+    );
   }
   const source = await deps.transcripts.findIn(videoId, sourceLang);
   if (!source) {
@@ -57,7 +65,10 @@ export async function requestTranslation(deps: TranslationPorts, req: WorkReques
   }
 
   if (!deps.llm) {
-    throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)');
+    throw new ServiceError(
+      'LLM_NOT_CONFIGURED',
+      'Translation needs a language model and none is configured on this server (ANTHROPIC_API_KEY)',
+    );
   }
   const video = await deps.videos.read(videoId);
   const price = hourlyPrice(pricedDuration(video?.info.duration, source.duration));
@@ -85,7 +96,9 @@ async function presentTranslationTask(deps: Pick<Stores, 'translations'>, task: 
 /** The stored translation a succeeded task points at. */
 export async function translationOf(deps: Pick<Stores, 'translations'>, task: TaskRow) {
   const ref = task.result;
-  const translation = ref?.kind === 'translation' ? await deps.translations.read(ref.videoId, ref.sourceLang, ref.targetLang) : null;
-  if (!translation) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its translation is missing`);
+  const translation =
+    ref?.kind === 'translation' ? await deps.translations.read(ref.videoId, ref.sourceLang, ref.targetLang) : null;
+  if (!translation)
+    throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its translation is missing`);
   return translation;
 }

@@ -77,7 +77,12 @@ describe('translateSegments', () => {
 
   it.each([
     ['dropped', (a: Answer) => ({ translations: a.translations.slice(0, -1) })],
-    ['merged', (a: Answer) => ({ translations: [...a.translations.slice(0, 2), { i: 3, text: '' }, ...a.translations.slice(3)] })],
+    [
+      'merged',
+      (a: Answer) => ({
+        translations: [...a.translations.slice(0, 2), { i: 3, text: '' }, ...a.translations.slice(3)],
+      }),
+    ],
     ['extra', (a: Answer) => ({ translations: [...a.translations, { i: a.translations.length + 1, text: 'x' }] })],
     ['duplicate', (a: Answer) => ({ translations: [...a.translations.slice(0, -1), { i: 1, text: 'x' }] })],
   ])('re-asks a chunk whose answer is %s', async (_name, spoil) => {
@@ -98,7 +103,10 @@ describe('translateSegments', () => {
 
   it('does not translate context lines', async () => {
     const { llm, stats } = fakeLlm(upper);
-    await translateSegments(llm, makeSegments(300), { ...opts, chunk: { maxChars: 100_000, maxSegments: 100, context: 2 } });
+    await translateSegments(llm, makeSegments(300), {
+      ...opts,
+      chunk: { maxChars: 100_000, maxSegments: 100, context: 2 },
+    });
     expect(stats.prompts[1]).toContain('Context before (do not translate):\n> cue 98');
     expect(promptCues(stats.prompts[1]!).map((c) => c.i)).toEqual(Array.from({ length: 100 }, (_, k) => k + 1));
   });

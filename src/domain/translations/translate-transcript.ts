@@ -26,7 +26,7 @@ export interface TranslateOptions {
 const SYSTEM = [
   'You translate video subtitles. Each numbered line is one subtitle cue.',
   'Return exactly one entry per numbered line, with the same number i, in order.',
-  'Never merge, split, skip or reorder cues, even when a sentence spans several cues: keep each cue\'s part of',
+  "Never merge, split, skip or reorder cues, even when a sentence spans several cues: keep each cue's part of",
   'the meaning in that cue. Lines marked as context are there to help you; do not translate them.',
   'Keep sound labels like [Music] as labels in the target language. Answer only with the JSON object.',
 ].join(' ');

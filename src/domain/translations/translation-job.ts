@@ -15,14 +15,27 @@ const CHUNK_CONCURRENCY = 4;
 
 /** The worker side of a translation: idempotent (a stored translation ends the job for free). */
 export async function runTranslationJob(deps: TranslationJobPorts, job: TranslationJob): Promise<{ stored: boolean }> {
-  const ref = { kind: 'translation' as const, videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang };
+  const ref = {
+    kind: 'translation' as const,
+    videoId: job.videoId,
+    sourceLang: job.sourceLang,
+    targetLang: job.targetLang,
+  };
   if (await deps.translations.read(job.videoId, job.sourceLang, job.targetLang)) {
     await deps.tasks.succeedAll(job.key, ref, null);
     return { stored: false };
   }
-  if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'Translation needs a language model and none is configured on this server');
+  if (!deps.llm)
+    throw new ServiceError(
+      'LLM_NOT_CONFIGURED',
+      'Translation needs a language model and none is configured on this server',
+    );
   const source = await deps.transcripts.findIn(job.videoId, job.sourceLang);
-  if (!source) throw new ServiceError('TRANSCRIPT_NOT_FOUND', `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`);
+  if (!source)
+    throw new ServiceError(
+      'TRANSCRIPT_NOT_FOUND',
+      `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`,
+    );
 
   const progress = progressReporter(deps, job.key);
   progress.report(0, true);
@@ -38,12 +51,20 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
     });
     await progress.flush();
     await commitResult(deps, job, 'translation', async (tx) => {
-      await tx.translations.store({ videoId: job.videoId, sourceLang: job.sourceLang, targetLang: job.targetLang, segments: out.segments, model: llm.model });
+      await tx.translations.store({
+        videoId: job.videoId,
+        sourceLang: job.sourceLang,
+        targetLang: job.targetLang,
+        segments: out.segments,
+        model: llm.model,
+      });
       return { value: undefined, ref };
     });
     return { stored: true };
   } finally {
     await progress.flush();
-    await recordUsage(deps, job.taskId, 'translation', llm).catch((err: unknown) => deps.log.warn({ err }, 'llm usage not recorded'));
+    await recordUsage(deps, job.taskId, 'translation', llm).catch((err: unknown) =>
+      deps.log.warn({ err }, 'llm usage not recorded'),
+    );
   }
 }

@@ -26,7 +26,12 @@ export type UsageSummary = z.infer<typeof UsageSummary>;
 
 const DAYS = 30;
 
-export async function usageSummary(ports: Pick<Stores, 'ledger'>, accountId: string, dailyAllowance: number, recentLimit = 25): Promise<UsageSummary> {
+export async function usageSummary(
+  ports: Pick<Stores, 'ledger'>,
+  accountId: string,
+  dailyAllowance: number,
+  recentLimit = 25,
+): Promise<UsageSummary> {
   const [credits, recent, daily] = await Promise.all([
     getCredits(ports, accountId, dailyAllowance),
     ports.ledger.recent(accountId, recentLimit),

@@ -25,13 +25,23 @@ export function chaptersFromDescription(description: string, durationSeconds = 0
     if (!stamp || !title) continue;
     const start = seconds(stamp);
     // Minutes and seconds past 59 are not a time (a score "3:75", a ratio).
-    if (stamp.split(':').slice(1).some((part) => Number(part) > 59)) continue;
+    if (
+      stamp
+        .split(':')
+        .slice(1)
+        .some((part) => Number(part) > 59)
+    )
+      continue;
     found.push({ title, start });
   }
   if (found.length < MIN_CHAPTERS || found[0]!.start !== 0) return [];
   for (let i = 1; i < found.length; i++) {
     if (found[i]!.start - found[i - 1]!.start < MIN_LENGTH_SECONDS) return [];
   }
-  if (durationSeconds > 0 && (found.at(-1)!.start >= durationSeconds || durationSeconds - found.at(-1)!.start < MIN_LENGTH_SECONDS)) return [];
+  if (
+    durationSeconds > 0 &&
+    (found.at(-1)!.start >= durationSeconds || durationSeconds - found.at(-1)!.start < MIN_LENGTH_SECONDS)
+  )
+    return [];
   return found;
 }

@@ -17,7 +17,11 @@ export interface LoadVideoPorts extends Pick<Stores, 'videos'> {
 export async function outcomeOf<T>(run: Promise<JobRun<T>>): Promise<{ value: T; producer: boolean }> {
   const { outcome, producer } = await run;
   if (!outcome) {
-    throw new ServiceError('SERVICE_BUSY', 'The work is taking longer than expected; retry shortly (a stored result is free)', 5);
+    throw new ServiceError(
+      'SERVICE_BUSY',
+      'The work is taking longer than expected; retry shortly (a stored result is free)',
+      5,
+    );
   }
   if (!outcome.ok) throw new ServiceError(outcome.error.code, outcome.error.message, outcome.error.retryAfter);
   return { value: outcome.value, producer };
@@ -27,7 +31,11 @@ export async function outcomeOf<T>(run: Promise<JobRun<T>>): Promise<{ value: T;
  * Metadata and tracks, from storage when fresh enough, else fetched from YouTube through the
  * capacity-limited extraction queue (one fetch per video however many ask at once).
  */
-export async function loadVideo(ports: LoadVideoPorts, videoId: string, opts: { maxAgeMs?: number } = {}): Promise<SourceVideo> {
+export async function loadVideo(
+  ports: LoadVideoPorts,
+  videoId: string,
+  opts: { maxAgeMs?: number } = {},
+): Promise<SourceVideo> {
   const maxAge = opts.maxAgeMs ?? VIDEO_INFO_TTL_MS;
   const isFresh = (v: { fetchedAt: Date } | null | undefined) => !!v && Date.now() - v.fetchedAt.getTime() < maxAge;
   const cached = ports.hotCache.getVideo(videoId);

@@ -15,18 +15,25 @@ export interface ResolveMediaPorts extends Pick<Stores, 'videos'> {
 }
 
 /** The video id a request names (`url` or `videoId`); a media URL is probed and stored first when needed. */
-export async function resolveVideoRef(deps: ResolveMediaPorts, input: { url?: string | null; videoId?: string | null }): Promise<string> {
+export async function resolveVideoRef(
+  deps: ResolveMediaPorts,
+  input: { url?: string | null; videoId?: string | null },
+): Promise<string> {
   const ref = parseVideoOrMediaRef(input);
   if (!ref.mediaUrl) return ref.videoId;
   const stored = await deps.videos.read(ref.videoId);
-  if (stored && stored.info.media?.url === ref.mediaUrl && Date.now() - stored.fetchedAt.getTime() < VIDEO_INFO_TTL_MS) return ref.videoId;
+  if (stored && stored.info.media?.url === ref.mediaUrl && Date.now() - stored.fetchedAt.getTime() < VIDEO_INFO_TTL_MS)
+    return ref.videoId;
   let probe: MediaProbe;
   try {
     probe = await deps.media.probe(ref.mediaUrl);
   } catch (err) {
     // Often a mistyped YouTube link rather than a media URL: say both.
     if (isServiceError(err) && err.code === 'INVALID_REQUEST') {
-      throw new ServiceError('INVALID_REQUEST', `"${new URL(ref.mediaUrl).hostname}" is not a YouTube host, and as a direct media URL: ${err.message}`);
+      throw new ServiceError(
+        'INVALID_REQUEST',
+        `"${new URL(ref.mediaUrl).hostname}" is not a YouTube host, and as a direct media URL: ${err.message}`,
+      );
     }
     throw err;
   }

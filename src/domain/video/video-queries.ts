@@ -9,7 +9,9 @@ export const VideoIdInput = z.object({
     .string()
     .trim()
     .max(2048)
-    .describe('The 11-character YouTube video id, a YouTube URL, or a direct media URL (https, to an audio or video file or an HLS playlist; percent-encoded in a REST path) or its media-... id'),
+    .describe(
+      'The 11-character YouTube video id, a YouTube URL, or a direct media URL (https, to an audio or video file or an HLS playlist; percent-encoded in a REST path) or its media-... id',
+    ),
 });
 
 export const TrackList = z.object({
@@ -27,7 +29,9 @@ export const videoIdOf = (param: string) => {
   // Over REST a URL arrives percent-encoded (https%3A%2F%2Fyoutu.be%2F...): trpc-to-openapi does not decode path
   // parameters. An id never contains "%", so decoding cannot change one.
   const raw = /%[0-9A-Fa-f]{2}/.test(param) ? decodeOr(param) : param;
-  return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw) ? parseVideoRef({ videoId: raw }) : parseVideoRef({ url: raw });
+  return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw)
+    ? parseVideoRef({ videoId: raw })
+    : parseVideoRef({ url: raw });
 };
 
 function decodeOr(s: string): string {
@@ -41,7 +45,9 @@ function decodeOr(s: string): string {
 /** videoIdOf for the operations that take a direct media URL too: probed and stored when it is one. */
 export const resolveVideoParam = (ports: ResolveMediaPorts, param: string) => {
   const raw = /%[0-9A-Fa-f]{2}/.test(param) ? decodeOr(param) : param;
-  return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw) ? resolveVideoRef(ports, { videoId: raw }) : resolveVideoRef(ports, { url: raw });
+  return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw)
+    ? resolveVideoRef(ports, { videoId: raw })
+    : resolveVideoRef(ports, { url: raw });
 };
 
 export async function getVideoInfo(ports: LoadVideoPorts & ResolveMediaPorts, videoId: string): Promise<VideoInfo> {

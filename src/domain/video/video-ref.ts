@@ -54,7 +54,8 @@ export function parseVideoOrMediaRef(ref: { url?: string | null; videoId?: strin
     const host = parsed.hostname.toLowerCase().replace(/\.$/, '');
     const youtube = SHORT_HOSTS.has(host) || WATCH_HOSTS.has(host) || NOCOOKIE_HOSTS.has(host);
     if (!youtube && /^[a-z][a-z0-9+.-]*:/i.test(url)) {
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw invalid(`URL scheme "${parsed.protocol}" is not supported; give an https media URL or a YouTube URL`);
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        throw invalid(`URL scheme "${parsed.protocol}" is not supported; give an https media URL or a YouTube URL`);
       if (parsed.username || parsed.password) throw invalid('Media URLs must not contain a user name or password');
       parsed.hash = '';
       return { videoId: mediaIdOf(parsed.href), mediaUrl: parsed.href };
@@ -84,7 +85,8 @@ function idFromUrl(raw: string): string {
   } else {
     throw invalid(`"${clip(host)}" is not a YouTube host; give a youtube.com or youtu.be URL, or a videoId`);
   }
-  if (!id) throw invalid('The URL does not contain a video id (expected watch?v=, youtu.be/, /shorts/, /embed/ or /live/)');
+  if (!id)
+    throw invalid('The URL does not contain a video id (expected watch?v=, youtu.be/, /shorts/, /embed/ or /live/)');
   if (!VIDEO_ID_PATTERN.test(id)) throw invalid(`"${clip(id)}" in the URL is not a valid YouTube video id`);
   return id;
 }

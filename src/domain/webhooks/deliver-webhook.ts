@@ -21,7 +21,8 @@ export interface WebhookDeps {
 export const MAX_DELAY_MS = 2 * 60 * 60_000;
 
 /** Delay before attempt `attempt + 1`, after `attempt` failures. */
-export const backoffMs = (base: number, attempt: number) => Math.min(MAX_DELAY_MS, base * 2 ** Math.max(0, attempt - 1));
+export const backoffMs = (base: number, attempt: number) =>
+  Math.min(MAX_DELAY_MS, base * 2 ** Math.max(0, attempt - 1));
 
 /** The event for a finished job: `{ type, timestamp, data }` as Standard Webhooks suggests. */
 export function eventBody(event: WebhookEvent, job: unknown, at: Date): string {
@@ -29,9 +30,18 @@ export function eventBody(event: WebhookEvent, job: unknown, at: Date): string {
 }
 
 /** Records the event and queues its first attempt. */
-export async function queueWebhook(deps: Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'>, e: { accountId: string; jobId: string; url: string; event: WebhookEvent; job: unknown }): Promise<string> {
+export async function queueWebhook(
+  deps: Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'>,
+  e: { accountId: string; jobId: string; url: string; event: WebhookEvent; job: unknown },
+): Promise<string> {
   const now = deps.now?.() ?? new Date();
-  const id = await deps.webhooks.create({ accountId: e.accountId, jobId: e.jobId, url: e.url, event: e.event, body: eventBody(e.event, e.job, now) });
+  const id = await deps.webhooks.create({
+    accountId: e.accountId,
+    jobId: e.jobId,
+    url: e.url,
+    event: e.event,
+    body: eventBody(e.event, e.job, now),
+  });
   await deps.enqueue(id, 1, null);
   return id;
 }
@@ -49,7 +59,11 @@ export async function deliverWebhook(deps: WebhookDeps, deliveryId: string): Pro
     statusCode = (await deps.transport.send(d.url, secret, d.id, d.body)).status;
     if (statusCode < 200 || statusCode >= 300) error = `HTTP ${statusCode}`;
   } catch (err) {
-    error = isServiceError(err) ? err.message : err instanceof Error ? `${err.name}: ${err.message}`.slice(0, 300) : 'unreachable';
+    error = isServiceError(err)
+      ? err.message
+      : err instanceof Error
+        ? `${err.name}: ${err.message}`.slice(0, 300)
+        : 'unreachable';
   }
   const now = deps.now?.() ?? new Date();
   const record = { attempt, statusCode, error, durationMs: Date.now() - started };
@@ -59,14 +73,23 @@ export async function deliverWebhook(deps: WebhookDeps, deliveryId: string): Pro
   }
   const next = new Date(now.getTime() + backoffMs(deps.retryBaseMs, attempt));
   const giveUp = next.getTime() - d.createdAt.getTime() > deps.retryWindowMs;
-  const recorded = await deps.webhooks.recordAttempt(d.id, record, giveUp ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: next });
+  const recorded = await deps.webhooks.recordAttempt(
+    d.id,
+    record,
+    giveUp ? { status: 'failed', nextAttemptAt: null } : { status: 'pending', nextAttemptAt: next },
+  );
   if (recorded && !giveUp) await deps.enqueue(d.id, attempt + 1, next);
 }
 
 /** Sends a delivery's event again as a new message (new webhook-id, same body), with its own retries. */
-export async function resendWebhook(deps: Pick<WebhookDeps, 'webhooks' | 'enqueue'>, accountId: string, deliveryId: string): Promise<WebhookDelivery> {
+export async function resendWebhook(
+  deps: Pick<WebhookDeps, 'webhooks' | 'enqueue'>,
+  accountId: string,
+  deliveryId: string,
+): Promise<WebhookDelivery> {
   const d = await deps.webhooks.get(deliveryId);
-  if (!d || d.accountId !== accountId) throw new ServiceError('NOT_FOUND', `No webhook delivery ${JSON.stringify(deliveryId)} for this account`);
+  if (!d || d.accountId !== accountId)
+    throw new ServiceError('NOT_FOUND', `No webhook delivery ${JSON.stringify(deliveryId)} for this account`);
   const id = await deps.webhooks.create({ accountId, jobId: d.jobId, url: d.url, event: d.event, body: d.body });
   await deps.enqueue(id, 1, null);
   const [fresh] = (await deps.webhooks.list({ accountId, jobId: d.jobId, limit: 50 })).filter((x) => x.id === id);

@@ -37,7 +37,11 @@ export interface WebhookStore {
   /** waiting -> pending with its body, once; false when someone else did it first. */
   arm(id: string, event: WebhookEvent, body: string): Promise<boolean>;
   /** Records the attempt and moves the delivery on, in one transaction; false when that attempt was already recorded. */
-  recordAttempt(id: string, a: AttemptRecord, next: { status: DeliveryRow['status']; nextAttemptAt: Date | null }): Promise<boolean>;
+  recordAttempt(
+    id: string,
+    a: AttemptRecord,
+    next: { status: DeliveryRow['status']; nextAttemptAt: Date | null },
+  ): Promise<boolean>;
   list(filter: { accountId: string; jobId?: string; limit: number }): Promise<WebhookDelivery[]>;
   /** The account's signing secret, made (once, atomically) when it has none. */
   secretFor(accountId: string): Promise<string>;

@@ -5,7 +5,9 @@ export const CallbackUrl = z
   .trim()
   .max(2048)
   .optional()
-  .describe('Optional https URL that receives a signed POST (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) when the job ends; must resolve to public addresses');
+  .describe(
+    'Optional https URL that receives a signed POST (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) when the job ends; must resolve to public addresses',
+  );
 
 export const WebhookEvent = z.enum(['job.completed', 'job.failed']);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
@@ -13,7 +15,11 @@ export type WebhookEvent = z.infer<typeof WebhookEvent>;
 export const WebhookAttempt = z.object({
   attempt: z.number().int(),
   at: z.string().describe('ISO 8601'),
-  statusCode: z.number().int().nullable().describe('HTTP status the receiver answered; null when it could not be reached'),
+  statusCode: z
+    .number()
+    .int()
+    .nullable()
+    .describe('HTTP status the receiver answered; null when it could not be reached'),
   error: z.string().nullable(),
   durationMs: z.number().int(),
 });
@@ -23,7 +29,11 @@ export const WebhookDelivery = z.object({
   jobId: z.string(),
   event: WebhookEvent,
   url: z.string(),
-  status: z.enum(['waiting', 'pending', 'delivered', 'failed']).describe('waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day'),
+  status: z
+    .enum(['waiting', 'pending', 'delivered', 'failed'])
+    .describe(
+      'waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day',
+    ),
   attempts: z.array(WebhookAttempt),
   nextAttemptAt: z.string().nullable(),
   createdAt: z.string(),

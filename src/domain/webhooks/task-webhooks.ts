@@ -9,7 +9,12 @@ export interface TaskWebhookDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue
   finishedJob: (caller: Caller, jobId: string) => Promise<{ status: string } | null>;
 }
 
-export async function registerTaskWebhook(deps: TaskWebhookDeps, caller: Caller, jobId: string, url: string): Promise<void> {
+export async function registerTaskWebhook(
+  deps: TaskWebhookDeps,
+  caller: Caller,
+  jobId: string,
+  url: string,
+): Promise<void> {
   await deps.webhooks.register({ accountId: caller.accountId, jobId, url });
   await armEndedTaskWebhooks(deps);
 }
@@ -20,6 +25,7 @@ export async function armEndedTaskWebhooks(deps: TaskWebhookDeps, jobKey?: strin
     const job = await deps.finishedJob({ accountId: d.accountId, keyId: 'webhook', rateLimit: null }, d.jobId);
     if (!job) continue;
     const event = job.status === 'succeeded' ? 'job.completed' : 'job.failed';
-    if (await deps.webhooks.arm(d.id, event, eventBody(event, job, deps.now?.() ?? new Date()))) await deps.enqueue(d.id, 1, null);
+    if (await deps.webhooks.arm(d.id, event, eventBody(event, job, deps.now?.() ?? new Date())))
+      await deps.enqueue(d.id, 1, null);
   }
 }

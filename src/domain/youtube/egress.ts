@@ -100,7 +100,8 @@ export function createEgressPacer(
         if (id) return id;
         // Another instance may have taken the last request of the identity we raced for while another is free.
         const states = await store.states(ids);
-        if (!states.some((s) => usableAt(s, settings.budgetPerHour, now()))) throw busy(states, settings.budgetPerHour, now());
+        if (!states.some((s) => usableAt(s, settings.budgetPerHour, now())))
+          throw busy(states, settings.budgetPerHour, now());
       }
       throw busy(await store.states(ids), settings.budgetPerHour, now());
     },
@@ -109,7 +110,12 @@ export function createEgressPacer(
       await store.record(outcome);
       if (outcome.kind === 'served') await store.served(outcome.identity);
       else if (cooling && IDENTITY_REFUSALS.has(outcome.kind)) {
-        await store.cool(outcome.identity, reason ?? outcome.kind, settings.cooldownBaseSeconds, settings.cooldownMaxSeconds);
+        await store.cool(
+          outcome.identity,
+          reason ?? outcome.kind,
+          settings.cooldownBaseSeconds,
+          settings.cooldownMaxSeconds,
+        );
       }
     },
     movesOn: (kind) => cooling && ids.length > 1 && IDENTITY_REFUSALS.has(kind),
@@ -137,7 +143,10 @@ function busy(states: IdentityState[], budget: number, at: number): ServiceError
   const wait = secondsUntilUsable(states, budget, at);
   const cooling = states.filter((s) => s.coolingUntil && s.coolingUntil.getTime() > at).length;
   const spent = states.length - cooling;
-  const parts = [cooling ? `${cooling} cooling down after YouTube refused them` : '', spent ? `${spent} out of this hour's budget` : ''].filter(Boolean);
+  const parts = [
+    cooling ? `${cooling} cooling down after YouTube refused them` : '',
+    spent ? `${spent} out of this hour's budget` : '',
+  ].filter(Boolean);
   return new ServiceError(
     'SERVICE_BUSY',
     `Every route to YouTube is resting (${states.length} identit${states.length === 1 ? 'y' : 'ies'}: ${parts.join(', ')}); retry in ${wait} s`,

@@ -48,7 +48,9 @@ export function createFsBlobStore(dir: string): BlobStore {
 export function fileNameFor(key: string): string {
   if (key.length === 0) throw new TypeError('empty blob key');
   const escaped = Array.from(Buffer.from(key, 'utf8'), (b) =>
-    /[A-Za-z0-9_-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+    /[A-Za-z0-9_-]/.test(String.fromCharCode(b))
+      ? String.fromCharCode(b)
+      : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
   ).join('');
   return escaped.length <= 200 ? escaped : `~${createHash('sha256').update(key).digest('hex')}`;
 }

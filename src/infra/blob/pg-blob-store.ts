@@ -9,7 +9,9 @@ export function createPgBlobStore(sql: Sql): BlobStore {
                 on conflict (key) do update set mime_type = excluded.mime_type, bytes = excluded.bytes`;
     },
     async get(key) {
-      const [row] = await sql<{ mime_type: string; bytes: Buffer }[]>`select mime_type, bytes from blobs where key = ${key}`;
+      const [row] = await sql<
+        { mime_type: string; bytes: Buffer }[]
+      >`select mime_type, bytes from blobs where key = ${key}`;
       return row ? { bytes: row.bytes, mimeType: row.mime_type } : null;
     },
   };

@@ -1,4 +1,10 @@
-import { GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 
 import type { BlobStore } from '../../domain/ports.ts';
@@ -50,8 +56,13 @@ export function createS3BlobStore(o: S3BlobStoreOptions): BlobStore & { check():
       if (err.name === 'NoSuchBucket' || (what === 'check' && status === 404)) {
         throw new BlobStoreError(`S3 bucket ${JSON.stringify(o.bucket)} does not exist`, { cause: err });
       }
-      if (['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(err.name) || status === 403) {
-        throw new BlobStoreError(`S3 refused the credentials for bucket ${JSON.stringify(o.bucket)} (${err.name})`, { cause: err });
+      if (
+        ['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(err.name) ||
+        status === 403
+      ) {
+        throw new BlobStoreError(`S3 refused the credentials for bucket ${JSON.stringify(o.bucket)} (${err.name})`, {
+          cause: err,
+        });
       }
       throw new BlobStoreError(`S3 ${what} failed: ${err.name} (HTTP ${status ?? '?'})`, { cause: err });
     }
@@ -61,7 +72,15 @@ export function createS3BlobStore(o: S3BlobStoreOptions): BlobStore & { check():
   return {
     async put(key, bytes, mimeType) {
       try {
-        await client.send(new PutObjectCommand({ Bucket: o.bucket, Key: Key(key), Body: bytes, ContentType: mimeType, ContentLength: bytes.length }));
+        await client.send(
+          new PutObjectCommand({
+            Bucket: o.bucket,
+            Key: Key(key),
+            Body: bytes,
+            ContentType: mimeType,
+            ContentLength: bytes.length,
+          }),
+        );
       } catch (err) {
         explain(err, 'put');
       }
@@ -78,7 +97,9 @@ export function createS3BlobStore(o: S3BlobStoreOptions): BlobStore & { check():
     },
     presignGet(key, ttlSeconds) {
       // SigV4 presigned URLs live at most 7 days.
-      return getSignedUrl(signer, new GetObjectCommand({ Bucket: o.bucket, Key: Key(key) }), { expiresIn: Math.min(ttlSeconds, 7 * 24 * 3600) });
+      return getSignedUrl(signer, new GetObjectCommand({ Bucket: o.bucket, Key: Key(key) }), {
+        expiresIn: Math.min(ttlSeconds, 7 * 24 * 3600),
+      });
     },
     /** Bucket exists and the credentials may read it; for boot and /readyz. */
     async check() {

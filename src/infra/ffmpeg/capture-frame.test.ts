@@ -28,7 +28,14 @@ let sheets: string[];
 
 const stream = (url: string): FrameSource => ({ kind: 'stream', url, width: 320, height: 180 });
 const storyboard = (sheetUrl: (i: number) => string): FrameSource => ({
-  kind: 'storyboard', sheetUrl, thumbWidth: 80, thumbHeight: 46, columns: 4, rows: 3, interval: 1, count: 20,
+  kind: 'storyboard',
+  sheetUrl,
+  thumbWidth: 80,
+  thumbHeight: 46,
+  columns: 4,
+  rows: 3,
+  interval: 1,
+  count: 20,
 });
 
 beforeAll(async () => {
@@ -37,7 +44,16 @@ beforeAll(async () => {
     cachedTestVideo({ seconds: 3 * 3600 }),
   ]);
   // Storyboard sheets like YouTube's: one 80x46 thumbnail per second, 4x3 per sheet.
-  const made = spawnSync(ffmpeg.path, ['-y', '-loglevel', 'error', '-i', short, '-vf', 'fps=1,scale=80:46,tile=4x3', join(work, 'sheet-%d.jpg')]);
+  const made = spawnSync(ffmpeg.path, [
+    '-y',
+    '-loglevel',
+    'error',
+    '-i',
+    short,
+    '-vf',
+    'fps=1,scale=80:46,tile=4x3',
+    join(work, 'sheet-%d.jpg'),
+  ]);
   expect(made.status).toBe(0);
   sheets = [1, 2].map((n) => join(work, `sheet-${n}.jpg`));
   other = await startVideoServer({ '/v.mp4': { file: short } });
@@ -55,7 +71,8 @@ beforeAll(async () => {
     '/playlist.m3u8': { file: hls, contentType: 'application/vnd.apple.mpegurl' },
     // Answers the one-byte preflight, then hangs ffmpeg's own requests.
     '/slow.mp4': {
-      handle: (req, res, served) => (req.headers.range === 'bytes=0-0' ? serveFile(req, res, served, short, 'video/mp4') : undefined),
+      handle: (req, res, served) =>
+        req.headers.range === 'bytes=0-0' ? serveFile(req, res, served, short, 'video/mp4') : undefined,
     },
     // Answers the preflight, then redirects ffmpeg elsewhere: only ffmpeg's max_redirects=0 stops that.
     '/sneaky.mp4': {
@@ -124,7 +141,10 @@ describe('late seek in a 3-hour video', () => {
     const g = grabber();
     const size = statSync(long).size;
     const timings: Record<string, { ms: number; bytes: number }> = {};
-    for (const [label, t] of [['0:01', 1], ['2:59:00', 10_740]] as const) {
+    for (const [label, t] of [
+      ['0:01', 1],
+      ['2:59:00', 10_740],
+    ] as const) {
       server.requests.length = 0;
       const started = performance.now();
       const image = await g.capture(stream(server.url('/long.mp4')), t, 320);
@@ -149,19 +169,33 @@ describe('late seek in a 3-hour video', () => {
 
 describe('capture from a storyboard', () => {
   it.each([0, 5, 11.5, 12, 17])('crops the thumbnail for t=%s', async (t) => {
-    const image = await grabber().capture(storyboard((i) => server.url(`/sb/${i}.jpg`)), t, 320);
+    const image = await grabber().capture(
+      storyboard((i) => server.url(`/sb/${i}.jpg`)),
+      t,
+      320,
+    );
     expect(image).toMatchObject({ mimeType: 'image/jpeg', width: 80, height: 46 }); // never scaled up
     expect(await secondShown(image.bytes)).toBe(Math.floor(t));
     expect(server.requests.map((r) => r.path)).toEqual([`/sb/${t < 12 ? 0 : 1}.jpg`]);
   });
 
   it('scales down to a smaller width', async () => {
-    const image = await grabber().capture(storyboard((i) => server.url(`/sb/${i}.jpg`)), 3, 40);
+    const image = await grabber().capture(
+      storyboard((i) => server.url(`/sb/${i}.jpg`)),
+      3,
+      40,
+    );
     expect(image).toMatchObject({ width: 40, height: 24 });
   });
 
   it('fails on a missing sheet', async () => {
-    await expect(grabber().capture(storyboard((i) => server.url(`/sb/none-${i}.jpg`)), 3, 40)).rejects.toMatchObject({
+    await expect(
+      grabber().capture(
+        storyboard((i) => server.url(`/sb/none-${i}.jpg`)),
+        3,
+        40,
+      ),
+    ).rejects.toMatchObject({
       code: 'FRAME_FAILED',
       message: expect.stringMatching(/HTTP 404/),
     });
@@ -193,7 +227,12 @@ describe('errors', () => {
 
   it('stops and kills ffmpeg when aborted', async () => {
     const ac = new AbortController();
-    const capture = grabber({ ffmpegPath: recordingFfmpeg }).capture(stream(server.url('/slow.mp4')), 4, 160, ac.signal);
+    const capture = grabber({ ffmpegPath: recordingFfmpeg }).capture(
+      stream(server.url('/slow.mp4')),
+      4,
+      160,
+      ac.signal,
+    );
     await expect.poll(() => existsSync(marker)).toBe(true);
     ac.abort(new Error('client went away'));
     await expect(capture).rejects.toThrow('client went away');

@@ -48,13 +48,33 @@ export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): Frame
     const session = await opts.gateway.open(source.url, { maxBytes: DIRECT_MAX_BYTES });
     try {
       const args = [
-        '-hide_banner', '-loglevel', 'error', '-nostdin',
-        '-protocol_whitelist', 'http,tcp', ...session.ffmpegArgs,
-        '-format_whitelist', MEDIA_FORMATS,
-        '-rw_timeout', String(timeoutMs * 1000),
-        '-noaccurate_seek', '-ss', t.toFixed(3), '-i', session.url,
-        '-frames:v', '1', '-vf', `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
-        '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-protocol_whitelist',
+        'http,tcp',
+        ...session.ffmpegArgs,
+        '-format_whitelist',
+        MEDIA_FORMATS,
+        '-rw_timeout',
+        String(timeoutMs * 1000),
+        '-noaccurate_seek',
+        '-ss',
+        t.toFixed(3),
+        '-i',
+        session.url,
+        '-frames:v',
+        '1',
+        '-vf',
+        `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
+        '-f',
+        'image2pipe',
+        '-c:v',
+        'mjpeg',
+        '-q:v',
+        '3',
+        'pipe:1',
       ];
       const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES, env: session.env });
       if (session.exceeded()) throw new ServiceError('FRAME_FAILED', 'the media source sent more than a frame needs');
@@ -72,20 +92,39 @@ export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): Frame
     capabilities ??= probeFfmpeg(opts.ffmpegPath);
     const { maxRedirects } = await capabilities;
     const args = [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
-      '-protocol_whitelist', STREAM_PROTOCOLS,
-      '-format_whitelist', STREAM_FORMATS,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-protocol_whitelist',
+      STREAM_PROTOCOLS,
+      '-format_whitelist',
+      STREAM_FORMATS,
       // ffmpeg follows redirects to any host; 0 makes it refuse them. Builds without the option (the 2018 fallback)
       // are covered only by the preflight: a server that redirects ffmpeg's later range requests is a residual risk.
       ...(maxRedirects ? ['-max_redirects', '0'] : []),
-      '-rw_timeout', String(timeoutMs * 1000),
+      '-rw_timeout',
+      String(timeoutMs * 1000),
       // The frame on screen at t: the last one starting at or before t. Plain -ss gives the first frame at or after
       // t, a whole frame late on low frame rates. Without accurate seek, decoding starts at the keyframe before t with
       // timestamps relative to t, and the fps filter's tick at 0 (1 ms steps) takes the latest frame not after it (none
       // past the end).
-      '-noaccurate_seek', '-ss', t.toFixed(3), '-i', url.href,
-      '-frames:v', '1', '-vf', `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
-      '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
+      '-noaccurate_seek',
+      '-ss',
+      t.toFixed(3),
+      '-i',
+      url.href,
+      '-frames:v',
+      '1',
+      '-vf',
+      `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
+      '-f',
+      'image2pipe',
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      '3',
+      'pipe:1',
     ];
     const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
     // No frame means t is past the end of the last frame.
@@ -99,13 +138,26 @@ export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): Frame
     // Storyboards are small; scaling one up only adds bytes, so the tile keeps its own width when that is smaller.
     const outWidth = Math.min(width, sb.thumbWidth);
     const args = [
-      '-hide_banner', '-loglevel', 'error',
-      '-protocol_whitelist', 'pipe',
-      '-format_whitelist', SHEET_FORMATS,
-      '-i', 'pipe:0',
-      '-frames:v', '1',
-      '-vf', `crop=${sb.thumbWidth}:${sb.thumbHeight}:${tile.x}:${tile.y},scale=${outWidth}:-2`,
-      '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-protocol_whitelist',
+      'pipe',
+      '-format_whitelist',
+      SHEET_FORMATS,
+      '-i',
+      'pipe:0',
+      '-frames:v',
+      '1',
+      '-vf',
+      `crop=${sb.thumbWidth}:${sb.thumbHeight}:${tile.x}:${tile.y},scale=${outWidth}:-2`,
+      '-f',
+      'image2pipe',
+      '-c:v',
+      'mjpeg',
+      '-q:v',
+      '3',
+      'pipe:1',
     ];
     const bytes = await runFfmpeg(opts.ffmpegPath, args, { stdin: body!, signal, maxBytes: MAX_OUTPUT_BYTES });
     if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', 'storyboard sheet gave no image');

@@ -7,7 +7,13 @@ import { mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isServiceError, ServiceError } from '../../domain/errors.ts';
-import { FRAME_SECONDS, SAMPLE_RATE, type AudioDecoder, type AudioSource, type DecodedAudio } from '../../domain/speech/ports.ts';
+import {
+  FRAME_SECONDS,
+  SAMPLE_RATE,
+  type AudioDecoder,
+  type AudioSource,
+  type DecodedAudio,
+} from '../../domain/speech/ports.ts';
 import { fetchAllowed } from './fetch-allowed.ts';
 import { probeFfmpeg } from './probe-ffmpeg.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
@@ -38,20 +44,37 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
     async decode(source, { maxSeconds, maxBytes, signal, onProgress }) {
       if (source.bytes && source.bytes > maxBytes) throw tooLarge(`${source.bytes} bytes`, maxBytes);
       if (source.direct) return decodeDirect(source, { maxSeconds, maxBytes, signal, onProgress });
-      const preflight = await asAudioFailure(() => fetchAllowed(source.url, { allow, signal: signal ?? new AbortController().signal, probe: true }));
+      const preflight = await asAudioFailure(() =>
+        fetchAllowed(source.url, { allow, signal: signal ?? new AbortController().signal, probe: true }),
+      );
       if (preflight.size && preflight.size > maxBytes) throw tooLarge(`${preflight.size} bytes`, maxBytes);
       capabilities ??= probeFfmpeg(opts.ffmpegPath);
       const { maxRedirects } = await capabilities;
       const args = [
-        '-hide_banner', '-loglevel', 'error', '-nostdin',
-        '-protocol_whitelist', PROTOCOLS,
-        '-format_whitelist', AUDIO_FORMATS,
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-protocol_whitelist',
+        PROTOCOLS,
+        '-format_whitelist',
+        AUDIO_FORMATS,
         ...(maxRedirects ? ['-max_redirects', '0'] : []),
-        '-rw_timeout', String((opts.stallTimeoutMs ?? 30_000) * 1000),
-        '-i', preflight.url.href,
+        '-rw_timeout',
+        String((opts.stallTimeoutMs ?? 30_000) * 1000),
+        '-i',
+        preflight.url.href,
         // One second past the bound tells "longer than allowed" from "exactly as long".
-        '-t', String(maxSeconds + 1),
-        '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1',
+        '-t',
+        String(maxSeconds + 1),
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        String(SAMPLE_RATE),
+        '-f',
+        's16le',
+        'pipe:1',
       ];
       const audio = await decodeToFile(opts.ffmpegPath, args, { signal, onProgress });
       return withinBound(audio, maxSeconds);
@@ -60,22 +83,45 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
 
   // A caller's URL: ffmpeg reads the gateway's loopback URL (plain http, nothing else), which fetches through the
   // SSRF guard, follows redirects itself, rewrites playlists and stops at maxBytes.
-  async function decodeDirect(source: AudioSource, o: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void }) {
+  async function decodeDirect(
+    source: AudioSource,
+    o: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void },
+  ) {
     if (!opts.gateway) throw new ServiceError('EXTRACTION_FAILED', 'Direct media URLs are not enabled here');
     const session = await opts.gateway.open(source.url, { maxBytes: o.maxBytes });
     try {
       const args = [
-        '-hide_banner', '-loglevel', 'error', '-nostdin',
-        '-protocol_whitelist', 'http,tcp', ...session.ffmpegArgs,
-        '-format_whitelist', MEDIA_FORMATS,
-        '-rw_timeout', String((opts.stallTimeoutMs ?? 30_000) * 1000),
-        '-i', session.url,
-        '-t', String(o.maxSeconds + 1),
-        '-vn', '-ac', '1', '-ar', String(SAMPLE_RATE), '-f', 's16le', 'pipe:1',
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-nostdin',
+        '-protocol_whitelist',
+        'http,tcp',
+        ...session.ffmpegArgs,
+        '-format_whitelist',
+        MEDIA_FORMATS,
+        '-rw_timeout',
+        String((opts.stallTimeoutMs ?? 30_000) * 1000),
+        '-i',
+        session.url,
+        '-t',
+        String(o.maxSeconds + 1),
+        '-vn',
+        '-ac',
+        '1',
+        '-ar',
+        String(SAMPLE_RATE),
+        '-f',
+        's16le',
+        'pipe:1',
       ];
       let audio: DecodedAudio;
       try {
-        audio = await decodeToFile(opts.ffmpegPath, args, { signal: o.signal, onProgress: o.onProgress, env: session.env });
+        audio = await decodeToFile(opts.ffmpegPath, args, {
+          signal: o.signal,
+          onProgress: o.onProgress,
+          env: session.env,
+        });
       } catch (err) {
         if (session.exceeded()) throw tooLarge('stream', o.maxBytes);
         throw err;
@@ -94,7 +140,10 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
 async function withinBound(audio: DecodedAudio, maxSeconds: number): Promise<DecodedAudio> {
   if (audio.seconds > maxSeconds) {
     await audio.dispose();
-    throw new ServiceError('MEDIA_TOO_LARGE', `The media is longer than the ${maxSeconds} s allowed for speech-to-text`);
+    throw new ServiceError(
+      'MEDIA_TOO_LARGE',
+      `The media is longer than the ${maxSeconds} s allowed for speech-to-text`,
+    );
   }
   return audio;
 }
@@ -148,7 +197,13 @@ async function decodeToFile(
         if (n > 0) rms.push(Math.sqrt(sum / n));
         out.end(() => {
           if (opts.signal?.aborted) return reject(opts.signal.reason);
-          if (code !== 0) return reject(new ServiceError('EXTRACTION_FAILED', `could not decode the audio: ${gist(stderr) || `ffmpeg exit ${code}`}`));
+          if (code !== 0)
+            return reject(
+              new ServiceError(
+                'EXTRACTION_FAILED',
+                `could not decode the audio: ${gist(stderr) || `ffmpeg exit ${code}`}`,
+              ),
+            );
           resolve();
         });
       });
@@ -182,12 +237,14 @@ async function asAudioFailure<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (isServiceError(err) && err.code === 'FRAME_FAILED') throw new ServiceError('EXTRACTION_FAILED', err.message.replace(/frame source/g, 'audio source'));
+    if (isServiceError(err) && err.code === 'FRAME_FAILED')
+      throw new ServiceError('EXTRACTION_FAILED', err.message.replace(/frame source/g, 'audio source'));
     throw err;
   }
 }
 
-const tooLarge = (what: string, max: number) => new ServiceError('MEDIA_TOO_LARGE', `The media (${what}) is larger than the ${max} bytes allowed for speech-to-text`);
+const tooLarge = (what: string, max: number) =>
+  new ServiceError('MEDIA_TOO_LARGE', `The media (${what}) is larger than the ${max} bytes allowed for speech-to-text`);
 
 // The last stderr line, with URLs removed: they carry signatures and must not reach a client.
 function gist(stderr: string): string {

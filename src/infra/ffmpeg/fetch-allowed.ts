@@ -14,7 +14,11 @@ export async function fetchAllowed(
   const { url: final, res } = await followRedirects(
     assertAllowedStreamUrl(url, opts.allow),
     (current) =>
-      fetch(current, { redirect: 'manual', signal: opts.signal, headers: opts.probe ? { range: 'bytes=0-0' } : {} }).catch((err: unknown) => {
+      fetch(current, {
+        redirect: 'manual',
+        signal: opts.signal,
+        headers: opts.probe ? { range: 'bytes=0-0' } : {},
+      }).catch((err: unknown) => {
         if (opts.signal.aborted) throw opts.signal.reason;
         throw new ServiceError('FRAME_FAILED', `frame source unreachable: ${(err as Error).message}`);
       }),

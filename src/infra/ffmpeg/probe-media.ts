@@ -20,20 +20,45 @@ export function ffprobeBeside(ffmpegPath: string): string {
   return ffmpegPath.includes('/') && existsSync(beside) ? beside : 'ffprobe';
 }
 
-export function createMediaProber(opts: { ffprobePath: string; gateway: MediaGateway; timeoutMs?: number }): MediaProber {
+export function createMediaProber(opts: {
+  ffprobePath: string;
+  gateway: MediaGateway;
+  timeoutMs?: number;
+}): MediaProber {
   const timeoutMs = opts.timeoutMs ?? 20_000;
   return {
     async probe(url, signal) {
       const head = await opts.gateway.head(url, SNIFF_BYTES, signal);
       const kind = sniff(head.contentType, head.bytes);
-      if (!kind) throw new ServiceError('INVALID_REQUEST', `The media URL does not serve audio, video or an HLS playlist (content-type ${head.contentType ?? 'none'})`);
+      if (!kind)
+        throw new ServiceError(
+          'INVALID_REQUEST',
+          `The media URL does not serve audio, video or an HLS playlist (content-type ${head.contentType ?? 'none'})`,
+        );
       const session = await opts.gateway.open(url, { maxBytes: PROBE_MAX_BYTES });
       try {
-        const json = await run(opts.ffprobePath, [
-          '-v', 'error', '-protocol_whitelist', 'http,tcp', ...session.ffmpegArgs, '-format_whitelist', MEDIA_FORMATS,
-          '-rw_timeout', String(timeoutMs * 1000),
-          '-show_format', '-show_streams', '-of', 'json', session.url,
-        ], timeoutMs, signal, session.env);
+        const json = await run(
+          opts.ffprobePath,
+          [
+            '-v',
+            'error',
+            '-protocol_whitelist',
+            'http,tcp',
+            ...session.ffmpegArgs,
+            '-format_whitelist',
+            MEDIA_FORMATS,
+            '-rw_timeout',
+            String(timeoutMs * 1000),
+            '-show_format',
+            '-show_streams',
+            '-of',
+            'json',
+            session.url,
+          ],
+          timeoutMs,
+          signal,
+          session.env,
+        );
         return toProbe(json, kind, head.size);
       } finally {
         session.close();
@@ -51,9 +76,11 @@ export function sniff(contentType: string | null, bytes: Buffer): 'hls' | 'file'
   if (/^(audio|video)\//.test(type)) return 'file';
   // Generic types: the container's magic bytes decide.
   const magic =
-    text.startsWith('ID3') || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0) || // MP3 / ADTS
+    text.startsWith('ID3') ||
+    (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0) || // MP3 / ADTS
     (text.startsWith('RIFF') && bytes.subarray(8, 12).toString('latin1') === 'WAVE') ||
-    text.startsWith('OggS') || text.startsWith('fLaC') ||
+    text.startsWith('OggS') ||
+    text.startsWith('fLaC') ||
     bytes.subarray(4, 8).toString('latin1') === 'ftyp' || // MP4, M4A, MOV
     (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x1a45dfa3) || // Matroska / WebM
     (bytes[0] === 0x47 && bytes[188] === 0x47); // MPEG-TS
@@ -62,7 +89,16 @@ export function sniff(contentType: string | null, bytes: Buffer): 'hls' | 'file'
 
 interface FfprobeJson {
   format?: { format_name?: string; duration?: string; size?: string; tags?: Record<string, string> };
-  streams?: Array<{ index: number; codec_type?: string; codec_name?: string; width?: number; height?: number; channels?: number; sample_rate?: string; duration?: string }>;
+  streams?: Array<{
+    index: number;
+    codec_type?: string;
+    codec_name?: string;
+    width?: number;
+    height?: number;
+    channels?: number;
+    sample_rate?: string;
+    duration?: string;
+  }>;
 }
 
 function toProbe(raw: string, kind: 'hls' | 'file', size: number | null): MediaProbe {
@@ -76,10 +112,23 @@ function toProbe(raw: string, kind: 'hls' | 'file', size: number | null): MediaP
   const duration = Number(json.format?.duration);
   const streams = (json.streams ?? [])
     .filter((s) => s.codec_type === 'audio' || s.codec_type === 'video')
-    .map((s): MediaStream =>
-      s.codec_type === 'video'
-        ? { index: s.index, type: 'video', codec: s.codec_name ?? 'unknown', width: s.width ?? null, height: s.height ?? null }
-        : { index: s.index, type: 'audio', codec: s.codec_name ?? 'unknown', channels: s.channels ?? null, sampleRate: s.sample_rate ? Number(s.sample_rate) : null },
+    .map(
+      (s): MediaStream =>
+        s.codec_type === 'video'
+          ? {
+              index: s.index,
+              type: 'video',
+              codec: s.codec_name ?? 'unknown',
+              width: s.width ?? null,
+              height: s.height ?? null,
+            }
+          : {
+              index: s.index,
+              type: 'audio',
+              codec: s.codec_name ?? 'unknown',
+              channels: s.channels ?? null,
+              sampleRate: s.sample_rate ? Number(s.sample_rate) : null,
+            },
     );
   if (streams.length === 0) throw new ServiceError('INVALID_REQUEST', 'The media URL has no audio or video stream');
   return {
@@ -93,11 +142,22 @@ function toProbe(raw: string, kind: 'hls' | 'file', size: number | null): MediaP
   };
 }
 
-function run(binary: string, args: string[], timeoutMs: number, signal?: AbortSignal, env?: NodeJS.ProcessEnv): Promise<string> {
+function run(
+  binary: string,
+  args: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+  env?: NodeJS.ProcessEnv,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(binary, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, signal, env }, (err, stdout, stderr) => {
       if (err) {
-        const line = String(stderr).trim().split('\n').at(-1)?.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 200);
+        const line = String(stderr)
+          .trim()
+          .split('\n')
+          .at(-1)
+          ?.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
+          .slice(0, 200);
         return reject(new ServiceError('EXTRACTION_FAILED', `the media could not be read: ${line || err.message}`));
       }
       resolve(stdout);

@@ -57,7 +57,8 @@ export function runFfmpeg(ffmpegPath: string, args: string[], opts: RunFfmpegOpt
     child.on('close', (code) => {
       if (!settle()) return;
       if (failure !== undefined) return reject(failure);
-      if (code !== 0) return reject(new ServiceError('FRAME_FAILED', `ffmpeg failed: ${gist(stderr) || `exit ${code}`}`));
+      if (code !== 0)
+        return reject(new ServiceError('FRAME_FAILED', `ffmpeg failed: ${gist(stderr) || `exit ${code}`}`));
       resolve(Buffer.concat(chunks));
     });
   });

@@ -49,7 +49,9 @@ describe('assertAllowedStreamUrl', () => {
   });
 
   it('returns the normalised URL to open, not the raw string', () => {
-    expect(assertAllowedStreamUrl('HTTPS://RR1.GoogleVideo.com/a b', allow).href).toBe('https://rr1.googlevideo.com/a%20b');
+    expect(assertAllowedStreamUrl('HTTPS://RR1.GoogleVideo.com/a b', allow).href).toBe(
+      'https://rr1.googlevideo.com/a%20b',
+    );
   });
 
   // Parsers disagree on odd spellings; what is opened is the href, so the check and the opener agree.

@@ -1,7 +1,12 @@
 // The Llm port on the official Anthropic SDK. Structured output uses the SDK's `zodOutputFormat` helper
 // (output_config.format = JSON schema generated from the zod schema; the API constrains the answer to it) and
 // the same helper's `parse` validates the answer with zod.
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
 import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import type { ZodType } from 'zod';
 import { ServiceError } from '../../domain/errors.ts';

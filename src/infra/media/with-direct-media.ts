@@ -24,16 +24,21 @@ export function withDirectMedia(youtube: VideoSource, opts: { prober: MediaProbe
       if (!isMediaId(id)) return youtube.getFrameSource(id, width, signal);
       const { info, url } = await stored(id);
       const video = info.media!.streams.find((s) => s.type === 'video');
-      if (!video) throw new ServiceError('FRAME_FAILED', 'The media has no video stream to take a frame from', undefined, { final: true });
+      if (!video)
+        throw new ServiceError('FRAME_FAILED', 'The media has no video stream to take a frame from', undefined, {
+          final: true,
+        });
       return { kind: 'stream', url, width: video.width ?? width, height: video.height ?? 0, direct: true };
     },
     async getAudioSource(id, signal) {
       if (!isMediaId(id)) {
-        if (!youtube.getAudioSource) throw new ServiceError('EXTRACTION_FAILED', 'This video source has no audio streams');
+        if (!youtube.getAudioSource)
+          throw new ServiceError('EXTRACTION_FAILED', 'This video source has no audio streams');
         return youtube.getAudioSource(id, signal);
       }
       const { info, url } = await stored(id);
-      if (!info.media!.streams.some((s) => s.type === 'audio')) throw new ServiceError('NO_SUBTITLES', 'The media has no audio stream to transcribe; nothing was charged');
+      if (!info.media!.streams.some((s) => s.type === 'audio'))
+        throw new ServiceError('NO_SUBTITLES', 'The media has no audio stream to transcribe; nothing was charged');
       return { url, direct: true, kind: info.media!.kind, seconds: info.duration || null, bytes: info.media!.bytes };
     },
   };

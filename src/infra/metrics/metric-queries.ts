@@ -24,13 +24,17 @@ export function metricQueries(sql: Sql): ScrapeSources['query'] {
           cross join unnest(array['created', 'retry', 'active']) as s(state)
           left join pgboss.job j on j.name = q.name and j.state::text = s.state
           group by q.name, s.state`
-      ).map((r) => ({ queue: r.queue, state: r.state, count: r.count, oldestSeconds: r.oldest }))),
-    credits: briefly(1000, async () =>
-      sql<{ operation: string; charged: number; refunded: number }[]>`
+      ).map((r) => ({ queue: r.queue, state: r.state, count: r.count, oldestSeconds: r.oldest })),
+    ),
+    credits: briefly(
+      1000,
+      async () =>
+        sql<{ operation: string; charged: number; refunded: number }[]>`
         select operation,
                coalesce(sum(-delta) filter (where kind = 'charge'), 0)::float8 as charged,
                coalesce(sum(delta) filter (where kind = 'refund'), 0)::float8 as refunded
-        from credit_ledger where kind in ('charge', 'refund') group by operation`),
+        from credit_ledger where kind in ('charge', 'refund') group by operation`,
+    ),
     connections: async () =>
       sql<{ state: string; count: number }[]>`
         select coalesce(state, 'unknown') as state, count(*)::int as count

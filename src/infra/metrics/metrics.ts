@@ -179,7 +179,8 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
     registers,
     async collect() {
       this.reset();
-      for (const r of (await quiet(src.youtubeIdentities?.() ?? Promise.resolve([]))) ?? []) this.set({ identity: r.id }, r.used);
+      for (const r of (await quiet(src.youtubeIdentities?.() ?? Promise.resolve([]))) ?? [])
+        this.set({ identity: r.id }, r.used);
     },
   });
   new Gauge({
@@ -202,7 +203,8 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
     collect() {
       this.reset();
       for (const [pool, stats] of Object.entries(src.pools())) {
-        for (const [stat, value] of Object.entries(stats)) if (typeof value === 'number') this.set({ pool, stat }, value);
+        for (const [stat, value] of Object.entries(stats))
+          if (typeof value === 'number') this.set({ pool, stat }, value);
       }
     },
   });

@@ -43,7 +43,11 @@ export async function followRedirects<R extends AnyResponse>(
 }
 
 /** The chunks of `body`, refusing (with `tooLarge()`) as soon as they pass `max` bytes. */
-export async function readCapped(body: AsyncIterable<Uint8Array> | null | undefined, max: number, tooLarge: () => Error): Promise<Buffer> {
+export async function readCapped(
+  body: AsyncIterable<Uint8Array> | null | undefined,
+  max: number,
+  tooLarge: () => Error,
+): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body ?? []) {

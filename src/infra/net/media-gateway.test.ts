@@ -7,7 +7,13 @@ const via = (abs: string) => `http://gw/${encodeURIComponent(abs)}`;
 describe('rewritePlaylist', () => {
   it('sends URI lines and URI= attributes, quoted or not, through the gateway', () => {
     const out = rewritePlaylist(
-      ['#EXTM3U', '#EXT-X-KEY:METHOD=AES-128,URI=http://169.254.169.254/key,IV=0x1', '#EXT-X-MAP:URI="init.mp4"', '#EXTINF:10,', 'seg1.ts'].join('\n'),
+      [
+        '#EXTM3U',
+        '#EXT-X-KEY:METHOD=AES-128,URI=http://169.254.169.254/key,IV=0x1',
+        '#EXT-X-MAP:URI="init.mp4"',
+        '#EXTINF:10,',
+        'seg1.ts',
+      ].join('\n'),
       base,
       via,
     ).split('\n');
@@ -22,7 +28,12 @@ describe('rewritePlaylist', () => {
 
   it('breaks lines where ffmpeg does (CR and NUL too), so no URI hides behind a comment', () => {
     const out = rewritePlaylist('#EXTM3U\r#EXTINF:10,\rhttp://10.0.0.1/a.ts\0http://10.0.0.1/b.ts', base, via);
-    expect(out.split('\n')).toEqual(['#EXTM3U', '#EXTINF:10,', via('http://10.0.0.1/a.ts'), via('http://10.0.0.1/b.ts')]);
+    expect(out.split('\n')).toEqual([
+      '#EXTM3U',
+      '#EXTINF:10,',
+      via('http://10.0.0.1/a.ts'),
+      via('http://10.0.0.1/b.ts'),
+    ]);
   });
 
   it('drops a line whose URI cannot be rewritten instead of keeping it', () => {
@@ -30,7 +41,11 @@ describe('rewritePlaylist', () => {
       if (abs.includes('bad')) throw new URIError('URI malformed');
       return via(abs);
     };
-    const out = rewritePlaylist('#EXTM3U\n#EXT-X-MAP:URI=http://10.0.0.1/bad.mp4\nhttp://[oops/x.ts\nhttp://10.0.0.1/bad.ts\ngood.ts', base, failing);
+    const out = rewritePlaylist(
+      '#EXTM3U\n#EXT-X-MAP:URI=http://10.0.0.1/bad.mp4\nhttp://[oops/x.ts\nhttp://10.0.0.1/bad.ts\ngood.ts',
+      base,
+      failing,
+    );
     expect(out.split('\n')).toEqual(['#EXTM3U', via('https://media.example/live/good.ts')]);
   });
 });

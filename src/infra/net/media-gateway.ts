@@ -44,7 +44,11 @@ export interface MediaGateway {
   /** Checks `raw` (scheme, credentials, every address public); INVALID_REQUEST when it may not be fetched. */
   check(raw: string): Promise<URL>;
   /** The first bytes (at most `n`) and the content type, through the same guard: for sniffing. */
-  head(raw: string, n: number, signal?: AbortSignal): Promise<{ contentType: string | null; bytes: Buffer; size: number | null }>;
+  head(
+    raw: string,
+    n: number,
+    signal?: AbortSignal,
+  ): Promise<{ contentType: string | null; bytes: Buffer; size: number | null }>;
   open(raw: string, opts: { maxBytes: number }): Promise<GatewaySession>;
   stop(): Promise<void>;
 }
@@ -74,7 +78,8 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
     } catch {
       throw refused('it is not an absolute URL');
     }
-    if (url.protocol !== 'https:' && !(opts.allowHttp && url.protocol === 'http:')) throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
+    if (url.protocol !== 'https:' && !(opts.allowHttp && url.protocol === 'http:'))
+      throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
     if (url.username || url.password) throw refused('it carries credentials');
     try {
       await resolveAllowed(url.hostname, policy);
@@ -90,7 +95,8 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
     const start = await check(raw);
     agent ??= createGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
     const dispatcher = agent;
-    const unusable = (status: number) => new ServiceError('EXTRACTION_FAILED', `the media URL answered ${status} without a usable redirect`);
+    const unusable = (status: number) =>
+      new ServiceError('EXTRACTION_FAILED', `the media URL answered ${status} without a usable redirect`);
     return followRedirects(
       start,
       async (url) => {
@@ -100,7 +106,10 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
           if (signal.aborted) throw signal.reason;
           const cause = (err as { cause?: unknown }).cause;
           if (cause instanceof BlockedAddressError) throw refused('its host does not resolve to public addresses only');
-          throw new ServiceError('EXTRACTION_FAILED', `the media URL is unreachable: ${(cause as Error | undefined)?.message ?? (err as Error).message}`);
+          throw new ServiceError(
+            'EXTRACTION_FAILED',
+            `the media URL is unreachable: ${(cause as Error | undefined)?.message ?? (err as Error).message}`,
+          );
         }
       },
       check,
@@ -123,7 +132,11 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
       if (got >= n) break;
     }
     await res.body?.cancel().catch(() => {});
-    return { contentType: res.headers.get('content-type'), bytes: Buffer.concat(chunks).subarray(0, n), size: totalSize(res) };
+    return {
+      contentType: res.headers.get('content-type'),
+      bytes: Buffer.concat(chunks).subarray(0, n),
+      size: totalSize(res),
+    };
   }
 
   async function serve(req: IncomingMessage, res: ServerResponse, origin: string) {
@@ -160,11 +173,20 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
       // ffmpeg takes a body for a playlist by what it starts with, whatever its type, name or status: so does this.
       const { prefix, rest } = await sniff(up.body, SNIFF_BYTES);
       if (isPlaylist(prefix) || PLAYLIST_TYPES.test(type) || /\.m3u8?$/i.test(url.pathname)) {
-        const text = (await readCapped(rest, MAX_PLAYLIST_BYTES, () => new ServiceError('MEDIA_TOO_LARGE', 'The playlist is too large'))).toString('utf8');
+        const text = (
+          await readCapped(
+            rest,
+            MAX_PLAYLIST_BYTES,
+            () => new ServiceError('MEDIA_TOO_LARGE', 'The playlist is too large'),
+          )
+        ).toString('utf8');
         const body = Buffer.from(rewritePlaylist(text, url, (abs) => sessionUrl(origin, token!, abs)));
         session.bytes += body.length;
         // A new document: whole, not a range of the upstream one.
-        res.writeHead(up.status === 206 ? 200 : up.status, { ...(out['content-type'] ? { 'content-type': out['content-type'] } : {}), 'content-length': String(body.length) });
+        res.writeHead(up.status === 206 ? 200 : up.status, {
+          ...(out['content-type'] ? { 'content-type': out['content-type'] } : {}),
+          'content-length': String(body.length),
+        });
         return void res.end(req.method === 'HEAD' ? undefined : body);
       }
       const length = up.headers.get('content-length');
@@ -183,7 +205,8 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
       });
       await pipeline(counted, res).catch(() => {});
     } catch (err) {
-      if (!res.headersSent) res.writeHead(err instanceof ServiceError && err.code === 'INVALID_REQUEST' ? 403 : 502).end();
+      if (!res.headersSent)
+        res.writeHead(err instanceof ServiceError && err.code === 'INVALID_REQUEST' ? 403 : 502).end();
       else res.destroy();
     } finally {
       session.aborts.delete(ctl);
@@ -236,7 +259,10 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
 }
 
 function sessionUrl(origin: string, token: string, upstream: string): string {
-  const name = safeDecode(new URL(upstream).pathname.split('/').pop() || 'media').replace(/[^A-Za-z0-9._-]/g, '_').slice(-100) || 'media';
+  const name =
+    safeDecode(new URL(upstream).pathname.split('/').pop() || 'media')
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(-100) || 'media';
   return `${origin}/${token}/${Buffer.from(upstream).toString('base64url')}/${name}`;
 }
 
@@ -254,7 +280,10 @@ export function safeDecode(segment: string): string {
 }
 
 /** The first `n` bytes of `body` (fewer at its end), and every byte of it again, those included, to read on. */
-async function sniff(body: AsyncIterable<Uint8Array> | null, n: number): Promise<{ prefix: Buffer; rest: AsyncIterable<Uint8Array> }> {
+async function sniff(
+  body: AsyncIterable<Uint8Array> | null,
+  n: number,
+): Promise<{ prefix: Buffer; rest: AsyncIterable<Uint8Array> }> {
   const it = (body ?? (async function* () {})())[Symbol.asyncIterator]();
   const held: Uint8Array[] = [];
   let size = 0;
@@ -297,7 +326,12 @@ export function rewritePlaylist(text: string, base: URL, via: (absolute: string)
   for (const line of text.split(/\r\n|[\r\n\0]/)) {
     try {
       if (line.startsWith('#')) {
-        out.push(line.replace(/URI=(?:"([^"]*)"?|([^,\s]*))/g, (_, quoted: string | undefined, bare: string | undefined) => `URI="${resolve(quoted ?? bare ?? '')}"`));
+        out.push(
+          line.replace(
+            /URI=(?:"([^"]*)"?|([^,\s]*))/g,
+            (_, quoted: string | undefined, bare: string | undefined) => `URI="${resolve(quoted ?? bare ?? '')}"`,
+          ),
+        );
       } else out.push(line.trim() ? resolve(line) : line);
     } catch {
       // dropped

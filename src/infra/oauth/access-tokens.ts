@@ -6,7 +6,11 @@ import type { AccessTokenClaims, AccessTokens } from '../../domain/oauth/ports.t
  * The signature and audience are checked here; that the grant is still live is checked in the database on every use,
  * so revocation takes effect on the next request.
  */
-export function createAccessTokens(opts: { secret: string; issuer: string | (() => string); ttlSeconds: number }): AccessTokens {
+export function createAccessTokens(opts: {
+  secret: string;
+  issuer: string | (() => string);
+  ttlSeconds: number;
+}): AccessTokens {
   const key = new TextEncoder().encode(opts.secret);
   const issuer = () => (typeof opts.issuer === 'function' ? opts.issuer() : opts.issuer);
   return {
@@ -23,7 +27,12 @@ export function createAccessTokens(opts: { secret: string; issuer: string | (() 
     },
     async verify(token, resource) {
       try {
-        const { payload } = await jwtVerify(token, key, { issuer: issuer(), audience: resource, algorithms: ['HS256'], typ: 'at+jwt' });
+        const { payload } = await jwtVerify(token, key, {
+          issuer: issuer(),
+          audience: resource,
+          algorithms: ['HS256'],
+          typ: 'at+jwt',
+        });
         if (typeof payload.gid !== 'string' || typeof payload.sub !== 'string') return null;
         return {
           grantId: payload.gid,
@@ -39,7 +48,11 @@ export function createAccessTokens(opts: { secret: string; issuer: string | (() 
     async grantOf(token) {
       try {
         // Signature checked, expiry not: revoking with an expired access token still revokes its grant.
-        const { payload } = await jwtVerify(token, key, { issuer: issuer(), algorithms: ['HS256'], currentDate: new Date(decodeJwt(token).iat! * 1000) });
+        const { payload } = await jwtVerify(token, key, {
+          issuer: issuer(),
+          algorithms: ['HS256'],
+          currentDate: new Date(decodeJwt(token).iat! * 1000),
+        });
         return typeof payload.gid === 'string' ? payload.gid : null;
       } catch {
         return null;

@@ -41,7 +41,12 @@ export function createAccountStore(sql: Sql): AccountStore {
     async list() {
       const rows = await sql<{ id: string; email: string; purchased_balance: number; created_at: Date }[]>`
         select id, email, purchased_balance, created_at from accounts order by created_at`;
-      return rows.map((r) => ({ id: r.id, email: r.email, purchasedBalance: r.purchased_balance, createdAt: r.created_at }));
+      return rows.map((r) => ({
+        id: r.id,
+        email: r.email,
+        purchasedBalance: r.purchased_balance,
+        createdAt: r.created_at,
+      }));
     },
 
     async countSignInAttempt(subject, windowStart) {

@@ -15,7 +15,15 @@ export function createApiKeyStore(sql: Sql): ApiKeyStore {
 
     async list(accountId) {
       const rows = await sql<
-        { id: string; name: string; prefix: string; created_at: Date; last_used_at: Date | null; expires_at: Date | null; revoked_at: Date | null }[]
+        {
+          id: string;
+          name: string;
+          prefix: string;
+          created_at: Date;
+          last_used_at: Date | null;
+          expires_at: Date | null;
+          revoked_at: Date | null;
+        }[]
       >`select id, name, prefix, created_at, last_used_at, expires_at, revoked_at
         from api_keys where account_id = ${accountId} order by created_at desc`;
       return rows.map((r) => ({

@@ -26,8 +26,9 @@ const fromRow = (r: Row): BatchRow => ({
 });
 
 /** Results stored before batches ran other operations than transcripts carry no `type`: they are transcripts. */
-const resultOf = (r: BatchItem['result'] | Omit<Extract<BatchItemResult, { type: 'transcript' }>, 'type'>): BatchItem['result'] =>
-  r ? ('type' in r ? r : { type: 'transcript', ...r }) : null;
+const resultOf = (
+  r: BatchItem['result'] | Omit<Extract<BatchItemResult, { type: 'transcript' }>, 'type'>,
+): BatchItem['result'] => (r ? ('type' in r ? r : { type: 'transcript', ...r }) : null);
 
 export function createBatchRepository(sql: Sql): BatchStore {
   return {
@@ -38,7 +39,13 @@ export function createBatchRepository(sql: Sql): BatchStore {
           insert into batches (id, account_id, status, operation, source, callback_url, request_id)
           values (${id}, ${b.accountId}, 'running', ${tx.json(b.operation as never)}, ${tx.json(b.source as never)}, ${b.callbackUrl}, ${b.requestId})
           returning *`;
-        const items = b.videoIds.map((videoId, position) => ({ batch_id: id, position, video_id: videoId, status: 'queued', request_id: `${b.requestId}:${position}` }));
+        const items = b.videoIds.map((videoId, position) => ({
+          batch_id: id,
+          position,
+          video_id: videoId,
+          status: 'queued',
+          request_id: `${b.requestId}:${position}`,
+        }));
         await tx`insert into batch_items ${tx(items)}`;
         return fromRow(row!);
       })) as BatchRow;
@@ -47,21 +54,48 @@ export function createBatchRepository(sql: Sql): BatchStore {
     async get(id, accountId) {
       const [row] = await sql<Row[]>`select * from batches where id = ${id} and account_id = ${accountId}`;
       if (!row) return null;
-      const items = await sql<{ position: number; video_id: string; status: BatchItem['status']; credits_charged: number; result: BatchItem['result']; error: BatchItem['error'] }[]>`
+      const items = await sql<
+        {
+          position: number;
+          video_id: string;
+          status: BatchItem['status'];
+          credits_charged: number;
+          result: BatchItem['result'];
+          error: BatchItem['error'];
+        }[]
+      >`
         select position, video_id, status, credits_charged, result, error from batch_items where batch_id = ${id} order by position`;
       return {
         batch: fromRow(row),
-        items: items.map((i) => ({ position: i.position, videoId: i.video_id, status: i.status, creditsCharged: i.credits_charged, result: resultOf(i.result), error: i.error ?? null })),
+        items: items.map((i) => ({
+          position: i.position,
+          videoId: i.video_id,
+          status: i.status,
+          creditsCharged: i.credits_charged,
+          result: resultOf(i.result),
+          error: i.error ?? null,
+        })),
       };
     },
 
     async claimItem(batchId, position) {
-      const [row] = await sql<{ video_id: string; request_id: string; account_id: string; operation: BatchOperation }[]>`
+      const [row] = await sql<
+        { video_id: string; request_id: string; account_id: string; operation: BatchOperation }[]
+      >`
         update batch_items i set status = 'running', updated_at = now()
         from batches b
         where i.batch_id = ${batchId} and i.position = ${position} and i.status = 'queued' and b.id = i.batch_id
         returning i.video_id, i.request_id, b.account_id, b.operation`;
-      return row ? { batchId, position, videoId: row.video_id, requestId: row.request_id, accountId: row.account_id, operation: row.operation } : null;
+      return row
+        ? {
+            batchId,
+            position,
+            videoId: row.video_id,
+            requestId: row.request_id,
+            accountId: row.account_id,
+            operation: row.operation,
+          }
+        : null;
     },
 
     async requeueItem(batchId, position) {

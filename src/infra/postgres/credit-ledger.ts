@@ -53,12 +53,17 @@ export function createCreditLedger(sql: Sql): CreditLedger {
     },
 
     async refundRequest(accountId, requestId, since, now) {
-      return refundCharges(sql, sql`account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}`, now);
+      return refundCharges(
+        sql,
+        sql`account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}`,
+        now,
+      );
     },
 
     async grant(accountId, amount, reason) {
       return (await sql.begin(async (tx) => {
-        const rows = await tx`update accounts set purchased_balance = purchased_balance + ${amount} where id = ${accountId} returning id`;
+        const rows =
+          await tx`update accounts set purchased_balance = purchased_balance + ${amount} where id = ${accountId} returning id`;
         if (!rows[0]) return false;
         await tx`insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation)
                  values (${accountId}, 'grant', ${amount}, 0, ${amount}, ${reason})`;
@@ -67,15 +72,32 @@ export function createCreditLedger(sql: Sql): CreditLedger {
     },
 
     async isCharged(requestId) {
-      const [charged] = await sql`select 1 from credit_ledger where request_id = ${requestId} and kind = 'charge' limit 1`;
+      const [charged] =
+        await sql`select 1 from credit_ledger where request_id = ${requestId} and kind = 'charge' limit 1`;
       return !!charged;
     },
 
     async recent(accountId, limit) {
-      const rows = await sql<{ id: string; created_at: Date; kind: LedgerEntry['kind']; operation: string; video_id: string | null; delta: number }[]>`
+      const rows = await sql<
+        {
+          id: string;
+          created_at: Date;
+          kind: LedgerEntry['kind'];
+          operation: string;
+          video_id: string | null;
+          delta: number;
+        }[]
+      >`
         select id, created_at, kind, operation, video_id, delta from credit_ledger
         where account_id = ${accountId} order by created_at desc, id desc limit ${limit}`;
-      return rows.map((r) => ({ id: Number(r.id), at: r.created_at, kind: r.kind, operation: r.operation, videoId: r.video_id, delta: r.delta }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        at: r.created_at,
+        kind: r.kind,
+        operation: r.operation,
+        videoId: r.video_id,
+        delta: r.delta,
+      }));
     },
 
     async dailySpend(accountId, days) {

@@ -5,10 +5,32 @@ import type { FrameStore } from '../../domain/frames/frame-store.ts';
 export function createFrameStore(sql: Sql): FrameStore {
   return {
     async readMany(videoId, width, tMs) {
-      const rows = await sql<{ t_ms: number; width: number; height: number; mime_type: string; bytes: number; blob_key: string; source: 'stream' | 'storyboard' }[]>`
+      const rows = await sql<
+        {
+          t_ms: number;
+          width: number;
+          height: number;
+          mime_type: string;
+          bytes: number;
+          blob_key: string;
+          source: 'stream' | 'storyboard';
+        }[]
+      >`
         select t_ms, width, height, mime_type, bytes, blob_key, source from frames
         where video_id = ${videoId} and width = ${width} and t_ms = any(${tMs}::int[])`;
-      return new Map(rows.map((r) => [r.t_ms, { width: r.width, height: r.height, mimeType: r.mime_type, bytes: r.bytes, blobKey: r.blob_key, source: r.source }]));
+      return new Map(
+        rows.map((r) => [
+          r.t_ms,
+          {
+            width: r.width,
+            height: r.height,
+            mimeType: r.mime_type,
+            bytes: r.bytes,
+            blobKey: r.blob_key,
+            source: r.source,
+          },
+        ]),
+      );
     },
 
     async storeIfAbsent(videoId, tMs, requestedWidth, f) {

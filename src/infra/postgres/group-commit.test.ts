@@ -5,7 +5,9 @@ import { FailedInBatch, groupCommit } from './group-commit.ts';
 function manual() {
   const sent: { batch: number[]; finish(err?: Error): void }[] = [];
   const runBatch = (batch: number[]) =>
-    new Promise<number[]>((resolve, reject) => sent.push({ batch, finish: (err) => (err ? reject(err) : resolve(batch.map((n) => n * 10))) }));
+    new Promise<number[]>((resolve, reject) =>
+      sent.push({ batch, finish: (err) => (err ? reject(err) : resolve(batch.map((n) => n * 10))) }),
+    );
   return { sent, runBatch };
 }
 const turn = () => new Promise((r) => setImmediate(r));
@@ -42,7 +44,10 @@ describe('groupCommit', () => {
     const g = groupCommit(runBatch, { maxInFlight: 2, maxBatch: 2 });
     const answers = [1, 2, 3, 4, 5].map((n) => g.run(n));
     await turn();
-    expect(sent.map((s) => s.batch)).toEqual([[1, 2], [3, 4]]);
+    expect(sent.map((s) => s.batch)).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     sent[1]!.finish();
     await turn();
     await turn();
@@ -67,7 +72,9 @@ describe('groupCommit', () => {
   });
 
   it('a request whose own part of the batch failed is rejected alone', async () => {
-    const g = groupCommit(async (batch: number[]) => batch.map((n) => (n === 2 ? new FailedInBatch(new Error('window 2 failed')) : n * 10)));
+    const g = groupCommit(async (batch: number[]) =>
+      batch.map((n) => (n === 2 ? new FailedInBatch(new Error('window 2 failed')) : n * 10)),
+    );
     const answers = [1, 2, 3].map((n) => g.run(n));
     await expect(answers[1]).rejects.toThrow('window 2 failed');
     expect(await answers[0]).toBe(10);

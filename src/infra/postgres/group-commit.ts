@@ -44,7 +44,10 @@ export function groupCommit<Req, Res>(
       inFlight++;
       runBatch(batch.map((w) => w.req))
         .then(
-          (results) => batch.forEach((w, i) => (results[i] instanceof FailedInBatch ? w.reject(results[i].cause) : w.resolve(results[i] as Res))),
+          (results) =>
+            batch.forEach((w, i) =>
+              results[i] instanceof FailedInBatch ? w.reject(results[i].cause) : w.resolve(results[i] as Res),
+            ),
           (err: unknown) => batch.forEach((w) => w.reject(err)),
         )
         .finally(() => {

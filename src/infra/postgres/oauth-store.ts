@@ -10,7 +10,9 @@ export function createOAuthStore(sql: Sql): OAuthStore {
     },
     async findClient(id) {
       if (id.length > 100) return null;
-      const [row] = await sql<{ id: string; name: string; redirect_uris: string[]; metadata: Record<string, unknown> }[]>`
+      const [row] = await sql<
+        { id: string; name: string; redirect_uris: string[]; metadata: Record<string, unknown> }[]
+      >`
         select id, name, redirect_uris, metadata from oauth_clients where id = ${id}`;
       return row ? { id: row.id, name: row.name, redirectUris: row.redirect_uris, metadata: row.metadata } : null;
     },
@@ -21,7 +23,15 @@ export function createOAuthStore(sql: Sql): OAuthStore {
     },
     async consumeCode(codeHash) {
       const [row] = await sql<
-        { client_id: string; account_id: string; redirect_uri: string; code_challenge: string; resource: string; scope: string; fresh: boolean }[]
+        {
+          client_id: string;
+          account_id: string;
+          redirect_uri: string;
+          code_challenge: string;
+          resource: string;
+          scope: string;
+          fresh: boolean;
+        }[]
       >`update oauth_codes set used_at = now() where code_hash = ${codeHash} and used_at is null
         returning client_id, account_id, redirect_uri, code_challenge, resource, scope, expires_at > now() as fresh`;
       return row
@@ -54,14 +64,24 @@ export function createOAuthStore(sql: Sql): OAuthStore {
                refresh_expires_at = now() + make_interval(secs => ${refreshTtlSeconds})
         where refresh_hash = ${oldHash} and client_id = ${clientId} and revoked_at is null and refresh_expires_at > now()
         returning id, client_id, account_id, scope, resource`;
-      return row ? ({ id: row.id, clientId: row.client_id, accountId: row.account_id, scope: row.scope, resource: row.resource } satisfies Grant) : null;
+      return row
+        ? ({
+            id: row.id,
+            clientId: row.client_id,
+            accountId: row.account_id,
+            scope: row.scope,
+            resource: row.resource,
+          } satisfies Grant)
+        : null;
     },
     async revokeByPreviousRefresh(oldHash) {
-      const rows = await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where previous_refresh_hash = ${oldHash} returning id`;
+      const rows =
+        await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where previous_refresh_hash = ${oldHash} returning id`;
       return rows.length > 0;
     },
     async revokeByRefresh(refreshHash) {
-      const rows = await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where refresh_hash = ${refreshHash} returning id`;
+      const rows =
+        await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where refresh_hash = ${refreshHash} returning id`;
       return rows.length > 0;
     },
     async revokeGrant(grantId, accountId) {
@@ -86,7 +106,16 @@ export function createOAuthStore(sql: Sql): OAuthStore {
     },
     async listGrants(accountId) {
       const rows = await sql<
-        { id: string; client_id: string; name: string; scope: string; created_at: Date; last_used_at: Date | null; revoked_at: Date | null; expired: boolean }[]
+        {
+          id: string;
+          client_id: string;
+          name: string;
+          scope: string;
+          created_at: Date;
+          last_used_at: Date | null;
+          revoked_at: Date | null;
+          expired: boolean;
+        }[]
       >`select g.id, g.client_id, c.name, g.scope, g.created_at, g.last_used_at, g.revoked_at, g.refresh_expires_at <= now() as expired
         from oauth_grants g join oauth_clients c on c.id = g.client_id
         where g.account_id = ${accountId} order by g.created_at desc limit 200`;

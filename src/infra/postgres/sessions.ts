@@ -18,11 +18,21 @@ export function createSessionStore(sql: Sql): SessionStore {
     },
 
     async findByTokenHash(tokenHash) {
-      const [row] = await sql<{ id: string; account_id: string; email: string; csrf_token: string; rate_limit: number | null }[]>`
+      const [row] = await sql<
+        { id: string; account_id: string; email: string; csrf_token: string; rate_limit: number | null }[]
+      >`
         select s.id, s.account_id, a.email, s.csrf_token, a.rate_limit_per_minute as rate_limit
         from sessions s join accounts a on a.id = s.account_id
         where s.token_hash = ${tokenHash} and s.expires_at > now()`;
-      return row ? { id: row.id, accountId: row.account_id, email: row.email, csrfToken: row.csrf_token, rateLimit: row.rate_limit } : null;
+      return row
+        ? {
+            id: row.id,
+            accountId: row.account_id,
+            email: row.email,
+            csrfToken: row.csrf_token,
+            rateLimit: row.rate_limit,
+          }
+        : null;
     },
 
     async deleteByTokenHash(tokenHash) {

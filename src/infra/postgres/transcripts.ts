@@ -71,7 +71,11 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
   };
 }
 
-async function storeTranscript(sql: Sql, videoId: string, t: { lang: string; origin: Origin; trackName: string; segments: Segment[] }): Promise<void> {
+async function storeTranscript(
+  sql: Sql,
+  videoId: string,
+  t: { lang: string; origin: Origin; trackName: string; segments: Segment[] },
+): Promise<void> {
   await sql`
     insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
     values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)})
@@ -83,7 +87,9 @@ async function storeTranscript(sql: Sql, videoId: string, t: { lang: string; ori
 export function createTranslationStore(sql: Sql): TranslationStore {
   return {
     async read(videoId, sourceLang, targetLang) {
-      const [row] = await sql<{ segment_count: number; duration: number; body: string; model: string; created_at: Date }[]>`
+      const [row] = await sql<
+        { segment_count: number; duration: number; body: string; model: string; created_at: Date }[]
+      >`
         select segment_count, duration, body, model, created_at from translations
         where video_id = ${videoId} and source_lang = ${sourceLang} and target_lang = ${targetLang}`;
       if (!row) return null;

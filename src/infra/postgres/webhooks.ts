@@ -50,7 +50,17 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
     async get(id) {
       const [r] = await sql<Row[]>`select * from webhook_deliveries where id = ${id}`;
       return r
-        ? { id: r.id, accountId: r.account_id, jobId: r.job_id, url: r.url, event: r.event, body: r.body, status: r.status, attempts: r.attempts, createdAt: r.created_at }
+        ? {
+            id: r.id,
+            accountId: r.account_id,
+            jobId: r.job_id,
+            url: r.url,
+            event: r.event,
+            body: r.body,
+            status: r.status,
+            attempts: r.attempts,
+            createdAt: r.created_at,
+          }
         : null;
     },
     async recordAttempt(id, a, next) {
@@ -73,7 +83,16 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         where account_id = ${f.accountId} ${f.jobId ? sql`and job_id = ${f.jobId}` : sql``}
         order by created_at desc, id desc limit ${f.limit}`;
       if (rows.length === 0) return [];
-      const attempts = await sql<{ delivery_id: string; attempt: number; at: Date; status_code: number | null; error: string | null; duration_ms: number }[]>`
+      const attempts = await sql<
+        {
+          delivery_id: string;
+          attempt: number;
+          at: Date;
+          status_code: number | null;
+          error: string | null;
+          duration_ms: number;
+        }[]
+      >`
         select * from webhook_attempts where delivery_id in ${sql(rows.map((r) => r.id))} order by attempt`;
       return rows.map(
         (r): WebhookDelivery => ({
@@ -84,7 +103,13 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
           status: r.status,
           attempts: attempts
             .filter((a) => a.delivery_id === r.id)
-            .map((a) => ({ attempt: a.attempt, at: a.at.toISOString(), statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+            .map((a) => ({
+              attempt: a.attempt,
+              at: a.at.toISOString(),
+              statusCode: a.status_code,
+              error: a.error,
+              durationMs: a.duration_ms,
+            })),
           nextAttemptAt: r.status === 'pending' && r.next_attempt_at ? r.next_attempt_at.toISOString() : null,
           createdAt: r.created_at.toISOString(),
           deliveredAt: r.delivered_at?.toISOString() ?? null,

@@ -1,7 +1,14 @@
 // Egress identities' budgets and cool-downs, and what each YouTube attempt came to: shared by every instance.
 // Each change is one statement, so two instances never spend the same request twice or lose a strike.
 import type { Sql } from '../../../db/client.ts';
-import type { EgressStore, IdentityState, Outcome, OutcomeCount, OutcomeKind, Purpose } from '../../domain/youtube/egress.ts';
+import type {
+  EgressStore,
+  IdentityState,
+  Outcome,
+  OutcomeCount,
+  OutcomeKind,
+  Purpose,
+} from '../../domain/youtube/egress.ts';
 
 /** Hour rows kept for `youtube status`; older ones are deleted, at most once an hour per process. */
 const KEEP_DAYS = 14;
@@ -56,7 +63,16 @@ export function createEgressStore(sql: Sql): EgressStore {
     },
     async states(ids) {
       await ensure(ids);
-      const rows = await sql<{ id: string; used: number; window_ends: Date | null; cooling_until: Date | null; strikes: number; last_reason: string | null }[]>`
+      const rows = await sql<
+        {
+          id: string;
+          used: number;
+          window_ends: Date | null;
+          cooling_until: Date | null;
+          strikes: number;
+          last_reason: string | null;
+        }[]
+      >`
         select id,
                case when window_start > now() - interval '1 hour' then used else 0 end as used,
                case when window_start > now() - interval '1 hour' then window_start + interval '1 hour' end as window_ends,
@@ -64,7 +80,14 @@ export function createEgressStore(sql: Sql): EgressStore {
                strikes, last_reason
         from youtube_identities where id = any(${ids}::text[]) order by id`;
       return rows.map(
-        (r): IdentityState => ({ id: r.id, used: r.used, windowEndsAt: r.window_ends, coolingUntil: r.cooling_until, strikes: r.strikes, lastReason: r.last_reason }),
+        (r): IdentityState => ({
+          id: r.id,
+          used: r.used,
+          windowEndsAt: r.window_ends,
+          coolingUntil: r.cooling_until,
+          strikes: r.strikes,
+          lastReason: r.last_reason,
+        }),
       );
     },
     async record(o: Outcome) {
@@ -82,7 +105,15 @@ export function createEgressStore(sql: Sql): EgressStore {
         select client, purpose, identity, kind, sum(count)::float8 as count
         from youtube_outcomes where hour >= date_trunc('hour', ${since}::timestamptz)
         group by client, purpose, identity, kind order by client, purpose, identity, kind`;
-      return rows.map((r): OutcomeCount => ({ client: r.client, purpose: r.purpose as Purpose, identity: r.identity, kind: r.kind as OutcomeKind, count: r.count }));
+      return rows.map(
+        (r): OutcomeCount => ({
+          client: r.client,
+          purpose: r.purpose as Purpose,
+          identity: r.identity,
+          kind: r.kind as OutcomeKind,
+          count: r.count,
+        }),
+      );
     },
   };
 }

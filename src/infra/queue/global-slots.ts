@@ -14,7 +14,13 @@ export interface SlotOptions {
  * here with leased rows. No connection is held while working, so a database restart or a dead worker
  * costs at most one lease.
  */
-export async function withGlobalSlot<T>(sql: Sql, name: string, capacity: number, work: () => Promise<T>, opts: SlotOptions = {}): Promise<T> {
+export async function withGlobalSlot<T>(
+  sql: Sql,
+  name: string,
+  capacity: number,
+  work: () => Promise<T>,
+  opts: SlotOptions = {},
+): Promise<T> {
   const lease = opts.leaseSeconds ?? 30;
   const holder = randomUUID();
   await sql`insert into job_slots (queue, slot) select ${name}, g from generate_series(0, ${capacity - 1}::int) g on conflict do nothing`;
@@ -33,16 +39,21 @@ export async function withGlobalSlot<T>(sql: Sql, name: string, capacity: number
     if (row) slot = row.slot;
     else await new Promise((r) => setTimeout(r, (opts.pollMs ?? 50) * (0.5 + Math.random())));
   }
-  const renew = setInterval(() => {
-    void sql`update job_slots set lease_until = now() + make_interval(secs => ${lease})
+  const renew = setInterval(
+    () => {
+      void sql`update job_slots set lease_until = now() + make_interval(secs => ${lease})
              where queue = ${name} and slot = ${slot} and holder = ${holder}`.catch(() => {});
-  }, (lease * 1000) / 3);
+    },
+    (lease * 1000) / 3,
+  );
   try {
     return await work();
   } finally {
     clearInterval(renew);
-    await sql`update job_slots set holder = null, lease_until = null where queue = ${name} and slot = ${slot} and holder = ${holder}`.catch(() => {
-      // The database is away: the lease runs out by itself.
-    });
+    await sql`update job_slots set holder = null, lease_until = null where queue = ${name} and slot = ${slot} and holder = ${holder}`.catch(
+      () => {
+        // The database is away: the lease runs out by itself.
+      },
+    );
   }
 }

@@ -94,7 +94,12 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
           heartbeatSeconds: q.heartbeatSeconds ?? null,
           notify: true,
         };
-        if (!existing) await boss.createQueue(q.name, { policy: 'exclusive', ...options, heartbeatSeconds: q.heartbeatSeconds } as never);
+        if (!existing)
+          await boss.createQueue(q.name, {
+            policy: 'exclusive',
+            ...options,
+            heartbeatSeconds: q.heartbeatSeconds,
+          } as never);
         else await boss.updateQueue(q.name, options as never);
       }
       const sub = await opts.sql.listen(CHANNEL, (payload) => {
@@ -118,12 +123,27 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
         // With LISTEN/NOTIFY on, pg-boss polls only every 30 s by default and a job coming back from `retry`
         // sends no notification, so a retry (due after 1-4 s of backoff) would wait for that poll, outlasting the
         // request waiting for it. Poll every second as well.
-        { localConcurrency: spec.concurrency, pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 1, includeMetadata: true, batchSize: 1 } as any,
+        {
+          localConcurrency: spec.concurrency,
+          pollingIntervalSeconds: 0.5,
+          notifyPollingIntervalSeconds: 1,
+          includeMetadata: true,
+          batchSize: 1,
+        } as any,
         (async (jobs: Job<any>[]) => {
-          const job = jobs[0] as Job<any> & { retryCount: number; retryLimit: number; createdOn?: Date; startedOn?: Date };
+          const job = jobs[0] as Job<any> & {
+            retryCount: number;
+            retryLimit: number;
+            createdOn?: Date;
+            startedOn?: Date;
+          };
           const m = opts.metrics;
           const began = performance.now();
-          if (job.createdOn) m?.jobWaitSeconds.observe({ queue: name }, Math.max(0, ((job.startedOn ?? new Date()).getTime() - job.createdOn.getTime()) / 1000));
+          if (job.createdOn)
+            m?.jobWaitSeconds.observe(
+              { queue: name },
+              Math.max(0, ((job.startedOn ?? new Date()).getTime() - job.createdOn.getTime()) / 1000),
+            );
           const ended = (state: 'completed' | 'failed' | 'retried') => {
             m?.jobs.inc({ queue: name, state });
             m?.jobRunSeconds.observe({ queue: name }, (performance.now() - began) / 1000);
@@ -132,13 +152,19 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
           try {
             // The cap holds across every instance: each may fetch `concurrency` jobs, but only that many run at once.
             const attempt = { retryCount: job.retryCount, retryLimit: job.retryLimit };
-            outcome = { ok: true, value: await withGlobalSlot(opts.sql, name, spec.concurrency, () => handler(job.data, attempt)) };
+            outcome = {
+              ok: true,
+              value: await withGlobalSlot(opts.sql, name, spec.concurrency, () => handler(job.data, attempt)),
+            };
           } catch (err) {
             // The database went away under the handler: pg-boss could not record a failure now, and the job would
             // sit `active` until its heartbeat or expiry ran out. Wait for the database (bounded) and then fail it,
             // so pg-boss retries it within seconds of the database's return.
             if (isDatabaseDown(err)) await untilDatabaseBack(opts.sql, DATABASE_WAIT_MS);
-            const retryable = !isServiceError(err) || (!err.final && (err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED'));
+            const retryable =
+              !isServiceError(err) ||
+              (!err.final &&
+                (err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED'));
             if (retryable && job.retryCount < job.retryLimit) {
               ended('retried');
               throw err; // pg-boss retries with backoff
@@ -147,7 +173,11 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
             outcome = {
               ok: false,
               error: isServiceError(err)
-                ? { code: err.code, message: err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) }
+                ? {
+                    code: err.code,
+                    message: err.message,
+                    ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
+                  }
                 : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' },
             };
           }
@@ -167,7 +197,12 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
      * outcome. When a job with that key is already queued or running, waits for that one instead.
      * Returns `{ outcome, producer }`; `null` outcome when the wait ran out.
      */
-    async run<T>(name: string, data: object, key: string, waitMs: number): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
+    async run<T>(
+      name: string,
+      data: object,
+      key: string,
+      waitMs: number,
+    ): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
       // Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already
       // queued or running under this key adds no work, so it is never refused. The capacity is this
       // instance's concurrency: an estimate when several instances work the queue.
@@ -180,7 +215,9 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       let producer = true;
       if (!id) {
         producer = false;
-        const existing = (await boss.findJobs(name, { key })).find((j) => ['created', 'retry', 'active'].includes(j.state));
+        const existing = (await boss.findJobs(name, { key })).find((j) =>
+          ['created', 'retry', 'active'].includes(j.state),
+        );
         if (!existing) return this.run(name, data, key, waitMs); // finished in between: try again
         id = existing.id;
       } else {

@@ -13,5 +13,9 @@ export const ARTICLE_COLLECTION = 'articles';
 export async function createArticleSearch(config: Config, sql: Sql): Promise<ArticleSearch> {
   if (config.SEARCH_BACKEND !== 'typesense') return createPgArticleSearch(sql);
   const { createTypesenseSearch } = await import('./typesense-search.ts');
-  return createTypesenseSearch({ urls: [config.TYPESENSE_URL!], apiKey: config.TYPESENSE_API_KEY!, collection: ARTICLE_COLLECTION });
+  return createTypesenseSearch({
+    urls: [config.TYPESENSE_URL!],
+    apiKey: config.TYPESENSE_API_KEY!,
+    collection: ARTICLE_COLLECTION,
+  });
 }

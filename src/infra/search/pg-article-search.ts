@@ -123,7 +123,9 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
             }
             if (ids.length < limit) {
               // A page past the last title match has no row to tell how many there are: count them.
-              headCount ??= (await tx<{ n: number }[]>`select count(*)::int as n from article_search s where ${inTitle}`)[0]!.n;
+              headCount ??= (
+                await tx<{ n: number }[]>`select count(*)::int as n from article_search s where ${inTitle}`
+              )[0]!.n;
               const restOffset = Math.max(0, offset - headCount);
               const rankRest = n <= COUNT_CAP && n - headCount <= RANK_REST_UP_TO;
               const want = limit - ids.length;
@@ -182,17 +184,19 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
           results: ids.flatMap((id) => {
             const r = byId.get(id);
             if (!r) return [];
-            return [{
-              id: r.id,
-              videoId: r.video_id,
-              title: r.title,
-              summary: r.summary,
-              lang: r.lang,
-              category: r.category,
-              tags: r.tags,
-              createdAt: r.created_at.toISOString(),
-              ...(r.snippet ? { snippet: r.snippet } : {}),
-            }];
+            return [
+              {
+                id: r.id,
+                videoId: r.video_id,
+                title: r.title,
+                summary: r.summary,
+                lang: r.lang,
+                category: r.category,
+                tags: r.tags,
+                createdAt: r.created_at.toISOString(),
+                ...(r.snippet ? { snippet: r.snippet } : {}),
+              },
+            ];
           }),
         };
       });

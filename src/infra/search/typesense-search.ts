@@ -3,7 +3,12 @@
 import { Client, Errors } from 'typesense';
 import type { CollectionCreateSchema } from 'typesense';
 import { ServiceError } from '../../domain/errors.ts';
-import type { ArticleHit, ArticleSearch, ArticleSearchQuery, BulkIndexResult } from '../../domain/articles/search-port.ts';
+import type {
+  ArticleHit,
+  ArticleSearch,
+  ArticleSearchQuery,
+  BulkIndexResult,
+} from '../../domain/articles/search-port.ts';
 import type { Article, ArticleCategory } from '../../domain/articles/schemas.ts';
 
 export interface TypesenseSearchOptions {
@@ -129,7 +134,9 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
       const failed = articles.flatMap((a, i) => {
         const r = results[i];
         // The error text only: a failed result can echo the whole document back.
-        return r?.success === true ? [] : [{ id: a.id, error: String(r?.error ?? 'no result for this document').slice(0, 200) }];
+        return r?.success === true
+          ? []
+          : [{ id: a.id, error: String(r?.error ?? 'no result for this document').slice(0, 200) }];
       });
       return { indexed: articles.length - failed.length, failed };
     },

@@ -8,21 +8,44 @@ import type { MediaGateway } from '../net/media-gateway.ts';
 import { createOpenAiEngine } from './openai-engine.ts';
 import { createPocketsphinxEngine, findPocketsphinx } from './pocketsphinx-engine.ts';
 
-type SpeechConfig = Pick<Config, 'STT_ENGINE' | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL' | 'STT_TIMEOUT_MS' | 'PATH'>;
+type SpeechConfig = Pick<
+  Config,
+  'STT_ENGINE' | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL' | 'STT_TIMEOUT_MS' | 'PATH'
+>;
 
-export function createSpeech(config: SpeechConfig, opts: { ffmpegPath: string; extraOrigins: readonly string[]; gateway: MediaGateway; log?: Pick<Logger, 'warn'> }): Speech | null {
+export function createSpeech(
+  config: SpeechConfig,
+  opts: { ffmpegPath: string; extraOrigins: readonly string[]; gateway: MediaGateway; log?: Pick<Logger, 'warn'> },
+): Speech | null {
   const engine = chooseEngine(config, opts.log);
-  return engine ? { engine, decoder: createFfmpegAudioDecoder({ ffmpegPath: opts.ffmpegPath, extraOrigins: opts.extraOrigins, gateway: opts.gateway }) } : null;
+  return engine
+    ? {
+        engine,
+        decoder: createFfmpegAudioDecoder({
+          ffmpegPath: opts.ffmpegPath,
+          extraOrigins: opts.extraOrigins,
+          gateway: opts.gateway,
+        }),
+      }
+    : null;
 }
 
 function chooseEngine(config: SpeechConfig, log?: Pick<Logger, 'warn'>): SpeechEngine | null {
   if (config.STT_ENGINE === 'off') return null;
   if (config.STT_BASE_URL && config.STT_ENGINE !== 'local') {
-    return createOpenAiEngine({ baseUrl: config.STT_BASE_URL, apiKey: config.STT_API_KEY, model: config.STT_MODEL, timeoutMs: config.STT_TIMEOUT_MS, log });
+    return createOpenAiEngine({
+      baseUrl: config.STT_BASE_URL,
+      apiKey: config.STT_API_KEY,
+      model: config.STT_MODEL,
+      timeoutMs: config.STT_TIMEOUT_MS,
+      log,
+    });
   }
   const binary = findPocketsphinx(config.PATH);
   if (!binary && config.STT_ENGINE === 'local') {
-    throw new Error('STT_ENGINE=local needs pocketsphinx_continuous on PATH (Debian: apt-get install pocketsphinx pocketsphinx-en-us)');
+    throw new Error(
+      'STT_ENGINE=local needs pocketsphinx_continuous on PATH (Debian: apt-get install pocketsphinx pocketsphinx-en-us)',
+    );
   }
   return binary ? createPocketsphinxEngine({ binary, timeoutMs: config.STT_TIMEOUT_MS }) : null;
 }

@@ -50,7 +50,12 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
       } catch (err) {
-        throw new ServiceError('EXTRACTION_FAILED', timeout.aborted ? 'the speech-to-text server timed out' : `the speech-to-text server is unreachable: ${(err as Error).message}`);
+        throw new ServiceError(
+          'EXTRACTION_FAILED',
+          timeout.aborted
+            ? 'the speech-to-text server timed out'
+            : `the speech-to-text server is unreachable: ${(err as Error).message}`,
+        );
       }
       if (!res.ok) {
         const detail = (await res.text().catch(() => '')).slice(0, 200).replace(/\s+/g, ' ');
@@ -58,21 +63,58 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
         throw new ServiceError('EXTRACTION_FAILED', `the speech-to-text server answered HTTP ${res.status}`);
       }
       const parsed = VerboseJson.safeParse(await res.json().catch(() => null));
-      if (!parsed.success) throw new ServiceError('EXTRACTION_FAILED', 'the speech-to-text server answered something other than verbose_json');
+      if (!parsed.success)
+        throw new ServiceError(
+          'EXTRACTION_FAILED',
+          'the speech-to-text server answered something other than verbose_json',
+        );
       const body = parsed.data;
       // A server that ignores timestamp_granularities gives only text: one segment over the chunk.
-      const segments = body.segments ?? (body.text?.trim() ? [{ start: 0, end: body.duration ?? pcm.length / (2 * SAMPLE_RATE), text: body.text }] : []);
-      return { language: languageCode(body.language ?? language ?? null), segments: segments.map((s) => ({ start: s.start, end: s.end, text: s.text.trim() })) };
+      const segments =
+        body.segments ??
+        (body.text?.trim()
+          ? [{ start: 0, end: body.duration ?? pcm.length / (2 * SAMPLE_RATE), text: body.text }]
+          : []);
+      return {
+        language: languageCode(body.language ?? language ?? null),
+        segments: segments.map((s) => ({ start: s.start, end: s.end, text: s.text.trim() })),
+      };
     },
   };
 }
 
 // OpenAI answers language names ("english"); whisper.cpp and speaches answer codes ("en").
 const NAMES: Record<string, string> = {
-  english: 'en', german: 'de', french: 'fr', spanish: 'es', italian: 'it', portuguese: 'pt', dutch: 'nl', russian: 'ru',
-  ukrainian: 'uk', polish: 'pl', czech: 'cs', swedish: 'sv', danish: 'da', norwegian: 'no', finnish: 'fi', turkish: 'tr',
-  greek: 'el', arabic: 'ar', hebrew: 'he', hindi: 'hi', japanese: 'ja', korean: 'ko', chinese: 'zh', vietnamese: 'vi',
-  indonesian: 'id', thai: 'th', romanian: 'ro', hungarian: 'hu', catalan: 'ca', persian: 'fa',
+  english: 'en',
+  german: 'de',
+  french: 'fr',
+  spanish: 'es',
+  italian: 'it',
+  portuguese: 'pt',
+  dutch: 'nl',
+  russian: 'ru',
+  ukrainian: 'uk',
+  polish: 'pl',
+  czech: 'cs',
+  swedish: 'sv',
+  danish: 'da',
+  norwegian: 'no',
+  finnish: 'fi',
+  turkish: 'tr',
+  greek: 'el',
+  arabic: 'ar',
+  hebrew: 'he',
+  hindi: 'hi',
+  japanese: 'ja',
+  korean: 'ko',
+  chinese: 'zh',
+  vietnamese: 'vi',
+  indonesian: 'id',
+  thai: 'th',
+  romanian: 'ro',
+  hungarian: 'hu',
+  catalan: 'ca',
+  persian: 'fa',
 };
 
 export function languageCode(language: string | null): string | null {

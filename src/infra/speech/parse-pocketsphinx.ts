@@ -15,7 +15,8 @@ export function parsePocketsphinx(output: string): Segment[] {
   const segments: Segment[] = [];
   let words: Array<{ w: string; start: number; end: number }> = [];
   const flush = () => {
-    if (words.length > 0) segments.push({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((x) => x.w).join(' ') });
+    if (words.length > 0)
+      segments.push({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((x) => x.w).join(' ') });
     words = [];
   };
   for (const line of output.split('\n')) {
@@ -31,7 +32,13 @@ export function parsePocketsphinx(output: string): Segment[] {
     if (isFiller(token)) continue;
     const w = token.replace(/\(\d+\)$/, '');
     const last = words.at(-1);
-    if (last && (start - last.end > PAUSE_SECONDS || end - words[0]!.start > MAX_SEGMENT_SECONDS || words.length >= MAX_SEGMENT_WORDS)) flush();
+    if (
+      last &&
+      (start - last.end > PAUSE_SECONDS ||
+        end - words[0]!.start > MAX_SEGMENT_SECONDS ||
+        words.length >= MAX_SEGMENT_WORDS)
+    )
+      flush();
     words.push({ w, start, end });
   }
   flush();

@@ -34,7 +34,11 @@ export function createPocketsphinxEngine(opts: { binary: string; timeoutMs: numb
     maxChunkSeconds: 30,
     languages: ['en'],
     async transcribe(pcm, { signal }): Promise<EngineResult> {
-      const output = await run(opts.binary, pcm, AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), ...(signal ? [signal] : [])]));
+      const output = await run(
+        opts.binary,
+        pcm,
+        AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), ...(signal ? [signal] : [])]),
+      );
       return { language: 'en', segments: parsePocketsphinx(output) };
     },
   };
@@ -55,7 +59,9 @@ async function run(binary: string, pcm: Buffer, signal: AbortSignal): Promise<st
 function runOn(binary: string, file: string, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     // Raw 16 kHz s16le (no header needed); -logfn keeps its log off stderr.
-    const child = spawn(binary, ['-infile', file, '-time', 'yes', '-samprate', '16000', '-logfn', '/dev/null'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(binary, ['-infile', file, '-time', 'yes', '-samprate', '16000', '-logfn', '/dev/null'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const onAbort = () => child.kill('SIGKILL');
@@ -69,7 +75,13 @@ function runOn(binary: string, file: string, signal: AbortSignal): Promise<strin
     child.on('close', (code) => {
       signal.removeEventListener('abort', onAbort);
       if (signal.aborted) return reject(new ServiceError('EXTRACTION_FAILED', 'speech recognition timed out'));
-      if (code !== 0) return reject(new ServiceError('EXTRACTION_FAILED', `speech recognition failed: ${err.trim().split('\n').at(-1) || `exit ${code}`}`));
+      if (code !== 0)
+        return reject(
+          new ServiceError(
+            'EXTRACTION_FAILED',
+            `speech recognition failed: ${err.trim().split('\n').at(-1) || `exit ${code}`}`,
+          ),
+        );
       resolve(out);
     });
   });

@@ -17,7 +17,8 @@ export function createWebhookTransport(opts: { policy?: AddressPolicy; timeoutMs
       try {
         await resolveAllowed(new URL(url).hostname, policy);
       } catch (err) {
-        if (err instanceof BlockedAddressError) throw new ServiceError('INVALID_REQUEST', `callbackUrl is not allowed: ${err.message}`);
+        if (err instanceof BlockedAddressError)
+          throw new ServiceError('INVALID_REQUEST', `callbackUrl is not allowed: ${err.message}`);
         throw new ServiceError('INVALID_REQUEST', `callbackUrl host cannot be resolved: ${(err as Error).message}`);
       }
     },

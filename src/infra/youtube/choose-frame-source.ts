@@ -27,7 +27,9 @@ const ADEQUATE_AUDIO_BITRATE = 48_000;
  * smallest format at or above an adequate bitrate, else the best below it; plain URLs before ciphered ones.
  */
 export function chooseAudioFormat(formats: Format[]): Format | undefined {
-  let candidates = formats.filter((f) => /^audio\/(mp4|webm)/.test(f.mime_type) && (f.url || f.signature_cipher || f.cipher));
+  let candidates = formats.filter(
+    (f) => /^audio\/(mp4|webm)/.test(f.mime_type) && (f.url || f.signature_cipher || f.cipher),
+  );
   const original = candidates.filter((f) => f.is_original || f.audio_track?.audio_is_default);
   if (original.length > 0) candidates = original;
   const rate = (f: Format) => f.average_bitrate ?? f.bitrate ?? 0;
@@ -36,7 +38,11 @@ export function chooseAudioFormat(formats: Format[]): Format | undefined {
 }
 
 /** The storyboard level with the largest thumbnails, as a FrameSource; undefined when the response has none. */
-export function storyboardSource(raw: RawPlayerResponse, durationSeconds: number, rewrite: (url: string) => string): FrameSource | undefined {
+export function storyboardSource(
+  raw: RawPlayerResponse,
+  durationSeconds: number,
+  rewrite: (url: string) => string,
+): FrameSource | undefined {
   const spec = raw.storyboards?.playerStoryboardSpecRenderer?.spec;
   if (!spec) return undefined;
   const best = parseStoryboardSpec(spec).sort((a, b) => b.thumbWidth - a.thumbWidth)[0];

@@ -30,7 +30,8 @@ const PAID = /requires payment|purchase|rent(?:al)?\b|\bbuy\b/i;
 const MEMBERS = /members?\b.*\b(?:level|only)|members-only|join this channel|channel membership|channel's members/i;
 const REGION = /\bcountry\b|\bregion\b|your location/i;
 // UNPLAYABLE answers that depend on the client asking, not the video (embedding off, client not served).
-const CLIENT_SPECIFIC = /^this video is not available\.?$|playback on other websites|not available on this app|watch on (?:the )?(?:latest version of )?youtube/i;
+const CLIENT_SPECIFIC =
+  /^this video is not available\.?$|playback on other websites|not available on this app|watch on (?:the )?(?:latest version of )?youtube/i;
 
 export function classifyPlayability(raw: RawPlayerResponse): Playability {
   const status = raw.playabilityStatus;
@@ -48,7 +49,8 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
 
   switch (status.status) {
     case 'OK':
-      if (raw.videoDetails?.isUpcoming) return fail('VIDEO_UPCOMING', `This video is a scheduled live stream that has not started yet${says(reason)}`);
+      if (raw.videoDetails?.isUpcoming)
+        return fail('VIDEO_UPCOMING', `This video is a scheduled live stream that has not started yet${says(reason)}`);
       return ok(raw);
     case 'ERROR':
       return fail('VIDEO_NOT_FOUND', `Video not found: it does not exist or has been removed${saysAll}`);
@@ -59,27 +61,62 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
       return fail('VIDEO_UNPLAYABLE', `This live stream is offline${says(reason)}`);
     case 'AGE_CHECK_REQUIRED':
     case 'AGE_VERIFICATION_REQUIRED':
-      return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`);
+      return fail(
+        'VIDEO_AGE_RESTRICTED',
+        `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`,
+      );
     case 'LOGIN_REQUIRED':
-      if (BOT_CHECK.test(all)) return fail('EXTRACTION_FAILED', `YouTube asked this server to prove it is not a bot${says(reason)}`, true, 'bot_check');
+      if (BOT_CHECK.test(all))
+        return fail(
+          'EXTRACTION_FAILED',
+          `YouTube asked this server to prove it is not a bot${says(reason)}`,
+          true,
+          'bot_check',
+        );
       if (status.desktopLegacyAgeGateReason !== undefined || AGE.test(all)) {
-        return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`);
+        return fail(
+          'VIDEO_AGE_RESTRICTED',
+          `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`,
+        );
       }
-      if (raw.videoDetails?.isPrivate || PRIVATE.test(all)) return fail('VIDEO_NOT_FOUND', `This video is private${saysAll}`);
+      if (raw.videoDetails?.isPrivate || PRIVATE.test(all))
+        return fail('VIDEO_NOT_FOUND', `This video is private${saysAll}`);
       if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
       // Sign-in demanded for no stated reason: usually this client or IP, so try another.
       return fail('EXTRACTION_FAILED', `YouTube required sign-in for this request${saysAll}`, true, 'sign_in');
     case 'UNPLAYABLE':
     case 'CONTENT_CHECK_REQUIRED':
-      if (screen?.playerLegacyDesktopYpcOfferRenderer || screen?.ypcTrailerRenderer || MUSIC_PREMIUM.test(all) || PAID.test(all)) {
+      if (
+        screen?.playerLegacyDesktopYpcOfferRenderer ||
+        screen?.ypcTrailerRenderer ||
+        MUSIC_PREMIUM.test(all) ||
+        PAID.test(all)
+      ) {
         return fail('VIDEO_PAID', `This video requires payment or a Premium subscription${saysAll}`);
       }
       if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
-      if (REGION.test(all)) return fail('VIDEO_REGION_BLOCKED', `This video is not available in the server's region${saysAll}`);
+      if (REGION.test(all))
+        return fail('VIDEO_REGION_BLOCKED', `This video is not available in the server's region${saysAll}`);
       if (AGE.test(all)) return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted${saysAll}`);
-      if (BOT_CHECK.test(all)) return fail('EXTRACTION_FAILED', `YouTube asked this server to prove it is not a bot${says(reason)}`, true, 'bot_check');
-      return fail('VIDEO_UNPLAYABLE', `This video cannot be played${saysAll}`, CLIENT_SPECIFIC.test(reason.trim()), 'unplayable');
+      if (BOT_CHECK.test(all))
+        return fail(
+          'EXTRACTION_FAILED',
+          `YouTube asked this server to prove it is not a bot${says(reason)}`,
+          true,
+          'bot_check',
+        );
+      return fail(
+        'VIDEO_UNPLAYABLE',
+        `This video cannot be played${saysAll}`,
+        CLIENT_SPECIFIC.test(reason.trim()),
+        'unplayable',
+      );
     default:
-      return fail('EXTRACTION_FAILED', `YouTube answered with an unknown playability status "${status.status ?? ''}"${saysAll}`, true, 'unplayable');
+      return fail(
+        'EXTRACTION_FAILED',
+        `YouTube answered with an unknown playability status "${status.status ?? ''}"${saysAll}`,
+        true,
+        'unplayable',
+      );
   }
 }

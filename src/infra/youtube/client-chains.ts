@@ -44,6 +44,11 @@ export function resolveChains(overrides: Partial<ClientChains>, canMintTokens: b
 }
 
 /** The chains a source built with these options asks: one list for every purpose (tests), else `resolveChains`. */
-export function sourceChains(opts: { clients?: string[]; chains?: Partial<ClientChains> }, canMintTokens: boolean): ClientChains {
-  return opts.clients ? { captions: opts.clients, metadata: opts.clients, streams: opts.clients } : resolveChains(opts.chains ?? {}, canMintTokens);
+export function sourceChains(
+  opts: { clients?: string[]; chains?: Partial<ClientChains> },
+  canMintTokens: boolean,
+): ClientChains {
+  return opts.clients
+    ? { captions: opts.clients, metadata: opts.clients, streams: opts.clients }
+    : resolveChains(opts.chains ?? {}, canMintTokens);
 }

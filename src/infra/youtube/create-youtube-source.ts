@@ -9,7 +9,14 @@
 import { ServiceError } from '../../domain/errors.ts';
 import type { FrameSource, SourceTrack, SourceVideo, VideoSource } from '../../domain/ports.ts';
 import type { AudioSource } from '../../domain/speech/ports.ts';
-import { createEgressPacer, type EgressPacer, type EgressStore, type Outcome, type OutcomeKind, type Purpose } from '../../domain/youtube/egress.ts';
+import {
+  createEgressPacer,
+  type EgressPacer,
+  type EgressStore,
+  type Outcome,
+  type OutcomeKind,
+  type Purpose,
+} from '../../domain/youtube/egress.ts';
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
 import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
@@ -70,17 +77,26 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
   const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
   const proxies = createProxyPool(opts.proxyUrls);
   const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies });
-  const sessions = createSessions({ fetch: ytFetch, cookie: opts.cookie, poToken: opts.poToken, visitorData: opts.visitorData });
+  const sessions = createSessions({
+    fetch: ytFetch,
+    cookie: opts.cookie,
+    poToken: opts.poToken,
+    visitorData: opts.visitorData,
+  });
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
   const tokens = provider ? createTokenCache(provider) : undefined;
   const chains = sourceChains(opts, !!tokens);
   const pacer: EgressPacer | undefined = opts.egress
-    ? createEgressPacer(opts.egress.store, {
-        identities: proxies.identities,
-        budgetPerHour: opts.egress.budgetPerHour,
-        cooldownBaseSeconds: opts.egress.cooldownBaseSeconds,
-        cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
-      }, { onOutcome: opts.egress.onOutcome })
+    ? createEgressPacer(
+        opts.egress.store,
+        {
+          identities: proxies.identities,
+          budgetPerHour: opts.egress.budgetPerHour,
+          cooldownBaseSeconds: opts.egress.cooldownBaseSeconds,
+          cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
+        },
+        { onOutcome: opts.egress.onOutcome },
+      )
     : undefined;
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
@@ -94,7 +110,9 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
   });
   const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
   const report = async (client: string, purpose: Purpose, identity: string, kind: OutcomeKind, reason?: string) => {
-    await pacer?.report({ client, purpose, identity, kind }, reason).catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube outcome not recorded'));
+    await pacer
+      ?.report({ client, purpose, identity, kind }, reason)
+      .catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube outcome not recorded'));
   };
 
   // Caption URLs that need a PO token download empty without one: prefer a client whose URLs work.
@@ -112,7 +130,9 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
    */
   async function streamRefused(url: string, identity: string, signal?: AbortSignal): Promise<boolean> {
     try {
-      const res = await egressScope.run(identity, () => ytFetch(url, { headers: { Range: 'bytes=0-0' }, redirect: 'manual', signal }));
+      const res = await egressScope.run(identity, () =>
+        ytFetch(url, { headers: { Range: 'bytes=0-0' }, redirect: 'manual', signal }),
+      );
       await res.body?.cancel();
       return res.status === 403;
     } catch {
@@ -130,7 +150,10 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
       try {
         url = await streamUrl(r, format);
       } catch (e) {
-        opts.log?.warn({ client: r.client, err: e instanceof Error ? e.message : String(e) }, 'youtube stream URL unavailable');
+        opts.log?.warn(
+          { client: r.client, err: e instanceof Error ? e.message : String(e) },
+          'youtube stream URL unavailable',
+        );
         return undefined;
       }
       if (url && (await streamRefused(url, r.identity, signal))) {
@@ -166,7 +189,14 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
       await report(client, 'captions', identity, 'served');
       return segments;
     } catch (e) {
-      if (!signal?.aborted) await report(client, 'captions', identity, e instanceof RetryableCaptionError ? e.kind : 'error', e instanceof Error ? e.message : undefined);
+      if (!signal?.aborted)
+        await report(
+          client,
+          'captions',
+          identity,
+          e instanceof RetryableCaptionError ? e.kind : 'error',
+          e instanceof Error ? e.message : undefined,
+        );
       throw e;
     }
   }
@@ -205,7 +235,10 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
         lastError = e;
       }
     }
-    throw new ServiceError('EXTRACTION_FAILED', `Could not download the "${track.lang}" subtitles: ${lastError.message}`);
+    throw new ServiceError(
+      'EXTRACTION_FAILED',
+      `Could not download the "${track.lang}" subtitles: ${lastError.message}`,
+    );
   }
 
   /** A format's URL, deciphered when ciphered, with the PO token a web client's streams need. */
@@ -223,7 +256,10 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
     const url = streams.urlOf(result);
     // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
     if (format && url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
-    return storyboardSource(result.raw, result.info.basic_info.duration ?? 0, rewrite) ?? Promise.reject(noFrameSource(videoId));
+    return (
+      storyboardSource(result.raw, result.info.basic_info.duration ?? 0, rewrite) ??
+      Promise.reject(noFrameSource(videoId))
+    );
   }
 
   async function getAudioSource(videoId: string, signal?: AbortSignal): Promise<AudioSource> {
@@ -233,8 +269,14 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
     const format = choose(result);
     if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
     const url = streams.urlOf(result);
-    if (!url) throw new ServiceError('EXTRACTION_FAILED', `No usable audio stream URL for ${videoId} (it could not be deciphered, or YouTube refused it)`);
-    const seconds = format.approx_duration_ms ? format.approx_duration_ms / 1000 : (result.info.basic_info.duration ?? null);
+    if (!url)
+      throw new ServiceError(
+        'EXTRACTION_FAILED',
+        `No usable audio stream URL for ${videoId} (it could not be deciphered, or YouTube refused it)`,
+      );
+    const seconds = format.approx_duration_ms
+      ? format.approx_duration_ms / 1000
+      : (result.info.basic_info.duration ?? null);
     return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
   }
 
@@ -243,7 +285,11 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
     identities: proxies.identities,
     tokenProvider: provider?.kind ?? null,
     getAudioSource,
-    async getVideo(videoId: string, signal?: AbortSignal, purpose: 'captions' | 'metadata' = 'captions'): Promise<SourceVideo> {
+    async getVideo(
+      videoId: string,
+      signal?: AbortSignal,
+      purpose: 'captions' | 'metadata' = 'captions',
+    ): Promise<SourceVideo> {
       const result = await fetchPlayer(chain(purpose), videoId, signal, captionsUsable);
       const video = mapVideo(videoId, result.info, result.raw, result.chapters);
       return { ...video, tracks: await usableTracks(result, videoId, signal) };

@@ -19,7 +19,11 @@ export class RetryableCaptionError extends ServiceError {
   }
 }
 
-export async function downloadCaptions(fetch: typeof globalThis.fetch, ref: string, signal?: AbortSignal): Promise<Segment[]> {
+export async function downloadCaptions(
+  fetch: typeof globalThis.fetch,
+  ref: string,
+  signal?: AbortSignal,
+): Promise<Segment[]> {
   const url = new URL(ref, YOUTUBE_ORIGIN);
   url.searchParams.set('fmt', 'json3');
   let response: Response;
@@ -29,12 +33,20 @@ export async function downloadCaptions(fetch: typeof globalThis.fetch, ref: stri
     body = await response.text();
   } catch (e) {
     signal?.throwIfAborted();
-    throw new RetryableCaptionError(`Caption download failed: ${e instanceof Error ? e.message : String(e)}`, 'network');
+    throw new RetryableCaptionError(
+      `Caption download failed: ${e instanceof Error ? e.message : String(e)}`,
+      'network',
+    );
   }
-  if (response.status === 429) throw new RetryableCaptionError('YouTube is rate-limiting caption downloads (HTTP 429)', 'rate_limited');
+  if (response.status === 429)
+    throw new RetryableCaptionError('YouTube is rate-limiting caption downloads (HTTP 429)', 'rate_limited');
   if (!response.ok) throw new RetryableCaptionError(`Caption download failed with HTTP ${response.status}`);
   // An empty 200 is what YouTube answers when the URL needs a PO token (exp=xpe): another client's URL may work.
-  if (body.trim() === '') throw new RetryableCaptionError('YouTube returned an empty caption file (the URL needs a PO token)', 'empty_captions');
+  if (body.trim() === '')
+    throw new RetryableCaptionError(
+      'YouTube returned an empty caption file (the URL needs a PO token)',
+      'empty_captions',
+    );
   return parseCaptionBody(body);
 }
 
@@ -45,7 +57,10 @@ export function parseCaptionBody(body: string): Segment[] {
     if (isTimedTextXml(text)) return parseTimedTextXml(text);
     if (isWebVtt(text)) return parseVtt(text);
   } catch (e) {
-    throw new ServiceError('EXTRACTION_FAILED', `Could not read the caption file YouTube returned (${e instanceof Error ? e.message : String(e)})`);
+    throw new ServiceError(
+      'EXTRACTION_FAILED',
+      `Could not read the caption file YouTube returned (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   if (looksLikeHtml(body)) {
     const message = classifyHtmlPage(body).message;

@@ -20,7 +20,6 @@ import { YoutubeNetworkError } from './network-error.ts';
 import { DIRECT } from './proxy-pool.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
 
-
 /** Who answered, and how to use what it answered. */
 export interface PlayerResult {
   client: string;
@@ -102,7 +101,8 @@ export async function fetchPlayer(
         throw e;
       }
     }
-    const run = () => (client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, poToken, signal));
+    const run = () =>
+      client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, poToken, signal);
     const attempt = ctx.through ? await ctx.through(identity, run) : await run();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
@@ -116,7 +116,8 @@ export async function fetchPlayer(
       if (attempt.final) throw attempt.error;
       failures.push(attempt.error);
       // The host does not resolve: every other client (and a retry a second later) would fail the same way.
-      if (attempt.unreachable) throw new ServiceError('EXTRACTION_FAILED', chainError(failures).message, undefined, { final: true });
+      if (attempt.unreachable)
+        throw new ServiceError('EXTRACTION_FAILED', chainError(failures).message, undefined, { final: true });
       // The identity was refused, not the client: ask the same client again from another identity.
       if (ctx.pacer?.movesOn(attempt.kind) && retriesLeft > 0) {
         retriesLeft--;
@@ -136,10 +137,19 @@ function chainError(failures: ServiceError[]): ServiceError {
   // Every client said "this video cannot be played" (none blocked us): that is about the video.
   const unplayable = failures.find((f) => f.code === 'VIDEO_UNPLAYABLE');
   if (unplayable && failures.every((f) => f.code === 'VIDEO_UNPLAYABLE')) return unplayable;
-  return new ServiceError('EXTRACTION_FAILED', `Could not get this video from YouTube: ${reasonsOf(failures) || 'no client configured'}`);
+  return new ServiceError(
+    'EXTRACTION_FAILED',
+    `Could not get this video from YouTube: ${reasonsOf(failures) || 'no client configured'}`,
+  );
 }
 
-async function tryClient(ctx: ChainContext, videoId: string, client: string, poToken: string | undefined, signal?: AbortSignal): Promise<Attempt> {
+async function tryClient(
+  ctx: ChainContext,
+  videoId: string,
+  client: string,
+  poToken: string | undefined,
+  signal?: AbortSignal,
+): Promise<Attempt> {
   const yt = await ctx.innertube();
   const capture: PlayerCapture = { signal };
   let info: YT.VideoInfo | undefined;
@@ -185,9 +195,14 @@ async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSi
 }
 
 /** Judges the raw /player answer: usable, a refusal the next client may not meet, or YouTube's final word. */
-function judgeBody(status: number | undefined, body: string | undefined, error: unknown): { ok: true; raw: RawPlayerResponse } | Failure {
+function judgeBody(
+  status: number | undefined,
+  body: string | undefined,
+  error: unknown,
+): { ok: true; raw: RawPlayerResponse } | Failure {
   if (body === undefined) {
-    const message = error instanceof YoutubeNetworkError ? `network error: ${error.message}` : `network error (${messageOf(error)})`;
+    const message =
+      error instanceof YoutubeNetworkError ? `network error: ${error.message}` : `network error (${messageOf(error)})`;
     return { ...retry(message, 'network'), unreachable: isUnreachable(error) };
   }
   if (status === 429) return retry('YouTube is rate-limiting this server (HTTP 429)', 'rate_limited');
@@ -211,6 +226,10 @@ function htmlFailure(body: string, status: number | undefined): Failure {
   return { ok: false, error, kind: /rate-limiting/.test(error.message) ? 'rate_limited' : 'error' };
 }
 
-const retry = (message: string, kind: OutcomeKind): Failure => ({ ok: false, error: new ServiceError('EXTRACTION_FAILED', message), kind });
+const retry = (message: string, kind: OutcomeKind): Failure => ({
+  ok: false,
+  error: new ServiceError('EXTRACTION_FAILED', message),
+  kind,
+});
 const isUnreachable = (e: unknown) => e instanceof YoutubeNetworkError && e.hostUnreachable;
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

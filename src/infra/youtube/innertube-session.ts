@@ -37,7 +37,11 @@ export function createSessions(opts: SessionOptions) {
   let plain: Promise<Innertube> | undefined;
   let deciphering: Promise<Innertube> | undefined;
   // A failed creation is not cached, so the next call tries again.
-  const cached = (get: () => Promise<Innertube> | undefined, set: (p: Promise<Innertube> | undefined) => void, player: boolean) => {
+  const cached = (
+    get: () => Promise<Innertube> | undefined,
+    set: (p: Promise<Innertube> | undefined) => void,
+    player: boolean,
+  ) => {
     let p = get();
     if (!p) {
       p = make(player);
@@ -47,8 +51,18 @@ export function createSessions(opts: SessionOptions) {
     return p;
   };
   return {
-    plain: () => cached(() => plain, (p) => (plain = p), false),
-    deciphering: () => cached(() => deciphering, (p) => (deciphering = p), true),
+    plain: () =>
+      cached(
+        () => plain,
+        (p) => (plain = p),
+        false,
+      ),
+    deciphering: () =>
+      cached(
+        () => deciphering,
+        (p) => (deciphering = p),
+        true,
+      ),
   };
 }
 

@@ -10,7 +10,10 @@ type Feed = InstanceType<typeof Mixins.Feed>;
 /** "1:07:34" -> 4054; anything else (LIVE, SHORTS, upcoming) -> null. */
 export function clockToSeconds(text: string | undefined | null): number | null {
   if (!text || !/^\d+(:\d{1,2}){1,2}$/.test(text.trim())) return null;
-  return text.trim().split(':').reduce((acc, part) => acc * 60 + Number(part), 0);
+  return text
+    .trim()
+    .split(':')
+    .reduce((acc, part) => acc * 60 + Number(part), 0);
 }
 
 const RELATIVE_TIME = /\b(ago|Streamed|Premiered|Scheduled|Premieres)\b/i;
@@ -28,7 +31,9 @@ function fromLockup(v: YTNodes.LockupView): ListedVideo | null {
     const badges = (o as { badges?: { text?: string }[] }).badges ?? [];
     durationText ??= badges.map((b) => b.text).find((t) => clockToSeconds(t) !== null);
   }
-  const rows = (v.metadata?.metadata as unknown as { metadata_rows?: { metadata_parts?: { text?: unknown }[] }[] })?.metadata_rows ?? [];
+  const rows =
+    (v.metadata?.metadata as unknown as { metadata_rows?: { metadata_parts?: { text?: unknown }[] }[] })
+      ?.metadata_rows ?? [];
   const parts = rows.flatMap((r) => (r.metadata_parts ?? []).map((p) => str(p.text))).filter(Boolean);
   return {
     videoId: v.content_id,
@@ -53,7 +58,9 @@ function fromShort(v: YTNodes.ShortsLockupView): ListedVideo | null {
 }
 
 function fromPlaylistVideo(v: YTNodes.PlaylistVideo): ListedVideo {
-  const info = str(v.video_info).split('•').map((s) => s.trim());
+  const info = str(v.video_info)
+    .split('•')
+    .map((s) => s.trim());
   return {
     videoId: v.id,
     title: str(v.title),

@@ -36,17 +36,34 @@ export function describeNetworkError(err: unknown, host: string, timeoutMs: numb
   const code = c?.code ?? '';
   // "<what failed> (<code>): <detail>": the code is what an operator searches for.
   const say = (kind: NetworkFailure, what: string, detail = '') =>
-    new YoutubeNetworkError(kind, `${what}${code && kind !== 'timeout' ? ` (${code})` : ''}${detail ? `: ${detail}` : ''}`, err);
-  if (code === 'ENOTFOUND') return say('host-not-found', 'host not found', `${host} does not resolve (is this machine offline, or the name blocked?)`);
+    new YoutubeNetworkError(
+      kind,
+      `${what}${code && kind !== 'timeout' ? ` (${code})` : ''}${detail ? `: ${detail}` : ''}`,
+      err,
+    );
+  if (code === 'ENOTFOUND')
+    return say(
+      'host-not-found',
+      'host not found',
+      `${host} does not resolve (is this machine offline, or the name blocked?)`,
+    );
   if (code === 'EAI_AGAIN' || code === 'ENODATA' || code === 'ESERVFAIL') {
     return say('dns-unavailable', `DNS lookup of ${host} failed`, 'no DNS server answered');
   }
   if (code === 'ECONNREFUSED') return say('refused', `connection to ${host} refused`);
-  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') return say('reset', `connection to ${host} was reset`);
-  if (code === 'TIMEOUT' || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET')
+    return say('reset', `connection to ${host} was reset`);
+  if (
+    code === 'TIMEOUT' ||
+    code === 'ETIMEDOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return say('timeout', `${host} did not answer within ${Math.round(timeoutMs / 1000)} s`);
   }
-  if (/^(CERT_|ERR_TLS|ERR_SSL|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code)) return say('tls', `TLS with ${host} failed`, c!.message);
+  if (/^(CERT_|ERR_TLS|ERR_SSL|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code))
+    return say('tls', `TLS with ${host} failed`, c!.message);
   if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH') return say('refused', `${host} is unreachable (no route)`);
   const message = c?.message || (err instanceof Error ? err.message : String(err));
   return new YoutubeNetworkError('other', `${host}: ${message}`, err);

@@ -9,11 +9,15 @@ import { readOwn } from '../../../test/support/fixture-files.ts';
 
 describe('decodeEntities and cleanCueText', () => {
   it('decodes named and numeric entities', () => {
-    expect(decodeEntities('&amp; &lt; &gt; &quot; &#39; &apos; &#x263A; &#8203;x &bogus;')).toBe('& < > " \' \' ☺ \u200bx &bogus;');
+    expect(decodeEntities('&amp; &lt; &gt; &quot; &#39; &apos; &#x263A; &#8203;x &bogus;')).toBe(
+      "& < > \" ' ' ☺ \u200bx &bogus;",
+    );
   });
 
   it('strips markup, zero-width spaces and joins lines', () => {
-    expect(cleanCueText('<b>bold</b> <font color="#fff">and</font>\n<c.colorE5E5E5>more</c><00:00:01.500><c> words</c>')).toBe('bold and more words');
+    expect(
+      cleanCueText('<b>bold</b> <font color="#fff">and</font>\n<c.colorE5E5E5>more</c><00:00:01.500><c> words</c>'),
+    ).toBe('bold and more words');
     expect(cleanCueText('\u200b  spaced \t out\u200b  ')).toBe('spaced out');
     expect(cleanCueText('a < b and c > d')).toBe('a < b and c > d');
   });
@@ -40,7 +44,11 @@ describe('normalizeCues', () => {
   });
 
   it('keeps end > start for cues starting together or missing an end', () => {
-    const out = normalizeCues([{ start: 1, end: 3, text: 'top' }, { start: 1, end: 2, text: 'bottom' }, { start: 7, text: 'tail' }]);
+    const out = normalizeCues([
+      { start: 1, end: 3, text: 'top' },
+      { start: 1, end: 2, text: 'bottom' },
+      { start: 7, text: 'tail' },
+    ]);
     expect(out[0]).toEqual({ start: 1, end: 3, text: 'top' });
     expect(out[1]).toEqual({ start: 1, end: 2, text: 'bottom' });
     expect(out[2]!.end).toBeGreaterThan(out[2]!.start);
@@ -100,7 +108,9 @@ describe('parseCaptionBody picks the format from the body', () => {
   });
 
   it('calls an HTML page what it is', () => {
-    expect(() => parseCaptionBody('<!DOCTYPE html><html><form action="/das_captcha"></form></html>')).toThrow(/rate-limiting/);
+    expect(() => parseCaptionBody('<!DOCTYPE html><html><form action="/das_captcha"></form></html>')).toThrow(
+      /rate-limiting/,
+    );
   });
 
   it('fails clearly on garbage', () => {

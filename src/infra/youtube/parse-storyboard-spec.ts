@@ -32,7 +32,9 @@ export function parseStoryboardSpec(spec: string): StoryboardLevel[] {
       rows: rowCount,
       interval: intervalMs / 1000,
       sheetUrl: (index) => {
-        const url = new URL(template.replaceAll('$L', String(level)).replaceAll('$N', name).replaceAll('$M', String(index)));
+        const url = new URL(
+          template.replaceAll('$L', String(level)).replaceAll('$N', name).replaceAll('$M', String(index)),
+        );
         if (sigh) url.searchParams.set('sigh', sigh);
         return url.toString();
       },

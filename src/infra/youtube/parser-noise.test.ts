@@ -8,7 +8,8 @@ afterEach(() => vi.restoreAllMocks());
 describe('youtubei.js parser noise', () => {
   it('an answer with renderers youtubei.js does not know parses without a word on the console', async () => {
     const printed: unknown[][] = [];
-    for (const level of ['warn', 'error', 'info', 'debug', 'log'] as const) vi.spyOn(console, level).mockImplementation((...a) => void printed.push(a));
+    for (const level of ['warn', 'error', 'info', 'debug', 'log'] as const)
+      vi.spyOn(console, level).mockImplementation((...a) => void printed.push(a));
     const yt = await createSessions({ fetch: () => Promise.reject(new Error('no network in this test')) }).plain();
     // A renderer name no version of youtubei.js knows, where it expects a caption tracklist.
     const raw = {

@@ -5,11 +5,15 @@ const run = (output: string, timeoutMs?: number) => createPlayerEvaluator(timeou
 
 describe('player evaluator (node:vm)', () => {
   it('runs the extracted script as a function body and returns sig and n', () => {
-    expect(run('const f = (s) => s.split("").reverse().join(""); return { sig: f("abc"), n: "xyz", other: 1 };')).toEqual({ sig: 'cba', n: 'xyz' });
+    expect(
+      run('const f = (s) => s.split("").reverse().join(""); return { sig: f("abc"), n: "xyz", other: 1 };'),
+    ).toEqual({ sig: 'cba', n: 'xyz' });
   });
 
   it('gives the script none of our globals', () => {
-    const seen = run('return { sig: [typeof process, typeof require, typeof fetch, typeof globalThis.process].join(",") };');
+    const seen = run(
+      'return { sig: [typeof process, typeof require, typeof fetch, typeof globalThis.process].join(",") };',
+    );
     expect(seen).toEqual({ sig: 'undefined,undefined,undefined,undefined', n: undefined });
   });
 

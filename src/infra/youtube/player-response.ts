@@ -19,10 +19,19 @@ export interface RawPlayerResponse {
       confirmDialogRenderer?: { title?: Text; dialogMessages?: Text[] };
     };
   };
-  videoDetails?: { videoId?: string; isLive?: boolean; isUpcoming?: boolean; isPrivate?: boolean; lengthSeconds?: string };
+  videoDetails?: {
+    videoId?: string;
+    isLive?: boolean;
+    isUpcoming?: boolean;
+    isPrivate?: boolean;
+    lengthSeconds?: string;
+  };
   microformat?: { playerMicroformatRenderer?: { publishDate?: string; uploadDate?: string; lengthSeconds?: string } };
   captions?: unknown;
-  storyboards?: { playerStoryboardSpecRenderer?: { spec?: string }; playerLiveStoryboardSpecRenderer?: { spec?: string } };
+  storyboards?: {
+    playerStoryboardSpecRenderer?: { spec?: string };
+    playerLiveStoryboardSpecRenderer?: { spec?: string };
+  };
 }
 
 /**
@@ -32,7 +41,9 @@ export interface RawPlayerResponse {
  */
 export function unwrapPlayerResponse(body: unknown): RawPlayerResponse {
   if (Array.isArray(body)) {
-    const part = body.find((x): x is { playerResponse: RawPlayerResponse } => isObject(x) && isObject(x.playerResponse));
+    const part = body.find(
+      (x): x is { playerResponse: RawPlayerResponse } => isObject(x) && isObject(x.playerResponse),
+    );
     return part?.playerResponse ?? {};
   }
   if (!isObject(body)) return {};

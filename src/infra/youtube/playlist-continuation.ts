@@ -21,6 +21,10 @@ function field(num: number, bytes: Uint8Array | number[]): number[] {
 const utf8 = (s: string) => [...Buffer.from(s, 'utf8')];
 
 export function playlistFirstPageToken(playlistId: string): string {
-  const inner = [...field(2, utf8(`VL${playlistId}`)), ...field(3, utf8(FIRST_PAGE_PARAMS)), ...field(35, utf8(playlistId))];
+  const inner = [
+    ...field(2, utf8(`VL${playlistId}`)),
+    ...field(3, utf8(FIRST_PAGE_PARAMS)),
+    ...field(35, utf8(playlistId)),
+  ];
   return Buffer.from(field(80226972, inner)).toString('base64url');
 }

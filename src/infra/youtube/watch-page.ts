@@ -4,7 +4,11 @@
 import { ServiceError } from '../../domain/errors.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 
-const MARKERS = ['var ytInitialPlayerResponse = ', 'window["ytInitialPlayerResponse"] = ', 'ytInitialPlayerResponse = '];
+const MARKERS = [
+  'var ytInitialPlayerResponse = ',
+  'window["ytInitialPlayerResponse"] = ',
+  'ytInitialPlayerResponse = ',
+];
 
 /** The JSON object embedded after `var ytInitialPlayerResponse = `, or undefined when the page has none. */
 export function extractPlayerResponse(html: string): RawPlayerResponse | undefined {
@@ -40,12 +44,18 @@ export function extractInitialData(html: string): unknown {
 /** Why an HTML page that is not a watch page cannot be used; always EXTRACTION_FAILED (retryable upstream). */
 export function classifyHtmlPage(html: string, status?: number): ServiceError {
   if (status === 429 || /das_captcha|g-recaptcha|unusual traffic|www\.google\.com\/sorry/i.test(html)) {
-    return new ServiceError('EXTRACTION_FAILED', 'YouTube is rate-limiting this server (it answered with a captcha page)');
+    return new ServiceError(
+      'EXTRACTION_FAILED',
+      'YouTube is rate-limiting this server (it answered with a captcha page)',
+    );
   }
   if (/consent\.youtube\.com|consent\.google\.com/i.test(html)) {
     return new ServiceError('EXTRACTION_FAILED', 'YouTube answered with a cookie-consent page instead of the video');
   }
-  return new ServiceError('EXTRACTION_FAILED', `YouTube answered with an unexpected page${status ? ` (HTTP ${status})` : ''}`);
+  return new ServiceError(
+    'EXTRACTION_FAILED',
+    `YouTube answered with an unexpected page${status ? ` (HTTP ${status})` : ''}`,
+  );
 }
 
 export const looksLikeHtml = (body: string) => /^\s*(?:<!doctype html|<html)/i.test(body);

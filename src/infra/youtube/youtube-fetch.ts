@@ -51,7 +51,8 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
     const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);
     const identity = egressScope.getStore();
     const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
-    const body = init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
+    const body =
+      init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
     const forward = {
       method,
       headers: init.headers ?? request?.headers,
@@ -69,7 +70,8 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
       return response;
     } catch (error) {
       // The caller gave up: its abort, not a network failure. Anything else says what failed (DNS, refused, TLS...).
-      const failure = init.signal?.aborted || capture?.signal?.aborted ? error : describeNetworkError(error, url.host, timeoutMs);
+      const failure =
+        init.signal?.aborted || capture?.signal?.aborted ? error : describeNetworkError(error, url.host, timeoutMs);
       if (capture) capture.error = failure;
       throw failure;
     }

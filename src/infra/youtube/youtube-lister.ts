@@ -38,7 +38,8 @@ type Feed = InstanceType<typeof Mixins.Feed>;
 function upstreamError(err: unknown, what: string): ServiceError {
   if (err instanceof ServiceError) return err;
   const message = err instanceof Error ? err.message : String(err);
-  if (/status code (400|404)\b/.test(message)) return new ServiceError('NOT_FOUND', `YouTube does not know this ${what}`);
+  if (/status code (400|404)\b/.test(message))
+    return new ServiceError('NOT_FOUND', `YouTube does not know this ${what}`);
   return new ServiceError('EXTRACTION_FAILED', `Could not list this ${what} from YouTube: ${message.slice(0, 200)}`);
 }
 
@@ -51,7 +52,12 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
   const pacer = egress
     ? createEgressPacer(
         egress.store,
-        { identities: proxies.identities, budgetPerHour: egress.budgetPerHour, cooldownBaseSeconds: egress.cooldownBaseSeconds, cooldownMaxSeconds: egress.cooldownMaxSeconds },
+        {
+          identities: proxies.identities,
+          budgetPerHour: egress.budgetPerHour,
+          cooldownBaseSeconds: egress.cooldownBaseSeconds,
+          cooldownMaxSeconds: egress.cooldownMaxSeconds,
+        },
         { onOutcome: egress.onOutcome },
       )
     : undefined;
@@ -69,14 +75,23 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // youtubei.js words HTTP failures as "... status code 429"; a 429 is about the identity and cools it.
-      const kind: OutcomeKind = /status code 429\b/.test(message) ? 'rate_limited' : err instanceof ServiceError && err.code === 'NOT_FOUND' ? 'video' : 'error';
+      const kind: OutcomeKind = /status code 429\b/.test(message)
+        ? 'rate_limited'
+        : err instanceof ServiceError && err.code === 'NOT_FOUND'
+          ? 'video'
+          : 'error';
       await report(kind, message.slice(0, 300));
       throw err;
     }
   }
 
-  const browse = async (yt: Innertube, payload: Record<string, string>) => yt.actions.execute('/browse', { ...payload, parse: true });
-  const page = <M>(feed: Feed, meta: M | null = null): SourcePage<M> => ({ meta, items: listedVideos(feed), continuation: nextContinuation(feed) });
+  const browse = async (yt: Innertube, payload: Record<string, string>) =>
+    yt.actions.execute('/browse', { ...payload, parse: true });
+  const page = <M>(feed: Feed, meta: M | null = null): SourcePage<M> => ({
+    meta,
+    items: listedVideos(feed),
+    continuation: nextContinuation(feed),
+  });
 
   return {
     async playlist(playlistId, continuation) {
@@ -90,11 +105,13 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
             playlistId,
             title: String(playlist.info.title ?? '').trim(),
             author: playlist.info.author?.name?.replace(/^by\s+/i, '') || null,
-            videoCountText: playlist.info.total_items && playlist.info.total_items !== 'N/A' ? playlist.info.total_items : null,
+            videoCountText:
+              playlist.info.total_items && playlist.info.total_items !== 'N/A' ? playlist.info.total_items : null,
             url: `https://www.youtube.com/playlist?list=${playlistId}`,
           };
           const first = page(playlist, meta);
-          if (!meta.title && first.items.length === 0) throw new ServiceError('NOT_FOUND', 'YouTube does not know this playlist');
+          if (!meta.title && first.items.length === 0)
+            throw new ServiceError('NOT_FOUND', 'YouTube does not know this playlist');
           return first;
         });
       } catch (err) {
@@ -109,7 +126,8 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
           const yt = await sessions.plain();
           const endpoint = await yt.resolveURL(`https://www.youtube.com${ref.path}`);
           const browseId = (endpoint.payload as { browseId?: unknown } | undefined)?.browseId;
-          if (typeof browseId !== 'string' || !CHANNEL_ID_PATTERN.test(browseId)) throw new ServiceError('NOT_FOUND', `${ref.path} is not a YouTube channel`);
+          if (typeof browseId !== 'string' || !CHANNEL_ID_PATTERN.test(browseId))
+            throw new ServiceError('NOT_FOUND', `${ref.path} is not a YouTube channel`);
           return browseId;
         });
       } catch (err) {
@@ -121,8 +139,13 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
       try {
         return await paced(async () => {
           const yt = await sessions.plain();
-          if (continuation) return page<ChannelMeta>(new Mixins.Feed(yt.actions, await browse(yt, { continuation }), true));
-          const channel = new YT.Channel(yt.actions, await browse(yt, { browseId: channelId, params: TAB_PARAMS[tab] }), true);
+          if (continuation)
+            return page<ChannelMeta>(new Mixins.Feed(yt.actions, await browse(yt, { continuation }), true));
+          const channel = new YT.Channel(
+            yt.actions,
+            await browse(yt, { browseId: channelId, params: TAB_PARAMS[tab] }),
+            true,
+          );
           return page(channel, channelMeta(channel, channelId));
         });
       } catch (err) {
@@ -148,11 +171,21 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
 }
 
 function channelMeta(channel: InstanceType<typeof YT.Channel>, channelId: string): ChannelMeta {
-  const m = channel.metadata as { title?: string; description?: string; vanity_channel_url?: string; avatar?: { url?: string }[]; external_id?: string };
+  const m = channel.metadata as {
+    title?: string;
+    description?: string;
+    vanity_channel_url?: string;
+    avatar?: { url?: string }[];
+    external_id?: string;
+  };
   // The 2025-26 page header (pageHeaderViewModel) words the handle and counts as metadata rows:
   // [["@creativecommons"], ["8.84k subscribers", "258 videos"]].
-  const header = channel.header as unknown as { content?: { metadata?: { metadata_rows?: { metadata_parts?: { text?: unknown }[] }[] } } } | undefined;
-  const parts = (header?.content?.metadata?.metadata_rows ?? []).flatMap((r) => (r.metadata_parts ?? []).map((p) => String(p.text ?? '').trim()));
+  const header = channel.header as unknown as
+    | { content?: { metadata?: { metadata_rows?: { metadata_parts?: { text?: unknown }[] }[] } } }
+    | undefined;
+  const parts = (header?.content?.metadata?.metadata_rows ?? []).flatMap((r) =>
+    (r.metadata_parts ?? []).map((p) => String(p.text ?? '').trim()),
+  );
   const vanity = m.vanity_channel_url?.match(/\/(@[^/?#]+)/)?.[1];
   const header4 = channel.header?.is(YTNodes.C4TabbedHeader) ? channel.header : undefined;
   return {
@@ -160,7 +193,8 @@ function channelMeta(channel: InstanceType<typeof YT.Channel>, channelId: string
     name: m.title ?? '',
     handle: parts.find((p) => p.startsWith('@')) ?? (vanity ? decodeURIComponent(vanity) : null),
     description: m.description ?? '',
-    subscriberCountText: parts.find((p) => /subscriber/i.test(p)) ?? (header4?.subscribers ? String(header4.subscribers) : null),
+    subscriberCountText:
+      parts.find((p) => /subscriber/i.test(p)) ?? (header4?.subscribers ? String(header4.subscribers) : null),
     avatar: m.avatar?.[0]?.url ?? null,
     url: `https://www.youtube.com/channel/${m.external_id ?? channelId}`,
   };

@@ -9,7 +9,9 @@ import { readOwn } from '../../../test/support/fixture-files.ts';
 const BASE = 'http://127.0.0.1:1';
 const ID = 'OwnVideo001';
 const player = readOwn('player.own.captions.json');
-const botCheck = json({ playabilityStatus: { status: 'LOGIN_REQUIRED', reason: 'Sign in to confirm you’re not a bot' } });
+const botCheck = json({
+  playabilityStatus: { status: 'LOGIN_REQUIRED', reason: 'Sign in to confirm you’re not a bot' },
+});
 const unavailable = json({ playabilityStatus: { status: 'ERROR', reason: 'This video is unavailable' } });
 const captions = json(readOwn('timedtext.own.asr.json3.json'));
 
@@ -57,7 +59,13 @@ describe('getVideo', () => {
     ['HTTP 503', { status: 503, body: 'oops' }],
     ['a captcha page', html('<html><form action="/das_captcha"></form></html>')],
     ['a network error', new TypeError('fetch failed')],
-    ['unplayable for this client', json({ playabilityStatus: { status: 'UNPLAYABLE', reason: 'This video is not available' }, videoDetails: { videoId: ID } })],
+    [
+      'unplayable for this client',
+      json({
+        playabilityStatus: { status: 'UNPLAYABLE', reason: 'This video is not available' },
+        videoDetails: { videoId: ID },
+      }),
+    ],
   ])('falls back after %s', async (_name, first) => {
     const { yt, src } = source({ player: (client) => (client === 'VISIONOS' ? first : json(player)) });
     expect((await src.getVideo(ID)).info.title).toBe('Our own test video');
@@ -66,13 +74,22 @@ describe('getVideo', () => {
 
   it('stops at a definitive answer without asking more clients', async () => {
     const { yt, src } = source({ player: () => unavailable });
-    await expect(src.getVideo(ID)).rejects.toMatchObject({ code: 'VIDEO_NOT_FOUND', message: expect.stringContaining('This video is unavailable') });
+    await expect(src.getVideo(ID)).rejects.toMatchObject({
+      code: 'VIDEO_NOT_FOUND',
+      message: expect.stringContaining('This video is unavailable'),
+    });
     expect(yt.calls).toEqual([`PLAYER VISIONOS ${ID}`]);
   });
 
   it('answers EXTRACTION_FAILED, never NO_SUBTITLES, when every client and the watch page fail', async () => {
-    const { yt, src } = source({ player: () => botCheck, watch: () => html('<html><div class="g-recaptcha"></div></html>', 429) });
-    await expect(src.getVideo(ID)).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/not a bot.*rate-limiting/) });
+    const { yt, src } = source({
+      player: () => botCheck,
+      watch: () => html('<html><div class="g-recaptcha"></div></html>', 429),
+    });
+    await expect(src.getVideo(ID)).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringMatching(/not a bot.*rate-limiting/),
+    });
     expect(yt.calls).toEqual([`PLAYER VISIONOS ${ID}`, `PLAYER ANDROID ${ID}`, 'GET /watch']);
   });
 
@@ -83,7 +100,10 @@ describe('getVideo', () => {
   });
 
   it('reports VIDEO_UNPLAYABLE when every client calls the video unplayable', async () => {
-    const { src } = source({ player: () => json({ playabilityStatus: { status: 'UNPLAYABLE', reason: 'This video is not available' } }) }, ['VISIONOS', 'ANDROID']);
+    const { src } = source(
+      { player: () => json({ playabilityStatus: { status: 'UNPLAYABLE', reason: 'This video is not available' } }) },
+      ['VISIONOS', 'ANDROID'],
+    );
     await expect(src.getVideo(ID)).rejects.toMatchObject({ code: 'VIDEO_UNPLAYABLE' });
   });
 
@@ -104,7 +124,11 @@ describe('fetchTranscript', () => {
     const segments = await src.fetchTranscript(video.tracks[1]!);
     expect(segments[0]).toEqual({ start: 0.08, end: 2.02, text: 'hello and welcome' });
     const download = new URL(yt.urls.at(-1)!);
-    expect([download.origin, download.searchParams.get('fmt'), download.searchParams.get('lang')]).toEqual([BASE, 'json3', 'en']);
+    expect([download.origin, download.searchParams.get('fmt'), download.searchParams.get('lang')]).toEqual([
+      BASE,
+      'json3',
+      'en',
+    ]);
   });
 
   it('treats an empty body as retryable and takes the same track from another client', async () => {
@@ -120,7 +144,10 @@ describe('fetchTranscript', () => {
   it('answers EXTRACTION_FAILED when no URL for the track works', async () => {
     const { src } = source({ player: () => json(player), timedtext: () => ({ body: '' }) });
     const video = await src.getVideo(ID);
-    await expect(src.fetchTranscript(video.tracks[0]!)).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringContaining('PO token') });
+    await expect(src.fetchTranscript(video.tracks[0]!)).rejects.toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringContaining('PO token'),
+    });
   });
 });
 
@@ -138,7 +165,16 @@ describe('getFrameSource', () => {
     const { src } = source({ player: () => json(noStreams) });
     const frames = await src.getFrameSource(ID, 640);
     if (frames.kind !== 'storyboard') throw new Error('expected storyboard');
-    expect({ ...frames, sheetUrl: undefined }).toEqual({ kind: 'storyboard', sheetUrl: undefined, thumbWidth: 160, thumbHeight: 90, columns: 5, rows: 5, interval: 5, count: 24 });
+    expect({ ...frames, sheetUrl: undefined }).toEqual({
+      kind: 'storyboard',
+      sheetUrl: undefined,
+      thumbWidth: 160,
+      thumbHeight: 90,
+      columns: 5,
+      rows: 5,
+      interval: 5,
+      count: 24,
+    });
     expect(frames.sheetUrl(1)).toBe(`${BASE}/sb/OwnVideo001/storyboard3_L2/M1.jpg?sqp=own&sigh=rs%24CCC`);
   });
 

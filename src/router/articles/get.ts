@@ -15,7 +15,8 @@ export const getArticleProcedure = keyedProcedure
     // Not in the spec's tool list, but an agent that found an article with search_articles needs a way to read it.
     mcp: {
       name: 'get_article',
-      description: 'The whole article (sections with timestamps, key points, tags) by its id (art_...) from search_articles or summarize_video. Free.',
+      description:
+        'The whole article (sections with timestamps, key points, tags) by its id (art_...) from search_articles or summarize_video. Free.',
       readOnly: true,
       idempotent: true,
       text: articleMarkdown,

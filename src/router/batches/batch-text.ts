@@ -5,12 +5,14 @@ import type { Batch, BatchItem } from '../../domain/batches/schemas.ts';
 const READ_BACK = {
   transcript: 'Read a transcript with get_video_subtitles (stored ones are free).',
   article: 'Read an article with get_article and its articleId (free).',
-  translation: 'Read a translation with get_video_subtitles and lang set to the target language (stored ones are free).',
+  translation:
+    'Read a translation with get_video_subtitles and lang set to the target language (stored ones are free).',
 } as const;
 
 function done(i: BatchItem): string {
   const r = i.result;
-  if (i.status !== 'succeeded' || !r) return `${i.position + 1}. ${i.videoId} failed: ${i.error?.code} ${i.error?.message}`;
+  if (i.status !== 'succeeded' || !r)
+    return `${i.position + 1}. ${i.videoId} failed: ${i.error?.code} ${i.error?.message}`;
   const cost = i.creditsCharged ? `, ${i.creditsCharged} credits` : ' (stored, free)';
   switch (r.type) {
     case 'transcript':

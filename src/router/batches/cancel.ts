@@ -11,11 +11,13 @@ export const cancelBatchProcedure = keyedProcedure
       path: '/batches/{id}/cancel',
       tags: ['batches'],
       summary: 'Cancel a batch',
-      description: 'Videos not started yet are cancelled and never charged; videos already running finish (and are charged if they succeed). The batch ends as cancelled once nothing runs. Cancelling again changes nothing. Free.',
+      description:
+        'Videos not started yet are cancelled and never charged; videos already running finish (and are charged if they succeed). The batch ends as cancelled once nothing runs. Cancelling again changes nothing. Free.',
     },
     mcp: {
       name: 'cancel_batch',
-      description: 'Stop a batch started with create_batch: videos not started are cancelled (free); running ones finish. Arg: id (bat_...).',
+      description:
+        'Stop a batch started with create_batch: videos not started are cancelled (free); running ones finish. Arg: id (bat_...).',
       idempotent: true,
       text: batchText,
     },

@@ -1,6 +1,12 @@
 import { createBatch } from '../../domain/batches/create-batch.ts';
 import { Batch, BATCH_MAX_VIDEOS, CreateBatchInput } from '../../domain/batches/schemas.ts';
-import { BATCH_VIDEO_PRICES, credits, PER_STARTED_HOUR, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../../domain/pricing/prices.ts';
+import {
+  BATCH_VIDEO_PRICES,
+  credits,
+  PER_STARTED_HOUR,
+  STT_PRICE_PER_MINUTE,
+  SUBTITLES_PRICE,
+} from '../../domain/pricing/prices.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { createBatchDeps } from './batch-deps.ts';
 import { batchText } from './batch-text.ts';
@@ -42,7 +48,11 @@ export const createBatchProcedure = keyedProcedure
   .input(CreateBatchInput)
   .output(Batch)
   .mutation(async ({ ctx, input }) => {
-    const batch = await createBatch(createBatchDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input);
+    const batch = await createBatch(
+      createBatchDeps(ctx.deps),
+      { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal },
+      input,
+    );
     // Async work created: REST answers 202 with where to follow it; tRPC and MCP return the same batch.
     ctx.out.status = 202;
     ctx.out.location = `/api/v1/batches/${batch.id}`;

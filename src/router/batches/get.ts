@@ -17,7 +17,8 @@ export const getBatchProcedure = keyedProcedure
     },
     mcp: {
       name: 'get_batch',
-      description: 'Progress of a batch started with create_batch: counts, credits charged, and one line per finished video (ok with segment count, or the error). Arg: id (bat_...). Free; poll every few seconds while status is "running".',
+      description:
+        'Progress of a batch started with create_batch: counts, credits charged, and one line per finished video (ok with segment count, or the error). Arg: id (bat_...). Free; poll every few seconds while status is "running".',
       readOnly: true,
       text: batchText,
     },

@@ -12,7 +12,19 @@ export const captureFramesProcedure = keyedProcedure
       summary: 'Capture still frames',
       description: `Still images of a video at \`t\` or up to ${MAX_TIMESTAMPS} \`timestamps\` (seconds, decimals allowed, within the video), \`width\` pixels wide (default ${DEFAULT_WIDTH}, aspect kept), JPEG. Each frame comes with a signed URL valid for 24 hours, and inline as base64 when \`includeBase64\` is true. ${credits(FRAME_PRICE)} per frame newly captured; stored frames are free; a request that cannot afford every new frame fails with 402 before capturing anything. Frames that fail individually are listed in \`failed\` and not charged. When YouTube gives no stream, frames come from its low-resolution storyboards (\`source: storyboard\`). \`url\` may be a direct media URL (https, a video file or HLS playlist): ffmpeg reads it through the SSRF-guarded gateway.`,
     },
-    errors: ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
+    errors: [
+      'VIDEO_NOT_FOUND',
+      'VIDEO_AGE_RESTRICTED',
+      'VIDEO_MEMBERS_ONLY',
+      'VIDEO_PAID',
+      'VIDEO_REGION_BLOCKED',
+      'VIDEO_LIVE',
+      'VIDEO_UPCOMING',
+      'VIDEO_UNPLAYABLE',
+      'INSUFFICIENT_CREDITS',
+      'FRAME_FAILED',
+      'EXTRACTION_FAILED',
+    ],
   })
   .input(CaptureFramesInput)
   .output(CapturedFrames)

@@ -26,7 +26,13 @@ export const getJobProcedure = keyedProcedure
     errors: ['JOB_NOT_FOUND'],
   })
   .input(GetJobInput)
-  .output(JobWithResult.extend({ webhooks: z.array(WebhookDelivery).describe('Deliveries to the callbackUrl given with the request, each attempt recorded') }))
+  .output(
+    JobWithResult.extend({
+      webhooks: z
+        .array(WebhookDelivery)
+        .describe('Deliveries to the callbackUrl given with the request, each attempt recorded'),
+    }),
+  )
   .query(async ({ ctx, input }) => ({
     ...(await getJob(ctx.deps, ctx.caller, input)),
     webhooks: await ctx.deps.webhooks.list({ accountId: ctx.caller.accountId, jobId: input.id, limit: 20 }),

@@ -10,7 +10,15 @@ export const CreateKeyInput = z.object({
 /** The plaintext key is in this answer only; the service keeps its hash. */
 export const createKeyProcedure = sessionProcedure
   .input(CreateKeyInput)
-  .output(z.object({ id: z.string(), key: z.string(), prefix: z.string(), name: z.string(), expiresAt: z.string().nullable() }))
+  .output(
+    z.object({
+      id: z.string(),
+      key: z.string(),
+      prefix: z.string(),
+      name: z.string(),
+      expiresAt: z.string().nullable(),
+    }),
+  )
   .mutation(async ({ ctx, input }) => {
     const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
     const k = await createApiKey(ctx.deps, { accountId: ctx.session.accountId, name: input.name, expiresAt });

@@ -33,4 +33,6 @@ export const listChannelProcedure = keyedProcedure
   })
   .input(ListChannelInput)
   .output(ChannelPage)
-  .query(({ ctx, input }) => listChannel(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input));
+  .query(({ ctx, input }) =>
+    listChannel(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input),
+  );

@@ -6,8 +6,17 @@ import { clock } from '../../domain/subtitles/formats.ts';
 const line = (v: ListedVideo, i: number) =>
   `${i + 1}. ${v.videoId} · ${v.title}${v.duration !== null ? ` · ${clock(v.duration)}` : ''}${v.published ? ` · ${v.published}` : ''}`;
 
-function pageText(header: string[], o: { items: ListedVideo[]; nextCursor: string | null; creditsCharged: number; cached: boolean }, tool: string, same: string): string {
-  const lines = [...header, `${o.items.length} videos on this page; ${o.creditsCharged} credit${o.creditsCharged === 1 ? '' : 's'} charged${o.cached ? ' (cached, free)' : ''}.`, ''];
+function pageText(
+  header: string[],
+  o: { items: ListedVideo[]; nextCursor: string | null; creditsCharged: number; cached: boolean },
+  tool: string,
+  same: string,
+): string {
+  const lines = [
+    ...header,
+    `${o.items.length} videos on this page; ${o.creditsCharged} credit${o.creditsCharged === 1 ? '' : 's'} charged${o.cached ? ' (cached, free)' : ''}.`,
+    '',
+  ];
   lines.push(...o.items.map(line));
   lines.push('');
   lines.push(
@@ -20,14 +29,21 @@ function pageText(header: string[], o: { items: ListedVideo[]; nextCursor: strin
 
 export function playlistText(o: PlaylistPage): string {
   const p = o.playlist;
-  const header = p ? [`Playlist ${p.playlistId}: "${p.title}"${p.author ? ` by ${p.author}` : ''}${p.videoCountText ? ` (${p.videoCountText})` : ''}`] : [];
+  const header = p
+    ? [
+        `Playlist ${p.playlistId}: "${p.title}"${p.author ? ` by ${p.author}` : ''}${p.videoCountText ? ` (${p.videoCountText})` : ''}`,
+      ]
+    : [];
   return pageText(header, o, 'list_playlist_videos', 'the same playlist');
 }
 
 export function channelText(o: ChannelPage): string {
   const c = o.channel;
   const header = c
-    ? [`Channel ${c.name}${c.handle ? ` (${c.handle})` : ''}, ${c.channelId}${c.subscriberCountText ? `, ${c.subscriberCountText}` : ''}; ${o.tab} tab.`, ...(c.description ? [`About: ${c.description.replace(/\s+/g, ' ').slice(0, 300)}`] : [])]
+    ? [
+        `Channel ${c.name}${c.handle ? ` (${c.handle})` : ''}, ${c.channelId}${c.subscriberCountText ? `, ${c.subscriberCountText}` : ''}; ${o.tab} tab.`,
+        ...(c.description ? [`About: ${c.description.replace(/\s+/g, ' ').slice(0, 300)}`] : []),
+      ]
     : [`${o.tab} tab, next page.`];
   return pageText(header, o, 'list_channel_videos', `the same channel and tab "${o.tab}"`);
 }

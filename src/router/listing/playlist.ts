@@ -32,4 +32,6 @@ export const listPlaylistProcedure = keyedProcedure
   })
   .input(ListPlaylistInput)
   .output(PlaylistPage)
-  .query(({ ctx, input }) => listPlaylist(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input));
+  .query(({ ctx, input }) =>
+    listPlaylist(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input),
+  );

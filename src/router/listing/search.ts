@@ -31,4 +31,6 @@ export const searchVideosProcedure = keyedProcedure
   })
   .input(SearchVideosInput)
   .output(SearchPage)
-  .query(({ ctx, input }) => searchVideos(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input));
+  .query(({ ctx, input }) =>
+    searchVideos(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input),
+  );

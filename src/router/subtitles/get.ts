@@ -36,13 +36,31 @@ export const getSubtitles = keyedProcedure
       text: transcriptAnswerText,
     },
     acceptedAsJob: true,
-    errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'MEDIA_TOO_LARGE', 'STT_NOT_CONFIGURED'],
+    errors: [
+      'NO_SUBTITLES',
+      'VIDEO_NOT_FOUND',
+      'VIDEO_AGE_RESTRICTED',
+      'VIDEO_MEMBERS_ONLY',
+      'VIDEO_PAID',
+      'VIDEO_REGION_BLOCKED',
+      'VIDEO_LIVE',
+      'VIDEO_UPCOMING',
+      'VIDEO_UNPLAYABLE',
+      'INSUFFICIENT_CREDITS',
+      'EXTRACTION_FAILED',
+      'MEDIA_TOO_LARGE',
+      'STT_NOT_CONFIGURED',
+    ],
   })
   .input(GetSubtitlesInput.extend({ callbackUrl: CallbackUrl }))
   .output(TranscriptAnswer)
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) => {
     const out = await withJobCallback(ctx, callbackUrl, () =>
-      getTranscript(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) }),
+      getTranscript(
+        ctx.deps,
+        { caller: ctx.caller, requestId: ctx.requestId },
+        { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) },
+      ),
     );
     if (out.status !== 'succeeded') return acceptedUnlessDone(ctx, out);
     const page = ctx.out.takesStoredPage ? storedPageOf(out) : undefined;

@@ -32,10 +32,28 @@ export const createSummary = keyedProcedure
       text: summarizeText,
     },
     acceptedAsJob: true,
-    errors: ['NO_SUBTITLES', 'VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_LIVE', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],
+    errors: [
+      'NO_SUBTITLES',
+      'VIDEO_NOT_FOUND',
+      'VIDEO_AGE_RESTRICTED',
+      'VIDEO_MEMBERS_ONLY',
+      'VIDEO_PAID',
+      'VIDEO_REGION_BLOCKED',
+      'VIDEO_LIVE',
+      'VIDEO_UPCOMING',
+      'VIDEO_UNPLAYABLE',
+      'INSUFFICIENT_CREDITS',
+      'EXTRACTION_FAILED',
+      'LLM_FAILED',
+    ],
   })
   .input(SummarizeInput.extend({ callbackUrl: CallbackUrl }))
   .output(SummarizeOutput)
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
-    acceptedUnlessDone(ctx, await withCallback(ctx, callbackUrl, () => requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input))),
+    acceptedUnlessDone(
+      ctx,
+      await withCallback(ctx, callbackUrl, () =>
+        requestSummary(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input),
+      ),
+    ),
   );

@@ -41,5 +41,10 @@ export const translateTranscript = keyedProcedure
   .input(TranslateInput.extend({ callbackUrl: CallbackUrl }))
   .output(TranslateOutput)
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
-    acceptedUnlessDone(ctx, await withCallback(ctx, callbackUrl, () => requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input))),
+    acceptedUnlessDone(
+      ctx,
+      await withCallback(ctx, callbackUrl, () =>
+        requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input),
+      ),
+    ),
   );

@@ -22,7 +22,16 @@ export const getVideoInfoProcedure = keyedProcedure
       openWorld: true,
       text: videoInfoText,
     },
-    errors: ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'EXTRACTION_FAILED'],
+    errors: [
+      'VIDEO_NOT_FOUND',
+      'VIDEO_AGE_RESTRICTED',
+      'VIDEO_MEMBERS_ONLY',
+      'VIDEO_PAID',
+      'VIDEO_REGION_BLOCKED',
+      'VIDEO_UPCOMING',
+      'VIDEO_UNPLAYABLE',
+      'EXTRACTION_FAILED',
+    ],
   })
   .input(VideoIdInput)
   .output(VideoInfo)

@@ -9,7 +9,8 @@ export const listTracksProcedure = keyedProcedure
       path: '/videos/{videoId}/tracks',
       tags: ['videos'],
       summary: 'Subtitle tracks',
-      description: 'Every subtitle track of the video: language code, name, auto-generated or manual, translatable, default. Free.',
+      description:
+        'Every subtitle track of the video: language code, name, auto-generated or manual, translatable, default. Free.',
     },
     mcp: {
       name: 'list_subtitle_tracks',
@@ -20,7 +21,16 @@ export const listTracksProcedure = keyedProcedure
       openWorld: true,
       text: trackListText,
     },
-    errors: ['VIDEO_NOT_FOUND', 'VIDEO_AGE_RESTRICTED', 'VIDEO_MEMBERS_ONLY', 'VIDEO_PAID', 'VIDEO_REGION_BLOCKED', 'VIDEO_UPCOMING', 'VIDEO_UNPLAYABLE', 'EXTRACTION_FAILED'],
+    errors: [
+      'VIDEO_NOT_FOUND',
+      'VIDEO_AGE_RESTRICTED',
+      'VIDEO_MEMBERS_ONLY',
+      'VIDEO_PAID',
+      'VIDEO_REGION_BLOCKED',
+      'VIDEO_UPCOMING',
+      'VIDEO_UNPLAYABLE',
+      'EXTRACTION_FAILED',
+    ],
   })
   .input(VideoIdInput)
   .output(TrackList)

@@ -4,7 +4,25 @@ import { date } from '../format.ts';
 import { navigate, type Page } from '../router.ts';
 import { articleView } from '../video/article-view.ts';
 
-const CATEGORIES = ['education', 'technology', 'science', 'business', 'finance', 'health', 'entertainment', 'gaming', 'music', 'news', 'politics', 'sports', 'travel', 'food', 'lifestyle', 'howto', 'other'] as const;
+const CATEGORIES = [
+  'education',
+  'technology',
+  'science',
+  'business',
+  'finance',
+  'health',
+  'entertainment',
+  'gaming',
+  'music',
+  'news',
+  'politics',
+  'sports',
+  'travel',
+  'food',
+  'lifestyle',
+  'howto',
+  'other',
+] as const;
 type Category = (typeof CATEGORIES)[number];
 
 /** Search snippets mark matches with <b> or <mark>; everything else in them is shown as text. */
@@ -23,14 +41,38 @@ export const articlesPage: Page = {
   title: 'Articles',
   auth: true,
   async render(main, _params, query) {
-    const q = h('input', { type: 'search', name: 'query', value: query.get('query') ?? '', placeholder: 'Words or "a phrase"' });
-    const category = h('select', { name: 'category' }, h('option', { value: '' }, 'Any'), ...CATEGORIES.map((c) => h('option', { value: c, selected: query.get('category') === c }, c)));
-    const lang = h('input', { type: 'text', name: 'lang', value: query.get('lang') ?? '', placeholder: 'Any', size: 6, autocomplete: 'off' });
+    const q = h('input', {
+      type: 'search',
+      name: 'query',
+      value: query.get('query') ?? '',
+      placeholder: 'Words or "a phrase"',
+    });
+    const category = h(
+      'select',
+      { name: 'category' },
+      h('option', { value: '' }, 'Any'),
+      ...CATEGORIES.map((c) => h('option', { value: c, selected: query.get('category') === c }, c)),
+    );
+    const lang = h('input', {
+      type: 'text',
+      name: 'lang',
+      value: query.get('lang') ?? '',
+      placeholder: 'Any',
+      size: 6,
+      autocomplete: 'off',
+    });
     const button = h('button', { type: 'submit', class: 'primary' }, 'Search');
     const message = messageArea();
     const results = h('div', { class: 'results', 'aria-live': 'polite' });
     const page = Math.max(1, Number(query.get('page')) || 1);
-    const form = h('form', { class: 'card search', role: 'search' }, field('Search', q), field('Category', category), field('Language', lang), button);
+    const form = h(
+      'form',
+      { class: 'card search', role: 'search' },
+      field('Search', q),
+      field('Category', category),
+      field('Language', lang),
+      button,
+    );
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const params = new URLSearchParams();
@@ -39,7 +81,13 @@ export const articlesPage: Page = {
       if (lang.value.trim()) params.set('lang', lang.value.trim());
       navigate(`/articles?${params}`);
     });
-    main.append(h('h1', { tabindex: -1 }, 'Articles'), h('p', null, 'Every article generated on Subtext, by anyone. Searching is free.'), form, message, results);
+    main.append(
+      h('h1', { tabindex: -1 }, 'Articles'),
+      h('p', null, 'Every article generated on Subtext, by anyone. Searching is free.'),
+      form,
+      message,
+      results,
+    );
     try {
       const r = await busy(button, 'Searching…', () =>
         api.articles.search.query({
@@ -57,7 +105,13 @@ export const articlesPage: Page = {
       };
       replace(
         results,
-        h('p', { class: 'count' }, r.total === 0 ? 'No articles match.' : `${r.totalExact ? '' : 'More than '}${r.total} article${r.total === 1 ? '' : 's'}, page ${r.page} of ${r.totalPages}.`),
+        h(
+          'p',
+          { class: 'count' },
+          r.total === 0
+            ? 'No articles match.'
+            : `${r.totalExact ? '' : 'More than '}${r.total} article${r.total === 1 ? '' : 's'}, page ${r.page} of ${r.totalPages}.`,
+        ),
         h(
           'ol',
           { class: 'hits' },
@@ -67,11 +121,18 @@ export const articlesPage: Page = {
               null,
               h('h2', null, h('a', { href: `/articles/${encodeURIComponent(a.id)}` }, a.title)),
               h('p', { class: 'meta' }, `${a.category} · ${a.lang} · ${date(a.createdAt)}`),
-              a.snippet ? snippet(a.snippet) : h('p', null, a.summary.slice(0, 280) + (a.summary.length > 280 ? '…' : '')),
+              a.snippet
+                ? snippet(a.snippet)
+                : h('p', null, a.summary.slice(0, 280) + (a.summary.length > 280 ? '…' : '')),
             ),
           ),
         ),
-        h('nav', { class: 'pager', 'aria-label': 'Pages' }, r.page > 1 ? h('a', { href: link(r.page - 1) }, 'Previous page') : null, r.hasMore ? h('a', { href: link(r.page + 1) }, 'Next page') : null),
+        h(
+          'nav',
+          { class: 'pager', 'aria-label': 'Pages' },
+          r.page > 1 ? h('a', { href: link(r.page - 1) }, 'Previous page') : null,
+          r.hasMore ? h('a', { href: link(r.page + 1) }, 'Next page') : null,
+        ),
       );
     } catch (err) {
       message.error(explain(err));

@@ -19,7 +19,13 @@ function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSear
     'form',
     { class: 'card narrow', novalidate: false },
     field('Email', email),
-    field('Password', password, signingUp ? 'At least 10 characters. A passphrase of a few words is easy to remember and hard to guess.' : undefined),
+    field(
+      'Password',
+      password,
+      signingUp
+        ? 'At least 10 characters. A passphrase of a few words is easy to remember and hard to guess.'
+        : undefined,
+    ),
     message,
     submit,
   );
@@ -45,7 +51,11 @@ function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSear
     main,
     h('h1', { tabindex: -1 }, signingUp ? 'Create your Subtext account' : 'Sign in to Subtext'),
     signingUp
-      ? h('p', null, 'Every account gets free credits every day. Use them here, or create an API key for scripts and AI agents.')
+      ? h(
+          'p',
+          null,
+          'Every account gets free credits every day. Use them here, or create an API key for scripts and AI agents.',
+        )
       : null,
     form,
     h(
@@ -57,5 +67,13 @@ function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSear
   );
 }
 
-export const signInPage: Page = { title: 'Sign in', auth: false, render: (main, _p, q) => authForm('sign-in', main, q) };
-export const signUpPage: Page = { title: 'Sign up', auth: false, render: (main, _p, q) => authForm('sign-up', main, q) };
+export const signInPage: Page = {
+  title: 'Sign in',
+  auth: false,
+  render: (main, _p, q) => authForm('sign-in', main, q),
+};
+export const signUpPage: Page = {
+  title: 'Sign up',
+  auth: false,
+  render: (main, _p, q) => authForm('sign-up', main, q),
+};

@@ -10,8 +10,18 @@ export const keysPage: Page = {
   title: 'API keys',
   auth: true,
   async render(main) {
-    const name = h('input', { type: 'text', name: 'name', required: true, maxlength: 100, placeholder: 'e.g. laptop, n8n, Claude' });
-    const expires = h('input', { type: 'date', name: 'expires', min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) });
+    const name = h('input', {
+      type: 'text',
+      name: 'name',
+      required: true,
+      maxlength: 100,
+      placeholder: 'e.g. laptop, n8n, Claude',
+    });
+    const expires = h('input', {
+      type: 'date',
+      name: 'expires',
+      min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+    });
     const create = h('button', { type: 'submit', class: 'primary' }, 'Create key');
     const message = messageArea();
     const created = h('div', { class: 'created' });
@@ -30,13 +40,32 @@ export const keysPage: Page = {
       }
     };
 
-    const form = h('form', { class: 'card' }, h('h2', null, 'Create a key'), h('div', { class: 'row' }, field('Name', name, 'So you can tell your keys apart.'), field('Expires (optional)', expires, 'The key stops working at the end of this day (UTC). Leave empty for no expiry.')), message, create);
+    const form = h(
+      'form',
+      { class: 'card' },
+      h('h2', null, 'Create a key'),
+      h(
+        'div',
+        { class: 'row' },
+        field('Name', name, 'So you can tell your keys apart.'),
+        field(
+          'Expires (optional)',
+          expires,
+          'The key stops working at the end of this day (UTC). Leave empty for no expiry.',
+        ),
+      ),
+      message,
+      create,
+    );
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       message.clear();
       try {
         const key = await busy(create, 'Creating…', () =>
-          api.keys.create.mutate({ name: name.value, expiresAt: expires.value ? `${expires.value}T23:59:59Z` : undefined }),
+          api.keys.create.mutate({
+            name: name.value,
+            expiresAt: expires.value ? `${expires.value}T23:59:59Z` : undefined,
+          }),
         );
         replace(created, shownOnce(key.key, key.name));
         created.querySelector<HTMLElement>('h2')?.focus();
@@ -49,10 +78,25 @@ export const keysPage: Page = {
 
     main.append(
       h('h1', { tabindex: -1 }, 'API keys'),
-      h('p', null, 'A key lets a script, an app or an AI agent use Subtext as you, spending your credits. Send it as ', h('code', null, 'Authorization: Bearer <key>'), ' or ', h('code', null, 'x-api-key: <key>'), '. ', h('a', { href: '/connect' }, 'How to connect')),
+      h(
+        'p',
+        null,
+        'A key lets a script, an app or an AI agent use Subtext as you, spending your credits. Send it as ',
+        h('code', null, 'Authorization: Bearer <key>'),
+        ' or ',
+        h('code', null, 'x-api-key: <key>'),
+        '. ',
+        h('a', { href: '/connect' }, 'How to connect'),
+      ),
       created,
       form,
-      h('section', { class: 'card', 'aria-labelledby': 'keys-heading' }, h('h2', { id: 'keys-heading' }, 'Your keys'), listMessage, list),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'keys-heading' },
+        h('h2', { id: 'keys-heading' }, 'Your keys'),
+        listMessage,
+        list,
+      ),
       h(
         'section',
         { class: 'card', 'aria-labelledby': 'apps-heading' },
@@ -67,14 +111,31 @@ export const keysPage: Page = {
 };
 
 function shownOnce(key: string, name: string): HTMLElement {
-  const input = h('input', { type: 'text', readonly: true, value: key, class: 'secret', 'aria-label': `New key ${name}`, spellcheck: 'false' });
+  const input = h('input', {
+    type: 'text',
+    readonly: true,
+    value: key,
+    class: 'secret',
+    'aria-label': `New key ${name}`,
+    spellcheck: 'false',
+  });
   input.addEventListener('focus', () => input.select());
   return h(
     'section',
     { class: 'card once', role: 'status' },
     h('h2', { tabindex: -1 }, `Your new key “${name}”`),
-    h('p', { class: 'warning' }, h('strong', null, 'Copy it now: this is the only time it is shown. '), 'Subtext keeps only a fingerprint of it, so it cannot be shown again. If you lose it, revoke it and create another.'),
-    h('div', { class: 'copy-row' }, input, copyButton(() => key, 'Copy key')),
+    h(
+      'p',
+      { class: 'warning' },
+      h('strong', null, 'Copy it now: this is the only time it is shown. '),
+      'Subtext keeps only a fingerprint of it, so it cannot be shown again. If you lose it, revoke it and create another.',
+    ),
+    h(
+      'div',
+      { class: 'copy-row' },
+      input,
+      copyButton(() => key, 'Copy key'),
+    ),
   );
 }
 
@@ -84,7 +145,15 @@ function keyTable(keys: KeyRow[], refresh: () => Promise<void>, message: ReturnT
     'table',
     { class: 'keys' },
     h('caption', { class: 'visually-hidden' }, 'Your API keys'),
-    h('thead', null, h('tr', null, ...['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ...['Name', 'Key', 'Created', 'Last used', 'Expires', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)),
+      ),
+    ),
     h(
       'tbody',
       null,
@@ -116,18 +185,30 @@ function keyTable(keys: KeyRow[], refresh: () => Promise<void>, message: ReturnT
   );
 }
 
-function connectionTable(rows: ConnectionRow[], refresh: () => Promise<void>, message: ReturnType<typeof messageArea>): HTMLElement {
+function connectionTable(
+  rows: ConnectionRow[],
+  refresh: () => Promise<void>,
+  message: ReturnType<typeof messageArea>,
+): HTMLElement {
   if (rows.length === 0) return h('p', null, 'No connected applications.');
   return h(
     'table',
     { class: 'keys' },
     h('caption', { class: 'visually-hidden' }, 'Connected applications'),
-    h('thead', null, h('tr', null, ...['Application', 'Allowed', 'Last used', 'Status', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'thead',
+      null,
+      h('tr', null, ...['Application', 'Allowed', 'Last used', 'Status', ''].map((t) => h('th', { scope: 'col' }, t))),
+    ),
     h(
       'tbody',
       null,
       ...rows.map((c) => {
-        const revoke = h('button', { type: 'button', class: 'danger', 'aria-label': `Revoke access of ${c.clientName}` }, 'Revoke');
+        const revoke = h(
+          'button',
+          { type: 'button', class: 'danger', 'aria-label': `Revoke access of ${c.clientName}` },
+          'Revoke',
+        );
         revoke.addEventListener('click', async () => {
           if (!confirm(`Revoke the access of “${c.clientName}”? It must ask you again to reconnect.`)) return;
           try {

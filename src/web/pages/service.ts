@@ -12,11 +12,27 @@ export const servicePage: Page = {
   title: 'Videos',
   auth: true,
   async render(main, _params, query) {
-    const url = h('input', { type: 'text', name: 'url', required: true, placeholder: 'https://www.youtube.com/watch?v=…', autocomplete: 'off', value: query.get('v') ?? '' });
+    const url = h('input', {
+      type: 'text',
+      name: 'url',
+      required: true,
+      placeholder: 'https://www.youtube.com/watch?v=…',
+      autocomplete: 'off',
+      value: query.get('v') ?? '',
+    });
     const button = h('button', { type: 'submit', class: 'primary' }, 'Open video');
     const message = messageArea();
     const out = h('div', { class: 'video' });
-    const form = h('form', { class: 'card lookup' }, field('Video link or id', url, 'A YouTube link in any form, or the 11-character video id. Looking a video up is free.'), button);
+    const form = h(
+      'form',
+      { class: 'card lookup' },
+      field(
+        'Video link or id',
+        url,
+        'A YouTube link in any form, or the 11-character video id. Looking a video up is free.',
+      ),
+      button,
+    );
 
     const open = async (ref: string) => {
       message.clear();
@@ -24,8 +40,11 @@ export const servicePage: Page = {
       // videoId takes a bare id or any YouTube URL.
       const input = { videoId: ref };
       try {
-        const [info, tracks] = await busy(button, 'Looking up…', () => Promise.all([api.videos.info.query(input), api.videos.tracks.query(input)]));
-        if (new URLSearchParams(location.search).get('v') !== info.videoId) history.replaceState(null, '', `/service?v=${encodeURIComponent(info.videoId)}`);
+        const [info, tracks] = await busy(button, 'Looking up…', () =>
+          Promise.all([api.videos.info.query(input), api.videos.tracks.query(input)]),
+        );
+        if (new URLSearchParams(location.search).get('v') !== info.videoId)
+          history.replaceState(null, '', `/service?v=${encodeURIComponent(info.videoId)}`);
         const ctx: VideoContext = { info, tracks: tracks.tracks, transcript: null, onTranscript: () => {} };
         replace(out, videoHeader(info), transcriptPanel(ctx), framePanel(ctx), translatePanel(ctx), articlePanel(ctx));
       } catch (err) {
@@ -61,7 +80,15 @@ function videoHeader(info: VideoContext['info']): HTMLElement {
         h('dt', null, 'Published'),
         h('dd', null, date(info.publishDate)),
       ),
-      h('a', { href: `https://www.youtube.com/watch?v=${encodeURIComponent(info.videoId)}`, target: '_blank', rel: 'noopener noreferrer' }, 'Watch on YouTube'),
+      h(
+        'a',
+        {
+          href: `https://www.youtube.com/watch?v=${encodeURIComponent(info.videoId)}`,
+          target: '_blank',
+          rel: 'noopener noreferrer',
+        },
+        'Watch on YouTube',
+      ),
     ),
   );
 }

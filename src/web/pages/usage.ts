@@ -43,14 +43,24 @@ export const usagePage: Page = {
         { class: 'card' },
         h('h2', null, 'Recent activity'),
         u.recent.length === 0
-          ? h('p', null, 'Nothing yet. Fetch a transcript on the ', h('a', { href: '/service' }, 'Videos'), ' page or call the API.')
+          ? h(
+              'p',
+              null,
+              'Nothing yet. Fetch a transcript on the ',
+              h('a', { href: '/service' }, 'Videos'),
+              ' page or call the API.',
+            )
           : h(
               'div',
               { class: 'table-wrap' },
               h(
                 'table',
                 { class: 'ledger' },
-                h('thead', null, h('tr', null, ...['When', 'What', 'Video', 'Credits'].map((t) => h('th', { scope: 'col' }, t)))),
+                h(
+                  'thead',
+                  null,
+                  h('tr', null, ...['When', 'What', 'Video', 'Credits'].map((t) => h('th', { scope: 'col' }, t))),
+                ),
                 h(
                   'tbody',
                   null,
@@ -59,9 +69,21 @@ export const usagePage: Page = {
                       'tr',
                       null,
                       h('td', null, dateTime(r.at)),
-                      h('td', null, r.kind === 'refund' ? `Refund: ${operationName(r.operation)}` : operationName(r.operation)),
-                      h('td', null, r.videoId ? h('a', { href: `/service?v=${encodeURIComponent(r.videoId)}` }, r.videoId) : '—'),
-                      h('td', { class: r.credits < 0 ? 'num minus' : 'num plus' }, r.credits > 0 ? `+${r.credits}` : String(r.credits)),
+                      h(
+                        'td',
+                        null,
+                        r.kind === 'refund' ? `Refund: ${operationName(r.operation)}` : operationName(r.operation),
+                      ),
+                      h(
+                        'td',
+                        null,
+                        r.videoId ? h('a', { href: `/service?v=${encodeURIComponent(r.videoId)}` }, r.videoId) : '—',
+                      ),
+                      h(
+                        'td',
+                        { class: r.credits < 0 ? 'num minus' : 'num plus' },
+                        r.credits > 0 ? `+${r.credits}` : String(r.credits),
+                      ),
                     ),
                   ),
                 ),
@@ -78,5 +100,11 @@ function inHours(iso: string): string {
 }
 
 function stat(label: string, value: string, note: string, key: string): HTMLElement {
-  return h('div', { class: 'stat', 'data-stat': key }, h('div', { class: 'stat-label' }, label), h('div', { class: 'stat-value' }, value), h('div', { class: 'stat-note' }, note));
+  return h(
+    'div',
+    { class: 'stat', 'data-stat': key },
+    h('div', { class: 'stat-label' }, label),
+    h('div', { class: 'stat-value' }, value),
+    h('div', { class: 'stat-note' }, note),
+  );
 }

@@ -50,26 +50,62 @@ export const webhooksPage: Page = {
         h('code', null, 'webhook-signature'),
         '), retrying for up to a day.',
       ),
-      h('section', { class: 'card', 'aria-labelledby': 'secret-heading' }, h('h2', { id: 'secret-heading' }, 'Signing secret'), secretBox, rotate),
-      h('section', { class: 'card', 'aria-labelledby': 'deliveries-heading' }, h('h2', { id: 'deliveries-heading' }, 'Recent deliveries'), message, list),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'secret-heading' },
+        h('h2', { id: 'secret-heading' }, 'Signing secret'),
+        secretBox,
+        rotate,
+      ),
+      h(
+        'section',
+        { class: 'card', 'aria-labelledby': 'deliveries-heading' },
+        h('h2', { id: 'deliveries-heading' }, 'Recent deliveries'),
+        message,
+        list,
+      ),
     );
     await refresh();
   },
 };
 
 function secretRow(secret: string): HTMLElement {
-  const input = h('input', { type: 'text', readonly: true, value: secret, class: 'secret', 'aria-label': 'Webhook signing secret', spellcheck: 'false' });
+  const input = h('input', {
+    type: 'text',
+    readonly: true,
+    value: secret,
+    class: 'secret',
+    'aria-label': 'Webhook signing secret',
+    spellcheck: 'false',
+  });
   input.addEventListener('focus', () => input.select());
-  return h('div', { class: 'copy-row' }, input, copyButton(() => secret, 'Copy secret'));
+  return h(
+    'div',
+    { class: 'copy-row' },
+    input,
+    copyButton(() => secret, 'Copy secret'),
+  );
 }
 
-function deliveryTable(rows: Delivery[], refresh: () => Promise<void>, message: ReturnType<typeof messageArea>): HTMLElement {
+function deliveryTable(
+  rows: Delivery[],
+  refresh: () => Promise<void>,
+  message: ReturnType<typeof messageArea>,
+): HTMLElement {
   if (rows.length === 0) return h('p', null, 'No webhooks sent yet.');
   return h(
     'table',
     { class: 'deliveries' },
     h('caption', { class: 'visually-hidden' }, 'Recent webhook deliveries'),
-    h('thead', null, h('tr', null, ...['Sent', 'Event', 'Job', 'URL', 'Status', 'Attempts', ''].map((t) => h('th', { scope: 'col' }, t)))),
+    h(
+      'thead',
+      null,
+      h(
+        'tr',
+        null,
+        ...['Sent', 'Event', 'Job', 'URL', 'Status', 'Attempts', ''].map((t) => h('th', { scope: 'col' }, t)),
+      ),
+    ),
     h(
       'tbody',
       null,

@@ -7,8 +7,21 @@ import { progressBar } from './progress.ts';
 import type { VideoContext } from './video-context.ts';
 
 export function articlePanel(v: VideoContext): HTMLElement {
-  const lang = h('input', { type: 'text', name: 'lang', value: (navigator.language || 'en').split('-')[0] ?? 'en', required: true, autocomplete: 'off', size: 8 });
-  const length = h('select', { name: 'length' }, h('option', { value: 'short' }, 'Short'), h('option', { value: 'medium', selected: true }, 'Medium'), h('option', { value: 'long' }, 'Long'));
+  const lang = h('input', {
+    type: 'text',
+    name: 'lang',
+    value: (navigator.language || 'en').split('-')[0] ?? 'en',
+    required: true,
+    autocomplete: 'off',
+    size: 8,
+  });
+  const length = h(
+    'select',
+    { name: 'length' },
+    h('option', { value: 'short' }, 'Short'),
+    h('option', { value: 'medium', selected: true }, 'Medium'),
+    h('option', { value: 'long' }, 'Long'),
+  );
   const price = hourlyPrice(v.info.duration);
   const button = h('button', { type: 'submit', class: 'primary' }, 'Generate article');
   const message = messageArea();
@@ -18,7 +31,11 @@ export function articlePanel(v: VideoContext): HTMLElement {
     { class: 'inline' },
     field('Language', lang, 'Language to write in'),
     field('Length', length),
-    h('p', { class: 'cost' }, `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video), plus ${SUBTITLES_PRICE} if the transcript was never fetched; free if this article exists.`),
+    h(
+      'p',
+      { class: 'cost' },
+      `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video), plus ${SUBTITLES_PRICE} if the transcript was never fetched; free if this article exists.`,
+    ),
     button,
   );
   form.addEventListener('submit', async (e) => {
@@ -26,7 +43,11 @@ export function articlePanel(v: VideoContext): HTMLElement {
     message.clear();
     try {
       await busy(button, 'Writing article…', async () => {
-        const input = { videoId: v.info.videoId, lang: lang.value.trim(), length: length.value as 'short' | 'medium' | 'long' };
+        const input = {
+          videoId: v.info.videoId,
+          lang: lang.value.trim(),
+          length: length.value as 'short' | 'medium' | 'long',
+        };
         const r = await api.summaries.create.mutate(input);
         let article = r.article;
         if (!article) {
@@ -35,7 +56,11 @@ export function articlePanel(v: VideoContext): HTMLElement {
           article = (await pollJob(r.job.id, bar.set)).article;
         }
         if (!article) throw new Error('The article finished without a result.');
-        message.info(r.cached ? 'This article already existed: no credits charged.' : 'Article written and saved; it is now searchable on the Articles page.');
+        message.info(
+          r.cached
+            ? 'This article already existed: no credits charged.'
+            : 'Article written and saved; it is now searchable on the Articles page.',
+        );
         replace(out, articleView(article));
       });
     } catch (err) {
@@ -43,5 +68,12 @@ export function articlePanel(v: VideoContext): HTMLElement {
       message.error(explain(err));
     }
   });
-  return h('section', { class: 'card', 'aria-labelledby': 'ar-h' }, h('h2', { id: 'ar-h' }, 'Article'), form, message, out);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'ar-h' },
+    h('h2', { id: 'ar-h' }, 'Article'),
+    form,
+    message,
+    out,
+  );
 }

@@ -20,12 +20,24 @@ export function articleView(a: Article, headingLevel: 'h1' | 'h2' = 'h2'): HTMLE
       a.generator.kind === 'extractive' ? ' · sentences picked from the transcript' : '',
     ),
     h('p', { class: 'summary' }, a.summary),
-    a.keyPoints.length ? [h(sub, null, 'Key points'), h('ul', null, ...a.keyPoints.map((k) => h('li', null, k)))] : null,
+    a.keyPoints.length
+      ? [h(sub, null, 'Key points'), h('ul', null, ...a.keyPoints.map((k) => h('li', null, k)))]
+      : null,
     ...a.sections.map((s) =>
       h(
         'section',
         null,
-        h(sub, null, s.heading, ' ', h('a', { href: youtubeAt(a.videoId, s.start), target: '_blank', rel: 'noopener noreferrer', class: 'ts' }, clock(s.start))),
+        h(
+          sub,
+          null,
+          s.heading,
+          ' ',
+          h(
+            'a',
+            { href: youtubeAt(a.videoId, s.start), target: '_blank', rel: 'noopener noreferrer', class: 'ts' },
+            clock(s.start),
+          ),
+        ),
         ...s.text.split(/\n{2,}/).map((p) => h('p', null, p)),
       ),
     ),

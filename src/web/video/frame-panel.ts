@@ -4,8 +4,19 @@ import { clock, credits, FRAME_PRICE, parseClock, plural } from '../format.ts';
 import type { VideoContext } from './video-context.ts';
 
 export function framePanel(v: VideoContext): HTMLElement {
-  const time = h('input', { type: 'text', name: 't', value: '0:00', inputmode: 'decimal', required: true, autocomplete: 'off' });
-  const width = h('select', { name: 'width' }, ...[320, 640, 1280].map((w) => h('option', { value: w, selected: w === 640 }, `${w} px`)));
+  const time = h('input', {
+    type: 'text',
+    name: 't',
+    value: '0:00',
+    inputmode: 'decimal',
+    required: true,
+    autocomplete: 'off',
+  });
+  const width = h(
+    'select',
+    { name: 'width' },
+    ...[320, 640, 1280].map((w) => h('option', { value: w, selected: w === 640 }, `${w} px`)),
+  );
   const button = h('button', { type: 'submit', class: 'primary' }, 'Capture frame');
   const message = messageArea();
   const gallery = h('div', { class: 'frames' });
@@ -27,24 +38,46 @@ export function framePanel(v: VideoContext): HTMLElement {
       return;
     }
     try {
-      const r = await busy(button, 'Capturing…', () => api.frames.capture.mutate({ videoId: v.info.videoId, t, width: Number(width.value) }));
+      const r = await busy(button, 'Capturing…', () =>
+        api.frames.capture.mutate({ videoId: v.info.videoId, t, width: Number(width.value) }),
+      );
       const f = r.frames[0];
       if (!f) {
         message.error(r.failed[0]?.error.message ?? 'The frame could not be captured. Nothing was charged.');
         return;
       }
-      message.info(f.cached ? 'Served from storage: no credits charged.' : `Charged ${plural(r.creditsCharged, 'credit')}.`);
+      message.info(
+        f.cached ? 'Served from storage: no credits charged.' : `Charged ${plural(r.creditsCharged, 'credit')}.`,
+      );
       gallery.prepend(
         h(
           'figure',
           { class: 'frame' },
-          h('img', { src: f.url, alt: `Frame at ${clock(f.t)} of ${v.info.title}`, width: f.width, height: f.height, loading: 'lazy' }),
-          h('figcaption', null, `${clock(f.t)} · ${f.width}×${f.height}${f.source === 'storyboard' ? ' · low-resolution preview' : ''} · `, h('a', { href: f.url, download: `${v.info.videoId}-${f.t}s.jpg` }, 'Download')),
+          h('img', {
+            src: f.url,
+            alt: `Frame at ${clock(f.t)} of ${v.info.title}`,
+            width: f.width,
+            height: f.height,
+            loading: 'lazy',
+          }),
+          h(
+            'figcaption',
+            null,
+            `${clock(f.t)} · ${f.width}×${f.height}${f.source === 'storyboard' ? ' · low-resolution preview' : ''} · `,
+            h('a', { href: f.url, download: `${v.info.videoId}-${f.t}s.jpg` }, 'Download'),
+          ),
         ),
       );
     } catch (err) {
       message.error(explain(err));
     }
   });
-  return h('section', { class: 'card', 'aria-labelledby': 'fp-h' }, h('h2', { id: 'fp-h' }, 'Frames'), form, message, gallery);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'fp-h' },
+    h('h2', { id: 'fp-h' }, 'Frames'),
+    form,
+    message,
+    gallery,
+  );
 }

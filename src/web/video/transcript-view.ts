@@ -18,7 +18,17 @@ export function transcriptView(videoId: string, lang: string, segments: Segment[
           h(
             'li',
             null,
-            h('a', { href: youtubeAt(videoId, s.start), target: '_blank', rel: 'noopener noreferrer', class: 'ts', 'aria-label': `${clock(s.start)}, open on YouTube` }, clock(s.start)),
+            h(
+              'a',
+              {
+                href: youtubeAt(videoId, s.start),
+                target: '_blank',
+                rel: 'noopener noreferrer',
+                class: 'ts',
+                'aria-label': `${clock(s.start)}, open on YouTube`,
+              },
+              clock(s.start),
+            ),
             h('span', { class: 'seg-text' }, s.text),
           ),
         ),
@@ -27,12 +37,27 @@ export function transcriptView(videoId: string, lang: string, segments: Segment[
   filter.addEventListener('input', draw);
   draw();
   const dl = (label: string, ext: string, make: (s: Segment[]) => string, type: string) =>
-    h('button', { type: 'button', class: 'secondary', onClick: () => download(`${base}.${ext}`, make(segments), type) }, label);
+    h(
+      'button',
+      { type: 'button', class: 'secondary', onClick: () => download(`${base}.${ext}`, make(segments), type) },
+      label,
+    );
   return h(
     'section',
     { class: 'card transcript', 'aria-label': heading },
     h('h3', null, heading),
-    h('div', { class: 'toolbar' }, filter, h('div', { class: 'downloads', role: 'group', 'aria-label': 'Download' }, dl('Text', FILE_TYPES.text.extension, toText, FILE_TYPES.text.mediaType), dl('SRT', FILE_TYPES.srt.extension, toSrt, FILE_TYPES.srt.mediaType), dl('WebVTT', FILE_TYPES.vtt.extension, toVtt, FILE_TYPES.vtt.mediaType))),
+    h(
+      'div',
+      { class: 'toolbar' },
+      filter,
+      h(
+        'div',
+        { class: 'downloads', role: 'group', 'aria-label': 'Download' },
+        dl('Text', FILE_TYPES.text.extension, toText, FILE_TYPES.text.mediaType),
+        dl('SRT', FILE_TYPES.srt.extension, toSrt, FILE_TYPES.srt.mediaType),
+        dl('WebVTT', FILE_TYPES.vtt.extension, toVtt, FILE_TYPES.vtt.mediaType),
+      ),
+    ),
     h('p', { class: 'hint' }, `${segments.length} segments. Select a time to open the video there.`),
     list,
   );

@@ -8,8 +8,22 @@ import type { VideoContext } from './video-context.ts';
 
 export function translatePanel(v: VideoContext): HTMLElement {
   const defaultTrack = v.tracks.find((t) => t.isDefault) ?? v.tracks[0];
-  const source = h('input', { type: 'text', name: 'sourceLang', value: defaultTrack?.lang ?? 'en', required: true, autocomplete: 'off', size: 8 });
-  const target = h('input', { type: 'text', name: 'targetLang', placeholder: 'e.g. fr, de, pt-BR', required: true, autocomplete: 'off', size: 8 });
+  const source = h('input', {
+    type: 'text',
+    name: 'sourceLang',
+    value: defaultTrack?.lang ?? 'en',
+    required: true,
+    autocomplete: 'off',
+    size: 8,
+  });
+  const target = h('input', {
+    type: 'text',
+    name: 'targetLang',
+    placeholder: 'e.g. fr, de, pt-BR',
+    required: true,
+    autocomplete: 'off',
+    size: 8,
+  });
   const price = hourlyPrice(v.info.duration);
   const button = h('button', { type: 'submit', class: 'primary' }, 'Translate');
   const message = messageArea();
@@ -19,7 +33,11 @@ export function translatePanel(v: VideoContext): HTMLElement {
     { class: 'inline' },
     field('From', source, 'The fetched transcript’s language'),
     field('Into', target, 'A language code'),
-    h('p', { class: 'cost' }, `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video); free if already translated. Fetch the transcript first.`),
+    h(
+      'p',
+      { class: 'cost' },
+      `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video); free if already translated. Fetch the transcript first.`,
+    ),
     button,
   );
   form.addEventListener('submit', async (e) => {
@@ -27,7 +45,11 @@ export function translatePanel(v: VideoContext): HTMLElement {
     message.clear();
     try {
       await busy(button, 'Translating…', async () => {
-        const r = await api.transcripts.translate.mutate({ videoId: v.info.videoId, sourceLang: source.value.trim(), targetLang: target.value.trim() });
+        const r = await api.transcripts.translate.mutate({
+          videoId: v.info.videoId,
+          sourceLang: source.value.trim(),
+          targetLang: target.value.trim(),
+        });
         let translation = r.translation;
         if (!translation) {
           const bar = progressBar('Translation progress');
@@ -35,13 +57,32 @@ export function translatePanel(v: VideoContext): HTMLElement {
           translation = (await pollJob(r.job.id, bar.set)).translation;
         }
         if (!translation) throw new Error('The translation finished without a result.');
-        message.info(r.cached ? 'Served from storage: no credits charged.' : `Translated. ${plural(r.creditsCharged || price, 'credit')} charged.`);
-        replace(out, transcriptView(translation.videoId, translation.targetLang, translation.segments, `Translation into ${translation.targetLang}`));
+        message.info(
+          r.cached
+            ? 'Served from storage: no credits charged.'
+            : `Translated. ${plural(r.creditsCharged || price, 'credit')} charged.`,
+        );
+        replace(
+          out,
+          transcriptView(
+            translation.videoId,
+            translation.targetLang,
+            translation.segments,
+            `Translation into ${translation.targetLang}`,
+          ),
+        );
       });
     } catch (err) {
       replace(out);
       message.error(explain(err));
     }
   });
-  return h('section', { class: 'card', 'aria-labelledby': 'tr-h' }, h('h2', { id: 'tr-h' }, 'Translate'), form, message, out);
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'tr-h' },
+    h('h2', { id: 'tr-h' }, 'Translate'),
+    form,
+    message,
+    out,
+  );
 }

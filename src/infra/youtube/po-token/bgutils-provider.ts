@@ -11,14 +11,21 @@ export interface InProcessProvider extends PoTokenProvider {
   close(): Promise<void>;
 }
 
-export function createInProcessTokenProvider(settings: { baseUrl?: string; proxyUrl?: string; timeoutMs?: number }): InProcessProvider {
+export function createInProcessTokenProvider(settings: {
+  baseUrl?: string;
+  proxyUrl?: string;
+  timeoutMs?: number;
+}): InProcessProvider {
   const timeoutMs = settings.timeoutMs ?? 30_000;
   const workerSettings: WorkerSettings = { baseUrl: settings.baseUrl, proxyUrl: settings.proxyUrl, timeoutMs };
   // Sources run as .ts (type stripping) or, in the image, compiled to .js beside this file.
   const script = new URL(`./bgutils-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   let worker: Worker | undefined;
   let next = 0;
-  const pending = new Map<number, { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  const pending = new Map<
+    number,
+    { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   const failAll = (error: Error) => {
     for (const [id, p] of pending) {
       clearTimeout(p.timer);

@@ -34,7 +34,12 @@ const send: typeof fetch = (input, init = {}) => {
     url.host = base.host;
     url.pathname = `${base.pathname.replace(/\/$/, '')}${url.pathname}`;
   }
-  return fetch(url, { ...init, redirect: 'error', signal: AbortSignal.timeout(settings.timeoutMs), ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+  return fetch(url, {
+    ...init,
+    redirect: 'error',
+    signal: AbortSignal.timeout(settings.timeoutMs),
+    ...(dispatcher ? { dispatcher } : {}),
+  } as RequestInit);
 };
 
 function installDom() {
@@ -44,31 +49,50 @@ function installDom() {
     // The page has no subresources to load; this sets navigator.userAgent (jsdom 31 takes it here).
     resources: { userAgent: USER_AGENT },
   });
-  Object.assign(globalThis, { window: dom.window, document: dom.window.document, location: dom.window.location, origin: dom.window.origin });
-  if (!Reflect.has(globalThis, 'navigator')) Object.defineProperty(globalThis, 'navigator', { value: dom.window.navigator });
+  Object.assign(globalThis, {
+    window: dom.window,
+    document: dom.window.document,
+    location: dom.window.location,
+    origin: dom.window.origin,
+  });
+  if (!Reflect.has(globalThis, 'navigator'))
+    Object.defineProperty(globalThis, 'navigator', { value: dom.window.navigator });
 }
 
 async function createMinter(): Promise<{ minter: WebPoMinter; expiresAt: number }> {
   const challenge = await getChallenge({ requestKey: REQUEST_KEY, fetchFunction: send as never, useYouTubeAPI: true });
   let interpreter = challenge.interpreterJavascript?.privateDoNotAccessOrElseSafeScriptWrappedValue;
   const interpreterUrl = challenge.interpreterUrl?.privateDoNotAccessOrElseTrustedResourceUrlWrappedValue;
-  if (!interpreter && interpreterUrl) interpreter = await (await send(new URL(interpreterUrl, 'https://www.youtube.com/'))).text();
-  if (!interpreter || !challenge.program || !challenge.globalName) throw new Error('the BotGuard challenge came without its interpreter or program');
+  if (!interpreter && interpreterUrl)
+    interpreter = await (await send(new URL(interpreterUrl, 'https://www.youtube.com/'))).text();
+  if (!interpreter || !challenge.program || !challenge.globalName)
+    throw new Error('the BotGuard challenge came without its interpreter or program');
   // YouTube's interpreter script, run as the web player runs it; this worker holds nothing of the service's.
   new Function(interpreter)();
-  const botguard = await BotGuardClient.create({ program: challenge.program, globalName: challenge.globalName, globalObject: globalThis });
+  const botguard = await BotGuardClient.create({
+    program: challenge.program,
+    globalName: challenge.globalName,
+    globalObject: globalThis,
+  });
   const webPoSignalOutput: unknown[] = [];
   const snapshot = await botguard.snapshot({ webPoSignalOutput: webPoSignalOutput as never });
   const res = await send(buildURL('GenerateIT', true), {
     method: 'POST',
-    headers: { 'content-type': 'application/json+protobuf', 'x-goog-api-key': GOOG_API_KEY, 'x-user-agent': 'grpc-web-javascript/0.1', 'user-agent': USER_AGENT },
+    headers: {
+      'content-type': 'application/json+protobuf',
+      'x-goog-api-key': GOOG_API_KEY,
+      'x-user-agent': 'grpc-web-javascript/0.1',
+      'user-agent': USER_AGENT,
+    },
     body: JSON.stringify([REQUEST_KEY, snapshot]),
   });
   if (!res.ok) throw new Error(`GenerateIT answered HTTP ${res.status}`);
   const [integrityToken, ttlSeconds, refreshThreshold] = (await res.json()) as [unknown, unknown, unknown];
   if (typeof integrityToken !== 'string') throw new Error('GenerateIT answered without an integrity token');
   const minter = await WebPoMinter.create({ integrityToken }, webPoSignalOutput as never);
-  const lifetime = (typeof ttlSeconds === 'number' ? ttlSeconds : 6 * 3600) - (typeof refreshThreshold === 'number' ? refreshThreshold : 0);
+  const lifetime =
+    (typeof ttlSeconds === 'number' ? ttlSeconds : 6 * 3600) -
+    (typeof refreshThreshold === 'number' ? refreshThreshold : 0);
   return { minter, expiresAt: Date.now() + Math.max(60, lifetime) * 1000 };
 }
 
@@ -78,7 +102,10 @@ let currentExpiry = 0;
 async function mint(videoId: string): Promise<{ token: string; expiresAt: number }> {
   if (!current || currentExpiry <= Date.now()) {
     current = createMinter();
-    current.then((m) => (currentExpiry = m.expiresAt), () => (current = undefined));
+    current.then(
+      (m) => (currentExpiry = m.expiresAt),
+      () => (current = undefined),
+    );
   }
   const { minter, expiresAt } = await current;
   return { token: await minter.mintAsWebsafeString(videoId), expiresAt };
@@ -88,6 +115,7 @@ installDom();
 parentPort!.on('message', (req: WorkerRequest) => {
   mint(req.videoId).then(
     (t) => parentPort!.postMessage({ id: req.id, ...t } satisfies WorkerAnswer),
-    (e: unknown) => parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies WorkerAnswer),
+    (e: unknown) =>
+      parentPort!.postMessage({ id: req.id, error: e instanceof Error ? e.message : String(e) } satisfies WorkerAnswer),
   );
 });

@@ -6,9 +6,17 @@ import { createInProcessTokenProvider } from './bgutils-provider.ts';
 import { createHttpTokenProvider } from './http-provider.ts';
 
 export function createPoTokenProvider(
-  config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL' | 'YOUTUBE_POT_IN_PROCESS' | 'YOUTUBE_BASE_URL' | 'YOUTUBE_PROXY_URLS' | 'YOUTUBE_TIMEOUT_MS'>,
+  config: Pick<
+    Config,
+    | 'YOUTUBE_POT_PROVIDER_URL'
+    | 'YOUTUBE_POT_IN_PROCESS'
+    | 'YOUTUBE_BASE_URL'
+    | 'YOUTUBE_PROXY_URLS'
+    | 'YOUTUBE_TIMEOUT_MS'
+  >,
 ): (PoTokenProvider & { close?(): Promise<void> }) | null {
-  if (config.YOUTUBE_POT_PROVIDER_URL) return createHttpTokenProvider({ url: config.YOUTUBE_POT_PROVIDER_URL, timeoutMs: config.YOUTUBE_TIMEOUT_MS * 2 });
+  if (config.YOUTUBE_POT_PROVIDER_URL)
+    return createHttpTokenProvider({ url: config.YOUTUBE_POT_PROVIDER_URL, timeoutMs: config.YOUTUBE_TIMEOUT_MS * 2 });
   if (config.YOUTUBE_POT_IN_PROCESS) {
     return createInProcessTokenProvider({
       baseUrl: config.YOUTUBE_BASE_URL === 'https://www.youtube.com' ? undefined : config.YOUTUBE_BASE_URL,

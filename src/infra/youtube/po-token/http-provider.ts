@@ -8,7 +8,11 @@ const MAX_ANSWER_BYTES = 64 * 1024;
 /** When the server names no expiry: BotGuard tokens live about 12 hours, 6 is safe. */
 const DEFAULT_LIFETIME_MS = 6 * 3_600_000;
 
-export function createHttpTokenProvider(opts: { url: string; timeoutMs?: number; fetch?: typeof fetch }): PoTokenProvider {
+export function createHttpTokenProvider(opts: {
+  url: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}): PoTokenProvider {
   const endpoint = new URL('get_pot', opts.url.endsWith('/') ? opts.url : `${opts.url}/`);
   const send = opts.fetch ?? globalThis.fetch;
   const timeoutMs = opts.timeoutMs ?? 30_000;
@@ -26,17 +30,23 @@ export function createHttpTokenProvider(opts: { url: string; timeoutMs?: number;
           signal: AbortSignal.any(signals),
         });
       } catch (e) {
-        throw new Error(`PO token provider at ${endpoint.origin} did not answer: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(
+          `PO token provider at ${endpoint.origin} did not answer: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
       const text = await res.text();
-      if (text.length > MAX_ANSWER_BYTES) throw new Error(`PO token provider answered ${text.length} bytes; expected a small JSON object`);
+      if (text.length > MAX_ANSWER_BYTES)
+        throw new Error(`PO token provider answered ${text.length} bytes; expected a small JSON object`);
       let body: { poToken?: unknown; contentBinding?: unknown; expiresAt?: unknown; error?: unknown } = {};
       try {
         body = JSON.parse(text) as typeof body;
       } catch {
         // reported below with the status
       }
-      if (!res.ok) throw new Error(`PO token provider answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error.slice(0, 300)}` : ''}`);
+      if (!res.ok)
+        throw new Error(
+          `PO token provider answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error.slice(0, 300)}` : ''}`,
+        );
       if (typeof body.poToken !== 'string' || !/^[A-Za-z0-9_=-]{16,4096}$/.test(body.poToken)) {
         throw new Error('PO token provider answered without a usable poToken');
       }
@@ -44,8 +54,10 @@ export function createHttpTokenProvider(opts: { url: string; timeoutMs?: number;
       if (typeof body.contentBinding === 'string' && body.contentBinding !== videoId) {
         throw new Error(`PO token provider minted for "${body.contentBinding.slice(0, 40)}", not for ${videoId}`);
       }
-      const expires = typeof body.expiresAt === 'string' || typeof body.expiresAt === 'number' ? new Date(body.expiresAt) : undefined;
-      const expiresAt = expires && Number.isFinite(expires.getTime()) ? expires : new Date(Date.now() + DEFAULT_LIFETIME_MS);
+      const expires =
+        typeof body.expiresAt === 'string' || typeof body.expiresAt === 'number' ? new Date(body.expiresAt) : undefined;
+      const expiresAt =
+        expires && Number.isFinite(expires.getTime()) ? expires : new Date(Date.now() + DEFAULT_LIFETIME_MS);
       return { token: body.poToken, expiresAt };
     },
   };

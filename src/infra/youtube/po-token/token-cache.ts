@@ -11,7 +11,10 @@ export interface TokenCache {
   forVideo(videoId: string, signal?: AbortSignal): Promise<string>;
 }
 
-export function createTokenCache(provider: PoTokenProvider, opts: { max?: number; now?: () => number } = {}): TokenCache {
+export function createTokenCache(
+  provider: PoTokenProvider,
+  opts: { max?: number; now?: () => number } = {},
+): TokenCache {
   const max = opts.max ?? 5_000;
   const now = opts.now ?? Date.now;
   const tokens = new Map<string, MintedToken>();
