@@ -57,7 +57,7 @@ export function hourOfSegments(n = 1000): Segment[] {
   return Array.from({ length: n }, (_, i) => ({
     start: Math.round(i * 3.6 * 1000) / 1000,
     end: Math.round((i * 3.6 + 3.4) * 1000) / 1000,
-    text: Array.from({ length: 12 }, (_, w) => words[(i * 7 + w * 3) % words.length]).join(' ') + '.',
+    text: `${Array.from({ length: 12 }, (_, w) => words[(i * 7 + w * 3) % words.length]).join(' ')}.`,
   }));
 }
 

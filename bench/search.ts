@@ -209,7 +209,9 @@ export async function run(): Promise<BenchSection[]> {
             `\`${j.query}\`${j.lang ? ` lang=${j.lang}` : ''}${j.category ? ` category=${j.category}` : ''}`,
             j.first.replace('art_judged_', ''),
           ]);
-      ranks.forEach((r, i) => judgedRows[i]!.push(r));
+      ranks.forEach((r, i) => {
+        judgedRows[i]!.push(r);
+      });
       judgedSummary.push(
         `${size.toLocaleString('en')} articles: first for ${firstCount} of ${JUDGED_QUERIES.length}, mean reciprocal rank ${fmt(rr / JUDGED_QUERIES.length, 2)}`,
       );

@@ -4,7 +4,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import postgres from 'postgres';
 import { migrateDatabase } from '../db/client.ts';
 import { freePort } from '../src/infra/database/free-port.ts';
 import { createDatabase } from '../test/support/databases.ts';

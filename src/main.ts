@@ -8,6 +8,7 @@ import { ConfigError, parseConfig, type Config } from './config.ts';
 import { explainStartFailure } from './infra/start-failure.ts';
 import { createLogger, type Logger } from './infra/log/logger.ts';
 import { startWorkers } from './jobs/start-workers.ts';
+import type { HttpEnv } from './bridges/http-env.ts';
 
 /**
  * How long a stopping instance lets its running jobs finish before pg-boss hands them to another worker. Under the
@@ -69,7 +70,7 @@ function probePort(config: Config): Promise<void> {
   });
 }
 
-function listen(app: import('hono').Hono<any>, config: Config): Promise<Server> {
+function listen(app: import('hono').Hono<HttpEnv>, config: Config): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = serveHttp(app, { port: config.PORT, hostname: config.HOST }, () => {
       server.off('error', reject);
@@ -112,7 +113,10 @@ function handleSignals(
     const http = new Promise<void>((resolve) => {
       if (!server) return resolve();
       const cut = setTimeout(() => server.closeAllConnections(), config.REQUEST_WAIT_MS + 10_000);
-      server.close(() => (clearTimeout(cut), resolve()));
+      server.close(() => {
+        clearTimeout(cut);
+        resolve();
+      });
       server.closeIdleConnections();
     });
     await Promise.all([

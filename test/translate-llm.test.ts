@@ -48,7 +48,7 @@ describe('happy', () => {
     await translateSegments(llm(), makeSegments(3), opts);
     const r = fake.requests[0]!;
     expect(r.path).toBe('/v1/messages');
-    expect(r.headers['authorization']).toBe('Bearer sk-ant-test-secret');
+    expect(r.headers.authorization).toBe('Bearer sk-ant-test-secret');
     expect(r.headers['anthropic-version']).toBeTruthy();
     expect(r.body.model).toBe('claude-test');
     expect(r.body.output_config?.format?.type).toBe('json_schema');

@@ -55,7 +55,7 @@ describe('happy', () => {
     expect(schema).toMatchObject({ name: 'articles', default_sorting_field: 'created_at' });
     const doc = JSON.parse(ts.requests[2]!.body) as Record<string, unknown>;
     expect(doc).toMatchObject({ id: 'art_1', category: 'food', created_at: Date.parse('2026-01-01T00:00:00.000Z') });
-    expect(doc['body']).toContain('sourdough');
+    expect(doc.body).toContain('sourdough');
   });
 
   it('searches with q, query_by, filter_by, page and per_page and parses hits', async () => {

@@ -1,4 +1,4 @@
-import { boolean, integer, jsonb, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
+import { integer, jsonb, pgTable, primaryKey, real, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Metadata and track list as last fetched; refreshed after a TTL. Their shapes are the domain's (VideoInfo, SourceTrack[]). */
 export const videos = pgTable('videos', {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Hono } from 'hono';
+import type { HttpEnv } from './http-env.ts';
 
 const require = createRequire(import.meta.url);
 const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -81,7 +82,7 @@ function page(): string {
 </html>`;
 }
 
-export function mountDocs(app: Hono<any>, publicUrl: string): void {
+export function mountDocs(app: Hono<HttpEnv>, publicUrl: string): void {
   // Swagger UI sets style attributes (so 'unsafe-inline' for styles only) and shows data: images; "Try it out" calls
   // this server, whose public origin may differ from the one the page was loaded from behind a proxy.
   const connect = new Set(["'self'", new URL(publicUrl).origin]);

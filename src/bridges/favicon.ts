@@ -1,4 +1,5 @@
 import type { Hono } from 'hono';
+import type { HttpEnv } from './http-env.ts';
 
 // The site's mark: a caption bar under a play triangle, in the site's blue. One SVG serves every size.
 const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
@@ -7,7 +8,7 @@ const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"
 <rect x="7" y="22" width="18" height="3" rx="1.5" fill="#fff"/>
 </svg>`;
 
-export function mountFavicon(app: Hono<any>): void {
+export function mountFavicon(app: Hono<HttpEnv>): void {
   const answer = () =>
     new Response(FAVICON_SVG, {
       headers: {

@@ -5,9 +5,10 @@ import { frameBlobKey } from '../domain/frames/frame-url.ts';
 import type { ErrorCode } from '../domain/errors.ts';
 import { failure } from './errors/failure.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
+import type { HttpEnv } from './http-env.ts';
 
 /** Signed frame URLs: no headers needed, so they work in an <img>. Immutable content, cacheable for a day. */
-export function mountSignedFrames(app: Hono<any>, deps: Deps) {
+export function mountSignedFrames(app: Hono<HttpEnv>, deps: Deps) {
   app.get('/frames/:videoId/:tMs/:file', async (c) => {
     const refuse = (code: ErrorCode, message: string) =>
       restErrorResponse(failure(code, message), { requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });

@@ -27,6 +27,7 @@ import { mountWebsite } from './web.ts';
 import { mountOpsRoutes } from './ops-routes.ts';
 import { mountOAuth } from './oauth/oauth-routes.ts';
 import { routePath } from 'hono/route';
+import type { HttpEnv } from './http-env.ts';
 
 /** Longest request target (path and query) we read: 16 KiB, far above any real request. */
 export const MAX_URL_BYTES = 16 * 1024;
@@ -43,7 +44,7 @@ export function renderForPath(
   return restErrorResponse(f, a, extra);
 }
 
-type Env = { Variables: { requestId: string } };
+type Env = HttpEnv;
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 

@@ -5,6 +5,7 @@ import type { Hono } from 'hono';
 import { newId } from '../domain/ids.ts';
 import { errorBody } from '../router/error-table.ts';
 import { MAX_URL_BYTES } from './http-app.ts';
+import type { HttpEnv } from './http-env.ts';
 
 /**
  * Node reads the request line and headers up to this size; the app answers 414 for a URL over MAX_URL_BYTES below
@@ -39,7 +40,7 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
 
 /** The HTTP listener for an app (the service and the tests use the same one). */
 export function serveHttp(
-  app: Hono<any>,
+  app: Hono<HttpEnv>,
   opts: { port: number; hostname: string },
   onListen?: (info: { port: number }) => void,
 ): Server {

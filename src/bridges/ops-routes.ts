@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
 import { errorBody } from '../router/error-table.ts';
 import { checkReadiness } from './readiness.ts';
+import type { HttpEnv } from './http-env.ts';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 
@@ -17,7 +18,7 @@ function tokenMatches(header: string | undefined, token: string): boolean {
  * with METRICS_TOKEN (and wants it as a bearer token); on METRICS_PORT it is served as well, with the token
  * required when one is set.
  */
-export function mountOpsRoutes(app: Hono<any>, deps: Deps, where: 'main' | 'metrics-port') {
+export function mountOpsRoutes(app: Hono<HttpEnv>, deps: Deps, where: 'main' | 'metrics-port') {
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
     const r = await checkReadiness(deps);
@@ -46,7 +47,7 @@ export function mountOpsRoutes(app: Hono<any>, deps: Deps, where: 'main' | 'metr
 
 /** The separate listener on METRICS_PORT (also run by MODE=worker, which has no other HTTP server). */
 export function createOpsApp(deps: Deps) {
-  const app = new Hono();
+  const app = new Hono<HttpEnv>();
   mountOpsRoutes(app, deps, 'metrics-port');
   app.notFound((c) => c.json(errorBody('NOT_FOUND', `No route ${c.req.path}`), 404));
   return app;

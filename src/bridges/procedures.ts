@@ -19,6 +19,7 @@ export function listProcedures(router: AnyRouter): ProcedureEntry[] {
 
 /** Calls a procedure by dotted path through a caller, so every middleware runs. */
 export function callByPath(caller: unknown, path: string, input: unknown): Promise<unknown> {
-  const fn = path.split('.').reduce<any>((acc, key) => acc[key], caller);
+  type Node = Record<string, unknown> & ((input: unknown) => Promise<unknown>);
+  const fn = path.split('.').reduce((acc, key) => acc[key] as Node, caller as Node);
   return fn(input);
 }

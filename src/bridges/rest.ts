@@ -69,8 +69,10 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
       const headers = new Headers();
       let status = 200;
       const res = {
-        setHeader: (k: string, v: string | string[]) =>
-          Array.isArray(v) ? v.forEach((x) => headers.append(k, x)) : headers.set(k, v),
+        setHeader: (k: string, v: string | string[]) => {
+          if (!Array.isArray(v)) return headers.set(k, v);
+          for (const x of v) headers.append(k, x);
+        },
         get statusCode() {
           return status;
         },

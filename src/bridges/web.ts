@@ -1,6 +1,8 @@
 import type { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
 import { loadWebsiteAssets, type WebsiteAssets } from './website-assets.ts';
+import type { HttpEnv } from './http-env.ts';
+import type { Context as HonoContext } from 'hono';
 
 /** Client-side routes: each answers the same page shell, and the script draws the page. */
 export const WEB_PAGES = [
@@ -37,7 +39,7 @@ function shell(a: Assets): string {
 </html>`;
 }
 
-export function mountWebsite(app: Hono<any>, deps: Deps): void {
+export function mountWebsite(app: Hono<HttpEnv>, deps: Deps): void {
   let assets: Promise<Assets> | undefined;
   const load = () =>
     (assets ??= loadWebsiteAssets().catch((err) => {
@@ -60,7 +62,7 @@ export function mountWebsite(app: Hono<any>, deps: Deps): void {
       return c.html(shell(a), 200, { ...securityHeaders, 'cache-control': 'no-cache' });
     });
   }
-  const asset = (type: string, pick: (a: Assets) => string) => async (c: any) => {
+  const asset = (type: string, pick: (a: Assets) => string) => async (c: HonoContext) => {
     const a = await load();
     // Versioned URLs change with the content, so they may be cached for good.
     const cache = c.req.query('v') === a.version ? 'public, max-age=31536000, immutable' : 'no-cache';

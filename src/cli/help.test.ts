@@ -9,7 +9,7 @@ describe('CLI help', () => {
     for (const c of COMMANDS) expect(text).toContain(`  ${c.name}`);
     expect(text).toMatch(/-h, --help/);
     expect(text).toMatch(/--json/);
-    expect(text).toMatch(/Examples:\n  KEY=\$\(npm run -s cli -- keys create/);
+    expect(text).toMatch(/Examples:\n {2}KEY=\$\(npm run -s cli -- keys create/);
   });
 
   it.each(COMMANDS.map((c) => [c.name, c] as const))(
@@ -18,9 +18,9 @@ describe('CLI help', () => {
       const text = commandHelp(c);
       expect(text).toContain(`Usage: npm run cli -- ${name}`);
       const options = text.split('Options:\n')[1]!.split('\n\n')[0]!.split('\n');
-      expect(options.at(-1)).toMatch(/^  -h, --help +this help$/);
+      expect(options.at(-1)).toMatch(/^ {2}-h, --help +this help$/);
       // Every description starts in the same column.
-      const starts = options.map((l) => /^  \S.*?\S  +(?=\S)/.exec(l)![0].length);
+      const starts = options.map((l) => /^ {2}\S.*?\S {2,}(?=\S)/.exec(l)![0].length);
       expect(new Set(starts).size).toBe(1);
       const examples = text.split('Examples:\n')[1]!.split('\n');
       expect(examples.length).toBeGreaterThan(0);

@@ -19,7 +19,10 @@ export function createLruCache<V>(opts: { maxBytes: number }) {
   return {
     get(key: string, now = Date.now()): V | undefined {
       const e = entries.get(key);
-      if (!e) return (misses++, undefined);
+      if (!e) {
+        misses++;
+        return undefined;
+      }
       if (e.expires <= now) {
         drop(key);
         misses++;

@@ -18,13 +18,16 @@ export interface McpMeta {
   /** Reaches outside the service (YouTube, an LLM). */
   openWorld?: boolean;
   /** A one-line summary put before the JSON in the text content, for models that read text. */
+  // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
   summarize?: (output: any) => string;
   /**
    * The whole text content, written for a model to read and cite, instead of the summary and the JSON dump
    * (structuredContent still carries the full output).
    */
+  // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
   text?: (output: any) => string;
   /** Answer as an image content block instead of JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
   image?: (output: any) => { base64: string; mimeType: string; caption: string };
 }
 

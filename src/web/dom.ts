@@ -1,5 +1,6 @@
 // A few lines of DOM building instead of a framework: the pages are small forms and lists.
 export type Child = Node | string | number | null | undefined | false | Child[];
+// biome-ignore lint/suspicious/noExplicitAny: handlers read the event type they were attached for (input, submit, click)
 type Handler = (event: any) => void;
 export type Attrs = Record<string, string | number | boolean | null | undefined | Handler>;
 

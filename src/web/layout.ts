@@ -21,7 +21,7 @@ export function layout(page: Page, path: string): HTMLElement {
         ['/sign-in', 'Sign in'],
         ['/sign-up', 'Sign up'],
       ] as [string, string][]);
-  const current = (href: string) => (path === href || path.startsWith(href + '/') ? 'page' : null);
+  const current = (href: string) => (path === href || path.startsWith(`${href}/`) ? 'page' : null);
   const signOut = h('button', { type: 'button', class: 'link' }, 'Sign out');
   signOut.addEventListener('click', async () => {
     try {

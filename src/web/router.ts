@@ -19,7 +19,11 @@ let onRender: (page: Page, path: string) => HTMLElement = () => document.body;
 
 export function route(path: string, page: Page): void {
   const keys: string[] = [];
-  const pattern = new RegExp('^' + path.replace(/:(\w+)/g, (_, k: string) => (keys.push(k), '([^/]+)')) + '/?$');
+  const source = path.replace(/:(\w+)/g, (_, k: string) => {
+    keys.push(k);
+    return '([^/]+)';
+  });
+  const pattern = new RegExp(`^${source}/?$`);
   routes.push({ pattern, keys, page });
 }
 

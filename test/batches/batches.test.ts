@@ -156,7 +156,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batches', { timeout: 180_
     expect(ids.size).toBe(1);
     expect(new Set(got.map((w) => w.body)).size).toBe(1);
     const secret = await h.s.deps.webhooks.secretFor(accountId);
-    got.forEach((w) => verifySignature(secret, w));
+    for (const w of got) verifySignature(secret, w);
     // Exponential backoff: each wait at least the one before (base 50 ms here).
     const gaps = got.slice(1).map((w, i) => w.at - got[i]!.at);
     expect(gaps[0]).toBeGreaterThanOrEqual(45);

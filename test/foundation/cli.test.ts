@@ -110,14 +110,14 @@ describe('cli', { timeout: 120_000 }, () => {
     for (const r of [all, short]) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('Usage: npm run cli -- <command> [options]');
-      expect(r.stdout).toMatch(/^  keys create  +Create an API key/m);
+      expect(r.stdout).toMatch(/^ {2}keys create {2,}Create an API key/m);
       expect(r.stdout).toContain(
         'KEY=$(npm run -s cli -- keys create --email you@example.com --name laptop | tail -1)',
       );
     }
     expect(command.code, command.stderr).toBe(0);
     expect(command.stdout).toContain('Usage: npm run cli -- keys create --email <email>');
-    expect(command.stdout).toMatch(/Examples:\n  KEY=\$\(npm run -s cli -- keys create/);
+    expect(command.stdout).toMatch(/Examples:\n {2}KEY=\$\(npm run -s cli -- keys create/);
     expect(group.stdout).toContain('Usage: npm run cli -- keys <command>');
   }, 120_000);
 

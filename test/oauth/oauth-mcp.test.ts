@@ -161,9 +161,11 @@ describe('OAuth for /mcp', () => {
 
   describe.skipIf(!browserAvailable)('the whole flow from the MCP SDK client, consent in Chromium', () => {
     let browser: Browser;
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: describe.skipIf(...)(...) is a describe block of its own
     beforeAll(async () => {
       browser = await launchBrowser();
     });
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above
     afterAll(async () => {
       await browser?.close();
     });

@@ -333,7 +333,7 @@ describe.skipIf(!sharedAvailable)('a worker killed mid-extraction', () => {
     }
     const retriedAfter = Date.now() - t0;
     const [job] = await api.deps.sql<{ state: string; retry_count: number }[]>`
-      select state, retry_count from pgboss.job where name = 'extract' and singleton_key like ${'tx:' + videoId + '%'} order by created_on desc limit 1`;
+      select state, retry_count from pgboss.job where name = 'extract' and singleton_key like ${`tx:${videoId}%`} order by created_on desc limit 1`;
     const again = await call(api.url, 'POST', '/api/v1/subtitles', { key, body: { videoId } });
     const charges = await api.deps.sql<
       { request_id: string; delta: number }[]

@@ -223,7 +223,7 @@ describe('fuzzing every REST route and MCP tool', () => {
         'deep object nesting (5,000)',
         'POST',
         '/api/v1/frames',
-        { raw: '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000) },
+        { raw: `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}` },
       ],
       [
         'oversized body (1 MiB)',

@@ -36,7 +36,7 @@ describe('rate limit across two instances', () => {
       const remaining = ok.map((r) => Number(r.headers.get('ratelimit-remaining'))).sort((x, y) => x - y);
       expect(remaining).toEqual(Array.from({ length: LIMIT }, (_, i) => i));
       const perInstance = [a.url, b.url].map(
-        (u, idx) => ok.filter((_, j) => results.indexOf(ok[j]!) % 2 === (idx === 0 ? 1 : 0)).length,
+        (_u, idx) => ok.filter((_, j) => results.indexOf(ok[j]!) % 2 === (idx === 0 ? 1 : 0)).length,
       );
       note(
         '2. Rate limit across instances',

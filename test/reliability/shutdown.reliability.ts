@@ -19,7 +19,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 function tryConnect(port: number): Promise<'connected' | 'refused' | string> {
   return new Promise((resolve) => {
     const sock = tcpConnect({ port, host: '127.0.0.1' });
-    sock.once('connect', () => (sock.destroy(), resolve('connected')));
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve('connected');
+    });
     sock.once('error', (err: NodeJS.ErrnoException) =>
       resolve(err.code === 'ECONNREFUSED' ? 'refused' : (err.code ?? String(err))),
     );
@@ -193,7 +196,7 @@ describe.skipIf(!sharedAvailable)('graceful shutdown', () => {
     // The other worker instance, started now so that the held job is certainly the child's.
     other = await startTestServer({ MODE: 'worker', YOUTUBE_BASE_URL: yt.origin }, {}, { database: db });
     const [heldJob] = await sql<{ id: string; state: string }[]>`
-      select id, state from pgboss.job where name = 'extract' and singleton_key like ${'tx:' + heldId + '%'}`;
+      select id, state from pgboss.job where name = 'extract' and singleton_key like ${`tx:${heldId}%`}`;
     expect(heldJob?.state).toBe('active');
 
     const killedAt = Date.now();

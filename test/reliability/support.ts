@@ -1,10 +1,6 @@
-// Helpers of the reliability suite: databases cloned from its own template, notes that become RELIABILITY.md, and a
-// loopback youtube.com + googlevideo.com serving both caption fixtures (any video id) and a three-hour video.
-import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import postgres from 'postgres';
 import { readShared } from '../support/fixture-files.ts';
 import { readAnswer } from '../support/clients.ts';
 import { createDatabase, TEMPLATE_DB } from '../support/databases.ts';

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { speechKey } from '../../src/domain/speech/request-speech.ts';
 import { runSpeechJob } from '../../src/domain/speech/speech-job.ts';
-import type { FakeWhisper } from '../support/fake-whisper.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
 import {
@@ -24,12 +23,11 @@ if (process.env.CI && !run) throw new Error('the shared YouTube and audio fixtur
 
 let stack: SpeechStack;
 let yt: SpeechYoutube;
-let whisper: FakeWhisper;
 let s: TestServer;
 beforeAll(async () => {
   if (!run) return;
   stack = await startSpeechStack();
-  ({ yt, whisper, s } = stack);
+  ({ yt, s } = stack);
 }, 120_000);
 afterAll(() => stack?.close());
 beforeEach(async () => {

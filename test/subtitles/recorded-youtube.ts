@@ -87,7 +87,10 @@ export const OWN_MANUAL_SEGMENTS = [
 ];
 
 const cache = new Map<string, string>();
-const shared = (name: string) => cache.get(name) ?? (cache.set(name, readShared(name)), cache.get(name)!);
+const shared = (name: string) => {
+  if (!cache.has(name)) cache.set(name, readShared(name));
+  return cache.get(name)!;
+};
 
 export function recordedRoutes(): FakeRoutes {
   return {

@@ -7,6 +7,6 @@ export function makeSegments(n: number, words = 8): Array<{ start: number; end: 
   return Array.from({ length: n }, (_, k) => ({
     start: k * 2.5,
     end: k * 2.5 + 2.4,
-    text: `cue ${k} ` + Array.from({ length: words }, (_, w) => `word${(k * 7 + w) % 50}`).join(' '),
+    text: `cue ${k} ${Array.from({ length: words }, (_, w) => `word${(k * 7 + w) % 50}`).join(' ')}`,
   }));
 }

@@ -103,7 +103,11 @@ export async function startFakeTypesense(apiKey: string) {
     requests,
     collections,
     rejectIds,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -129,7 +133,7 @@ function search(docs: Map<string, Doc>, p: URLSearchParams) {
         ),
       ),
     )
-    .sort((a, b) => Number(b['created_at']) - Number(a['created_at']));
+    .sort((a, b) => Number(b.created_at) - Number(a.created_at));
   const hits = matched.slice((page - 1) * perPage, page * perPage).map((d) => {
     const shown = Object.fromEntries(Object.entries(d).filter(([k]) => !exclude.has(k)));
     const field = fields.find(

@@ -69,7 +69,9 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
   const holds: Array<{ match: RequestMatch; gate: Promise<void>; caught: number; open: () => void }> = [];
   const delays: Array<{ match: RequestMatch; ms: number }> = [];
   const listeners = new Set<() => void>();
-  const changed = () => listeners.forEach((l) => l());
+  const changed = () => {
+    for (const l of listeners) l();
+  };
   const until = (ready: () => boolean) =>
     new Promise<void>((resolve) => {
       if (ready()) return resolve();

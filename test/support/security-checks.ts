@@ -52,7 +52,7 @@ export interface Outcome {
   data?: unknown;
 }
 
-const randomKey = () => 'sk_' + randomBytes(24).toString('base64url').replace(/[-_]/g, 'A');
+const randomKey = () => `sk_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'A')}`;
 
 function authHeaders(auth: Auth): Record<string, string> {
   if (!auth) return {};

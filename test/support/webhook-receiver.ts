@@ -30,7 +30,7 @@ export async function startWebhookReceiver(path = '/hooks/subtext'): Promise<Web
         Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : (v ?? '')]),
       );
       received.push({ headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-      listeners.forEach((l) => l());
+      for (const l of listeners) l();
       res.writeHead(req.url === path ? (plan.shift() ?? 200) : 404).end();
     });
   });

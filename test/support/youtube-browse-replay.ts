@@ -48,12 +48,13 @@ function load(): Recorded[] {
   return recorded;
 }
 
-const unescape = (v: unknown) => (typeof v === 'string' ? decodeURIComponent(v) : v);
+const unescapeValue = (v: unknown) => (typeof v === 'string' ? decodeURIComponent(v) : v);
 
 function matches(r: Recorded, path: string, body: Record<string, unknown>): boolean {
   if (!path.endsWith(r.path)) return false;
   if (body.continuation || r.body.continuation) return body.continuation === r.body.continuation;
-  if (r.body.browseId) return body.browseId === r.body.browseId && unescape(body.params) === unescape(r.body.params);
+  if (r.body.browseId)
+    return body.browseId === r.body.browseId && unescapeValue(body.params) === unescapeValue(r.body.params);
   if (r.body.query) return body.query === r.body.query;
   if (r.body.url) return body.url === r.body.url;
   return false;

@@ -142,7 +142,7 @@ describe('website sessions: security', () => {
     try {
       const c = sessionClient(t.url);
       const codes = [];
-      for (let i = 0; i < 5; i++) codes.push((await c.signIn(newEmail(), 'guess number ' + i)).status);
+      for (let i = 0; i < 5; i++) codes.push((await c.signIn(newEmail(), `guess number ${i}`)).status);
       expect(codes).toEqual([401, 401, 401, 401, 429]);
     } finally {
       await t.close();

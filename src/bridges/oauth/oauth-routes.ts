@@ -20,6 +20,7 @@ import { isServiceError } from '../../domain/errors.ts';
 import { clientIp } from '../client-ip.ts';
 import { renderAuthorizationError, renderConsentPage } from './consent-page.ts';
 import { mcpResource } from '../../router/authenticate-request.ts';
+import type { HttpEnv } from '../http-env.ts';
 
 export const resourceMetadataUrl = (deps: Deps) => `${deps.publicUrl}/.well-known/oauth-protected-resource/mcp`;
 
@@ -57,7 +58,7 @@ function pickParams(source: Record<string, unknown>): AuthorizationParams {
  * registration, authorization code + PKCE (S256 only) with the website's sign-in and a consent page, RFC 8707
  * resource-bound tokens, rotating refresh tokens, RFC 7009 revocation.
  */
-export function mountOAuth(app: Hono<any>, deps: Deps) {
+export function mountOAuth(app: Hono<HttpEnv>, deps: Deps) {
   const p = deps.oauth;
   // Metadata, registration, token and revocation carry no cookies: any origin may call them (browser-based clients).
   const open = cors({

@@ -41,8 +41,8 @@ describe('extractiveArticle', () => {
     expect(ArticleDraft.parse(a)).toEqual(a);
     checkSections(a, 1800);
     const n = a.sections.length;
-    if (length === 'short') expect(n).toBeGreaterThanOrEqual(3), expect(n).toBeLessThanOrEqual(4);
-    if (length === 'medium') expect(n).toBeGreaterThanOrEqual(4), expect(n).toBeLessThanOrEqual(8);
+    if (length === 'short') expect([3, 4]).toContain(n);
+    if (length === 'medium') expect([4, 5, 6, 7, 8]).toContain(n);
     if (length === 'long') expect(n).toBe(6);
     expect(a.generator).toEqual({ kind: 'extractive' });
     expect(a.title).toBe('Baking bread at home');

@@ -45,11 +45,10 @@ const cueText = (text: string) =>
     .replace(/\n{2,}/g, '\n')
     .trim();
 
-export const toText = (segments: Segment[]) =>
-  segments
-    .map((s) => s.text.trim())
-    .filter(Boolean)
-    .join('\n') + '\n';
+export const toText = (segments: Segment[]) => {
+  const lines = segments.map((s) => s.text.trim()).filter(Boolean);
+  return `${lines.join('\n')}\n`;
+};
 
 /** `firstNumber`: the cue number of the first segment (a page that starts at offset K numbers from K + 1). */
 export const toSrt = (segments: Segment[], firstNumber = 1) =>

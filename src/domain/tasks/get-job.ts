@@ -53,7 +53,7 @@ export async function getJob(deps: LlmTaskPorts, caller: Caller, input: GetJobIn
 async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): Promise<Transcript> {
   const ref = task.result;
   const stored = ref?.kind === 'transcript' ? await deps.transcripts.read(ref.videoId, ref.lang, ref.origin) : null;
-  if (!ref || ref.kind !== 'transcript' || !stored)
+  if (ref?.kind !== 'transcript' || !stored)
     throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
   let parsed: Transcript['segments'] | undefined;
   const requested = (task.input as { lang?: string | null }).lang ?? null;

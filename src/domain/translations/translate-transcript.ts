@@ -39,7 +39,7 @@ export function buildChunkPrompt(chunk: SegmentChunk, sourceLang: string, target
     lines.push('Context before (do not translate):', ...chunk.before.map((s) => `> ${oneLine(s.text)}`), '');
   }
   lines.push(`Cues to translate (${chunk.segments.length}):`);
-  chunk.segments.forEach((s, k) => lines.push(`[${k + 1}] ${oneLine(s.text)}`));
+  for (const [k, s] of chunk.segments.entries()) lines.push(`[${k + 1}] ${oneLine(s.text)}`);
   if (chunk.after.length) {
     lines.push('', 'Context after (do not translate):', ...chunk.after.map((s) => `> ${oneLine(s.text)}`));
   }

@@ -49,7 +49,7 @@ export async function queueWebhook(
 /** One attempt of a pending delivery (the webhook queue's handler). Never throws for a receiver's failure. */
 export async function deliverWebhook(deps: WebhookDeps, deliveryId: string): Promise<void> {
   const d = await deps.webhooks.get(deliveryId);
-  if (!d || d.status !== 'pending') return;
+  if (d?.status !== 'pending') return;
   const attempt = d.attempts + 1;
   const secret = await deps.webhooks.secretFor(d.accountId);
   const started = Date.now();

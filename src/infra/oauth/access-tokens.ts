@@ -1,5 +1,5 @@
 import { decodeJwt, jwtVerify, SignJWT } from 'jose';
-import type { AccessTokenClaims, AccessTokens } from '../../domain/oauth/ports.ts';
+import type { AccessTokens } from '../../domain/oauth/ports.ts';
 
 /**
  * Access tokens are JWTs (HS256, jose) naming the grant, the account and the resource they are for (`aud`, RFC 8707).

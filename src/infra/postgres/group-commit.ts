@@ -44,11 +44,16 @@ export function groupCommit<Req, Res>(
       inFlight++;
       runBatch(batch.map((w) => w.req))
         .then(
-          (results) =>
-            batch.forEach((w, i) =>
-              results[i] instanceof FailedInBatch ? w.reject(results[i].cause) : w.resolve(results[i] as Res),
-            ),
-          (err: unknown) => batch.forEach((w) => w.reject(err)),
+          (results) => {
+            for (const [i, w] of batch.entries()) {
+              const r = results[i];
+              if (r instanceof FailedInBatch) w.reject(r.cause);
+              else w.resolve(r as Res);
+            }
+          },
+          (err: unknown) => {
+            for (const w of batch) w.reject(err);
+          },
         )
         .finally(() => {
           inFlight--;

@@ -1,5 +1,5 @@
 import type { Sql } from '../../../db/client.ts';
-import type { Grant, GrantListing, OAuthClient, OAuthStore, StoredCode } from '../../domain/oauth/ports.ts';
+import type { Grant, GrantListing, OAuthStore, StoredCode } from '../../domain/oauth/ports.ts';
 import { countRequests } from './rate-counters.ts';
 
 export function createOAuthStore(sql: Sql): OAuthStore {

@@ -1,7 +1,7 @@
 // youtubei.js nodes of a browse/search page -> our ListedVideo. Listings come in several renderers: lockupViewModel
 // (channel Videos/Live tabs, 2025-26), shortsLockupViewModel (Shorts tab), playlistVideoRenderer (playlists),
 // videoRenderer (search). Each shows different facts; what a renderer does not show is null.
-import { Mixins, YTNodes } from 'youtubei.js';
+import { type Mixins, YTNodes } from 'youtubei.js';
 import type { ListedVideo } from '../../domain/listing/schemas.ts';
 import { VIDEO_ID_PATTERN } from '../../domain/video/video-ref.ts';
 

@@ -85,7 +85,10 @@ export function findChapters(root: unknown): Chapter[] {
   const out: Chapter[] = [];
   const walk = (node: unknown, depth: number) => {
     if (depth > 40 || typeof node !== 'object' || node === null) return;
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, depth + 1));
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, depth + 1);
+      return;
+    }
     const chapter = (node as { chapterRenderer?: { title?: Text; timeRangeStartMillis?: number } }).chapterRenderer;
     if (chapter && typeof chapter.timeRangeStartMillis === 'number') {
       out.push({ title: textOf(chapter.title), start: chapter.timeRangeStartMillis / 1000 });

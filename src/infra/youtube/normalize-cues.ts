@@ -22,7 +22,8 @@ export function decodeEntities(s: string): string {
 }
 
 // Zero-width characters: YTSubConverter-styled tracks pad every line with U+200B.
-const ZERO_WIDTH = /[\u200b\u200c\u200d\u2060\ufeff]/g;
+// Zero-width joiner and friends, matched one by one (an alternation, since a class joins ZWJ to its neighbours).
+const ZERO_WIDTH = /\u200b|\u200c|\u200d|\u2060|\ufeff/g;
 // Only things shaped like tags: <b>, </i>, <font color="...">, <c.colorE5E5E5>, <00:05:04.199>. A bare "<" or
 // "a < b" in spoken text is left alone.
 const TAG = /<\/?[a-z][^<>]*>|<\d{1,2}(?::\d{2}){1,2}(?:[.,]\d{1,3})?>/gi;

@@ -88,6 +88,8 @@ export const connectPage: Page = {
               mcpServers: {
                 subtext: {
                   command: 'npx',
+                  // mcp-remote expands ${AUTH_HEADER} from env itself (a literal, not a template).
+                  // biome-ignore lint/suspicious/noTemplateCurlyInString: see above
                   args: ['-y', 'mcp-remote', mcp, '--header', 'Authorization:${AUTH_HEADER}'],
                   env: { AUTH_HEADER: `Bearer ${KEY}` },
                 },
