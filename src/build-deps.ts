@@ -8,6 +8,7 @@ import type { Logger } from './infra/log/logger.ts';
 import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
 import { storedSecret, storedSigningSecret } from './infra/postgres/settings.ts';
 import { createStores, createTransaction } from './infra/postgres/stores.ts';
+import { createFreeLookupCounter } from './infra/postgres/free-lookups.ts';
 import { createJobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
 import { createWorkQueue } from './jobs/work-queue.ts';
 import { addScrapeCollectors, createMetrics } from './infra/metrics/metrics.ts';
@@ -148,6 +149,7 @@ async function build(
     config,
     sql,
     transaction: createTransaction(sql),
+    freeLookups: createFreeLookupCounter(sql),
     log,
     lastUsed,
     queue,

@@ -57,6 +57,8 @@ export const ConfigSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     DAILY_FREE_CREDITS: z.coerce.number().int().min(0).default(10),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+    /** Free video lookups (GET /videos/{id}, its tracks) that reach YouTube, per account per 10 minutes. */
+    FREE_LOOKUPS_PER_10_MIN: z.coerce.number().int().min(0).default(30),
     /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */
     SIGNING_SECRET: z.string().min(32).optional(),
     MAX_BODY_BYTES: z.coerce

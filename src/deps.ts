@@ -16,6 +16,7 @@ import type { JobQueue } from './infra/queue/job-queue.ts';
 import type { Metrics } from './infra/metrics/metrics.ts';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import type { Speech } from './domain/speech/ports.ts';
+import type { FreeLookupCounter } from './domain/video/free-lookups.ts';
 
 /**
  * Everything a procedure or worker may hand to the domain, built once by build-deps.ts (or a test). Domain
@@ -57,6 +58,8 @@ export interface Deps extends Stores {
   jobs: WorkQueue;
   /** Stored transcripts and video rows kept in memory for the cached-transcript hot path. */
   hotCache: HotCache;
+  /** Per-account counts of free video lookups that reach YouTube. */
+  freeLookups: FreeLookupCounter;
   /** HMAC secret for signed URLs. */
   signingSecret: string;
   publicUrl: string;

@@ -6,6 +6,8 @@ export interface Settings {
   REQUEST_WAIT_MS: number;
   /** Requests per minute per key, unless the key or account says otherwise. */
   RATE_LIMIT_PER_MINUTE: number;
+  /** Free video lookups of videos not yet stored (they spend the shared YouTube budget), per account per 10 minutes. */
+  FREE_LOOKUPS_PER_10_MIN: number;
   /** Speech-to-text bounds: longest audio in seconds, largest stream in bytes. */
   STT_MAX_SECONDS: number;
   STT_MAX_BYTES: number;

@@ -17,10 +17,9 @@ export function batchItemHandler(deps: Deps) {
     tasks: deps.tasks,
     log: deps.log,
     run: (item: Parameters<typeof runBatchOperation>[1]) => runBatchOperation(patient, item),
-    refund: (accountId: string, requestId: string, since: Date) =>
-      deps.ledger.refundRequest(accountId, requestId, since, new Date()),
+    ledger: deps.ledger,
     requeue: (job: { batchId: string; position: number; attempt: number }, at: Date) =>
       requeueBatchItem(deps.queue, job, at),
   };
-  return (data: unknown) => runBatchItem(d, BatchItemPayload.parse(data));
+  return (data: unknown, run: { retryCount: number }) => runBatchItem(d, BatchItemPayload.parse(data), run);
 }

@@ -9,8 +9,6 @@ const Payer = {
   accountId: z.string(),
   requestId: z.string(),
   price: z.number().int().min(0),
-  /** Epoch milliseconds: past it nobody waits for the answer, so nobody is charged. */
-  deadline: z.number(),
 };
 
 export const ExtractPayload: z.ZodType<ExtractJob> = z.discriminatedUnion('kind', [

@@ -1,6 +1,6 @@
 // Batches of articles and translations, through REST, tRPC and MCP against the real service: YouTube replayed from
 // the recorded fixtures, a loopback Anthropic API. Each video is charged what its single-video request costs, only
-// when it succeeds; a video that fails after its transcript was extracted gets that charge back.
+// when its result is stored; a video that fails after its transcript was extracted pays for that transcript only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hourlyPrice, pricedDuration, SUBTITLES_PRICE } from '../../src/domain/pricing/prices.ts';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
@@ -110,7 +110,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
     expect(t.json).toMatchObject({ source: 'translation', lang: 'eo', creditsCharged: 0 });
   });
 
-  it('a video whose translation fails costs nothing: the transcript extracted for it is refunded (and stays stored)', async () => {
+  it('a video whose translation fails costs only the transcript extracted and stored for it, which is then free to read', async () => {
     const { key, accountId } = await h.s.newKey({ credits: 20, rateLimit: POLLING });
     fake.setHandler(() => ({ status: 500 }));
     try {
@@ -119,16 +119,17 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
         body: { videos: [ID.manualAndAsrVisionos], operation: { type: 'translation', targetLang: 'eo' } },
       });
       const batch = await finished(key, created.json.id);
-      expect(batch).toMatchObject({ status: 'failed', creditsCharged: 0, counts: { failed: 1 } });
-      expect(batch.items[0]).toMatchObject({ status: 'failed', creditsCharged: 0, error: { code: 'LLM_FAILED' } });
+      expect(batch).toMatchObject({ status: 'failed', creditsCharged: SUBTITLES_PRICE, counts: { failed: 1 } });
+      expect(batch.items[0]).toMatchObject({
+        status: 'failed',
+        creditsCharged: SUBTITLES_PRICE,
+        error: { code: 'LLM_FAILED' },
+      });
     } finally {
       fake.setHandler(modelReply);
     }
-    expect(await balanceOf(h.s, key)).toBe(20);
-    expect(await ledger(accountId)).toEqual([
-      { kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE },
-      { kind: 'refund', operation: 'subtitles', delta: SUBTITLES_PRICE },
-    ]);
+    expect(await balanceOf(h.s, key)).toBe(20 - SUBTITLES_PRICE);
+    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
     const t = await rest(h.s.url, 'POST', '/subtitles', { key, body: { videoId: ID.manualAndAsrVisionos } });
     expect(t.json).toMatchObject({ cached: true, creditsCharged: 0 });
   });

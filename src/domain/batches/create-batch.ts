@@ -1,7 +1,8 @@
 // A batch: one operation over many videos (given, or listed from a playlist, channel tab or search), run as one
 // child job per video on a capacity-limited queue. Refused up front (402) when the balance cannot cover every video
 // at the operation's price (batchVideoPrice: exact for captions, a stated figure where a video's length or captions
-// decide), saying how many it can; each video is then charged only when it succeeds (failures are free).
+// decide), saying how many it can; a playlist, channel or search is listed only when the balance covers one video
+// (its pages spend the shared YouTube budget). Each video is then charged for what is stored for it.
 import { ServiceError } from '../errors.ts';
 import { batchVideoPrice } from '../pricing/prices.ts';
 import type { Caller } from '../keys/manage-keys.ts';
@@ -55,12 +56,20 @@ export async function createBatch(
     );
   }
 
+  const price = batchVideoPrice(operation, deps.speechConfigured);
   let videoIds: string[];
   if (input.videos) {
     videoIds = [
       ...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v }))),
     ];
   } else {
+    // Listing pages spend the cluster's shared YouTube budget: a caller who cannot pay for one video spends none.
+    const balance = await deps.balance(req.caller.accountId);
+    if (balance < price.perVideo)
+      throw new ServiceError(
+        'INSUFFICIENT_CREDITS',
+        `A batch over a playlist, channel or search needs credits for at least one video (${price.perVideo}) before it is listed; the balance is ${balance}.`,
+      );
     const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
     const source = input.playlist
       ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
@@ -77,17 +86,7 @@ export async function createBatch(
       throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
   }
 
-  const price = batchVideoPrice(operation, deps.speechConfigured);
-  const needed = videoIds.length * price.perVideo;
-  const balance = await deps.balance(req.caller.accountId);
-  if (balance < needed) {
-    const affordable = Math.floor(balance / price.perVideo);
-    throw new ServiceError(
-      'INSUFFICIENT_CREDITS',
-      `A batch of ${videoIds.length} videos may cost ${price.exact ? 'up to ' : ''}${needed} credits${price.exact ? '' : ' or more'} (${price.note}); ` +
-        `the balance is ${balance}, enough for ${affordable} video${affordable === 1 ? '' : 's'}. Send at most ${affordable}, or add credits.`,
-    );
-  }
+  await assertBalance(deps, req.caller.accountId, videoIds.length, price);
 
   const batch = await deps.batches.create({
     accountId: req.caller.accountId,
@@ -110,4 +109,22 @@ export async function createBatch(
     videoIds.map((_, i) => i),
   );
   return getBatch(deps, req.caller.accountId, batch.id);
+}
+
+/** 402 unless the balance covers `videos` videos at the operation's price, saying how many it covers. */
+async function assertBalance(
+  deps: Pick<CreateBatchDeps, 'balance'>,
+  accountId: string,
+  videos: number,
+  price: ReturnType<typeof batchVideoPrice>,
+): Promise<void> {
+  const needed = videos * price.perVideo;
+  const balance = await deps.balance(accountId);
+  if (balance >= needed) return;
+  const affordable = Math.floor(balance / price.perVideo);
+  throw new ServiceError(
+    'INSUFFICIENT_CREDITS',
+    `A batch of ${videos} video${videos === 1 ? '' : 's'} may cost ${price.exact ? 'up to ' : ''}${needed} credits${price.exact ? '' : ' or more'} (${price.note}); ` +
+      `the balance is ${balance}, enough for ${affordable} video${affordable === 1 ? '' : 's'}. Send at most ${affordable}, or add credits.`,
+  );
 }

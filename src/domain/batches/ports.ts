@@ -31,8 +31,11 @@ export interface BatchStore {
     videoIds: string[];
   }): Promise<BatchRow>;
   get(id: string, accountId: string): Promise<{ batch: BatchRow; items: BatchItem[] } | null>;
-  /** queued -> running, atomically; null when the item is no longer queued (cancelled, or another worker has it). */
-  claimItem(batchId: string, position: number): Promise<ClaimedItem | null>;
+  /**
+   * queued -> running, atomically; null when the item is no longer queued (cancelled, or another worker has it).
+   * With `reclaim`, a running item is taken too: its job is being retried, so the run that had it is dead.
+   */
+  claimItem(batchId: string, position: number, reclaim?: boolean): Promise<ClaimedItem | null>;
   /** running -> queued again (its work is sent again later); false when the item was not running. */
   requeueItem(batchId: string, position: number): Promise<boolean>;
   finishItem(

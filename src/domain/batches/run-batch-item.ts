@@ -1,9 +1,11 @@
 // One child job of a batch: claim the video (a cancelled one is skipped), do the operation, record the outcome,
-// and end the batch when it was the last one, queueing its webhook. A video that fails costs nothing: whatever its
-// work charged on the way (an article's transcript, extracted before the article failed) is refunded. A transient
-// failure (SERVICE_BUSY, which says when to retry; or an unexpected error, a database blip) puts the video back in
-// the queue for later instead, a bounded number of times, and that attempt's charges are refunded as well.
+// and end the batch when it was the last one, queueing its webhook. Nothing is refunded: every charge is taken in the
+// transaction that stores its result (an article's transcript, extracted before the article failed, stays stored),
+// so it stands, and the item reports what the ledger took for its request. A transient failure (SERVICE_BUSY, which
+// says when to retry; or an unexpected error, a database blip) puts the video back in the queue for later instead,
+// a bounded number of times. A retried job (its worker died mid-item) takes the item back from `running`.
 import { isServiceError } from '../errors.ts';
+import type { CreditLedger } from '../credits/credit-ledger.ts';
 import type { Log } from '../ports.ts';
 import type { JobError } from '../tasks/schemas.ts';
 import type { TaskStore } from '../tasks/task-store.ts';
@@ -25,8 +27,7 @@ export interface RunItemDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
   log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
   run: (item: ClaimedItem) => Promise<ItemOutcome>;
-  /** Gives back every charge the account's request made since `since`. */
-  refund: (accountId: string, requestId: string, since: Date) => Promise<number>;
+  ledger: Pick<CreditLedger, 'chargedFor'>;
   /** Sends the item's job again, to start no earlier than `at`. */
   requeue: (job: Required<BatchItemJob>, at: Date) => Promise<void>;
 }
@@ -37,21 +38,30 @@ export const BATCH_ITEM_ATTEMPTS = 5;
 const UNEXPECTED_RETRY_MS = 10_000;
 /** The wait after a SERVICE_BUSY that does not say how long. */
 const BUSY_RETRY_SECONDS = 5;
-/** Slack for the database's clock being behind ours when refunds look for the charges an item made. */
+/** Slack for the database's clock being behind ours when the item gives up the tasks it waits on. */
 const CLOCK_SLACK_MS = 60_000;
 
-export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promise<void> {
+/** The queue's own run count of this job: above 0 when pg-boss runs it again after its worker died or threw. */
+export interface QueueRun {
+  retryCount: number;
+}
+
+export async function runBatchItem(
+  deps: RunItemDeps,
+  job: BatchItemJob,
+  run: QueueRun = { retryCount: 0 },
+): Promise<void> {
   const attempt = job.attempt ?? 1;
-  const item = await deps.batches.claimItem(job.batchId, job.position);
+  const item = await deps.batches.claimItem(job.batchId, job.position, run.retryCount > 0);
   if (item) {
     const started = new Date(Date.now() - CLOCK_SLACK_MS);
     try {
-      const { result, creditsCharged } = await deps.run(item);
+      const { result } = await deps.run(item);
       await deps.batches.finishItem(job.batchId, job.position, {
         status: 'succeeded',
         result,
         error: null,
-        creditsCharged,
+        creditsCharged: await deps.ledger.chargedFor(item.accountId, item.requestId),
       });
     } catch (err) {
       const delayMs = retryDelayMs(err, attempt);
@@ -61,12 +71,11 @@ export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promis
         ? { code: err.code, message: err.message }
         : {
             code: 'INTERNAL_ERROR',
-            message: `The video could not be processed (an internal error, ${attempt} attempt${attempt === 1 ? '' : 's'}); nothing was charged`,
+            message: `The video could not be processed (an internal error, ${attempt} attempt${attempt === 1 ? '' : 's'})`,
           };
-      // The work this attempt waits on (an article or translation still running) is given up before its charges are
-      // refunded: a task left waiting would be picked to pay when that job finishes, after the refund.
+      // The work this attempt waits on (an article or translation still running) is given up: it finishing later
+      // must not charge a video that already ended as failed.
       await deps.tasks.failRequest(item.accountId, item.requestId, started, error);
-      await deps.refund(item.accountId, item.requestId, started);
       if (delayMs !== null && attempt < BATCH_ITEM_ATTEMPTS) {
         // Queued again first: should the send fail, the queue's own retry of this job claims the item and runs it.
         if (await deps.batches.requeueItem(job.batchId, job.position)) {
@@ -81,7 +90,7 @@ export async function runBatchItem(deps: RunItemDeps, job: BatchItemJob): Promis
         status: 'failed',
         result: null,
         error,
-        creditsCharged: 0,
+        creditsCharged: await deps.ledger.chargedFor(item.accountId, item.requestId),
       });
     }
   }

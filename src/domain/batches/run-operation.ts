@@ -8,6 +8,9 @@ import type { Transcript, TranscriptMode } from '../subtitles/schemas.ts';
 import { getJob } from '../tasks/get-job.ts';
 import type { WorkRequest } from '../tasks/llm-tasks.ts';
 import { requestTranslation, type TranslationPorts } from '../translations/request-translation.ts';
+import { normalizeLang, sameLang } from '../translations/normalize-lang.ts';
+import { chooseTranscriptTrack } from '../video/choose-track.ts';
+import { loadVideo } from '../video/load-video.ts';
 import type { ClaimedItem } from './ports.ts';
 import type { BatchItemResult } from './schemas.ts';
 
@@ -18,7 +21,7 @@ export interface ItemOutcome {
   creditsCharged: number;
 }
 
-/** Throws a ServiceError when the video fails; what it charged on the way is then refunded by the caller. */
+/** Throws a ServiceError when the video fails; what it stored and charged on the way stays charged. */
 export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem): Promise<ItemOutcome> {
   const req = { caller: { accountId: item.accountId, keyId: 'batch', rateLimit: null }, requestId: item.requestId };
   const op = item.operation;
@@ -68,7 +71,9 @@ export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem)
       };
     }
     case 'translation': {
-      // As a caller would do it: the transcript first (free when stored), then its translation.
+      // As a caller would do it: the transcript first (free when stored), then its translation. A translation into
+      // the transcript's own language is refused before the transcript is extracted and charged for nothing.
+      await assertTranslatable(deps, videoId, op.sourceLang, op.targetLang);
       const t = await fetchTranscript(deps, req, { videoId, lang: op.sourceLang, limit: 1 });
       const out = await requestTranslation(deps, req, { videoId, sourceLang: t.lang, targetLang: op.targetLang });
       if (!out.translation) throw notFinished('translation');
@@ -85,6 +90,30 @@ export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem)
       };
     }
   }
+}
+
+/** Refuses a translation whose source track (the one fetchTranscript would choose) is already in `targetLang`. */
+async function assertTranslatable(
+  deps: OperationPorts,
+  videoId: string,
+  sourceLang: string | undefined,
+  targetLang: string,
+): Promise<void> {
+  const target = normalizeLang(targetLang);
+  let lang = sourceLang ? normalizeLang(sourceLang) : null;
+  if (!lang || !sameLang(lang, target)) {
+    const video = await loadVideo(deps, videoId);
+    try {
+      lang = chooseTranscriptTrack(video, sourceLang ?? null).track.lang;
+    } catch {
+      return; // no such track: fetchTranscript answers why (or finds a stored translation)
+    }
+  }
+  if (sameLang(lang, target))
+    throw new ServiceError(
+      'INVALID_REQUEST',
+      `The video's transcript is already in ${lang}; nothing was extracted or charged`,
+    );
 }
 
 /** Polls a speech-to-text job this often while a batch item waits for it (no client is waiting). */

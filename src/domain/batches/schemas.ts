@@ -161,7 +161,12 @@ export const Batch = z.object({
   operation: BatchOperation,
   counts: BatchCounts,
   progress: z.number().min(0).max(1).describe('Share of videos finished (succeeded, failed or cancelled)'),
-  creditsCharged: z.number().int().describe('Sum over the videos that succeeded; failed and cancelled videos are free'),
+  creditsCharged: z
+    .number()
+    .int()
+    .describe(
+      'What the ledger took for the batch’s videos. A failed video pays only for results stored for it (a transcript extracted before its article failed); cancelled videos are free',
+    ),
   callbackUrl: z.string().nullable(),
   items: z.array(BatchItem),
   webhooks: z.array(WebhookDelivery).describe('Deliveries of this batch’s event to callbackUrl, each attempt recorded'),

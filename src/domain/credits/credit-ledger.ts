@@ -25,10 +25,10 @@ export interface CreditLedger {
   charge(req: ChargeRequest, dailyAllowance: number, now: Date): Promise<number | null>;
   /** Reverses a charge, once. */
   refund(chargeId: number, now: Date): Promise<void>;
-  /** Reverses, once each, every charge the account's request made since `since`; the credits given back. */
-  refundRequest(accountId: string, requestId: string, since: Date, now: Date): Promise<number>;
   /** Adds purchased credits; false when there is no such account. */
   grant(accountId: string, amount: number, reason: string): Promise<boolean>;
+  /** Credits a request has cost the account: its charges net of refunds. */
+  chargedFor(accountId: string, requestId: string): Promise<number>;
   /** Whether a request has been charged. */
   isCharged(requestId: string): Promise<boolean>;
   recent(accountId: string, limit: number): Promise<LedgerEntry[]>;

@@ -63,15 +63,11 @@ export async function captureFrames(
   const missing = new Set(tMs.filter((t) => !stored.has(t)));
   await assertAffordable(deps, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
 
-  const deadline = Date.now() + deps.config.REQUEST_WAIT_MS - 1000;
-  const outcomes = await mapLimit(tMs, PER_REQUEST_PARALLELISM, async (t, i) => {
+  // A timestamp asked for more than once is captured and charged once; every copy answers with that frame.
+  const unique = [...new Set(tMs)];
+  const captured = await mapLimit(unique, PER_REQUEST_PARALLELISM, async (t) => {
     const known = stored.get(t);
-    if (known)
-      return {
-        ok: true as const,
-        frame: await present(deps, videoId, times[i]!, t, width, known, true, input.includeBase64),
-        charged: 0,
-      };
+    if (known) return { ok: true as const, frame: known, cached: true, charged: 0 };
     try {
       const job: FrameJob = {
         videoId,
@@ -80,7 +76,6 @@ export async function captureFrames(
         accountId: req.caller.accountId,
         requestId: req.requestId,
         price: FRAME_PRICE,
-        deadline,
       };
       const { value } = await outcomeOf(
         deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
@@ -90,16 +85,23 @@ export async function captureFrames(
         ),
       );
       const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
-      return {
-        ok: true as const,
-        frame: await present(deps, videoId, times[i]!, t, width, value.frame, charged === 0, input.includeBase64),
-        charged,
-      };
+      return { ok: true as const, frame: value.frame, cached: charged === 0, charged };
     } catch (err) {
       if (!isServiceError(err)) throw err;
-      return { ok: false as const, t: times[i]!, error: err };
+      return { ok: false as const, error: err };
     }
   });
+  const byTime = new Map(unique.map((t, i) => [t, captured[i]!]));
+  const outcomes = await Promise.all(
+    tMs.map(async (t, i) => {
+      const c = byTime.get(t)!;
+      if (!c.ok) return { ok: false as const, t: times[i]!, error: c.error };
+      return {
+        ok: true as const,
+        frame: await present(deps, videoId, times[i]!, t, width, c.frame, c.cached, input.includeBase64),
+      };
+    }),
+  );
 
   const frames = outcomes.flatMap((o) => (o.ok ? [o.frame] : []));
   const failed = outcomes.flatMap((o) =>
@@ -108,7 +110,7 @@ export async function captureFrames(
   // All failed: answer with the (first) reason, as for any single operation.
   const firstFailure = outcomes.find((o) => !o.ok);
   if (frames.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.error;
-  return { videoId, frames, failed, creditsCharged: outcomes.reduce((n, o) => n + (o.ok ? o.charged : 0), 0) };
+  return { videoId, frames, failed, creditsCharged: captured.reduce((n, c) => n + (c.ok ? c.charged : 0), 0) };
 }
 
 async function present(

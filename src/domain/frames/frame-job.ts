@@ -36,10 +36,8 @@ export async function runFrameJob(
     source: source.kind,
   };
 
-  if (Date.now() > job.deadline) {
-    await deps.frameStore.storeIfAbsent(job.videoId, job.tMs, job.width, frame);
-    return { frame, chargedRequestId: null };
-  }
+  // Charged to the requester even when it stopped waiting (it asked; its retry reads the frame free), and not
+  // stored when it can no longer pay (402): a stored frame is free to everyone after, so it is paid exactly once.
   // Only whoever stores the frame first pays: a duplicate run of the job finds it stored and charges nobody.
   const stored = await commitCharged(
     deps.transaction,

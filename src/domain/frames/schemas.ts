@@ -27,7 +27,9 @@ export const CaptureFramesInput = z.object({
     .min(1)
     .max(MAX_TIMESTAMPS)
     .optional()
-    .describe(`Up to ${MAX_TIMESTAMPS} timestamps, in seconds`),
+    .describe(
+      `Up to ${MAX_TIMESTAMPS} timestamps, in seconds; one given more than once is captured and charged once, and each copy answers with that frame`,
+    ),
   width: FrameWidth.optional(),
   includeBase64: z.boolean().optional().describe('Also return each image inline as base64 (default false)'),
 });
@@ -61,7 +63,12 @@ export const CapturedFrames = z.object({
   failed: z
     .array(FrameFailure)
     .describe('Timestamps that could not be captured (not charged); empty when all succeeded'),
-  creditsCharged: z.number().int().describe(`${FRAME_PRICE} per frame newly captured; stored frames are free`),
+  creditsCharged: z
+    .number()
+    .int()
+    .describe(
+      `${FRAME_PRICE} per distinct frame newly captured for this request (what the credit ledger took); stored frames are free`,
+    ),
 });
 export type CapturedFrames = z.infer<typeof CapturedFrames>;
 

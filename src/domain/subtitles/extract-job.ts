@@ -65,13 +65,10 @@ export async function runExtractJob(
   segments = StoredSegments.parse(segments);
 
   const record = { lang: track.lang, origin, trackName: track.name, segments };
-  // Past the requester's deadline nobody is waiting for the answer: keep the result, charge nobody.
-  if (Date.now() > job.deadline) {
-    await deps.transcripts.storeIfAbsent(job.videoId, record);
-    return { chargedRequestId: null };
-  }
   // Stored and charged together, and only by whoever stores it first: a second run of the same job (a retry
-  // racing a worker that outlived its heartbeat) finds the row and charges nobody.
+  // racing a worker that outlived its heartbeat) finds the row and charges nobody. Also when the requester stopped
+  // waiting (it asked; its retry reads it free), and not stored when it can no longer pay (402, the job fails): a
+  // stored transcript is free to everyone after, so it is paid exactly once.
   const stored = await commitCharged(
     deps.transaction,
     {

@@ -70,7 +70,6 @@ export async function fetchTranscript(
       accountId: req.caller.accountId,
       requestId: req.requestId,
       price: SUBTITLES_PRICE,
-      deadline: Date.now() + deps.config.REQUEST_WAIT_MS - 1000,
     };
     try {
       const { value } = await outcomeOf(

@@ -34,7 +34,8 @@ export async function outcomeOf<T>(run: Promise<JobRun<T>>): Promise<{ value: T;
 export async function loadVideo(
   ports: LoadVideoPorts,
   videoId: string,
-  opts: { maxAgeMs?: number } = {},
+  /** `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored): it may refuse. */
+  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<void> } = {},
 ): Promise<SourceVideo> {
   const maxAge = opts.maxAgeMs ?? VIDEO_INFO_TTL_MS;
   const isFresh = (v: { fetchedAt: Date } | null | undefined) => !!v && Date.now() - v.fetchedAt.getTime() < maxAge;
@@ -45,6 +46,7 @@ export async function loadVideo(
     ports.hotCache.setVideo(videoId, stored);
     return stored;
   }
+  await opts.beforeFetch?.();
   await outcomeOf(ports.jobs.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS));
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');

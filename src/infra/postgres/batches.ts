@@ -78,13 +78,14 @@ export function createBatchRepository(sql: Sql): BatchStore {
       };
     },
 
-    async claimItem(batchId, position) {
+    async claimItem(batchId, position, reclaim = false) {
       const [row] = await sql<
         { video_id: string; request_id: string; account_id: string; operation: BatchOperation }[]
       >`
         update batch_items i set status = 'running', updated_at = now()
         from batches b
-        where i.batch_id = ${batchId} and i.position = ${position} and i.status = 'queued' and b.id = i.batch_id
+        where i.batch_id = ${batchId} and i.position = ${position} and b.id = i.batch_id
+          and (i.status = 'queued' or (${reclaim} and i.status = 'running'))
         returning i.video_id, i.request_id, b.account_id, b.operation`;
       return row
         ? {

@@ -52,14 +52,6 @@ export function createCreditLedger(sql: Sql): CreditLedger {
       await refundCharges(sql, sql`id = ${chargeId}`, now);
     },
 
-    async refundRequest(accountId, requestId, since, now) {
-      return refundCharges(
-        sql,
-        sql`account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}`,
-        now,
-      );
-    },
-
     async grant(accountId, amount, reason) {
       return (await sql.begin(async (tx) => {
         const rows =
@@ -69,6 +61,13 @@ export function createCreditLedger(sql: Sql): CreditLedger {
                  values (${accountId}, 'grant', ${amount}, 0, ${amount}, ${reason})`;
         return true;
       })) as boolean;
+    },
+
+    async chargedFor(accountId, requestId) {
+      const [row] = await sql<{ net: number }[]>`
+        select coalesce(-sum(delta), 0)::int as net from credit_ledger
+        where account_id = ${accountId} and request_id = ${requestId} and kind in ('charge', 'refund')`;
+      return row?.net ?? 0;
     },
 
     async isCharged(requestId) {

@@ -34,4 +34,4 @@ export const listTracksProcedure = keyedProcedure
   })
   .input(VideoIdInput)
   .output(TrackList)
-  .query(({ ctx, input }) => listTracks(ctx.deps, input.videoId));
+  .query(({ ctx, input }) => listTracks(ctx.deps, ctx.caller.accountId, input.videoId));
