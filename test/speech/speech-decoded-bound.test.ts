@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { createMediaGateway } from '../../src/infra/net/media-gateway.ts';
-import { mcpClient, rest } from '../support/clients.ts';
+import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { startFakeWhisper, type FakeWhisper } from '../support/fake-whisper.ts';
 import { audioAvailable, speechProgramme } from '../support/speech-audio.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -145,7 +145,9 @@ describe.skipIf(!audioAvailable)('speech-to-text bounded by the audio decoded', 
     // Refused before sending: at most the 60 s one credit covers would be allowed, and none was sent.
     expect(sentSeconds(sent)).toBe(0);
     expect(await books(accountId)).toEqual({ balance: 1, sum: 1, charged: 0 });
-    // The same verdict on MCP (the job is one row; every surface reads it through jobs.get).
+    // The same verdict on tRPC and MCP (the job is one row; every surface reads it through jobs.get).
+    const viaTrpc = await trpcClient(s.url, key).jobs.get.query({ id: r.json.job.id });
+    expect(viaTrpc).toMatchObject({ status: 'failed', creditsCharged: 0, error: job.error });
     const client = await mcpClient(s.url, key);
     try {
       const got: any = await client.callTool({ name: 'get_job', arguments: { id: r.json.job.id } });

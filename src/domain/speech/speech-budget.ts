@@ -44,7 +44,7 @@ const uncovered = (decoded: number | null, balance: number) =>
   new ServiceError(
     'INSUFFICIENT_CREDITS',
     (decoded === null
-      ? `Speech-to-text costs ${speechPrice(1)} credit per started minute of audio; the balance is ${balance}. `
+      ? `Speech-to-text costs ${STT_PRICE_PER_MINUTE} credit${STT_PRICE_PER_MINUTE === 1 ? '' : 's'} per started minute of audio; the balance is ${balance}. `
       : `The audio runs longer than the balance (${balance} credit${balance === 1 ? '' : 's'}) pays for: ` +
         `at least ${Math.floor(decoded)} s decoded, ${speechPrice(decoded)} credits. `) +
       'Speech-to-text is priced by the audio decoded, not by what the media claims; nothing was sent to the engine, nothing was stored and nothing was charged.',
