@@ -133,6 +133,7 @@ describe.skipIf(!audioAvailable)('speech-to-text bounded by the audio decoded', 
     const info = await rest(s.url, 'GET', `/videos/${encodeURIComponent(url)}`, { key });
     expect(info.json.duration ?? 0).toBeLessThan(5); // the lie the estimate believes
     const sent = whisper.requests.length;
+    const served = files.requests.length;
     const r = await rest(s.url, 'POST', '/subtitles', { key, body: { url, mode: 'generate' } });
     expect(r.status).toBe(202);
     expect(r.json.estimatedCredits).toBe(1);
@@ -144,6 +145,18 @@ describe.skipIf(!audioAvailable)('speech-to-text bounded by the audio decoded', 
     });
     // Refused before sending: at most the 60 s one credit covers would be allowed, and none was sent.
     expect(sentSeconds(sent)).toBe(0);
+    // The decode stopped at what one credit covers: the playlist's later segments were never fetched.
+    if (url.endsWith('.m3u8')) {
+      const all = readFileSync(join(lying.hlsDir, 'lying.m3u8'), 'utf8').match(/\.ts$/gm)!.length;
+      const fetched = new Set(
+        files.requests
+          .slice(served)
+          .filter((q) => q.path.endsWith('.ts'))
+          .map((q) => q.path),
+      );
+      expect(all).toBeGreaterThanOrEqual(6);
+      expect(fetched.size).toBeLessThanOrEqual(4);
+    }
     expect(await books(accountId)).toEqual({ balance: 1, sum: 1, charged: 0 });
     // The same verdict on tRPC and MCP (the job is one row; every surface reads it through jobs.get).
     const viaTrpc = await trpcClient(s.url, key).jobs.get.query({ id: r.json.job.id });
