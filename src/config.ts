@@ -170,6 +170,16 @@ export const ConfigSchema = z
     /** Speech-to-text jobs running at once across all instances (the local engine takes one core each). */
     STT_CONCURRENCY: z.coerce.number().int().min(1).default(1),
     /**
+     * Speech-to-text jobs one account's requests may have running at once (its others wait, and other accounts'
+     * jobs overtake them). Below STT_CONCURRENCY, no single account can hold every slot with slow media.
+     */
+    STT_ACCOUNT_CONCURRENCY: z.coerce.number().int().min(1).default(1),
+    /**
+     * Time allowed for reading and decoding one job's audio (30 min). A media server that sends slowly (or a little,
+     * then nothing) holds a speech-to-text slot at most this long; too low, and long audio on a slow link fails.
+     */
+    STT_DECODE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(1_800_000),
+    /**
      * Longest audio transcribed, in seconds (4 h). At most 5 h: a batch item waits for a speech-to-text job and its
      * retry (twice the audio's length each, plus slack), and a queued job may not expire later than 24 h (pg-boss).
      */

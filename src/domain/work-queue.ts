@@ -81,7 +81,8 @@ export interface WorkQueue {
   extract<T>(job: ExtractJob, key: string, waitMs: number): Promise<JobRun<T>>;
   frame<T>(job: FrameJob, key: string, waitMs: number): Promise<JobRun<T>>;
   llm<T>(job: LlmJob, key: string, waitMs: number): Promise<JobRun<T>>;
-  speech<T>(job: SpeechJob, key: string, waitMs: number): Promise<JobRun<T>>;
+  /** `accountId` is whose requests the job counts against (STT_ACCOUNT_CONCURRENCY: one account's jobs run a few at a time). */
+  speech<T>(job: SpeechJob, key: string, waitMs: number, accountId: string): Promise<JobRun<T>>;
   /** Whether an LLM job with this key is still queued or running; null when that cannot be told now. */
   llmJobAlive(key: string): Promise<boolean | null>;
   /** The same for a speech-to-text job. */

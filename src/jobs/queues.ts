@@ -34,6 +34,7 @@ export function queueSpecs(
     | 'FRAME_CONCURRENCY'
     | 'LLM_CONCURRENCY'
     | 'STT_CONCURRENCY'
+    | 'STT_ACCOUNT_CONCURRENCY'
     | 'STT_MAX_SECONDS'
     | 'JOB_EXPIRE_SECONDS'
   >,
@@ -64,6 +65,8 @@ export function queueSpecs(
     {
       name: SPEECH_QUEUE,
       concurrency: c.STT_CONCURRENCY,
+      // A slow media server must not let one account hold every slot (the decode itself is bounded in time too).
+      groupConcurrency: c.STT_ACCOUNT_CONCURRENCY,
       expireInSeconds: speechExpireSeconds(c),
       retryLimit: SPEECH_RETRIES,
       heartbeatSeconds: c.JOB_EXPIRE_SECONDS,

@@ -9,7 +9,8 @@ export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>):
     extract: (job, key, waitMs) => queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs),
     frame: (job, key, waitMs) => queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs),
     llm: (job, key, waitMs) => queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs),
-    speech: (job, key, waitMs) => queue.run(SPEECH_QUEUE, SpeechPayload.parse(job), key, waitMs),
+    speech: (job, key, waitMs, accountId) =>
+      queue.run(SPEECH_QUEUE, SpeechPayload.parse(job), key, waitMs, { group: accountId }),
     llmJobAlive: (key) => queue.liveJobExists(LLM_QUEUE, key),
     speechJobAlive: (key) => queue.liveJobExists(SPEECH_QUEUE, key),
   };

@@ -1,6 +1,7 @@
 // The speech-to-text adapters on their own: the OpenAI-compatible engine against a loopback server that checks the
 // multipart request, and the ffmpeg audio decoder's bounds and refusals.
 import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_RATE } from '../../src/domain/speech/ports.ts';
 import { createFfmpegAudioDecoder } from '../../src/infra/ffmpeg/decode-audio.ts';
@@ -120,8 +121,17 @@ describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
   const ffmpegPath = 'ffmpeg';
   beforeAll(async () => {
     const { file } = speechProgramme();
+    const size = statSync(file).size;
     media = await startVideoServer({
       '/audio.webm': { file, contentType: 'audio/webm' },
+      // The first 8 KB at once, then nothing more on an open connection (a hostile or broken media server).
+      '/trickle.webm': {
+        handle: (req, res) => {
+          res.writeHead(200, { 'content-type': 'audio/webm', 'content-length': size });
+          if (req.method === 'HEAD') return res.end();
+          res.write(readFileSync(file).subarray(0, 8192));
+        },
+      },
       '/to-other': { redirect: 'http://127.0.0.1:1/x' },
     });
     other = await startVideoServer({ '/audio.webm': { file, contentType: 'audio/webm' } });
@@ -149,10 +159,31 @@ describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
     }
   });
 
-  it('bounds: longer than maxSeconds or larger than maxBytes is MEDIA_TOO_LARGE', async () => {
+  it('bounds: decoding stops one second past maxSeconds, counted from the PCM written', async () => {
+    const audio = await decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 10, maxBytes: 10_000_000 });
+    try {
+      expect(audio.seconds).toBeGreaterThan(10);
+      expect(audio.seconds).toBeLessThanOrEqual(11.05);
+    } finally {
+      await audio.dispose();
+    }
+  });
+
+  it('bounds: a server that sends a little and then holds the connection is cut off at the wall-time bound', async () => {
+    const slow = createFfmpegAudioDecoder({
+      ffmpegPath,
+      extraOrigins: [media.origin],
+      stallTimeoutMs: 120_000,
+      timeoutMs: 1500,
+    });
+    const started = Date.now();
     await expect(
-      decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 10, maxBytes: 10_000_000 }),
-    ).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });
+      slow.decode({ url: media.url('/trickle.webm') }, { maxSeconds: 600, maxBytes: 10_000_000 }),
+    ).rejects.toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringMatching(/took longer than 2 s/) });
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
+
+  it('bounds: larger than maxBytes is MEDIA_TOO_LARGE', async () => {
     await expect(
       decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 600, maxBytes: 2048 }),
     ).rejects.toMatchObject({ code: 'MEDIA_TOO_LARGE' });

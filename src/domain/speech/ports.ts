@@ -27,8 +27,10 @@ export interface DecodedAudio {
 
 export interface AudioDecoder {
   /**
-   * Decodes at most `maxSeconds` of `source` (never reading more than `maxBytes`), reporting seconds decoded so far.
-   * Throws ServiceError EXTRACTION_FAILED (unreachable, refused, not audio), MEDIA_TOO_LARGE.
+   * Decodes `source` up to one second past `maxSeconds` (never reading more than `maxBytes`), reporting seconds
+   * decoded so far. `seconds` is what was decoded, whatever the media claims: more than `maxSeconds` means the audio
+   * is longer than allowed, which the caller refuses. Throws ServiceError EXTRACTION_FAILED (unreachable, refused,
+   * not audio, too slow), MEDIA_TOO_LARGE (bytes).
    */
   decode(
     source: AudioSource,

@@ -75,7 +75,7 @@ export async function requestSpeech(
     input: { videoId, lang },
     key,
     // Speech-to-text always answers with its job: nobody waits minutes on an open request.
-    enqueue: (taskId) => deps.jobs.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0),
+    enqueue: (taskId) => deps.jobs.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0, req.caller.accountId),
   });
   if (task.status === 'failed') throw taskError(task);
   if (task.status === 'succeeded') {

@@ -10,13 +10,14 @@ import type { Stores } from '../stores.ts';
 import { commitResult, progressReporter, type CommitPorts } from '../tasks/llm-tasks.ts';
 import type { TaskResultRef } from '../tasks/task-store.ts';
 import { Segment } from '../video/schemas.ts';
+import { speechBudget } from './speech-budget.ts';
 import type { SpeechJob } from '../work-queue.ts';
 import type { Speech } from './ports.ts';
 import { transcribeAudio } from './transcribe-audio.ts';
 
 const StoredSegments = z.array(Segment);
 
-export interface SpeechJobPorts extends CommitPorts, Pick<Stores, 'transcripts'> {
+export interface SpeechJobPorts extends CommitPorts, Pick<Stores, 'transcripts' | 'ledger'> {
   youtube: VideoSource;
   speech: Speech | null;
   log: Log;
@@ -40,11 +41,13 @@ export async function runSpeechJob(
   const progress = progressReporter(deps, job.key);
   progress.report(0, true);
   try {
+    const budget = await speechBudget(deps, job.key, deps.config.DAILY_FREE_CREDITS);
     const source = await deps.youtube.getAudioSource(job.videoId);
     const out = await transcribeAudio(speech, source, {
       language: job.lang,
       maxSeconds: deps.config.STT_MAX_SECONDS,
       maxBytes: deps.config.STT_MAX_BYTES,
+      budget,
       // Kept below 1: the task reaches 1 only when the transcript is stored and charged.
       onProgress: (fraction) => progress.report(0.99 * fraction),
     });

@@ -1,6 +1,8 @@
 // Audio for speech-to-text: ffmpeg reads the stream (same protocol and container whitelists, redirect refusal and
 // host allowlist as frames) and writes 16 kHz mono s16le, which we store in a temporary file while measuring the
-// loudness of every 20 ms frame (for cutting on silence). `-t` stops reading once the duration bound is reached.
+// loudness of every 20 ms frame (for cutting on silence). `-t` on the output stops decoding one second past the
+// duration bound, and seconds are counted from the PCM bytes written, never from what the media claims (a playlist's
+// #EXTINF or a container's header may lie). Whether audio past the bound is refused is the caller's decision.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp, open, rm } from 'node:fs/promises';
@@ -35,6 +37,8 @@ export interface FfmpegAudioDecoderOptions {
   stallTimeoutMs?: number;
   /** Direct media URLs (a caller's) are read only through it; without one they are refused. */
   gateway?: MediaGateway;
+  /** The whole decode may take this long: a server trickling bytes must not hold a speech-to-text slot. */
+  timeoutMs?: number;
 }
 
 export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): AudioDecoder {
@@ -76,8 +80,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
         's16le',
         'pipe:1',
       ];
-      const audio = await decodeToFile(opts.ffmpegPath, args, { signal, onProgress });
-      return withinBound(audio, maxSeconds);
+      return decodeToFile(opts.ffmpegPath, args, { signal, onProgress, timeoutMs: opts.timeoutMs });
     },
   };
 
@@ -121,6 +124,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
           signal: o.signal,
           onProgress: o.onProgress,
           env: session.env,
+          timeoutMs: opts.timeoutMs,
         });
       } catch (err) {
         if (session.exceeded()) throw tooLarge('stream', o.maxBytes);
@@ -130,28 +134,17 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
         await audio.dispose();
         throw tooLarge('stream', o.maxBytes);
       }
-      return withinBound(audio, o.maxSeconds);
+      return audio;
     } finally {
       session.close();
     }
   }
 }
 
-async function withinBound(audio: DecodedAudio, maxSeconds: number): Promise<DecodedAudio> {
-  if (audio.seconds > maxSeconds) {
-    await audio.dispose();
-    throw new ServiceError(
-      'MEDIA_TOO_LARGE',
-      `The media is longer than the ${maxSeconds} s allowed for speech-to-text`,
-    );
-  }
-  return audio;
-}
-
 async function decodeToFile(
   ffmpegPath: string,
   args: string[],
-  opts: { signal?: AbortSignal; onProgress?: (seconds: number) => void; env?: NodeJS.ProcessEnv },
+  opts: { signal?: AbortSignal; onProgress?: (seconds: number) => void; env?: NodeJS.ProcessEnv; timeoutMs?: number },
 ): Promise<DecodedAudio> {
   const dir = await mkdtemp(join(tmpdir(), 'subtext-audio-'));
   const file = join(dir, 'audio.s16le');
@@ -167,8 +160,15 @@ async function decodeToFile(
       let sum = 0;
       let n = 0;
       let lastReport = 0;
+      let timedOut = false;
       const onAbort = () => child.kill('SIGKILL');
       opts.signal?.addEventListener('abort', onAbort, { once: true });
+      const timer = opts.timeoutMs
+        ? setTimeout(() => {
+            timedOut = true;
+            child.kill('SIGKILL');
+          }, opts.timeoutMs)
+        : undefined;
       child.stderr.on('data', (c: Buffer) => stderr.length < 8192 && (stderr += c.toString('utf8')));
       child.stdout.on('data', (chunk: Buffer) => {
         out.write(chunk);
@@ -194,9 +194,17 @@ async function decodeToFile(
       child.on('error', (e) => reject(new ServiceError('EXTRACTION_FAILED', `cannot run ffmpeg: ${e.message}`)));
       child.on('close', (code) => {
         opts.signal?.removeEventListener('abort', onAbort);
+        clearTimeout(timer);
         if (n > 0) rms.push(Math.sqrt(sum / n));
         out.end(() => {
           if (opts.signal?.aborted) return reject(opts.signal.reason);
+          if (timedOut)
+            return reject(
+              new ServiceError(
+                'EXTRACTION_FAILED',
+                `reading the media took longer than ${Math.round(opts.timeoutMs! / 1000)} s (STT_DECODE_TIMEOUT_MS); nothing was charged`,
+              ),
+            );
           if (code !== 0)
             return reject(
               new ServiceError(

@@ -21,6 +21,8 @@ export interface QueueSpec {
    * retried, well before `expireInSeconds`. pg-boss requires at least 10.
    */
   heartbeatSeconds?: number;
+  /** Jobs of one group (an account) running at once across every instance; others of the group wait. */
+  groupConcurrency?: number;
 }
 
 /**
@@ -125,6 +127,7 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
         // request waiting for it. Poll every second as well.
         {
           localConcurrency: spec.concurrency,
+          ...(spec.groupConcurrency ? { groupConcurrency: spec.groupConcurrency } : {}),
           pollingIntervalSeconds: 0.5,
           notifyPollingIntervalSeconds: 1,
           includeMetadata: true,
@@ -202,6 +205,7 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       data: object,
       key: string,
       waitMs: number,
+      sendOpts: { group?: string } = {},
     ): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
       // Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already
       // queued or running under this key adds no work, so it is never refused. The capacity is this
@@ -211,14 +215,17 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       if (same === 0 && wouldWait && waiting >= opts.maxWaiting) {
         throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
       }
-      let id = await boss.send(name, data, { singletonKey: key });
+      let id = await boss.send(name, data, {
+        singletonKey: key,
+        ...(sendOpts.group ? { group: { id: sendOpts.group } } : {}),
+      });
       let producer = true;
       if (!id) {
         producer = false;
         const existing = (await boss.findJobs(name, { key })).find((j) =>
           ['created', 'retry', 'active'].includes(j.state),
         );
-        if (!existing) return this.run(name, data, key, waitMs); // finished in between: try again
+        if (!existing) return this.run(name, data, key, waitMs, sendOpts); // finished in between: try again
         id = existing.id;
       } else {
         const wid = workerIds.get(name);

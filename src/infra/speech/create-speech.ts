@@ -10,7 +10,7 @@ import { createPocketsphinxEngine, findPocketsphinx } from './pocketsphinx-engin
 
 type SpeechConfig = Pick<
   Config,
-  'STT_ENGINE' | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL' | 'STT_TIMEOUT_MS' | 'PATH'
+  'STT_ENGINE' | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL' | 'STT_TIMEOUT_MS' | 'STT_DECODE_TIMEOUT_MS' | 'PATH'
 >;
 
 export function createSpeech(
@@ -25,6 +25,7 @@ export function createSpeech(
           ffmpegPath: opts.ffmpegPath,
           extraOrigins: opts.extraOrigins,
           gateway: opts.gateway,
+          timeoutMs: config.STT_DECODE_TIMEOUT_MS,
         }),
       }
     : null;

@@ -1,0 +1,51 @@
+// What a speech-to-text job may spend: the audio the best-funded requester waiting on it can pay for. Media
+// metadata (a playlist's #EXTINF, a container's duration) is the caller's to forge, so the request's estimate only
+// admits the job; the job itself is bounded by the balances, asked again before every chunk goes to the engine
+// (the operator may pay a hosted engine per minute, and a balance can be spent elsewhere meanwhile).
+import { getCredits } from '../credits/credits.ts';
+import { ServiceError } from '../errors.ts';
+import { STT_PRICE_PER_MINUTE, speechPrice } from '../pricing/prices.ts';
+import type { Stores } from '../stores.ts';
+import type { SpeechBudget } from './transcribe-audio.ts';
+
+export type BudgetPorts = Pick<Stores, 'tasks' | 'ledger'>;
+
+/** The most any requester waiting on `key` can spend now, in credits (0 when nobody waits). */
+async function bestBalance(deps: BudgetPorts, key: string, dailyAllowance: number): Promise<number> {
+  const waiting = await deps.tasks.waiting(key);
+  let best = 0;
+  for (const accountId of new Set(waiting.map((t) => t.accountId))) {
+    const credits = await getCredits(deps, accountId, dailyAllowance).catch(() => null);
+    best = Math.max(best, credits?.balance ?? 0);
+  }
+  return best;
+}
+
+/** Seconds of audio `credits` pay for (whole minutes: the price is per started minute). */
+export const coveredSeconds = (credits: number) => Math.floor(credits / STT_PRICE_PER_MINUTE) * 60;
+
+/**
+ * The budget of the job behind `key`. Throws 402 at once when nobody waiting can pay for a minute, so nothing is
+ * even decoded.
+ */
+export async function speechBudget(deps: BudgetPorts, key: string, dailyAllowance: number): Promise<SpeechBudget> {
+  const balance = await bestBalance(deps, key, dailyAllowance);
+  if (coveredSeconds(balance) <= 0) throw uncovered(null, balance);
+  return {
+    seconds: coveredSeconds(balance),
+    async assertCovers(decoded) {
+      const now = await bestBalance(deps, key, dailyAllowance);
+      if (speechPrice(decoded) > now) throw uncovered(decoded, now);
+    },
+  };
+}
+
+const uncovered = (decoded: number | null, balance: number) =>
+  new ServiceError(
+    'INSUFFICIENT_CREDITS',
+    (decoded === null
+      ? `Speech-to-text costs ${STT_PRICE_PER_MINUTE} credit${STT_PRICE_PER_MINUTE === 1 ? '' : 's'} per started minute of audio; the balance is ${balance}. `
+      : `The audio runs longer than the balance (${balance} credit${balance === 1 ? '' : 's'}) pays for: ` +
+        `at least ${Math.floor(decoded)} s decoded, ${speechPrice(decoded)} credits. `) +
+      'Speech-to-text is priced by the audio decoded, not by what the media claims; nothing was sent to the engine, nothing was stored and nothing was charged.',
+  );
