@@ -25,7 +25,7 @@ function stalling(file: string) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
     const start = range ? Number(range[1]) : 0;
-    const end = range && range[2] ? Math.min(size - 1, Number(range[2])) : size - 1;
+    const end = range?.[2] ? Math.min(size - 1, Number(range[2])) : size - 1;
     res.writeHead(range ? 206 : 200, {
       'content-type': 'audio/webm',
       'accept-ranges': 'bytes',
