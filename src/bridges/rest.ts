@@ -23,7 +23,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
   const getInputs = listProcedures(router)
     .filter((e) => e.meta.openapi?.method === 'GET')
     .map((e) => ({
-      pattern: new RegExp(`^${e.meta.openapi!.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+      pattern: new RegExp(`^${e.meta.openapi!.path.replace(/\{[^{}]+\}/g, '[^/]+')}/?$`),
       input: (e.procedure._def as unknown as { inputs: unknown[] }).inputs[0] as Parameters<typeof typedQuery>[0],
     }));
   const contexts = new WeakMap<object, Context>();
