@@ -45,7 +45,7 @@ async function main(argv: string[]) {
   } catch (err) {
     // parseArgs reports unknown options and missing values as ERR_PARSE_ARGS_* errors.
     const positionals = argv.filter((a) => !a.startsWith('-'));
-    throw new Refused((err as Error).message.replace(/\. To specify a positional.*$/, ''), helpFor(positionals));
+    throw new Refused((err as Error).message.split('. To specify a positional')[0]!, helpFor(positionals));
   }
   const { values, positionals } = parsed;
   if (positionals[0] === 'help') return void console.log(helpFor(positionals.slice(1)));

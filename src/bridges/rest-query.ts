@@ -42,9 +42,10 @@ function readValue(field: Schema, raw: string): unknown {
  */
 export function typedQuery(input: Schema, params: URLSearchParams): Record<string, unknown[]> {
   const shape = (defOf(unwrap(input))?.shape ?? {}) as Record<string, Schema>;
-  const out: Record<string, unknown[]> = {};
+  // Keys are the caller's: `__proto__`, `constructor` or `toString` must name nothing inherited (they answered 500).
+  const out: Record<string, unknown[]> = Object.create(null);
   for (const [key, raw] of params) {
-    const field = shape[key];
+    const field = Object.hasOwn(shape, key) ? shape[key] : undefined;
     const element = defOf(unwrap(field))?.type === 'array' ? (defOf(unwrap(field))!.element as Schema) : field;
     (out[key] ??= []).push(readValue(element, raw));
   }

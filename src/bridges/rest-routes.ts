@@ -13,7 +13,7 @@ export function restRouteTable(router: AnyRouter, extra: { method: string; path:
     ...extra,
   ].map((r) => ({
     method: r.method.toUpperCase(),
-    pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+    pattern: new RegExp(`^${r.path.replace(/\{[^{}]+\}/g, '[^/]+')}/?$`),
   }));
   // Answers per path, kept for the paths seen most recently: a request no longer runs every route's pattern.
   const known = new Map<string, string[]>();

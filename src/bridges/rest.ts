@@ -23,7 +23,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
   const getInputs = listProcedures(router)
     .filter((e) => e.meta.openapi?.method === 'GET')
     .map((e) => ({
-      pattern: new RegExp(`^${e.meta.openapi!.path.replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
+      pattern: new RegExp(`^${e.meta.openapi!.path.replace(/\{[^{}]+\}/g, '[^/]+')}/?$`),
       input: (e.procedure._def as unknown as { inputs: unknown[] }).inputs[0] as Parameters<typeof typedQuery>[0],
     }));
   const contexts = new WeakMap<object, Context>();
@@ -45,10 +45,14 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
     const body = await readJson(request);
     const get = request.method === 'GET' ? getInputs.find((g) => g.pattern.test(url.pathname)) : undefined;
     let query: unknown = get ? typedQuery(get.input, url.searchParams) : undefined;
+    // An empty body has no media type to refuse: trpc-to-openapi wants application/json on every POST, and would
+    // answer 415 to a bodiless operation (POST /batches/{id}/cancel) sent, rightly, without a Content-Type.
+    const headers = body.ok && body.empty ? withJsonType(request.headers) : request.headers;
     const req = new Proxy(request, {
       get(target, prop) {
         if (prop === 'url') return url.toString();
         if (prop === 'query') return query;
+        if (prop === 'headers') return headers;
         if (prop === 'body') {
           if (!body.ok) throw new TRPCError({ code: 'PARSE_ERROR', message: 'Malformed JSON body' });
           return body.value;
@@ -113,10 +117,19 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
   };
 }
 
-async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false }> {
+function withJsonType(headers: Headers): Headers {
+  if (headers.get('content-type')?.startsWith('application/json')) return headers;
+  const copy = new Headers(headers);
+  copy.set('content-type', 'application/json');
+  return copy;
+}
+
+async function readJson(
+  request: Request,
+): Promise<{ ok: true; value: unknown; empty?: boolean } | { ok: false; empty?: undefined }> {
   if (request.method === 'GET' || request.method === 'HEAD') return { ok: true, value: undefined };
   const text = await request.text();
-  if (!text) return { ok: true, value: {} };
+  if (!text) return { ok: true, value: {}, empty: true };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch {

@@ -85,6 +85,8 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
+export const UNSTORABLE_TEXT = 'The request contains text that cannot be processed (a NUL character or invalid UTF-8)';
+
 /** First on every procedure: domain errors become tRPC errors with the table's code; unknown ones are logged. */
 const errorMapping = t.middleware(async ({ ctx, next, path }) => {
   const result = await next();
@@ -94,16 +96,14 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
       throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
     }
     if (result.error.code === 'INTERNAL_SERVER_ERROR') {
-      ctx.log.error({ err: result.error.cause ?? result.error, path }, 'unhandled error');
+      // The caller's bytes, not an incident: answered 400 and not logged as an error.
       if (isUnstorableText(result.error.cause)) {
         throw new TRPCError({
           code: 'BAD_REQUEST',
-          cause: new ServiceError(
-            'INVALID_REQUEST',
-            'The request contains text that cannot be processed (a NUL character or invalid UTF-8)',
-          ),
+          cause: new ServiceError('INVALID_REQUEST', UNSTORABLE_TEXT),
         });
       }
+      ctx.log.error({ err: result.error.cause ?? result.error, path }, 'unhandled error');
       if (isDatabaseDown(result.error.cause)) {
         throw new TRPCError({
           code: 'SERVICE_UNAVAILABLE',

@@ -1,10 +1,10 @@
 import { getTRPCErrorFromUnknown } from '@trpc/server';
 import type { ErrorCode } from '../../domain/errors.ts';
 import type { RateLimitState } from '../../domain/rate-limit/rate-limit.ts';
-import { isDatabaseDown } from '../../../db/database-errors.ts';
+import { isDatabaseDown, isUnstorableText } from '../../../db/database-errors.ts';
 import { ERROR_TABLE } from '../../router/error-table.ts';
 import { sendsApiKey } from '../../router/session-auth.ts';
-import { codeOf } from '../../router/trpc.ts';
+import { codeOf, UNSTORABLE_TEXT } from '../../router/trpc.ts';
 import { rateLimitHeaders } from '../response-headers.ts';
 import { wwwAuthenticate } from './www-authenticate.ts';
 
@@ -25,6 +25,8 @@ export function failure(code: ErrorCode, message: string, retryAfter?: number): 
 /** Whatever a procedure call or a route threw, as a failure; internals never reach the client. */
 export function failureOf(err: unknown, requestId: string): Failure {
   if (isDatabaseDown(err)) return failure('SERVICE_BUSY', 'The service is briefly unavailable; retry in a few seconds');
+  // Routes outside the procedures (OAuth, files) reach PostgreSQL with the caller's text too.
+  if (isUnstorableText(err)) return failure('INVALID_REQUEST', UNSTORABLE_TEXT);
   const { code, message, retryAfter } = codeOf(getTRPCErrorFromUnknown(err));
   return failure(code, code === 'INTERNAL_ERROR' ? internalMessage(requestId) : message, retryAfter);
 }

@@ -1,12 +1,16 @@
 import { z } from 'zod';
+import { isEmailAddress, MAX_EMAIL_LENGTH } from './email-address.ts';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
 
+const TOO_LONG = `must be at most ${MAX_EMAIL_LENGTH} characters`;
+// The length check aborts: zod runs every check by default, and the pattern must never see an unbounded string.
 export const Email = z
   .string()
+  .max(MAX_EMAIL_LENGTH * 4, { abort: true, message: TOO_LONG })
   .trim()
   .toLowerCase()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an email address');
+  .max(MAX_EMAIL_LENGTH, { abort: true, message: TOO_LONG })
+  .refine(isEmailAddress, 'must be an email address');
 
 export const Credentials = z.object({
   email: Email,

@@ -1,3 +1,4 @@
+import { isEmailAddress } from '../accounts/email-address.ts';
 import { ServiceError } from '../errors.ts';
 import type { Stores } from '../stores.ts';
 import { newId } from '../ids.ts';
@@ -21,15 +22,13 @@ export interface KeyListing {
   status: 'active' | 'revoked' | 'expired';
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 export async function ensureAccount(
   { accounts }: Pick<Stores, 'accounts'>,
   email: string,
 ): Promise<{ id: string; email: string; created: boolean }> {
   const normalized = email.trim().toLowerCase();
-  if (!EMAIL.test(normalized) || normalized.length > 254) {
-    throw new ServiceError('INVALID_REQUEST', `Not an email address: ${JSON.stringify(email)}`);
+  if (!isEmailAddress(normalized)) {
+    throw new ServiceError('INVALID_REQUEST', `Not an email address: ${JSON.stringify(email.slice(0, 300))}`);
   }
   const { id, created } = await accounts.ensure(normalized);
   return { id, email: normalized, created };

@@ -62,9 +62,17 @@ export const toVtt = (segments: Segment[]) =>
     .map((s) => `${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${cueText(s.text).replace(/-->/g, '->')}\n`)
     .join('\n');
 
+// Lines trimmed and joined with one space (a pattern like /\s*\n\s*/ is quadratic on a long run of spaces).
+const oneLine = (text: string) =>
+  text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
+
 /** One line per segment, `[h:mm:ss] text`, for reading and citing (MCP text content). */
 export const toCiteLines = (segments: Segment[]) =>
-  segments.map((s) => `[${hms(s.start)}] ${s.text.replace(/\s*\n\s*/g, ' ').trim()}`).join('\n');
+  segments.map((s) => `[${hms(s.start)}] ${oneLine(s.text)}`).join('\n');
 
 export function renderTranscript(format: FileFormat, segments: Segment[], firstNumber = 1): string {
   switch (format) {

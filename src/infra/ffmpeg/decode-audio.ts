@@ -21,6 +21,7 @@ import { probeFfmpeg } from './probe-ffmpeg.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
 import type { MediaGateway } from '../net/media-gateway.ts';
 import { MEDIA_FORMATS } from './probe-media.ts';
+import { redactUrls } from './redact-urls.ts';
 
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
 const FRAME_SAMPLES = Math.round(SAMPLE_RATE * FRAME_SECONDS);
@@ -257,7 +258,7 @@ const tooLarge = (what: string, max: number) =>
 // The last stderr line, with URLs removed: they carry signatures and must not reach a client.
 function gist(stderr: string): string {
   const line = stderr.trim().split('\n').at(-1) ?? '';
-  return line.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 200);
+  return redactUrls(line).slice(0, 200);
 }
 
 export type { AudioSource };

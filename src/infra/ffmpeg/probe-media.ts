@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { ServiceError } from '../../domain/errors.ts';
 import type { MediaProbe, MediaProber, MediaStream } from '../../domain/ports.ts';
 import type { MediaGateway } from '../net/media-gateway.ts';
+import { redactUrls } from './redact-urls.ts';
 
 /** Demuxers a direct media URL may need, and no others (no concat, no image sequences, no local devices). */
 export const MEDIA_FORMATS = 'hls,mpegts,mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,mp3,wav,ogg,flac,aac,asf,avi,flv';
@@ -152,12 +153,8 @@ function run(
   return new Promise((resolve, reject) => {
     execFile(binary, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, signal, env }, (err, stdout, stderr) => {
       if (err) {
-        const line = String(stderr)
-          .trim()
-          .split('\n')
-          .at(-1)
-          ?.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>')
-          .slice(0, 200);
+        const last = String(stderr).trim().split('\n').at(-1);
+        const line = last === undefined ? undefined : redactUrls(last).slice(0, 200);
         return reject(new ServiceError('EXTRACTION_FAILED', `the media could not be read: ${line || err.message}`));
       }
       resolve(stdout);

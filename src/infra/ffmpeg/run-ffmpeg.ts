@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 
 import { ServiceError } from '../../domain/errors.ts';
+import { redactUrls } from './redact-urls.ts';
 
 export interface RunFfmpegOptions {
   /** Written to stdin, which is otherwise closed. */
@@ -67,5 +68,5 @@ export function runFfmpeg(ffmpegPath: string, args: string[], opts: RunFfmpegOpt
 // The last stderr line, with URLs removed: they carry signatures and must not reach a client.
 function gist(stderr: string): string {
   const line = stderr.trim().split('\n').at(-1) ?? '';
-  return line.replace(/[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 200);
+  return redactUrls(line).slice(0, 200);
 }

@@ -25,8 +25,14 @@ export interface OpenAiEngineOptions {
   log?: Pick<Logger, 'warn'>;
 }
 
+function trimSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url[end - 1] === '/') end--;
+  return url.slice(0, end);
+}
+
 export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
-  const endpoint = `${opts.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1/audio/transcriptions`;
+  const endpoint = `${trimSlashes(opts.baseUrl).replace(/\/v1$/, '')}/v1/audio/transcriptions`;
   const doFetch = opts.fetch ?? fetch;
   return {
     name: 'openai-compatible',

@@ -27,7 +27,18 @@ const AGE = /confirm your age|age[- ]restricted|inappropriate for some users|age
 const PRIVATE = /\bprivate\b/i;
 const MUSIC_PREMIUM = /music premium|youtube premium|premium members/i;
 const PAID = /requires payment|purchase|rent(?:al)?\b|\bbuy\b/i;
-const MEMBERS = /members?\b.*\b(?:level|only)|members-only|join this channel|channel membership|channel's members/i;
+const MEMBERS_PHRASE = /members-only|join this channel|channel membership|channel's members/i;
+const MEMBER_WORD = /members?\b/i;
+const LEVEL_OR_ONLY = /\b(?:level|only)/i;
+// "member(s) … level|only" on one line, without /members?\b.*\b(?:level|only)/, which is quadratic.
+const MEMBERS = {
+  test: (text: string) =>
+    MEMBERS_PHRASE.test(text) ||
+    text.split(/[\n\r\u2028\u2029]/).some((line) => {
+      const at = line.search(MEMBER_WORD);
+      return at >= 0 && LEVEL_OR_ONLY.test(line.slice(at));
+    }),
+};
 const REGION = /\bcountry\b|\bregion\b|your location/i;
 // UNPLAYABLE answers that depend on the client asking, not the video (embedding off, client not served).
 const CLIENT_SPECIFIC =
