@@ -19,7 +19,7 @@ function documented(markdown: string): string[] {
   const names: string[] = [];
   for (const row of rows) {
     if (!row.startsWith('|')) break;
-    const first = row.split('|')[1].trim();
+    const first = row.split('|')[1]?.trim() ?? '';
     expect(first, `a row names one setting: ${row}`).toMatch(/^`[A-Z][A-Z0-9_]*`$/);
     names.push(first.slice(1, -1));
   }
@@ -28,7 +28,7 @@ function documented(markdown: string): string[] {
 
 /** Every `NAME=` line of .env.example, commented out or not. */
 function inEnvExample(text: string): string[] {
-  return [...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+  return [...text.matchAll(/^#?\s*([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] ?? '');
 }
 
 describe('docs/configuration.md', () => {
