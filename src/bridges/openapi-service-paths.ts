@@ -313,7 +313,7 @@ export function servicePaths(publicUrl: string): Record<string, unknown> {
         tags: ['operations'],
         summary: 'Prometheus metrics',
         description:
-          'Prometheus text format (prom-client): requests, jobs, queues, credits, caches, database pool (README: "Health, readiness and metrics"). On this port only with `METRICS_TOKEN` set, sent as a bearer token (404 otherwise); on `METRICS_PORT` too, with the token wanted when one is set.',
+          'Prometheus text format (prom-client): requests, jobs, queues, credits, caches, database pool (docs/operations.md: "Health, readiness and metrics"). On this port only with `METRICS_TOKEN` set, sent as a bearer token (404 otherwise); on `METRICS_PORT` too, with the token wanted when one is set.',
         security: [{ metricsToken: [] }],
         responses: {
           '200': answer('The metrics', {

@@ -10,7 +10,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'EXTRACTION_FAILED',
   'SERVICE_BUSY',
-  // ours, documented in the OpenAPI document and README
+  // ours, documented in the OpenAPI document and docs/api.md
   'VIDEO_NOT_FOUND',
   'VIDEO_AGE_RESTRICTED',
   'VIDEO_MEMBERS_ONLY',

@@ -5,7 +5,7 @@ import { redactKeys } from '../domain/keys/api-key.ts';
 interface ErrorEntry {
   status: number;
   trpc: TRPC_ERROR_CODE_KEY;
-  /** When a client sees it; rendered into the OpenAPI document and README. */
+  /** When a client sees it; rendered into the OpenAPI document; docs/api.md lists them too. */
   description: string;
   /** Seconds a client should wait, when the error itself does not say (every 429 and 503 carries Retry-After). */
   retryAfter?: number;
