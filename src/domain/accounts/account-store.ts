@@ -13,7 +13,19 @@ export interface AccountStore {
   list(): Promise<{ id: string; email: string; purchasedBalance: number; createdAt: Date }[]>;
   /** Counts one attempt in the subject's window, atomically; the count including this one. */
   countSignInAttempt(subject: string, windowStart: Date): Promise<number>;
-  clearSignInAttempts(subject: string): Promise<void>;
+  /** The subject's count in this window, without counting. */
+  signInAttemptsSoFar(subject: string, windowStart: Date): Promise<number>;
+  /**
+   * Counts one attempt for (email, address) unless the pair is waiting, in one statement; from `threshold` attempts
+   * on, the pair waits `firstDelayS` doubled per further attempt, capped. Not admitted: when the wait ends.
+   */
+  claimSignInAttempt(
+    email: string,
+    address: string,
+    at: Date,
+    rule: { threshold: number; firstDelayS: number; maxDelayS: number; memoryS: number },
+  ): Promise<{ admitted: true } | { admitted: false; blockedUntil: Date }>;
+  clearSignInFailures(email: string, address: string): Promise<void>;
 }
 
 export interface SessionStore {

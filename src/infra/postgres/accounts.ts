@@ -1,4 +1,5 @@
 // Accounts and their sign-in attempt counters.
+import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import type { AccountStore } from '../../domain/accounts/account-store.ts';
 import { newId } from '../../domain/ids.ts';
@@ -57,8 +58,38 @@ export function createAccountStore(sql: Sql): AccountStore {
       return row!.count;
     },
 
-    async clearSignInAttempts(subject) {
-      await sql`delete from sign_in_attempts where subject = ${subject}`;
+    async signInAttemptsSoFar(subject, windowStart) {
+      const [row] = await sql<{ count: number }[]>`
+        select count from sign_in_attempts where subject = ${subject} and window_start = ${windowStart.toISOString()}::timestamptz`;
+      return row?.count ?? 0;
+    },
+
+    async claimSignInAttempt(email, address, at, rule) {
+      const t = rule.threshold;
+      // The attempt number after this one; a pair quiet for `memoryS` starts over.
+      const n = sql`(case when f.last_attempt_at < ${at}::timestamptz - make_interval(secs => ${rule.memoryS}::int)
+                     then 1 else f.failures + 1 end)`;
+      // The exponent is bounded so that power() cannot overflow, whatever the count.
+      const waitUntil = (k: PendingQuery<Row[]>) =>
+        sql`case when ${k} >= ${t}::int then ${at}::timestamptz + make_interval(secs =>
+              least(${rule.maxDelayS}::float8, ${rule.firstDelayS}::float8 * power(2, least(${k} - ${t}::int, 30))))
+            end`;
+      const one = sql`1`;
+      const admitted = await sql`
+        insert into sign_in_failures as f (email, address, failures, last_attempt_at, blocked_until)
+        values (${email}, ${address}, 1, ${at}::timestamptz, ${waitUntil(one)})
+        on conflict (email, address) do update
+          set failures = ${n}, last_attempt_at = excluded.last_attempt_at, blocked_until = ${waitUntil(n)}
+          where f.blocked_until is null or f.blocked_until <= excluded.last_attempt_at
+        returning failures`;
+      if (admitted.length > 0) return { admitted: true };
+      const [row] = await sql<{ blocked_until: Date }[]>`
+        select blocked_until from sign_in_failures where email = ${email} and address = ${address}`;
+      return { admitted: false, blockedUntil: row!.blocked_until };
+    },
+
+    async clearSignInFailures(email, address) {
+      await sql`delete from sign_in_failures where email = ${email} and address = ${address}`;
     },
   };
 }
