@@ -5,8 +5,19 @@ export interface AccountStore {
   /** The account with this (normalized) email, created when missing. */
   ensure(email: string): Promise<{ id: string; created: boolean }>;
   findByEmail(email: string): Promise<{ id: string } | null>;
-  /** A new account with a password; null when the email is taken. */
-  createWithPassword(email: string, passwordHash: string): Promise<string | null>;
+  /**
+   * A new account with a password, spending the invite (when one is named) in the same transaction: refused when the
+   * email is taken (the invite stays unspent) or the invite is unknown or used.
+   */
+  createWithPassword(
+    email: string,
+    passwordHash: string,
+    opts: { freeFrom: string | null; inviteHash: string | null },
+  ): Promise<{ id: string } | { refused: 'email-taken' | 'invite-invalid' }>;
+  /** Whether an unused invite has this hash (a cheap check before the password is hashed; spending is atomic). */
+  inviteUnused(codeHash: string): Promise<boolean>;
+  /** Stores a new single-use sign-up invite by its hash. */
+  saveInvite(codeHash: string): Promise<void>;
   passwordOf(email: string): Promise<{ id: string; passwordHash: string | null } | null>;
   /** Sets the password and ends the account's sessions; false when no account has this email. */
   setPassword(email: string, passwordHash: string): Promise<boolean>;

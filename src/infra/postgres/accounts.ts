@@ -20,11 +20,38 @@ export function createAccountStore(sql: Sql): AccountStore {
       return row ? { id: row.id } : null;
     },
 
-    async createWithPassword(email, passwordHash) {
-      const [row] = await sql<{ id: string }[]>`
-        insert into accounts (id, email, password_hash) values (${newId('acc')}, ${email}, ${passwordHash})
-        on conflict (email) do nothing returning id`;
-      return row?.id ?? null;
+    async createWithPassword(email, passwordHash, opts) {
+      const taken = Symbol('email taken');
+      try {
+        return await sql.begin(async (tx) => {
+          if (opts.inviteHash) {
+            const spent = await tx`update sign_up_invites set used_at = now()
+              where code_hash = ${opts.inviteHash} and used_at is null returning code_hash`;
+            if (spent.length === 0) return { refused: 'invite-invalid' as const };
+          }
+          const [row] = await tx<{ id: string }[]>`
+            insert into accounts (id, email, password_hash, free_from)
+            values (${newId('acc')}, ${email}, ${passwordHash}, ${opts.freeFrom}::date)
+            on conflict (email) do nothing returning id`;
+          // Thrown, not returned: the rollback gives the invite back.
+          if (!row) throw taken;
+          if (opts.inviteHash)
+            await tx`update sign_up_invites set account_id = ${row.id} where code_hash = ${opts.inviteHash}`;
+          return { id: row.id };
+        });
+      } catch (e) {
+        if (e === taken) return { refused: 'email-taken' };
+        throw e;
+      }
+    },
+
+    async inviteUnused(codeHash) {
+      const rows = await sql`select 1 from sign_up_invites where code_hash = ${codeHash} and used_at is null`;
+      return rows.length > 0;
+    },
+
+    async saveInvite(codeHash) {
+      await sql`insert into sign_up_invites (code_hash) values (${codeHash})`;
     },
 
     async passwordOf(email) {
