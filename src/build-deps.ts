@@ -210,6 +210,7 @@ async function build(
       }),
       verifyPkce: verifyChallenge,
     },
+    clock: { now: () => Date.now() },
     ...overrides,
   };
   const queuePool = () =>

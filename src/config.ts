@@ -72,8 +72,15 @@ export const ConfigSchema = z
      * hold more than the budget while entries churn, so the default keeps a busy instance near 300 MiB.
      */
     CACHE_MAX_MB: z.coerce.number().int().min(0).max(65536).default(32),
-    /** Website sign-in attempts allowed per email, and per client IP, in each 15-minute window. */
-    SIGN_IN_MAX_PER_EMAIL: z.coerce.number().int().min(1).default(10),
+    /** Who may create an account on the website: anyone, no one, or holders of an invite made with the CLI. */
+    SIGN_UP: z.enum(['open', 'closed', 'invite']).default('open'),
+    /** Days an account made by open sign-up waits before the daily free allowance applies (0: at once). */
+    NEW_ACCOUNT_FREE_DELAY_DAYS: z.coerce.number().int().min(0).max(365).default(0),
+    /** Failed sign-ins per (email, client address) before that pair waits 1 minute, doubling per failure up to 1 hour. */
+    SIGN_IN_FREE_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+    /** Sign-ins per email per 15 minutes, all addresses together, past which every failing address waits at once. */
+    SIGN_IN_EMAIL_CEILING: z.coerce.number().int().min(1).default(50),
+    /** Website sign-in attempts allowed per client IP, all emails together, in each 15-minute window. */
     SIGN_IN_MAX_PER_IP: z.coerce.number().int().min(1).default(100),
     /**
      * Browser origins (scheme://host[:port], comma-separated) allowed to call /mcp besides PUBLIC_URL's own; any other

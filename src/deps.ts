@@ -67,4 +67,6 @@ export interface Deps extends Stores {
   metrics: Metrics;
   /** Subtext as the OAuth authorization server of /mcp. */
   oauth: OAuthPorts;
+  /** Wall-clock milliseconds for rules that wait (sign-in delays); tests inject one they move. */
+  clock: { now(): number };
 }

@@ -11,6 +11,8 @@ export const accounts = pgTable(
     /** What is left of the free allowance on `freeDay` (UTC); a later day starts at the full allowance. */
     freeRemaining: integer('free_remaining').notNull().default(0),
     freeDay: date('free_day', { mode: 'string' }),
+    /** First UTC day the daily allowance applies (NEW_ACCOUNT_FREE_DELAY_DAYS after an open sign-up); null: always. */
+    freeFrom: date('free_from', { mode: 'string' }),
     rateLimitPerMinute: integer('rate_limit_per_minute'),
     passwordHash: text('password_hash'),
     /** Standard Webhooks signing secret (whsec_...), made when first needed. */
@@ -43,3 +45,11 @@ export const apiKeys = pgTable(
   },
   (t) => [index('api_keys_account_idx').on(t.accountId)],
 );
+
+/** Single-use sign-up invites (SIGN_UP=invite), made by the operator's CLI. Only the code's SHA-256 is stored. */
+export const signUpInvites = pgTable('sign_up_invites', {
+  codeHash: text('code_hash').primaryKey(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  accountId: text('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+});

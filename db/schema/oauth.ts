@@ -33,8 +33,9 @@ export const oauthCodes = pgTable('oauth_codes', {
 });
 
 /**
- * What an account allowed a client to do: the refresh token (rotated at each use; the previous one is kept to detect
- * reuse) and the access tokens minted from it act for the account until the grant is revoked.
+ * What an account allowed a client to do: the refresh token (rotated at each use; every one rotated away is kept in
+ * oauth_used_refresh_tokens to detect reuse) and the access tokens minted from it act for the account until the grant
+ * is revoked.
  */
 export const oauthGrants = pgTable(
   'oauth_grants',
@@ -50,14 +51,20 @@ export const oauthGrants = pgTable(
     resource: text('resource').notNull(),
     /** SHA-256 of the current refresh token, hex. */
     refreshHash: text('refresh_hash').notNull().unique(),
-    previousRefreshHash: text('previous_refresh_hash'),
     refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [
-    index('oauth_grants_account_idx').on(t.accountId),
-    index('oauth_grants_previous_refresh_idx').on(t.previousRefreshHash),
-  ],
+  (t) => [index('oauth_grants_account_idx').on(t.accountId)],
 );
+
+/** The grant's refresh-token family: every token it rotated away. One presented again is stolen or replayed. */
+export const oauthUsedRefreshTokens = pgTable('oauth_used_refresh_tokens', {
+  /** SHA-256 of the rotated-away token, hex. */
+  refreshHash: text('refresh_hash').primaryKey(),
+  grantId: text('grant_id')
+    .notNull()
+    .references(() => oauthGrants.id, { onDelete: 'cascade' }),
+  usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+});

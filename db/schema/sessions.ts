@@ -20,8 +20,8 @@ export const sessions = pgTable(
 );
 
 /**
- * Sign-in attempts per subject (`email:...` or `ip:...`) in fixed windows, counted before the password is checked,
- * so parallel guesses cannot slip past the limit.
+ * Sign-in attempts per subject (`email:...`, `ip:...`, `signup-ip:...`) in fixed windows, counted before the password
+ * is checked, so parallel guesses cannot slip past the limit.
  */
 export const signInAttempts = pgTable(
   'sign_in_attempts',
@@ -31,4 +31,20 @@ export const signInAttempts = pgTable(
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.subject, t.windowStart] })],
+);
+
+/**
+ * Sign-in attempts per (email, client address) not yet followed by a success. Each is counted before the password is
+ * checked; from a threshold on, the pair waits a doubling delay (`blocked_until`). Other addresses are not affected.
+ */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    email: text('email').notNull(),
+    address: text('address').notNull(),
+    failures: integer('failures').notNull(),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }).notNull(),
+    blockedUntil: timestamp('blocked_until', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.address] })],
 );

@@ -60,6 +60,14 @@ export const COMMANDS: CommandInfo[] = [
     examples: ['npm run cli -- accounts list', 'npm run -s cli -- accounts list --json'],
   },
   {
+    name: 'invites create',
+    summary:
+      'Make a single-use sign-up invite code (SIGN_UP=invite); printed once on the last stdout line, stored hashed',
+    usage: '',
+    options: [],
+    examples: ['npm run -s cli -- invites create | tail -1'],
+  },
+  {
     name: 'accounts set-password',
     summary: "Set an account's website password, read from stdin (never argv); signs its sessions out",
     usage: '--email <email>',

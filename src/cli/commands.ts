@@ -4,6 +4,7 @@ import type { Config } from '../config.ts';
 import { Credentials } from '../domain/accounts/credentials.ts';
 import { hashPassword } from '../domain/accounts/password.ts';
 import { setPassword } from '../domain/accounts/sign-in.ts';
+import { createInvite } from '../domain/accounts/sign-up.ts';
 import { reindexArticles } from '../domain/articles/reindex-articles.ts';
 import { grantCredits } from '../domain/credits/credits.ts';
 import { createApiKey, ensureAccount, findAccount, listApiKeys, revokeApiKey } from '../domain/keys/manage-keys.ts';
@@ -142,6 +143,13 @@ export const PREPARE: Record<string, Prepare> = {
           'No accounts yet (keys create makes one).',
         ),
       );
+    };
+  },
+  'invites create'() {
+    return async ({ stores }, io) => {
+      const code = await createInvite(stores);
+      io.note('Invite code (single use; shown once, stored only as a hash):');
+      io.out(code);
     };
   },
   'accounts set-password'(values) {

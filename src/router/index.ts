@@ -19,6 +19,7 @@ import { rotateWebhookSecretProcedure, webhookSettingsProcedure } from './webhoo
 import { meProcedure } from './account/me.ts';
 import { signInProcedure } from './account/sign-in.ts';
 import { signOutProcedure } from './account/sign-out.ts';
+import { signUpModeProcedure } from './account/sign-up-mode.ts';
 import { signUpProcedure } from './account/sign-up.ts';
 import { createKeyProcedure } from './keys/create.ts';
 import { listKeysProcedure } from './keys/list.ts';
@@ -42,7 +43,13 @@ export const appRouter = router({
   listing: router({ playlist: listPlaylistProcedure, channel: listChannelProcedure, search: searchVideosProcedure }),
   batches: router({ create: createBatchProcedure, get: getBatchProcedure, cancel: cancelBatchProcedure }),
   // The website's own procedures: tRPC only (no REST route, no MCP tool), authenticated by the session cookie.
-  account: router({ signUp: signUpProcedure, signIn: signInProcedure, signOut: signOutProcedure, me: meProcedure }),
+  account: router({
+    signUp: signUpProcedure,
+    signUpMode: signUpModeProcedure,
+    signIn: signInProcedure,
+    signOut: signOutProcedure,
+    me: meProcedure,
+  }),
   keys: router({ create: createKeyProcedure, list: listKeysProcedure, revoke: revokeKeyProcedure }),
   connections: router({ list: listConnectionsProcedure, revoke: revokeConnectionProcedure }),
   usage: router({ summary: usageSummaryProcedure }),

@@ -28,7 +28,10 @@ export function explain(err: unknown): string {
         ? err.message
         : 'You are signed out. Sign in again to continue.';
     case 'FORBIDDEN':
-      return 'The request was refused for security reasons. Reload the page and try again.';
+      // SIGN_UP refusals say what to do; the rest (CSRF, origin) are fixed by a reload.
+      return /^Sign-up /.test(err.message)
+        ? err.message
+        : 'The request was refused for security reasons. Reload the page and try again.';
     case 'INTERNAL_ERROR':
       return `Something went wrong on our side. Try again in a moment. (${err.message})`;
     default:

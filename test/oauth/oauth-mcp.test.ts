@@ -418,6 +418,27 @@ describe('OAuth for /mcp', () => {
       ).toBe('invalid_grant');
     });
 
+    it('a refresh token from any earlier rotation, replayed, revokes the whole family', async () => {
+      const a = await issued();
+      const refresh = async (rt: string) =>
+        token({ grant_type: 'refresh_token', refresh_token: rt, client_id: a.client.client_id });
+      const family = [a.tokens];
+      for (let i = 0; i < 3; i++) {
+        const r = await refresh(family.at(-1)!.refresh_token);
+        expect(r.status).toBe(200);
+        family.push(r.json);
+      }
+      // Access tokens from earlier rotations stay valid until they expire: rotation alone revokes nothing.
+      expect((await mcpWith(family[0]!.access_token)).status).toBe(200);
+      // Two rotations back: refused, and every token of the family dies with it.
+      const replay = await refresh(family[1]!.refresh_token);
+      expect(replay.json.error).toBe('invalid_grant');
+      for (const t of family) expect((await mcpWith(t.access_token)).status).toBe(401);
+      expect((await refresh(family.at(-1)!.refresh_token)).json.error).toBe('invalid_grant');
+      const [listed] = (await a.web.query('connections.list')).json.result.data;
+      expect(listed.status).toBe('revoked');
+    });
+
     it('a code works once; presented again, the grant it gave is revoked', async () => {
       const web = await signedIn();
       const { json: client } = await register();

@@ -10,7 +10,7 @@ describe('website sessions: security', () => {
   let s: TestServer;
   beforeAll(async () => {
     s = await startTestServer(
-      { DAILY_FREE_CREDITS: '10', SIGN_IN_MAX_PER_EMAIL: '3', SIGN_IN_MAX_PER_IP: '1000' },
+      { DAILY_FREE_CREDITS: '10', SIGN_IN_FREE_FAILURES: '3', SIGN_IN_MAX_PER_IP: '1000' },
       { youtube: fakeVideoSource() },
     );
   }, 120_000);
@@ -121,7 +121,7 @@ describe('website sessions: security', () => {
     expect((await r.json()).error.data.code).toBe('UNAUTHENTICATED');
   });
 
-  it('throttles sign-in per email, even for the right password, and says the same for any failure', async () => {
+  it('delays sign-in per email and address, even for the right password, and says the same for any failure', async () => {
     const c = sessionClient(s.url);
     const email = newEmail();
     await c.signUp(email);

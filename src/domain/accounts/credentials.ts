@@ -21,6 +21,10 @@ export const Credentials = z.object({
 });
 export type Credentials = z.infer<typeof Credentials>;
 
+/** An invite code is read only when the operator set SIGN_UP=invite. */
+export const SignUpInput = Credentials.extend({ inviteCode: z.string().trim().max(200).optional() });
+export type SignUpInput = z.infer<typeof SignUpInput>;
+
 /** Sign-in accepts any length: a policy change must not lock out an older password, and length is no hint. */
 export const SignInInput = z.object({ email: Email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 export type SignInInput = z.infer<typeof SignInInput>;

@@ -2,7 +2,7 @@ import { ServiceError } from '../errors.ts';
 import type { Stores } from '../stores.ts';
 import type { SignInInput } from './credentials.ts';
 import { burnPasswordCheck, verifyPassword } from './password.ts';
-import { countAttempt, type ThrottleLimits } from './sign-in-throttle.ts';
+import { admitPasswordCheck, countAttempt, type ThrottleLimits } from './sign-in-throttle.ts';
 
 const WRONG = 'Wrong email or password';
 
@@ -12,19 +12,17 @@ export async function signIn(
   input: SignInInput,
   ip: string,
   limits: ThrottleLimits,
+  now = Date.now(),
 ): Promise<{ accountId: string }> {
-  const emailSubject = `email:${input.email}`;
-  await countAttempt(ports, [
-    { subject: `ip:${ip}`, limit: limits.perIp },
-    { subject: emailSubject, limit: limits.perEmail },
-  ]);
+  await countAttempt(ports, [{ subject: `ip:${ip}`, limit: limits.perIp }], now);
+  await admitPasswordCheck(ports, input.email, ip, limits, now);
   const row = await ports.accounts.passwordOf(input.email);
   if (!row?.passwordHash) {
     await burnPasswordCheck(input.password);
     throw new ServiceError('UNAUTHENTICATED', WRONG);
   }
   if (!(await verifyPassword(input.password, row.passwordHash))) throw new ServiceError('UNAUTHENTICATED', WRONG);
-  await ports.accounts.clearSignInAttempts(emailSubject);
+  await ports.accounts.clearSignInFailures(input.email, ip);
   return { accountId: row.id };
 }
 

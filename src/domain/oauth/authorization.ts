@@ -210,7 +210,10 @@ export async function exchangeCode(
   return tokensFor(p, grant, refresh);
 }
 
-/** refresh_token grant with rotation: the presented token dies; presenting it again revokes the whole grant. */
+/**
+ * refresh_token grant with rotation: the presented token dies; presenting any token the grant ever rotated away
+ * revokes the whole grant (RFC 9700 4.14.2), so a thief and the client cannot both keep refreshing.
+ */
 export async function refreshTokens(
   p: OAuthPorts,
   r: { refresh_token?: string; client_id?: string; resource?: string },
@@ -221,7 +224,7 @@ export async function refreshTokens(
   const next = newRefreshToken();
   const grant = await p.store.rotateRefresh(oldHash, sha256(next), r.client_id, REFRESH_TTL_S);
   if (!grant) {
-    await p.store.revokeByPreviousRefresh(oldHash);
+    await p.store.revokeFamilyOfUsedRefresh(oldHash);
     throw new OAuthProblem('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
   }
   if (r.resource !== undefined && r.resource !== grant.resource)

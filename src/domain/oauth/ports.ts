@@ -47,12 +47,15 @@ export interface OAuthStore {
   revokeGrantOfUsedCode(codeHash: string): Promise<void>;
   createGrant(g: Grant, refreshHash: string, refreshTtlSeconds: number, fromCodeHash: string): Promise<void>;
   /**
-   * Swaps the refresh token for a new one in one statement: null when the old one is not the grant's current token
-   * (unknown, revoked, expired, or already used).
+   * Swaps the refresh token for a new one and keeps the old one in the grant's family, in one statement: null when the
+   * old one is not the grant's current token (unknown, revoked, expired, or already used).
    */
   rotateRefresh(oldHash: string, newHash: string, clientId: string, refreshTtlSeconds: number): Promise<Grant | null>;
-  /** Revokes the grant whose previous refresh token this is (a rotated token used again: likely stolen). */
-  revokeByPreviousRefresh(oldHash: string): Promise<boolean>;
+  /**
+   * Revokes the grant that rotated this refresh token away at any point (a used token presented again: likely stolen),
+   * and with it every refresh and access token of the grant.
+   */
+  revokeFamilyOfUsedRefresh(oldHash: string): Promise<boolean>;
   revokeByRefresh(refreshHash: string): Promise<boolean>;
   revokeGrant(grantId: string, accountId?: string): Promise<boolean>;
   /**

@@ -1,4 +1,5 @@
 // Accounts and their sign-in attempt counters.
+import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import type { AccountStore } from '../../domain/accounts/account-store.ts';
 import { newId } from '../../domain/ids.ts';
@@ -19,11 +20,38 @@ export function createAccountStore(sql: Sql): AccountStore {
       return row ? { id: row.id } : null;
     },
 
-    async createWithPassword(email, passwordHash) {
-      const [row] = await sql<{ id: string }[]>`
-        insert into accounts (id, email, password_hash) values (${newId('acc')}, ${email}, ${passwordHash})
-        on conflict (email) do nothing returning id`;
-      return row?.id ?? null;
+    async createWithPassword(email, passwordHash, opts) {
+      const taken = Symbol('email taken');
+      try {
+        return await sql.begin(async (tx) => {
+          if (opts.inviteHash) {
+            const spent = await tx`update sign_up_invites set used_at = now()
+              where code_hash = ${opts.inviteHash} and used_at is null returning code_hash`;
+            if (spent.length === 0) return { refused: 'invite-invalid' as const };
+          }
+          const [row] = await tx<{ id: string }[]>`
+            insert into accounts (id, email, password_hash, free_from)
+            values (${newId('acc')}, ${email}, ${passwordHash}, ${opts.freeFrom}::date)
+            on conflict (email) do nothing returning id`;
+          // Thrown, not returned: the rollback gives the invite back.
+          if (!row) throw taken;
+          if (opts.inviteHash)
+            await tx`update sign_up_invites set account_id = ${row.id} where code_hash = ${opts.inviteHash}`;
+          return { id: row.id };
+        });
+      } catch (e) {
+        if (e === taken) return { refused: 'email-taken' };
+        throw e;
+      }
+    },
+
+    async inviteUnused(codeHash) {
+      const rows = await sql`select 1 from sign_up_invites where code_hash = ${codeHash} and used_at is null`;
+      return rows.length > 0;
+    },
+
+    async saveInvite(codeHash) {
+      await sql`insert into sign_up_invites (code_hash) values (${codeHash})`;
     },
 
     async passwordOf(email) {
@@ -57,8 +85,38 @@ export function createAccountStore(sql: Sql): AccountStore {
       return row!.count;
     },
 
-    async clearSignInAttempts(subject) {
-      await sql`delete from sign_in_attempts where subject = ${subject}`;
+    async signInAttemptsSoFar(subject, windowStart) {
+      const [row] = await sql<{ count: number }[]>`
+        select count from sign_in_attempts where subject = ${subject} and window_start = ${windowStart.toISOString()}::timestamptz`;
+      return row?.count ?? 0;
+    },
+
+    async claimSignInAttempt(email, address, at, rule) {
+      const t = rule.threshold;
+      // The attempt number after this one; a pair quiet for `memoryS` starts over.
+      const n = sql`(case when f.last_attempt_at < ${at}::timestamptz - make_interval(secs => ${rule.memoryS}::int)
+                     then 1 else f.failures + 1 end)`;
+      // The exponent is bounded so that power() cannot overflow, whatever the count.
+      const waitUntil = (k: PendingQuery<Row[]>) =>
+        sql`case when ${k} >= ${t}::int then ${at}::timestamptz + make_interval(secs =>
+              least(${rule.maxDelayS}::float8, ${rule.firstDelayS}::float8 * power(2, least(${k} - ${t}::int, 30))))
+            end`;
+      const one = sql`1`;
+      const admitted = await sql`
+        insert into sign_in_failures as f (email, address, failures, last_attempt_at, blocked_until)
+        values (${email}, ${address}, 1, ${at}::timestamptz, ${waitUntil(one)})
+        on conflict (email, address) do update
+          set failures = ${n}, last_attempt_at = excluded.last_attempt_at, blocked_until = ${waitUntil(n)}
+          where f.blocked_until is null or f.blocked_until <= excluded.last_attempt_at
+        returning failures`;
+      if (admitted.length > 0) return { admitted: true };
+      const [row] = await sql<{ blocked_until: Date }[]>`
+        select blocked_until from sign_in_failures where email = ${email} and address = ${address}`;
+      return { admitted: false, blockedUntil: row!.blocked_until };
+    },
+
+    async clearSignInFailures(email, address) {
+      await sql`delete from sign_in_failures where email = ${email} and address = ${address}`;
     },
   };
 }

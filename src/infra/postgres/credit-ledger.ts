@@ -9,7 +9,8 @@ export function createCreditLedger(sql: Sql): CreditLedger {
   return {
     async balance(accountId, dailyAllowance, now) {
       const [row] = await sql<{ free_now: number; purchased_balance: number }[]>`
-        select case when free_day = ${utcDay(now)}::date then free_remaining else ${dailyAllowance} end as free_now,
+        select case when free_day = ${utcDay(now)}::date then free_remaining
+                    when free_from > ${utcDay(now)}::date then 0 else ${dailyAllowance}::int end as free_now,
                purchased_balance
         from accounts where id = ${accountId}`;
       return row ? { freeNow: row.free_now, purchased: row.purchased_balance } : null;
@@ -25,7 +26,8 @@ export function createCreditLedger(sql: Sql): CreditLedger {
       const rows = await sql<{ ledger_id: number }[]>`
         with cur as (
           select id, purchased_balance,
-                 case when free_day = ${today}::date then free_remaining else ${dailyAllowance}::int end as free_now
+                 case when free_day = ${today}::date then free_remaining
+                      when free_from > ${today}::date then 0 else ${dailyAllowance}::int end as free_now
           from accounts where id = ${req.accountId} for update
         ), upd as (
           update accounts a set

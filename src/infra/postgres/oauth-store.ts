@@ -59,11 +59,17 @@ export function createOAuthStore(sql: Sql): OAuthStore {
       });
     },
     async rotateRefresh(oldHash, newHash, clientId, refreshTtlSeconds) {
+      // The swap and the old token's entry in the family are one statement: a replay can never miss it.
       const [row] = await sql<{ id: string; client_id: string; account_id: string; scope: string; resource: string }[]>`
-        update oauth_grants set refresh_hash = ${newHash}, previous_refresh_hash = ${oldHash},
-               refresh_expires_at = now() + make_interval(secs => ${refreshTtlSeconds})
-        where refresh_hash = ${oldHash} and client_id = ${clientId} and revoked_at is null and refresh_expires_at > now()
-        returning id, client_id, account_id, scope, resource`;
+        with rotated as (
+          update oauth_grants set refresh_hash = ${newHash},
+                 refresh_expires_at = now() + make_interval(secs => ${refreshTtlSeconds})
+          where refresh_hash = ${oldHash} and client_id = ${clientId} and revoked_at is null and refresh_expires_at > now()
+          returning id, client_id, account_id, scope, resource
+        ), kept as (
+          insert into oauth_used_refresh_tokens (refresh_hash, grant_id) select ${oldHash}, id from rotated
+        )
+        select * from rotated`;
       return row
         ? ({
             id: row.id,
@@ -74,9 +80,9 @@ export function createOAuthStore(sql: Sql): OAuthStore {
           } satisfies Grant)
         : null;
     },
-    async revokeByPreviousRefresh(oldHash) {
-      const rows =
-        await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where previous_refresh_hash = ${oldHash} returning id`;
+    async revokeFamilyOfUsedRefresh(oldHash) {
+      const rows = await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now())
+        where id = (select grant_id from oauth_used_refresh_tokens where refresh_hash = ${oldHash}) returning id`;
       return rows.length > 0;
     },
     async revokeByRefresh(refreshHash) {

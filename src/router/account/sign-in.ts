@@ -12,7 +12,7 @@ export const signInProcedure = publicProcedure
   .output(SignedIn)
   .mutation(async ({ ctx, input }) => {
     assertSameOrigin(ctx);
-    const { accountId } = await signIn(ctx.deps, input, clientIpOf(ctx), throttleLimits(ctx));
+    const { accountId } = await signIn(ctx.deps, input, clientIpOf(ctx), throttleLimits(ctx), ctx.deps.clock.now());
     const { token, session } = await createSession(ctx.deps, accountId, readSessionToken(ctx.headers));
     setSessionCookie(ctx, token);
     return { account: { id: session.accountId, email: session.email }, csrfToken: session.csrfToken };

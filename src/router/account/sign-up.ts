@@ -1,4 +1,4 @@
-import { Credentials, SignedIn } from '../../domain/accounts/credentials.ts';
+import { SignedIn, SignUpInput } from '../../domain/accounts/credentials.ts';
 import { createSession } from '../../domain/accounts/sessions.ts';
 import { signUp } from '../../domain/accounts/sign-up.ts';
 import { readSessionToken, setSessionCookie } from '../session-cookie.ts';
@@ -7,11 +7,19 @@ import { publicProcedure } from '../trpc.ts';
 import { throttleLimits } from './throttle-limits.ts';
 
 export const signUpProcedure = publicProcedure
-  .input(Credentials)
+  .input(SignUpInput)
   .output(SignedIn)
   .mutation(async ({ ctx, input }) => {
     assertSameOrigin(ctx);
-    const { accountId } = await signUp(ctx.deps, input, clientIpOf(ctx), throttleLimits(ctx));
+    const { config } = ctx.deps;
+    const { accountId } = await signUp(
+      ctx.deps,
+      input,
+      clientIpOf(ctx),
+      throttleLimits(ctx),
+      { mode: config.SIGN_UP, freeDelayDays: config.NEW_ACCOUNT_FREE_DELAY_DAYS },
+      ctx.deps.clock.now(),
+    );
     const { token, session } = await createSession(ctx.deps, accountId, readSessionToken(ctx.headers));
     setSessionCookie(ctx, token);
     return { account: { id: session.accountId, email: session.email }, csrfToken: session.csrfToken };

@@ -3,8 +3,33 @@ import { busy, field, h, messageArea, replace } from '../dom.ts';
 import { navigate, type Page } from '../router.ts';
 import { session } from '../session.ts';
 
-function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSearchParams): void {
+function authForm(
+  mode: 'sign-in' | 'sign-up',
+  main: HTMLElement,
+  query: URLSearchParams,
+  signUpMode: 'open' | 'closed' | 'invite' = 'open',
+): void {
   const signingUp = mode === 'sign-up';
+  if (signingUp && signUpMode === 'closed') {
+    replace(
+      main,
+      h('h1', { tabindex: -1 }, 'Sign-up is closed'),
+      h('p', null, 'This server does not take new accounts; ask its operator for one.'),
+      h('p', null, 'Already have an account? ', h('a', { href: '/sign-in' }, 'Sign in')),
+    );
+    return;
+  }
+  // An operator's invite link may carry the code (?invite=...).
+  const invite =
+    signingUp && signUpMode === 'invite'
+      ? h('input', {
+          type: 'text',
+          name: 'invite',
+          required: true,
+          autocomplete: 'off',
+          value: query.get('invite') ?? '',
+        })
+      : null;
   const email = h('input', { type: 'email', name: 'email', required: true, autocomplete: 'email', inputmode: 'email' });
   const password = h('input', {
     type: 'password',
@@ -26,6 +51,7 @@ function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSear
         ? 'At least 10 characters. A passphrase of a few words is easy to remember and hard to guess.'
         : undefined,
     ),
+    invite ? field('Invite code', invite, 'Sign-up here needs an invite from the operator of this server.') : null,
     message,
     submit,
   );
@@ -35,7 +61,9 @@ function authForm(mode: 'sign-in' | 'sign-up', main: HTMLElement, query: URLSear
     try {
       const input = { email: email.value, password: password.value };
       session.current = await busy(submit, signingUp ? 'Creating account…' : 'Signing in…', () =>
-        signingUp ? api.account.signUp.mutate(input) : api.account.signIn.mutate(input),
+        signingUp
+          ? api.account.signUp.mutate({ ...input, ...(invite ? { inviteCode: invite.value } : {}) })
+          : api.account.signIn.mutate(input),
       );
       const next = query.get('next');
       const target = next?.startsWith('/') && !next.startsWith('//') ? next : signingUp ? '/keys' : '/service';
@@ -75,5 +103,8 @@ export const signInPage: Page = {
 export const signUpPage: Page = {
   title: 'Sign up',
   auth: false,
-  render: (main, _p, q) => authForm('sign-up', main, q),
+  render: async (main, _p, q) => {
+    const { mode } = await api.account.signUpMode.query().catch(() => ({ mode: 'open' as const }));
+    authForm('sign-up', main, q, mode);
+  },
 };
