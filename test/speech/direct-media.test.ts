@@ -239,7 +239,7 @@ describe.skipIf(!audioAvailable)('direct media URLs', { timeout: 120_000 }, () =
     expect(html.json.error.message).toMatch(/does not serve audio, video or an HLS playlist/);
     const redirected = await rest(s.url, 'GET', `/videos/${encodeURIComponent(files.url('/to-private'))}`, { key });
     expect(redirected.status).toBe(400);
-    expect(redirected.json.error.message).toMatch(/public addresses/);
+    expect(redirected.json.error.message).toMatch(/its host is not a public address, or does not resolve$/);
     const ftp = await rest(s.url, 'POST', '/frames', { key, body: { url: 'ftp://example.com/a.mp4', t: 1 } });
     expect(ftp.status).toBe(400);
     const charged = await s.deps.sql`select 1 from credit_ledger where account_id = ${accountId} and kind = 'charge'`;
