@@ -35,4 +35,4 @@ export const getVideoInfoProcedure = keyedProcedure
   })
   .input(VideoIdInput)
   .output(VideoInfo)
-  .query(({ ctx, input }) => getVideoInfo(ctx.deps, input.videoId));
+  .query(({ ctx, input }) => getVideoInfo(ctx.deps, input.videoId, ctx.caller.accountId));

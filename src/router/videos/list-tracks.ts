@@ -34,4 +34,4 @@ export const listTracksProcedure = keyedProcedure
   })
   .input(VideoIdInput)
   .output(TrackList)
-  .query(({ ctx, input }) => listTracks(ctx.deps, input.videoId));
+  .query(({ ctx, input }) => listTracks(ctx.deps, input.videoId, ctx.caller.accountId));
