@@ -118,6 +118,23 @@ describe('a media id is its giver’s', () => {
     expect(subtitles.json.segments[0].text).toBe('the confidential board minutes');
     const frames = await rest(s.url, 'POST', '/frames', { key: owner.key, body: { videoId: mediaId, t: 1 } });
     expect([frames.status, frames.json.error]).toEqual([200, undefined]);
+    // Its signed URL serves the image, as for a YouTube frame; a tampered one is refused whether or not it exists.
+    const img = await fetch(frames.json.frames[0].url);
+    expect([img.status, img.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
+    const forged = await fetch(frames.json.frames[0].url.replace(/sig=[^&]+/, 'sig=AAAA'));
+    expect(forged.status).toBe(403);
+  });
+
+  it('nor its frame image by id', async () => {
+    const theirs = await fetch(`${s.url}/api/v1/videos/${mediaId}/frame?t=1`, {
+      headers: { authorization: `Bearer ${other.key}` },
+    });
+    expect(theirs.status).toBe(404);
+    expect(((await theirs.json()) as { error: { code: string } }).error.code).toBe('VIDEO_NOT_FOUND');
+    const own = await fetch(`${s.url}/api/v1/videos/${mediaId}/frame?t=1`, {
+      headers: { authorization: `Bearer ${owner.key}` },
+    });
+    expect([own.status, own.headers.get('content-type')]).toEqual([200, 'image/jpeg']);
   });
 
   it('its articles are not in search, and only the owner reads one by id', async () => {
