@@ -31,6 +31,7 @@ import { createWebhookRepository } from './infra/postgres/webhooks.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
+import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
 import { withDirectMedia } from './infra/media/with-direct-media.ts';
 
@@ -136,7 +137,8 @@ async function build(
       for (const identity of youtube.identities)
         metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
   }
-  const mediaGateway = overrides.mediaGateway ?? createMediaGateway();
+  const mediaGateway =
+    overrides.mediaGateway ?? createMediaGateway({ allowed: parseAllowedNetworks(config.MEDIA_ALLOWED_NETWORKS) });
   const media = createMediaProber({
     ffprobePath: ffprobeBeside(ffmpegPath),
     gateway: mediaGateway,
@@ -172,7 +174,9 @@ async function build(
     listingCache: createListingCache(),
     batches: createBatchRepository(sql),
     webhooks: createWebhookRepository(sql),
-    webhookTransport: createWebhookTransport(),
+    webhookTransport: createWebhookTransport({
+      policy: operatorPolicy(parseAllowedNetworks(config.WEBHOOK_ALLOWED_NETWORKS)),
+    }),
     frames: createFfmpegFrameGrabber({
       ffmpegPath,
       extraOrigins: customOrigin,

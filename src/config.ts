@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseAllowedNetworks } from './infra/net/public-address.ts';
 
 const list = z.string().transform((s) =>
   s
@@ -6,6 +7,21 @@ const list = z.string().transform((s) =>
     .map((x) => x.trim())
     .filter(Boolean),
 );
+
+/** Comma-separated CIDRs, addresses and host names, checked at boot (src/infra/net/public-address.ts). */
+const allowedNetworks = list
+  .refine(
+    (v) => {
+      try {
+        parseAllowedNetworks(v);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'list CIDRs (10.0.0.0/8), addresses or host names, comma-separated' },
+  )
+  .default([]);
 
 /** InnerTube clients youtubei.js can speak as (its SUPPORTED_CLIENTS), plus the desktop watch page. */
 const YOUTUBE_CLIENTS = [
@@ -214,6 +230,10 @@ export const ConfigSchema = z
       .enum(['true', 'false', '1', '0'])
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
+    /** The operator's own networks webhooks may reach (CIDRs, addresses, host names); empty: public addresses only. */
+    WEBHOOK_ALLOWED_NETWORKS: allowedNetworks,
+    /** The operator's own networks direct media URLs may reach (CIDRs, addresses, host names; http allowed there). */
+    MEDIA_ALLOWED_NETWORKS: allowedNetworks,
     /** Lifetime of OAuth access tokens for /mcp (clients refresh them with their rotating refresh token). */
     OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(900),
     /** Bearer token for /metrics; unset: /metrics is served only on METRICS_PORT (if set). */

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 
@@ -21,10 +22,13 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    /** Set on a resend: the delivery it was resent from (resends are counted to bound them). */
+    resentFrom: text('resent_from'),
   },
   (t) => [
     index('webhook_deliveries_job_idx').on(t.jobId, t.createdAt),
     index('webhook_deliveries_account_idx').on(t.accountId, t.createdAt),
+    index('webhook_deliveries_resends_idx').on(t.accountId, t.createdAt).where(sql`${t.resentFrom} is not null`),
   ],
 );
 

@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import type { Deps } from '../deps.ts';
 import { verifyFramePath } from '../domain/frames/frame-url.ts';
 import { frameBlobKey } from '../domain/frames/frame-url.ts';
+import { isMediaId, VIDEO_ID_PATTERN } from '../domain/video/video-ref.ts';
 import type { ErrorCode } from '../domain/errors.ts';
 import { failure } from './errors/failure.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
@@ -14,7 +15,9 @@ export function mountSignedFrames(app: Hono<HttpEnv>, deps: Deps) {
       restErrorResponse(failure(code, message), { requestId: c.get('requestId'), requestHeaders: c.req.raw.headers });
     const { videoId, tMs, file } = c.req.param();
     const width = /^(\d{1,4})\.jpg$/.exec(file)?.[1];
-    if (!/^[A-Za-z0-9_-]{11}$/.test(videoId) || !/^\d{1,9}$/.test(tMs) || !width) {
+    // A media id's frame URL was signed for the account that owns it: the signature is the capability, checked below
+    // before the frame is looked up, so a refusal says nothing of whether it exists.
+    if (!(VIDEO_ID_PATTERN.test(videoId) || isMediaId(videoId)) || !/^\d{1,9}$/.test(tMs) || !width) {
       return refuse('NOT_FOUND', 'No such frame');
     }
     if (!verifyFramePath(deps.signingSecret, c.req.path, c.req.query('exp'), c.req.query('sig'))) {

@@ -1,3 +1,4 @@
+import { isMediaId } from '../video/video-ref.ts';
 import { ServiceError } from '../errors.ts';
 import type { ArticleSearch, BulkIndexResult } from './search-port.ts';
 import type { Stores } from '../stores.ts';
@@ -25,7 +26,8 @@ export async function reindexArticles(
   for (;;) {
     const page = await articles.listAfter(after, opts.batchSize);
     if (page.length === 0) break;
-    const result = await search.indexMany(page);
+    // Articles of direct media URLs are their account's alone: never in the search everyone reads.
+    const result = await search.indexMany(page.filter((a) => !isMediaId(a.videoId)));
     progress.read += page.length;
     progress.indexed += result.indexed;
     progress.failed.push(...result.failed);

@@ -11,7 +11,8 @@ import { normalizeLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
 import { loadVideo } from '../video/load-video.ts';
 import type { Segment } from '../video/schemas.ts';
-import { parseVideoRef } from '../video/video-ref.ts';
+import { isMediaId, parseVideoRef } from '../video/video-ref.ts';
+import { assertOwnsVideo } from '../video/media-owner.ts';
 import { extractiveArticle } from './extractive-summary.ts';
 import type { Article } from './schemas.ts';
 import type { ArticleSearch } from './search-port.ts';
@@ -51,6 +52,7 @@ export async function requestSummary(
 ): Promise<SummarizeOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef(input);
+  await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
   const lang = normalizeLang(input.lang);
   const length = input.length ?? 'medium';
   const sourceLang = input.sourceLang ? normalizeLang(input.sourceLang) : null;
@@ -207,6 +209,8 @@ export async function articleOf(deps: Pick<Stores, 'articles'>, task: TaskRow): 
  * external index must not lose an article that is stored and paid for, so the failure is logged.
  */
 export async function indexArticle(deps: IndexPorts, article: Article): Promise<void> {
+  // Articles of direct media URLs are their account's alone: never in the search everyone reads.
+  if (isMediaId(article.videoId)) return;
   await deps.search
     .index(article)
     .catch((err: unknown) => deps.log.warn({ err, articleId: article.id }, 'article not indexed'));

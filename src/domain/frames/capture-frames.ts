@@ -40,11 +40,11 @@ export async function captureFrames(
   req: { caller: Caller; requestId: string },
   input: CaptureFramesInput,
 ): Promise<CapturedFrames> {
-  parseVideoOrMediaRef(input); // a malformed reference is reported first
+  parseVideoOrMediaRef(input, req.caller.accountId); // a malformed reference is reported first
   if ((input.t === undefined) === (input.timestamps === undefined)) {
     throw new ServiceError('INVALID_REQUEST', 'Give either t or timestamps (not both, not neither)');
   }
-  const videoId = await resolveVideoRef(deps, input);
+  const videoId = await resolveVideoRef(deps, input, req.caller.accountId);
   const times = input.timestamps ?? [input.t!];
   const width = input.width ?? DEFAULT_WIDTH;
   const video = await loadVideo(deps, videoId);

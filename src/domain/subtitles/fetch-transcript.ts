@@ -8,6 +8,7 @@ import { chooseTranscriptTrack, type MatchedBy } from '../video/choose-track.ts'
 import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
 import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
+import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
 import type { Segment } from '../video/schemas.ts';
@@ -34,6 +35,7 @@ export async function fetchTranscript(
   input: GetSubtitlesRequest,
 ): Promise<Transcript> {
   const videoId = parseVideoRef(input);
+  await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
   const requestedLang = input.lang ?? null;
   const present = (
     matchedBy: MatchedBy | 'translation',

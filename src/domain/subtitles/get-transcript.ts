@@ -5,7 +5,6 @@ import { requestSpeech, type SpeechRequestPorts } from '../speech/request-speech
 import type { WorkRequest } from '../tasks/llm-tasks.ts';
 import { loadVideo } from '../video/load-video.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
-import { parseVideoOrMediaRef } from '../video/video-ref.ts';
 import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
 import type { GetSubtitlesRequest, TranscriptAnswer } from './schemas.ts';
 
@@ -18,8 +17,7 @@ export async function getTranscript(
 ): Promise<TranscriptAnswer> {
   const mode = input.mode ?? 'auto';
   // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
-  const ref = parseVideoOrMediaRef(input);
-  const videoId = ref.mediaUrl ? await resolveVideoRef(deps, input) : ref.videoId;
+  const videoId = await resolveVideoRef(deps, input, req.caller.accountId);
   const view = { ...input, url: undefined, videoId };
   if (mode === 'native') return fetchTranscript(deps, req, view);
   if (mode === 'generate') return requestSpeech(deps, req, view);

@@ -7,6 +7,7 @@ import type { Stores } from '../stores.ts';
 import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
 import { presentTask, type TaskRow } from '../tasks/task-store.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
+import { assertOwnsVideo } from '../video/media-owner.ts';
 import { normalizeLang, sameLang } from './normalize-lang.ts';
 import type { TranslateInput, TranslateOutput } from './schemas.ts';
 
@@ -30,6 +31,7 @@ export async function requestTranslation(
 ): Promise<TranslateOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef({ videoId: input.videoId });
+  await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
   const sourceLang = normalizeLang(input.sourceLang);
   const targetLang = normalizeLang(input.targetLang);
   if (sameLang(sourceLang, targetLang)) {

@@ -8,6 +8,7 @@ import type { Stores } from '../stores.ts';
 import type { VideoInfo } from './schemas.ts';
 import { VIDEO_INFO_TTL_MS } from './video-store.ts';
 import { parseVideoOrMediaRef } from './video-ref.ts';
+import { assertOwnsVideo } from './media-owner.ts';
 
 export interface ResolveMediaPorts extends Pick<Stores, 'videos'> {
   media: MediaProber;
@@ -18,9 +19,13 @@ export interface ResolveMediaPorts extends Pick<Stores, 'videos'> {
 export async function resolveVideoRef(
   deps: ResolveMediaPorts,
   input: { url?: string | null; videoId?: string | null },
+  accountId: string,
 ): Promise<string> {
-  const ref = parseVideoOrMediaRef(input);
-  if (!ref.mediaUrl) return ref.videoId;
+  const ref = parseVideoOrMediaRef(input, accountId);
+  if (!ref.mediaUrl) {
+    await assertOwnsVideo(deps.videos, accountId, ref.videoId);
+    return ref.videoId;
+  }
   const stored = await deps.videos.read(ref.videoId);
   if (stored && stored.info.media?.url === ref.mediaUrl && Date.now() - stored.fetchedAt.getTime() < VIDEO_INFO_TTL_MS)
     return ref.videoId;

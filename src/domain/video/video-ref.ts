@@ -6,10 +6,12 @@ import { ServiceError } from '../errors.ts';
 
 /** An 11-character YouTube video id; usable as `z.string().regex(VIDEO_ID_PATTERN)`. */
 export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
-/** The id a direct media URL is stored and answered under: `media-` and 24 hex digits of its SHA-256. */
+/** The id a direct media URL is stored and answered under: `media-` and 24 hex digits of a SHA-256 of its account and it. */
 export const MEDIA_ID_PATTERN = /^media-[0-9a-f]{24}$/;
 export const isMediaId = (id: string) => MEDIA_ID_PATTERN.test(id);
-export const mediaIdOf = (url: string) => `media-${createHash('sha256').update(url).digest('hex').slice(0, 24)}`;
+// The account is part of the id: a media URL may be a private link, and what is made from it is its giver's alone.
+export const mediaIdOf = (url: string, accountId: string) =>
+  `media-${createHash('sha256').update(`${accountId}\n${url}`).digest('hex').slice(0, 24)}`;
 
 /** A YouTube video, or a direct media URL (`mediaUrl`, normalised) with the id it is stored under. */
 export interface VideoRef {
@@ -47,7 +49,10 @@ export function parseVideoRef(ref: { url?: string | null; videoId?: string | nul
  * any other host than YouTube's is a media URL (http or https, no credentials; whether it may be fetched is the
  * media gateway's decision).
  */
-export function parseVideoOrMediaRef(ref: { url?: string | null; videoId?: string | null }): VideoRef {
+export function parseVideoOrMediaRef(
+  ref: { url?: string | null; videoId?: string | null },
+  accountId: string,
+): VideoRef {
   const url = ref.url?.trim();
   if (url && !ref.videoId?.trim() && !VIDEO_ID_PATTERN.test(url)) {
     const parsed = parseUrl(url);
@@ -58,7 +63,7 @@ export function parseVideoOrMediaRef(ref: { url?: string | null; videoId?: strin
         throw invalid(`URL scheme "${parsed.protocol}" is not supported; give an https media URL or a YouTube URL`);
       if (parsed.username || parsed.password) throw invalid('Media URLs must not contain a user name or password');
       parsed.hash = '';
-      return { videoId: mediaIdOf(parsed.href), mediaUrl: parsed.href };
+      return { videoId: mediaIdOf(parsed.href, accountId), mediaUrl: parsed.href };
     }
   }
   return { videoId: parseVideoRef(ref) };

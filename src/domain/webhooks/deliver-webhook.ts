@@ -81,6 +81,10 @@ export async function deliverWebhook(deps: WebhookDeps, deliveryId: string): Pro
   if (recorded && !giveUp) await deps.enqueue(d.id, attempt + 1, next);
 }
 
+/** Resends are bounded: each one makes us POST (with retries) to a URL the account chose, maybe a third party's. */
+export const RESENDS_PER_EVENT_PER_HOUR = 5;
+export const RESENDS_PER_ACCOUNT_PER_HOUR = 30;
+
 /** Sends a delivery's event again as a new message (new webhook-id, same body), with its own retries. */
 export async function resendWebhook(
   deps: Pick<WebhookDeps, 'webhooks' | 'enqueue'>,
@@ -90,7 +94,16 @@ export async function resendWebhook(
   const d = await deps.webhooks.get(deliveryId);
   if (!d || d.accountId !== accountId)
     throw new ServiceError('NOT_FOUND', `No webhook delivery ${JSON.stringify(deliveryId)} for this account`);
-  const id = await deps.webhooks.create({ accountId, jobId: d.jobId, url: d.url, event: d.event, body: d.body });
+  const id = await deps.webhooks.createResend(d, {
+    perEvent: RESENDS_PER_EVENT_PER_HOUR,
+    perAccount: RESENDS_PER_ACCOUNT_PER_HOUR,
+    since: new Date(Date.now() - 60 * 60_000),
+  });
+  if (!id)
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `Resends are limited to ${RESENDS_PER_EVENT_PER_HOUR} per event and ${RESENDS_PER_ACCOUNT_PER_HOUR} per account in an hour; try again later`,
+    );
   await deps.enqueue(id, 1, null);
   const [fresh] = (await deps.webhooks.list({ accountId, jobId: d.jobId, limit: 50 })).filter((x) => x.id === id);
   return fresh!;

@@ -30,6 +30,14 @@ export interface AttemptRecord {
 export interface WebhookStore {
   create(d: { accountId: string; jobId: string; url: string; event: WebhookEvent; body: string }): Promise<string>;
   get(id: string): Promise<DeliveryRow | null>;
+  /**
+   * A resend of `from` (same account, job, url, event and body), unless the account already has `perAccount` resends,
+   * or the job `perEvent`, created since `since`: counted and inserted under one per-account lock. Null when refused.
+   */
+  createResend(
+    from: DeliveryRow,
+    limits: { perEvent: number; perAccount: number; since: Date },
+  ): Promise<string | null>;
   /** A delivery for a job that has not ended yet (status waiting, no body). */
   register(d: { accountId: string; jobId: string; url: string }): Promise<string>;
   /** Deliveries still waiting whose task (translation, summary) has ended: for `jobKey`'s tasks, or all of them. */

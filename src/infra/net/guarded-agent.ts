@@ -13,16 +13,11 @@ export function createGuardedAgent(
       timeout: opts.connectTimeoutMs ?? 10_000,
       lookup(hostname, options, callback) {
         dnsLookup(hostname, { ...options, all: true, verbatim: true }, (err, addresses) => {
-          if (err) return callback(err, '', 0);
+          // A resolver error names the host and what failed; callers only ever learn "not allowed".
+          if (err) return callback(new BlockedAddressError(), '', 0);
           const list = addresses as unknown as { address: string; family: number }[];
-          const blocked = list.find((a) => !policy(a.address));
-          if (blocked || list.length === 0) {
-            return callback(
-              new BlockedAddressError(`${hostname} resolves to ${blocked?.address ?? 'nothing'}, which is not allowed`),
-              '',
-              0,
-            );
-          }
+          if (list.length === 0 || list.some((a) => !policy(a.address, hostname)))
+            return callback(new BlockedAddressError(), '', 0);
           // undici asks with all: false; answer the first allowed address in the shape it expects.
           if ((options as { all?: boolean }).all)
             return (callback as unknown as (e: null, a: typeof list) => void)(null, list);

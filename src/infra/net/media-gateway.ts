@@ -15,11 +15,21 @@ import { fetch as undiciFetch, type Agent } from 'undici';
 import { ServiceError } from '../../domain/errors.ts';
 import { followRedirects, readCapped, totalSize } from './checked-fetch.ts';
 import { createGuardedAgent } from './guarded-agent.ts';
-import { BlockedAddressError, isPublicAddress, resolveAllowed, type AddressPolicy } from './public-address.ts';
+import {
+  BlockedAddressError,
+  isPublicAddress,
+  operatorPolicy,
+  REFUSED_HOST,
+  resolveAllowed,
+  type AddressPolicy,
+  type AllowedNetworks,
+} from './public-address.ts';
 
 export interface MediaGatewayOptions {
-  /** Production: isPublicAddress. Tests inject one that also allows their loopback server. */
+  /** Production: public addresses plus MEDIA_ALLOWED_NETWORKS. Tests may inject one that allows their loopback server. */
   policy?: AddressPolicy;
+  /** The operator's own networks (MEDIA_ALLOWED_NETWORKS): reachable, and over plain http too (internal stores). */
+  allowed?: AllowedNetworks;
   /** Production: https only. Tests serve plain http on loopback. */
   allowHttp?: boolean;
   /** Upstream connect and first-byte time. */
@@ -65,7 +75,7 @@ interface Session {
 }
 
 export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway {
-  const policy = opts.policy ?? isPublicAddress;
+  const policy = opts.policy ?? (opts.allowed ? operatorPolicy(opts.allowed) : isPublicAddress);
   const timeoutMs = opts.timeoutMs ?? 15_000;
   let agent: Agent | undefined;
   const sessions = new Map<string, Session>();
@@ -78,15 +88,17 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
     } catch {
       throw refused('it is not an absolute URL');
     }
-    if (url.protocol !== 'https:' && !(opts.allowHttp && url.protocol === 'http:'))
+    const httpOk = opts.allowHttp || (opts.allowed && !opts.allowed.empty);
+    if (url.protocol !== 'https:' && !(httpOk && url.protocol === 'http:'))
       throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
     if (url.username || url.password) throw refused('it carries credentials');
-    try {
-      await resolveAllowed(url.hostname, policy);
-    } catch (err) {
-      if (err instanceof BlockedAddressError) throw refused('its host does not resolve to public addresses only');
-      throw refused('its host does not resolve');
-    }
+    // One sentence for every refusal: what a name resolves to, or why it does not, stays inside.
+    const addresses = await resolveAllowed(url.hostname, policy).catch(() => {
+      throw refused(REFUSED_HOST);
+    });
+    const internal = opts.allowed && addresses.every((a) => opts.allowed!.includes(a, url.hostname));
+    if (url.protocol === 'http:' && !opts.allowHttp && !internal)
+      throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
     return url;
   }
 
@@ -105,11 +117,9 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
         } catch (err) {
           if (signal.aborted) throw signal.reason;
           const cause = (err as { cause?: unknown }).cause;
-          if (cause instanceof BlockedAddressError) throw refused('its host does not resolve to public addresses only');
-          throw new ServiceError(
-            'EXTRACTION_FAILED',
-            `the media URL is unreachable: ${(cause as Error | undefined)?.message ?? (err as Error).message}`,
-          );
+          if (cause instanceof BlockedAddressError) throw refused(REFUSED_HOST);
+          // The cause names addresses and resolver answers; it stays inside.
+          throw new ServiceError('EXTRACTION_FAILED', 'the media URL is unreachable');
         }
       },
       check,

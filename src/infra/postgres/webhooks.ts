@@ -27,6 +27,22 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, ${d.event}, ${d.body}, 'pending', now())`;
       return id;
     },
+    async createResend(from, limits) {
+      const id = newMessageId();
+      return sql.begin(async (tx) => {
+        // One resend at a time per account, so two concurrent ones cannot both pass the count.
+        await tx`select pg_advisory_xact_lock(hashtext('webhook-resend'), hashtext(${from.accountId}))`;
+        const [n] = await tx<{ account: number; event: number }[]>`
+          select count(*)::int as account, (count(*) filter (where job_id = ${from.jobId}))::int as event
+          from webhook_deliveries
+          where account_id = ${from.accountId} and resent_from is not null and created_at > ${limits.since}`;
+        if (n!.account >= limits.perAccount || n!.event >= limits.perEvent) return null;
+        await tx`
+          insert into webhook_deliveries (id, account_id, job_id, url, event, body, status, next_attempt_at, resent_from)
+          values (${id}, ${from.accountId}, ${from.jobId}, ${from.url}, ${from.event}, ${from.body}, 'pending', now(), ${from.id})`;
+        return id;
+      });
+    },
     async register(d) {
       const id = newMessageId();
       await sql`

@@ -5,22 +5,20 @@ import type { Agent } from 'undici';
 import { ServiceError } from '../../domain/errors.ts';
 import type { WebhookTransport } from '../../domain/webhooks/ports.ts';
 import { createGuardedAgent } from '../net/guarded-agent.ts';
-import { BlockedAddressError, isPublicAddress, resolveAllowed, type AddressPolicy } from '../net/public-address.ts';
+import { isPublicAddress, REFUSED_HOST, resolveAllowed, type AddressPolicy } from '../net/public-address.ts';
 import { signedHeaders } from './signing.ts';
 
+/** `policy`: production passes operatorPolicy(WEBHOOK_ALLOWED_NETWORKS); public addresses only by default. */
 export function createWebhookTransport(opts: { policy?: AddressPolicy; timeoutMs?: number } = {}): WebhookTransport {
   const policy = opts.policy ?? isPublicAddress;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   let agent: Agent | undefined;
   return {
     async assertAllowed(url) {
-      try {
-        await resolveAllowed(new URL(url).hostname, policy);
-      } catch (err) {
-        if (err instanceof BlockedAddressError)
-          throw new ServiceError('INVALID_REQUEST', `callbackUrl is not allowed: ${err.message}`);
-        throw new ServiceError('INVALID_REQUEST', `callbackUrl host cannot be resolved: ${(err as Error).message}`);
-      }
+      // One sentence for every refusal: what a name resolves to, or why it does not, stays inside.
+      await resolveAllowed(new URL(url).hostname, policy).catch(() => {
+        throw new ServiceError('INVALID_REQUEST', `callbackUrl is not allowed: ${REFUSED_HOST}`);
+      });
     },
     async send(url, secret, msgId, body) {
       // IP literals never reach the connect-time lookup, so check here as well.

@@ -25,4 +25,4 @@ export const getArticleProcedure = keyedProcedure
   })
   .input(GetArticleInput)
   .output(Article)
-  .query(({ ctx, input }) => getArticle(ctx.deps, input));
+  .query(({ ctx, input }) => getArticle(ctx.deps, ctx.caller.accountId, input));
