@@ -15,6 +15,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>>
   search: () => import('./search.ts'),
   start: () => import('./start.ts'),
   speech: () => import('./speech.ts'),
+  invariants: () => import('./invariants.ts'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -1,0 +1,257 @@
+// The invariants, checked after every program through SQL and the APIs. Each check appends a readable violation
+// instead of throwing, so one run reports every broken invariant at once.
+import { utcDay } from '../../src/domain/credits/credits.ts';
+import { mediaIdOf } from '../../src/domain/video/video-ref.ts';
+import { hole } from './known-holes.ts';
+import type { Account, Log } from './program.ts';
+import { record } from './program.ts';
+import { DAILY_FREE_CREDITS, type InvariantStack } from './stack.ts';
+import type { Surface } from './surfaces.ts';
+
+/**
+ * Stored results and the ledger operation that pays for them. A stored row is paid by exactly one charge that was
+ * not refunded, taken from an account that asked for that video (frames: one credit per stored frame).
+ */
+export const PAID_BY: Record<string, { operation: string; source: string }> = {
+  'transcripts manual/asr': { operation: 'subtitles', source: 'src/domain/subtitles/extract-job.ts (commitCharged)' },
+  'transcripts speech': { operation: 'speech', source: 'src/domain/speech/speech-job.ts (commitCharged)' },
+  translations: { operation: 'translation', source: 'src/domain/tasks/llm-tasks.ts (charge on store)' },
+  articles: { operation: 'summary', source: 'src/domain/articles/summarize-video.ts' },
+  frames: { operation: 'frame', source: 'src/domain/frames/frame-job.ts (one FRAME_PRICE per stored frame)' },
+};
+
+/**
+ * Stored results that are free by a written rule; anything stored uncharged that no rule names is a violation.
+ * (Serving a stored result again is free by design: src/domain/pricing/prices.ts, "stored ... are free".)
+ */
+export const FREE_BY_RULE: { what: string; rule: string; source: string }[] = [];
+
+const SETTLE_MS = 90_000;
+
+/** Waits until every job, batch and webhook delivery of the run has ended (or gives up and says so). */
+export async function settle(stack: InvariantStack, accounts: Account[], log: Log): Promise<void> {
+  const sql = stack.s.deps.sql;
+  const ids = accounts.map((a) => a.accountId);
+  const until = Date.now() + SETTLE_MS;
+  for (;;) {
+    const [row] = await sql<{ open: number }[]>`
+      select (select count(*) from tasks where account_id in ${sql(ids)} and status not in ('succeeded', 'failed'))
+           + (select count(*) from batches where account_id in ${sql(ids)} and status = 'running')
+           + (select count(*) from webhook_deliveries where account_id in ${sql(ids)} and status in ('waiting', 'pending'))
+           + (select count(*) from pgboss.job where state in ('created', 'retry', 'active') and start_after < now() + interval '5 seconds')
+           as open`;
+    if (Number(row!.open) === 0) return;
+    if (Date.now() > until) {
+      const open = await sql`
+        select 'task' as what, id, status from tasks where account_id in ${sql(ids)} and status not in ('succeeded', 'failed')
+        union all select 'batch', id, status from batches where account_id in ${sql(ids)} and status = 'running'
+        union all select 'delivery', id, status from webhook_deliveries where account_id in ${sql(ids)} and status in ('waiting', 'pending')
+        union all select 'queue:' || name, id::text, state::text from pgboss.job where state in ('created', 'retry', 'active')`;
+      log.violations.push(`not final ${SETTLE_MS / 1000} s after the program: ${JSON.stringify(open)}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function checkInvariants(stack: InvariantStack, accounts: Account[], log: Log): Promise<void> {
+  await checkBalances(stack, accounts, log);
+  await checkRefunds(stack, accounts, log);
+  await checkStoredResults(stack, accounts, log);
+  await checkReportedCharges(stack, log);
+  await checkFinalStates(stack, accounts, log);
+  await checkIsolation(stack, accounts, log);
+}
+
+/** Every balance is the sum of its ledger entries (the free half: today's allowance plus today's free deltas). */
+async function checkBalances(stack: InvariantStack, accounts: Account[], log: Log) {
+  const sql = stack.s.deps.sql;
+  const today = utcDay(new Date());
+  for (const a of accounts) {
+    const [row] = await sql<
+      {
+        purchased: number;
+        free: number;
+        free_day: string | null;
+        purchased_sum: number;
+        free_today: number;
+        free_other: number;
+      }[]
+    >`
+      select purchased_balance as purchased, free_remaining as free, to_char(free_day, 'YYYY-MM-DD') as free_day,
+             (select coalesce(sum(purchased_delta), 0)::int from credit_ledger where account_id = a.id) as purchased_sum,
+             (select coalesce(sum(free_delta), 0)::int from credit_ledger where account_id = a.id
+                and (created_at at time zone 'UTC')::date = a.free_day) as free_today,
+             (select count(*)::int from credit_ledger where account_id = a.id and free_delta <> 0
+                and (created_at at time zone 'UTC')::date is distinct from a.free_day) as free_other
+      from accounts a where id = ${a.accountId}`;
+    const r = row!;
+    if (r.purchased !== r.purchased_sum)
+      log.violations.push(
+        `account ${a.index}: purchased balance ${r.purchased} but its ledger sums to ${r.purchased_sum}`,
+      );
+    if (r.free_day === today && r.free !== DAILY_FREE_CREDITS + r.free_today)
+      log.violations.push(
+        `account ${a.index}: free allowance left ${r.free} but ${DAILY_FREE_CREDITS} + today's free entries = ${DAILY_FREE_CREDITS + r.free_today}`,
+      );
+    if (r.free_day && r.free_day !== today) continue; // a run across midnight: yesterday's free half is gone by rule
+    if (r.free < 0 || r.purchased < 0)
+      log.violations.push(`account ${a.index}: balance below zero (${r.free}, ${r.purchased})`);
+    // The API's balance is the ledger's too, on every surface.
+    for (const surface of ['rest', 'trpc', 'mcp'] as Surface[]) {
+      const answer = await a.caller.call(surface, 'credits', {});
+      record(log, a.index, 'check:credits', answer);
+      const total = r.purchased + (r.free_day === today ? r.free : DAILY_FREE_CREDITS);
+      const said = answer.data?.balance ?? answer.data?.total;
+      if (typeof said === 'number' && said !== total)
+        log.violations.push(`account ${a.index}: GET /credits on ${surface} says ${said}, the ledger ${total}`);
+    }
+  }
+}
+
+/** No refund exceeds its charge, each names a charge of the same account, and a charge is refunded at most once. */
+async function checkRefunds(stack: InvariantStack, accounts: Account[], log: Log) {
+  const sql = stack.s.deps.sql;
+  const bad = await sql`
+    select r.id, r.account_id, r.delta, r.purchased_delta, c.id as charge_id, c.kind as charge_kind, c.account_id as charge_account,
+           c.delta as charge_delta, c.purchased_delta as charge_purchased
+    from credit_ledger r left join credit_ledger c on c.id = r.refund_of
+    where r.kind = 'refund' and r.account_id in ${sql(accounts.map((a) => a.accountId))}
+      and (c.id is null or c.kind <> 'charge' or c.account_id <> r.account_id or r.delta < 0 or r.delta > -c.delta
+           or r.purchased_delta > -c.purchased_delta)`;
+  for (const b of bad) log.violations.push(`refund exceeds or misses its charge: ${JSON.stringify(b)}`);
+}
+
+/** Every stored result was paid exactly once by an account that asked for it, or is free by a written rule. */
+async function checkStoredResults(stack: InvariantStack, accounts: Account[], log: Log) {
+  const sql = stack.s.deps.sql;
+  // Stored rows per (operation, video): how many credits-worth of results a video holds.
+  const stored = await sql<{ operation: string; video_id: string; n: number }[]>`
+    select 'subtitles' as operation, video_id, count(*)::int as n from transcripts where origin in ('manual', 'asr') group by video_id
+    union all select 'speech', video_id, count(*)::int from transcripts where origin = 'speech' group by video_id
+    union all select 'translation', video_id, count(*)::int from translations group by video_id
+    union all select 'summary', video_id, count(*)::int from articles group by video_id
+    union all select 'frame', video_id, count(*)::int from frames group by video_id`;
+  // Charges not refunded, per (operation, video): frames count credits (one per frame), the rest count charges.
+  const paid = await sql<{ operation: string; video_id: string; n: number; payers: string[] }[]>`
+    select c.operation, c.video_id,
+           (case when c.operation = 'frame' then -sum(c.delta) else count(*) end)::int as n,
+           array_agg(distinct c.account_id) as payers
+    from credit_ledger c
+    where c.kind = 'charge' and c.video_id is not null
+      and not exists (select 1 from credit_ledger r where r.refund_of = c.id)
+    group by c.operation, c.video_id`;
+  const key = (o: string, v: string) => `${o} ${v}`;
+  const paidBy = new Map(paid.map((p) => [key(p.operation, p.video_id), p]));
+  const storedBy = new Map(stored.map((s) => [key(s.operation, s.video_id), s]));
+  for (const s of stored) {
+    const p = paidBy.get(key(s.operation, s.video_id));
+    const n = p?.n ?? 0;
+    if (n < s.n)
+      log.violations.push(
+        `${s.n} stored ${s.operation} result(s) of ${s.video_id}, ${n} paid (no written rule makes them free)`,
+      );
+    if (n > s.n) log.violations.push(`${s.operation} of ${s.video_id} paid ${n} times for ${s.n} stored result(s)`);
+  }
+  for (const p of paid) {
+    if (!storedBy.has(key(p.operation, p.video_id)))
+      log.violations.push(`${p.operation} of ${p.video_id} charged ${p.n} and not refunded, but nothing is stored`);
+    for (const payer of p.payers) {
+      const asked = log.asked.get(payer);
+      if (!asked?.has(p.video_id))
+        log.violations.push(`account ${payer} paid ${p.operation} of ${p.video_id} it never asked for`);
+    }
+  }
+}
+
+/** What a synchronous answer said it charged is what the ledger took for that request. */
+async function checkReportedCharges(stack: InvariantStack, log: Log) {
+  const sql = stack.s.deps.sql;
+  for (const c of log.charged) {
+    if (!c.answer.requestId) continue;
+    const [row] = await sql<{ net: number }[]>`
+      select coalesce(-sum(delta), 0)::int as net from credit_ledger where request_id = ${c.answer.requestId} and kind <> 'grant'`;
+    if (row!.net !== c.credits)
+      log.violations.push(
+        `${c.op.kind} on ${c.answer.surface} answered creditsCharged ${c.credits}, the ledger took ${row!.net} (${JSON.stringify(c.op)})`,
+      );
+  }
+}
+
+/** Every batch, item and job reached a final state, and every callback was delivered. */
+async function checkFinalStates(stack: InvariantStack, accounts: Account[], log: Log) {
+  const sql = stack.s.deps.sql;
+  const ids = accounts.map((a) => a.accountId);
+  const open = await sql`
+    select 'batch item' as what, batch_id as id, status from batch_items
+    where batch_id in (select id from batches where account_id in ${sql(ids)}) and status in ('queued', 'running')
+    union all select 'batch', id, status from batches where account_id in ${sql(ids)} and status = 'running'
+    union all select 'job', id, status from tasks where account_id in ${sql(ids)} and status in ('queued', 'running')`;
+  for (const o of open) log.violations.push(`${o.what} ${o.id} left ${o.status}`);
+  const callbacks = [...log.batches.filter((b) => b.callback), ...log.jobs.filter((j) => j.callback)];
+  for (const c of callbacks) {
+    const rows = await sql<{ status: string }[]>`select status from webhook_deliveries where job_id = ${c.id}`;
+    if (!rows.some((r) => r.status === 'delivered'))
+      log.violations.push(`callback of ${c.id} not delivered (${JSON.stringify(rows)})`);
+    if (!stack.receiver.received.some((r) => r.body.includes(c.id)))
+      log.violations.push(`the receiver never got the event of ${c.id}`);
+  }
+  for (const b of log.batches) {
+    const [row] = await sql<{ status: string }[]>`select status from batches where id = ${b.id}`;
+    if (row?.status === 'cancelled' && !log.cancelledByOwner.has(b.id))
+      log.violations.push(`batch ${b.id} cancelled though its owner never asked`);
+  }
+}
+
+/**
+ * No account reads anything private to another: jobs, batches, media info, webhook deliveries (and their resend),
+ * and no answer to one account carries another's secret (media token, API key, webhook signing secret).
+ */
+async function checkIsolation(stack: InvariantStack, accounts: Account[], log: Log) {
+  for (const reader of accounts) {
+    for (const surface of ['rest', 'trpc', 'mcp'] as Surface[]) {
+      for (const [pool, route] of [
+        [log.batches, 'getBatch'],
+        [log.jobs, 'getJob'],
+      ] as const) {
+        for (const target of pool) {
+          const answer = await reader.caller.call(surface, route, { id: target.id });
+          record(log, reader.index, `check:${route}`, answer);
+          const mine = target.owner === reader.index;
+          if (mine && answer.status !== 200)
+            log.violations.push(
+              `account ${reader.index} cannot read its own ${target.id} on ${surface}: ${answer.status}`,
+            );
+          if (!mine && answer.status === 200)
+            log.violations.push(`account ${reader.index} read ${target.id} of account ${target.owner} on ${surface}`);
+        }
+      }
+      for (const owner of accounts) {
+        if (owner === reader || hole(3)) continue;
+        const answer = await reader.caller.call(surface, 'videoInfo', { videoId: mediaIdOf(owner.mediaUrl) });
+        record(log, reader.index, 'check:videoInfo', answer);
+      }
+    }
+    // Webhook deliveries: the website lists only the reader's own, and cannot resend another's.
+    const settings = await reader.session.query('webhooks.settings', {});
+    const own = new Set([...log.batches, ...log.jobs].filter((x) => x.owner === reader.index).map((x) => x.id));
+    for (const d of settings.json?.result?.data?.deliveries ?? [])
+      if (!own.has(d.jobId))
+        log.violations.push(`account ${reader.index} lists delivery ${d.id} of job ${d.jobId}, not its own`);
+    const others = await stack.s.deps.sql<{ id: string }[]>`
+      select id from webhook_deliveries where account_id <> ${reader.accountId}
+        and account_id in ${stack.s.deps.sql(accounts.map((a) => a.accountId))} limit 5`;
+    for (const d of others) {
+      const resend = await reader.session.mutate('webhooks.resend', { id: d.id });
+      if (resend.status === 200)
+        log.violations.push(`account ${reader.index} resent delivery ${d.id} of another account`);
+    }
+  }
+  // Secrets: no answer an account received carries another account's.
+  for (const { who, op, answer } of log.answers)
+    for (const other of accounts)
+      if (other.index !== who)
+        for (const secret of other.secrets)
+          if (answer.text.includes(secret))
+            log.violations.push(`account ${who} got a secret of account ${other.index} in ${op} on ${answer.surface}`);
+}

@@ -1,0 +1,58 @@
+// Runs property programs for a list of seeds against one stack: fresh accounts per program, the program with
+// `width` operations in flight, then every invariant. Shared by the CI test and `npm run bench -- invariants`.
+import fc from 'fast-check';
+import { checkInvariants, settle } from './checks.ts';
+import { makeAccounts, newLog, type Op, programArbitrary, runProgram } from './program.ts';
+import type { InvariantStack } from './stack.ts';
+
+export interface SeedRun {
+  seed: number;
+  programs: number;
+  operations: number;
+  violations: { program: Op[]; violations: string[] }[];
+  ms: number;
+  /** Where the time went: running the programs, waiting for their work to end, checking. */
+  phases: { run: number; settle: number; check: number };
+  spent: Record<string, number>;
+}
+
+export async function runSeed(
+  stack: InvariantStack,
+  opts: { seed: number; programs: number; size: number; width: number },
+): Promise<SeedRun> {
+  const t0 = Date.now();
+  const run: SeedRun = {
+    seed: opts.seed,
+    programs: 0,
+    operations: 0,
+    violations: [],
+    ms: 0,
+    phases: { run: 0, settle: 0, check: 0 },
+    spent: {},
+  };
+  // fast-check draws the programs (reproducible from the seed); shrinking a program of live requests is not
+  // worth its minutes, so every program runs once and its violations are reported with it.
+  const programs = fc.sample(programArbitrary(opts.size), { seed: opts.seed, numRuns: opts.programs });
+  for (const program of programs) {
+    const accounts = await makeAccounts(stack);
+    const log = newLog(stack.asked);
+    let t = Date.now();
+    const lap = (phase: keyof SeedRun['phases']) => {
+      run.phases[phase] += Date.now() - t;
+      t = Date.now();
+    };
+    await runProgram(stack, accounts, program, log, opts.width);
+    lap('run');
+    await settle(stack, accounts, log);
+    lap('settle');
+    await checkInvariants(stack, accounts, log);
+    lap('check');
+    await Promise.all(accounts.map((a) => a.caller.close()));
+    run.programs++;
+    run.operations += log.operations;
+    for (const [k, ms] of Object.entries(log.spent)) run.spent[k] = (run.spent[k] ?? 0) + ms;
+    if (log.violations.length) run.violations.push({ program, violations: [...new Set(log.violations)] });
+  }
+  run.ms = Date.now() - t0;
+  return run;
+}

@@ -1,0 +1,93 @@
+// Everything an invariant program runs against: the real service (API and workers) on its own database, recorded
+// YouTube on loopback (captions and listings), a media file server with a failing route (frames and speech-to-text
+// of `media-...` ids), a Whisper-compatible engine, a Messages-API model and a webhook receiver. Loopback is allowed
+// for media and callbacks only in this composition (injected address policies), as in test/batches and test/speech.
+import { createMediaGateway } from '../../src/infra/net/media-gateway.ts';
+import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
+import { modelReply } from '../llm/llm-fixtures.ts';
+import { recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
+import { startFakeWhisper, type FakeWhisper } from '../support/fake-whisper.ts';
+import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
+import { speechMedia } from '../support/speech-media.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { startVideoServer, type VideoServer } from '../support/video-server.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { replayBrowse } from '../support/youtube-browse-replay.ts';
+
+/** The daily allowance every account gets: charges take it first, so both halves of a balance are exercised. */
+export const DAILY_FREE_CREDITS = 3;
+
+export interface InvariantStack {
+  s: TestServer;
+  yt: LoopbackYoutube;
+  files: VideoServer;
+  whisper: FakeWhisper;
+  model: FakeAnthropic;
+  receiver: WebhookReceiver;
+  /** accountId -> the video and media ids it asked for, over every program run on this service. */
+  asked: Map<string, Set<string>>;
+  /** The media token of each account slot (0-2), made on first use. */
+  tokens: string[];
+  close(): Promise<void>;
+}
+
+/** `database`: a database of the caller's (the benchmark's own); else a test database cloned from the template. */
+export async function startInvariantStack(
+  opts: { database?: { url: string; drop(): Promise<void> } } = {},
+): Promise<InvariantStack> {
+  const media = speechMedia();
+  const yt = await startLoopbackYoutube({
+    ...recordedRoutes(),
+    other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: 'no route' },
+  });
+  const files = await startVideoServer({
+    '/talk.mp4': { file: media.mp4, contentType: 'video/mp4' },
+    // The hostile or broken media server: every request is a 500.
+    '/broken.mp4': {
+      handle: (_req, res, served) => {
+        served.status = 500;
+        res.writeHead(500).end('broken');
+      },
+    },
+  });
+  const whisper = await startFakeWhisper();
+  const model = await startFakeAnthropic(modelReply);
+  const receiver = await startWebhookReceiver();
+  const loopback = (ip: string) => ip === '127.0.0.1';
+  const s = await startTestServer(
+    {
+      YOUTUBE_BASE_URL: yt.origin,
+      DAILY_FREE_CREDITS: String(DAILY_FREE_CREDITS),
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_RETRY_BASE_MS: '50',
+      ANTHROPIC_API_KEY: 'test',
+      ANTHROPIC_BASE_URL: model.url,
+      STT_ENGINE: 'openai-compatible',
+      STT_BASE_URL: whisper.origin,
+      STT_MODEL: 'whisper-test',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      // Every program signs up three accounts from 127.0.0.1: a long run makes thousands.
+      SIGN_IN_MAX_PER_IP: '1000000',
+    },
+    {
+      webhookTransport: createWebhookTransport({ policy: loopback }),
+      mediaGateway: createMediaGateway({ policy: loopback, allowHttp: true }),
+    },
+    opts,
+  );
+  return {
+    s,
+    yt,
+    files,
+    whisper,
+    model,
+    receiver,
+    asked: new Map(),
+    tokens: [],
+    async close() {
+      await s.close();
+      await Promise.all([yt.close(), files.close(), whisper.close(), model.close(), receiver.close()]);
+    },
+  };
+}
