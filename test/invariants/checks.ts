@@ -228,7 +228,7 @@ async function checkIsolation(stack: InvariantStack, accounts: Account[], log: L
       }
       for (const owner of accounts) {
         if (owner === reader || hole(3)) continue;
-        const answer = await reader.caller.call(surface, 'videoInfo', { videoId: mediaIdOf(owner.mediaUrl) });
+        const answer = await reader.caller.call(surface, 'videoInfo', { videoId: mediaIdOf(owner.mediaUrl, owner.accountId) });
         record(log, reader.index, 'check:videoInfo', answer);
       }
     }

@@ -285,13 +285,13 @@ async function runOp(stack: InvariantStack, accounts: Account[], op: Op, log: Lo
     }
     case 'frames': {
       const url = op.broken ? me.brokenUrl : me.mediaUrl;
-      ask(log, me.accountId, mediaIdOf(url));
+      ask(log, me.accountId, mediaIdOf(url, me.accountId));
       charged(await call('frames', { url, timestamps: op.timestamps, width: op.width }));
       return;
     }
     case 'speech': {
       const url = op.broken ? me.brokenUrl : me.mediaUrl;
-      ask(log, me.accountId, mediaIdOf(url));
+      ask(log, me.accountId, mediaIdOf(url, me.accountId));
       const a = await call('transcript', { url, mode: 'generate', ...callback(op.callback) });
       charged(a);
       job(a, op.callback);
@@ -346,7 +346,7 @@ async function runOp(stack: InvariantStack, accounts: Account[], op: Op, log: Lo
         const owner = accounts[op.pick % 3]!;
         // Finding 3: reading another account's media id.
         if (owner.index !== op.who && hole(3)) return;
-        await call('videoInfo', { videoId: mediaIdOf(owner.mediaUrl) });
+        await call('videoInfo', { videoId: mediaIdOf(owner.mediaUrl, owner.accountId) });
         return;
       }
       const pool = op.what === 'job' ? log.jobs : log.batches;
