@@ -32,6 +32,19 @@ describe('sign-in throttles judge an IPv6 client by its /64', () => {
     expect((await sessionClient(s.url).signIn(email, 'the owner password', from('2001:db8:9:9::1'))).status).toBe(200);
   }, 60_000);
 
+  it('a port in the forwarded address (some proxies append one) does not make a new address', async () => {
+    const email = newEmail();
+    expect((await sessionClient(s.url).signUp(email, 'the owner password')).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++)
+      statuses.push((await sessionClient(s.url).signIn(email, `guess ${i}`, from(`203.0.113.50:${1000 + i}`))).status);
+    for (let i = 1; i <= 2; i++)
+      statuses.push(
+        (await sessionClient(s.url).signIn(email, `guess ${i}`, from(`[2001:db8:5:5::${i}]:${2000 + i}`))).status,
+      );
+    expect(statuses).toEqual([401, 401, 401, 429, 429, 401, 401]);
+  }, 60_000);
+
   it('the per-address attempt limit counts a /64 as one address', async () => {
     const statuses: number[] = [];
     for (let i = 1; i <= 12; i++)
