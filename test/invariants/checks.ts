@@ -123,7 +123,7 @@ async function checkRefunds(stack: InvariantStack, accounts: Account[], log: Log
 }
 
 /** Every stored result was paid exactly once by an account that asked for it, or is free by a written rule. */
-async function checkStoredResults(stack: InvariantStack, accounts: Account[], log: Log) {
+async function checkStoredResults(stack: InvariantStack, _accounts: Account[], log: Log) {
   const sql = stack.s.deps.sql;
   // Stored rows per (operation, video): how many credits-worth of results a video holds.
   const stored = await sql<{ operation: string; video_id: string; n: number }[]>`
@@ -228,7 +228,9 @@ async function checkIsolation(stack: InvariantStack, accounts: Account[], log: L
       }
       for (const owner of accounts) {
         if (owner === reader || hole(3)) continue;
-        const answer = await reader.caller.call(surface, 'videoInfo', { videoId: mediaIdOf(owner.mediaUrl, owner.accountId) });
+        const answer = await reader.caller.call(surface, 'videoInfo', {
+          videoId: mediaIdOf(owner.mediaUrl, owner.accountId),
+        });
         record(log, reader.index, 'check:videoInfo', answer);
       }
     }

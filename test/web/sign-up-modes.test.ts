@@ -1,7 +1,7 @@
 // SIGN_UP=open|closed|invite and the waiting period before a self-made account gets the daily free allowance,
 // through the website's tRPC calls over HTTP and the operator CLI.
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/databases.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';

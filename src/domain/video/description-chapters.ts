@@ -10,7 +10,7 @@ const STAMP = String.raw`[(\[]?((?:\d{1,2}:)?\d{1,2}:\d{2})[)\]]?`;
 // Anchored at one end only, on a trimmed line; the title is the rest. A whole-line pattern with (.+?) between \s*
 // runs is cubic on a long line of spaces, and a description is anyone's text.
 const LEADING = new RegExp(String.raw`^(?:[-•*▶►]\s*)?${STAMP}`);
-const TRAILING = new RegExp(String.raw`${STAMP}$`);
+const TRAILING = new RegExp(`${STAMP}$`);
 const SEPARATORS = new Set(['-', '–', '—', ':', '|']);
 
 /** `s` without separators and whitespace at either end (a title's "- " or " |"). */
