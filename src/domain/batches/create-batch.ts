@@ -21,6 +21,11 @@ export interface CreateBatchDeps extends BatchViewDeps {
   listing: Pick<ListingDeps, 'lister' | 'listingCache'>;
   /** Spendable credits now. */
   balance: (accountId: string) => Promise<number>;
+  /**
+   * Takes one of the account's free lookups (FREE_LOOKUPS_PER_10_MIN) or refuses with RATE_LIMITED: a listing's pages
+   * spend the shared YouTube budget and are never charged (the batch may still be refused for want of credits after).
+   */
+  takeFreeLookup: (accountId: string) => Promise<void>;
   /** Whether a language model is configured (translations need one). */
   llmConfigured: boolean;
   /** Whether a speech-to-text engine is available (transcripts in mode generate need one; auto falls back to it). */
@@ -70,6 +75,9 @@ export async function createBatch(
         'INSUFFICIENT_CREDITS',
         `A batch over a playlist, channel or search needs credits for at least one video (${price.perVideo}) before it is listed; the balance is ${balance}.`,
       );
+    // Checking one video's credits is not enough: the listing may then be refused (402) for the rest, uncharged, and
+    // sent again at once. Each listing also takes one of the account's free lookups, so that loop is bounded.
+    await deps.takeFreeLookup(req.caller.accountId);
     const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
     const source = input.playlist
       ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
