@@ -73,5 +73,14 @@ describe.skipIf(!sharedAvailable)('a shared frame job whose producer cannot pay'
     expect(JSON.stringify(rb.json)).not.toContain('the balance is 0');
     expect(rb.status).toBe(200);
     expect(rb.json.frames).toHaveLength(1);
+    // Each paid for what it got: A its drained frame, B the frame it asked for.
+    const spent = async (accountId: string) =>
+      (
+        await s.deps.sql<{ sum: number }[]>`
+          select coalesce(sum(delta), 0)::int as sum from credit_ledger where account_id = ${accountId} and kind <> 'grant'`
+      )[0]!.sum;
+    expect(await spent(a.accountId)).toBe(-1);
+    expect(await spent(b.accountId)).toBe(-1);
+    expect(rb.json.creditsCharged).toBe(1);
   });
 });
