@@ -21,6 +21,12 @@ export interface CreateBatchDeps extends BatchViewDeps {
   listing: Pick<ListingDeps, 'lister' | 'listingCache'>;
   /** Spendable credits now. */
   balance: (accountId: string) => Promise<number>;
+  /**
+   * Takes one of the account's free lookups (FREE_LOOKUPS_PER_10_MIN) or refuses with RATE_LIMITED: a listing's pages
+   * spend the shared YouTube budget and are never charged (the batch may still be refused for want of credits after),
+   * so a listing the balance may not cover takes one.
+   */
+  takeFreeLookup: (accountId: string) => Promise<void>;
   /** Whether a language model is configured (translations need one). */
   llmConfigured: boolean;
   /** Whether a speech-to-text engine is available (transcripts in mode generate need one; auto falls back to it). */
@@ -70,7 +76,11 @@ export async function createBatch(
         'INSUFFICIENT_CREDITS',
         `A batch over a playlist, channel or search needs credits for at least one video (${price.perVideo}) before it is listed; the balance is ${balance}.`,
       );
+    // Checking one video's credits is not enough: the listing may then be refused (402) for the rest, uncharged, and
+    // sent again at once. A listing the balance may not cover in full (maxVideos videos) takes one of the account's
+    // free lookups, so that loop is bounded; a caller who can pay for every video it may list takes none.
     const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
+    if (balance < max * price.perVideo) await deps.takeFreeLookup(req.caller.accountId);
     const source = input.playlist
       ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
       : input.channel

@@ -68,27 +68,45 @@ export async function captureFrames(
   const captured = await mapLimit(unique, PER_REQUEST_PARALLELISM, async (t) => {
     const known = stored.get(t);
     if (known) return { ok: true as const, frame: known, cached: true, charged: 0 };
-    try {
-      const job: FrameJob = {
-        videoId,
-        tMs: t,
-        width,
-        accountId: req.caller.accountId,
-        requestId: req.requestId,
-        price: FRAME_PRICE,
-      };
-      const { value } = await outcomeOf(
-        deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
-          job,
-          `frame:${videoId}:${t}:${width}`,
-          deps.config.REQUEST_WAIT_MS,
-        ),
-      );
-      const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
-      return { ok: true as const, frame: value.frame, cached: charged === 0, charged };
-    } catch (err) {
-      if (!isServiceError(err)) throw err;
-      return { ok: false as const, error: err };
+    const job: FrameJob = {
+      videoId,
+      tMs: t,
+      width,
+      accountId: req.caller.accountId,
+      requestId: req.requestId,
+      price: FRAME_PRICE,
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const { value } = await outcomeOf(
+          deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
+            job,
+            `frame:${videoId}:${t}:${width}`,
+            deps.config.REQUEST_WAIT_MS,
+          ),
+        );
+        const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
+        return { ok: true as const, frame: value.frame, cached: charged === 0, charged };
+      } catch (err) {
+        if (!isServiceError(err)) throw err;
+        // We may have waited on another caller's job that failed for want of *their* credits (its message names
+        // their balance): run our own, once, as fetchTranscript does.
+        if (err.code === 'INSUFFICIENT_CREDITS' && attempt === 0) {
+          // Our own balance first, as on the first attempt: a caller that cannot pay must not join a paying one's job.
+          const refused = await assertAffordable(
+            deps,
+            req.caller.accountId,
+            FRAME_PRICE,
+            deps.config.DAILY_FREE_CREDITS,
+          )
+            .then(() => null)
+            .catch((e: unknown) => e);
+          if (refused === null) continue;
+          if (!isServiceError(refused)) throw refused;
+          return { ok: false as const, error: refused };
+        }
+        return { ok: false as const, error: err };
+      }
     }
   });
   const byTime = new Map(unique.map((t, i) => [t, captured[i]!]));

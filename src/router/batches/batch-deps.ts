@@ -1,12 +1,14 @@
 import type { Deps } from '../../deps.ts';
 import type { CreateBatchDeps } from '../../domain/batches/create-batch.ts';
 import { getCredits } from '../../domain/credits/credits.ts';
+import { takeFreeLookup } from '../../domain/video/free-lookups.ts';
 import { batchDeps } from '../../jobs/batch-deps.ts';
 
 export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
   ...batchDeps(d),
   listing: { lister: d.lister, listingCache: d.listingCache },
   balance: async (accountId) => (await getCredits(d, accountId, d.config.DAILY_FREE_CREDITS)).balance,
+  takeFreeLookup: (accountId) => takeFreeLookup(d, accountId, d.config.FREE_LOOKUPS_PER_10_MIN),
   llmConfigured: d.llm !== null,
   speechConfigured: d.speech !== null,
   transport: d.webhookTransport,
