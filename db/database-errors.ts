@@ -10,7 +10,9 @@ export function isDatabaseDown(err: unknown): boolean {
     code === 'CONNECT_TIMEOUT' ||
     code === '57P01' ||
     code === '57P02' ||
-    code === '57P03'
+    code === '57P03' ||
+    // too_many_connections: the server is full for a moment (other clients share it); busy, not broken.
+    code === '53300'
   );
 }
 
