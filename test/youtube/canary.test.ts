@@ -2,6 +2,8 @@
 // purpose for a video that works; a caption file that comes back empty is a failure, never a success; and the
 // scheduled run, on the real service, sets the gauges /metrics exports.
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../db/client.ts';
 import { createEgressStore } from '../../src/infra/postgres/youtube-egress.ts';
@@ -175,5 +177,14 @@ describe.skipIf(!sharedAvailable)('the scheduled canary', { timeout: 60_000 }, (
     }
     // It asked YouTube for a caption file, as the CLI does.
     expect(yt.count(isCaptions(VIDEO))).toBeGreaterThanOrEqual(3);
+  });
+
+  it('the alert rules in deploy/ are valid YAML and name only series the service exports', async () => {
+    const rules = parse(readFileSync(new URL('../../deploy/prometheus/subtext-alerts.yaml', import.meta.url), 'utf8'));
+    const exprs: string[] = rules.groups.flatMap((g: { rules: { expr: string }[] }) => g.rules.map((r) => r.expr));
+    expect(exprs.length).toBeGreaterThanOrEqual(2);
+    const text = await scrape();
+    for (const name of new Set(exprs.flatMap((e) => [...e.matchAll(/\bsubtext_[a-z0-9_]+/g)].map((x) => x[0]))))
+      expect(text).toMatch(new RegExp(`^${name}\\{`, 'm'));
   });
 });
