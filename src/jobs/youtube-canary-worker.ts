@@ -29,15 +29,21 @@ export function youtubeCanaryHandler(deps: Pick<Deps, 'config' | 'youtubeCanary'
   };
 }
 
+/** Offers a run; null when this interval already has one (queued, running or done), on any instance. */
+export function offerYoutubeCanary(deps: Pick<Deps, 'config' | 'queue'>): Promise<string | null> {
+  return deps.queue.boss.send(
+    YOUTUBE_CANARY_QUEUE,
+    {},
+    { singletonKey: SINGLETON_KEY, singletonSeconds: deps.config.YOUTUBE_CANARY_INTERVAL },
+  );
+}
+
 /** Offers a run now and every interval; pg-boss drops the offers of an interval that already has one. */
 export function scheduleYoutubeCanary(deps: Pick<Deps, 'config' | 'queue' | 'log'>): () => void {
-  const seconds = deps.config.YOUTUBE_CANARY_INTERVAL;
   const offer = () =>
-    void deps.queue.boss
-      .send(YOUTUBE_CANARY_QUEUE, {}, { singletonKey: SINGLETON_KEY, singletonSeconds: seconds })
-      .catch((err: unknown) => deps.log.warn({ err }, 'youtube canary not scheduled'));
+    void offerYoutubeCanary(deps).catch((err: unknown) => deps.log.warn({ err }, 'youtube canary not scheduled'));
   offer();
-  const timer = setInterval(offer, seconds * 1000);
+  const timer = setInterval(offer, deps.config.YOUTUBE_CANARY_INTERVAL * 1000);
   timer.unref();
   return () => clearInterval(timer);
 }

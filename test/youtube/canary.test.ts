@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../db/client.ts';
 import { createEgressStore } from '../../src/infra/postgres/youtube-egress.ts';
 import { runYoutubeCanary } from '../../src/infra/youtube/youtube-canary.ts';
+import { offerYoutubeCanary } from '../../src/jobs/youtube-canary-worker.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { html, type FakeRoutes } from '../support/fake-youtube.ts';
@@ -175,6 +176,12 @@ describe.skipIf(!sharedAvailable)('the scheduled canary', { timeout: 60_000 }, (
       ).exec(text);
       expect(Number(at?.[1])).toBeGreaterThanOrEqual(Math.floor(started) - 1);
     }
+    // One run per interval across the cluster: another offer in this interval (from any instance) is dropped.
+    expect(await offerYoutubeCanary(s.deps)).toBeNull();
+    const [jobs] = await s.deps.sql<
+      { n: number }[]
+    >`select count(*)::int as n from pgboss.job where name = 'youtube-canary'`;
+    expect(jobs!.n).toBe(1);
     // It asked YouTube for a caption file, as the CLI does.
     expect(yt.count(isCaptions(VIDEO))).toBeGreaterThanOrEqual(3);
   });

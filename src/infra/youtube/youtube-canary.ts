@@ -12,7 +12,7 @@
 import { isServiceError } from '../../domain/errors.ts';
 import type { Outcome } from '../../domain/youtube/egress.ts';
 import type { MintedToken, PoTokenProvider } from '../../domain/youtube/po-token.ts';
-import type { ChainPurpose } from './client-chains.ts';
+import { sourceChains, type ChainPurpose } from './client-chains.ts';
 import { createYoutubeSource, type YoutubeSourceOptions } from './create-youtube-source.ts';
 import { createStaticTokenProvider } from './po-token/static-provider.ts';
 
@@ -55,7 +55,7 @@ export async function runYoutubeCanary(
 ): Promise<CanaryRun> {
   const now = opts.now ?? Date.now;
   const at = new Date(now()).toISOString();
-  const chains = createYoutubeSource(base).chains;
+  const chains = sourceChains(base, !!(base.poTokens ?? base.poToken));
   const checks: CanaryCheck[] = [];
   for (const videoId of videoIds) {
     for (const purpose of PURPOSES) {
