@@ -102,7 +102,10 @@ export const COMMANDS: CommandInfo[] = [
       'The canary, now: info, tracks and a caption file (or a stream URL) through every client of every chain, one row each',
     usage: '[videoId...] [--json]',
     options: [
-      ['videoId...', 'videos with captions to check (default YOUTUBE_CANARY_VIDEOS); exit 1 when a check fails'],
+      [
+        'videoId...',
+        'videos with captions to check (default YOUTUBE_CANARY_VIDEOS; an id starting with - goes after --); exit 1 when a check fails',
+      ],
       ['--json', 'a JSON object, for scripts'],
     ],
     examples: ['npm run cli -- youtube check F1xioXWb8CY', 'npm run -s cli -- youtube check --json'],

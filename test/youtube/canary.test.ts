@@ -117,6 +117,21 @@ describe.skipIf(!sharedAvailable)('youtube check', { timeout: 60_000 }, () => {
     }
   });
 
+  it('names the PO token path that served a web client, and none for a client that needs no token', async () => {
+    const run = await runYoutubeCanary(
+      {
+        baseUrl: yt.origin,
+        poToken: 'static-token-for-canary-test',
+        chains: { captions: ['ANDROID', 'WEB'], metadata: ['WEB'], streams: ['WEB'] },
+      },
+      [VIDEO],
+    );
+    const row = (client: string, purpose: string) =>
+      run.checks.find((c) => c.client === client && c.purpose === purpose);
+    expect(row('WEB', 'captions')).toMatchObject({ ok: true, tokenPath: 'static' });
+    expect(row('ANDROID', 'captions')).toMatchObject({ ok: true, tokenPath: null });
+  });
+
   it('counts an empty track list for a video chosen for its captions as a failure (no_tracks)', async () => {
     const run = await runYoutubeCanary(
       { baseUrl: yt.origin, chains: { captions: ['ANDROID'], metadata: ['ANDROID'], streams: ['VISIONOS'] } },
