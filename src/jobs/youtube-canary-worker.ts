@@ -12,6 +12,8 @@ export function youtubeCanaryHandler(deps: Pick<Deps, 'config' | 'youtubeCanary'
   return async () => {
     const run = await deps.youtubeCanary(deps.config.YOUTUBE_CANARY_VIDEOS);
     const at = Date.parse(run.at) / 1000;
+    // Every client of the chains in force gets its value each run; a client taken out of a chain leaves the gauge.
+    deps.metrics.youtubeCanaryOk.reset();
     for (const s of summarizeCanary(run)) {
       const labels = { client: s.client, purpose: s.purpose };
       deps.metrics.youtubeCanaryOk.set(labels, s.ok ? 1 : 0);
