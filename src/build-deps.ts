@@ -23,6 +23,7 @@ import { DEFAULT_LLM_MODEL, lazyLlm } from './infra/llm/lazy-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { lazyYoutubeLister, lazyYoutubeSource } from './infra/youtube/lazy-youtube.ts';
 import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
+import { youtubeSourceOptions } from './infra/youtube/source-options.ts';
 import { createEgressStore } from './infra/postgres/youtube-egress.ts';
 import type { Outcome } from './domain/youtube/egress.ts';
 import { createListingCache } from './domain/listing/listing-cache.ts';
@@ -115,22 +116,12 @@ async function build(
     onOutcome: (o: Outcome) =>
       metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
   };
-  const youtube = lazyYoutubeSource({
-    baseUrl: config.YOUTUBE_BASE_URL,
-    proxyUrls: config.YOUTUBE_PROXY_URLS,
-    cookie: config.YOUTUBE_COOKIE,
-    poToken: config.YOUTUBE_PO_TOKEN,
-    poTokens: poTokens ?? undefined,
-    visitorData: config.YOUTUBE_VISITOR_DATA,
-    timeoutMs: config.YOUTUBE_TIMEOUT_MS,
-    chains: {
-      captions: config.YOUTUBE_CAPTION_CLIENTS,
-      metadata: config.YOUTUBE_METADATA_CLIENTS,
-      streams: config.YOUTUBE_STREAM_CLIENTS,
-    },
+  const youtubeOptions = youtubeSourceOptions(config, {
+    poTokens,
     egress,
     log: log.child({ component: 'youtube' }),
   });
+  const youtube = lazyYoutubeSource(youtubeOptions);
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".
   for (const [purpose, clients] of Object.entries(youtube.chains)) {
     for (const client of clients)
@@ -215,6 +206,9 @@ async function build(
       verifyPkce: verifyChallenge,
     },
     clock: { now: () => Date.now() },
+    // youtubei.js is loaded by the first run, not at start (lazy-youtube.ts).
+    youtubeCanary: async (videoIds, signal) =>
+      (await import('./infra/youtube/youtube-canary.ts')).runYoutubeCanary(youtubeOptions, videoIds, { signal }),
     ...overrides,
   };
   const queuePool = () =>

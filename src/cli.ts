@@ -13,7 +13,10 @@ class Refused extends Error {
 }
 
 function findCommand(positionals: string[]): CommandInfo | undefined {
-  return COMMANDS.find((c) => c.name === positionals.join(' '));
+  return (
+    COMMANDS.find((c) => c.name === positionals.join(' ')) ??
+    COMMANDS.find((c) => c.takesArguments && positionals.slice(0, c.name.split(' ').length).join(' ') === c.name)
+  );
 }
 
 function helpFor(positionals: string[]): string {
@@ -63,7 +66,8 @@ async function main(argv: string[]) {
   // The database code is loaded only now: help and refusals above answer at once.
   const { runCommand } = await import('./cli/run-command.ts');
   try {
-    await runCommand(command.name, values);
+    const args = positionals.slice(command.name.split(' ').length);
+    await runCommand(command.name, args.length ? { ...values, videos: args.join(',') } : values);
   } catch (err) {
     if (err instanceof UsageError) throw new Refused(err.message, commandHelp(command));
     throw err;

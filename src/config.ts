@@ -140,6 +140,27 @@ export const ConfigSchema = z
       .min(1)
       .default(6 * 3600),
 
+    /** Videos (with captions) the canary checks through every client of every chain; empty: no scheduled canary. */
+    YOUTUBE_CANARY_VIDEOS: list
+      .pipe(z.array(z.string().regex(/^[\w-]{11}$/, 'a YouTube video id is 11 characters of A-Z a-z 0-9 _ -')))
+      .default([]),
+    /** How often the canary runs (once across instances): seconds, or a duration such as "15m", "1h"; at least 60 s. */
+    YOUTUBE_CANARY_INTERVAL: z
+      .string()
+      .default('15m')
+      .transform((s, ctx) => {
+        const m = /^(\d+)\s*(s|m|h)?$/.exec(s.trim());
+        const seconds = m ? Number(m[1]) * { s: 1, m: 60, h: 3600 }[(m[2] ?? 's') as 's' | 'm' | 'h'] : Number.NaN;
+        if (!(seconds >= 60)) {
+          ctx.addIssue({
+            code: 'custom',
+            message: 'seconds, or a number with s, m or h ("900", "15m", "1h"); at least 60 s',
+          });
+          return z.NEVER;
+        }
+        return seconds;
+      }),
+
     EXTRACTION_CONCURRENCY: z.coerce.number().int().min(1).default(4),
     FRAME_CONCURRENCY: z.coerce.number().int().min(1).default(2),
     LLM_CONCURRENCY: z.coerce.number().int().min(1).default(2),

@@ -14,6 +14,7 @@ import type { WebhookStore, WebhookTransport } from './domain/webhooks/ports.ts'
 import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 import type { Metrics } from './infra/metrics/metrics.ts';
+import type { CanaryRun } from './infra/youtube/youtube-canary.ts';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import type { Speech } from './domain/speech/ports.ts';
 import type { FreeLookupCounter } from './domain/video/free-lookups.ts';
@@ -69,4 +70,6 @@ export interface Deps extends Stores {
   oauth: OAuthPorts;
   /** Wall-clock milliseconds for rules that wait (sign-in delays); tests inject one they move. */
   clock: { now(): number };
+  /** Runs the YouTube canary over these videos (src/infra/youtube/youtube-canary.ts), as the service's source asks. */
+  youtubeCanary(videoIds: string[], signal?: AbortSignal): Promise<CanaryRun>;
 }

@@ -8,6 +8,8 @@ export interface CommandInfo {
   /** Each option and what it does. */
   options: [flag: string, meaning: string][];
   examples: string[];
+  /** Words after the command name are its arguments (passed as `videos`, comma-joined). */
+  takesArguments?: boolean;
 }
 
 const EMAIL: [string, string] = ['--email <email>', 'the account (any case)'];
@@ -93,5 +95,20 @@ export const COMMANDS: CommandInfo[] = [
       ['--json', 'a JSON object, for scripts'],
     ],
     examples: ['npm run cli -- youtube status', 'npm run -s cli -- youtube status --hours 1 --json'],
+  },
+  {
+    name: 'youtube check',
+    summary:
+      'The canary, now: info, tracks and a caption file (or a stream URL) through every client of every chain, one row each',
+    usage: '[videoId...] [--json]',
+    options: [
+      [
+        'videoId...',
+        'videos with captions to check (default YOUTUBE_CANARY_VIDEOS; an id starting with - goes after --); exit 1 when a check fails',
+      ],
+      ['--json', 'a JSON object, for scripts'],
+    ],
+    examples: ['npm run cli -- youtube check F1xioXWb8CY', 'npm run -s cli -- youtube check --json'],
+    takesArguments: true,
   },
 ];

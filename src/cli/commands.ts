@@ -10,6 +10,7 @@ import { grantCredits } from '../domain/credits/credits.ts';
 import { createApiKey, ensureAccount, findAccount, listApiKeys, revokeApiKey } from '../domain/keys/manage-keys.ts';
 import { createArticleSearch } from '../infra/search/create-article-search.ts';
 import { formatTable } from './format-table.ts';
+import { checkYoutube, printYoutubeCheck } from './youtube-check.ts';
 import { printYoutubeStatus, readYoutubeStatus } from './youtube-status.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -214,5 +215,13 @@ export const PREPARE: Record<string, Prepare> = {
     if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 14)
       throw new UsageError('--hours must be an integer from 1 to 336');
     return async ({ sql }, io) => printYoutubeStatus(await readYoutubeStatus(sql, config, hours), hours, io);
+  },
+  'youtube check'(values, config) {
+    const given = typeof values.videos === 'string' ? values.videos.split(',').filter(Boolean) : [];
+    const ids = given.length ? given : config.YOUTUBE_CANARY_VIDEOS;
+    if (ids.length === 0) throw new UsageError('Name a video with captions, or set YOUTUBE_CANARY_VIDEOS');
+    const bad = ids.find((id) => !/^[\w-]{11}$/.test(id));
+    if (bad) throw new UsageError(`Not a YouTube video id: ${JSON.stringify(bad)}`);
+    return async ({ sql }, io) => printYoutubeCheck(await checkYoutube(sql, config, ids), io);
   },
 };

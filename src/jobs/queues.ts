@@ -13,6 +13,8 @@ export const SPEECH_QUEUE = 'speech';
 export const BATCH_ITEM_QUEUE = 'batch-item';
 /** One webhook delivery attempt. */
 export const WEBHOOK_QUEUE = 'webhook';
+/** One run of the YouTube canary (youtube-canary-worker.ts). */
+export const YOUTUBE_CANARY_QUEUE = 'youtube-canary';
 
 const LLM_EXPIRE_SECONDS = 1800;
 const LLM_RETRIES = 2;
@@ -82,6 +84,14 @@ export function queueSpecs(
       heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
     },
     { name: WEBHOOK_QUEUE, concurrency: 4, expireInSeconds: 60, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    // A failed run is the canary's answer (the gauges say it), not something to retry; the next interval runs again.
+    {
+      name: YOUTUBE_CANARY_QUEUE,
+      concurrency: 1,
+      expireInSeconds: 900,
+      retryLimit: 0,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
   ];
 }
 

@@ -10,7 +10,9 @@ import {
   queueSpecs,
   SPEECH_QUEUE,
   WEBHOOK_QUEUE,
+  YOUTUBE_CANARY_QUEUE,
 } from './queues.ts';
+import { scheduleYoutubeCanary, youtubeCanaryHandler } from './youtube-canary-worker.ts';
 import { speechHandler } from './speech-worker.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
@@ -26,6 +28,11 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     await deps.queue.work(SPEECH_QUEUE, speechHandler(deps));
     await deps.queue.work(BATCH_ITEM_QUEUE, batchItemHandler(deps));
     await deps.queue.work(WEBHOOK_QUEUE, webhookHandler(deps));
+    // Only instances with canary videos poll the canary's queue (and offer runs).
+    if (deps.config.YOUTUBE_CANARY_VIDEOS.length > 0) {
+      await deps.queue.work(YOUTUBE_CANARY_QUEUE, youtubeCanaryHandler(deps));
+      scheduleYoutubeCanary(deps);
+    }
   }
   if (opts.work) {
     // Tasks that ended without their worker noticing a callbackUrl (settled by a poll, a worker that died).

@@ -61,6 +61,19 @@ export function createMetrics() {
       labelNames: ['client', 'purpose', 'identity', 'kind'] as const,
       registers: [registry],
     }),
+    /** Set by the scheduled canary on the instance that ran it (src/jobs/youtube-canary-worker.ts). */
+    youtubeCanaryOk: new Gauge({
+      name: 'subtext_youtube_canary_ok',
+      help: '1 when the last canary run got what it asked of this client for this purpose (info, tracks and a non-empty caption file; a stream URL) for every canary video, else 0',
+      labelNames: ['client', 'purpose'] as const,
+      registers: [registry],
+    }),
+    youtubeCanaryLastSuccess: new Gauge({
+      name: 'subtext_youtube_canary_last_success_timestamp',
+      help: 'Unix time (seconds) of the last canary run in which this client served this purpose for every canary video',
+      labelNames: ['client', 'purpose'] as const,
+      registers: [registry],
+    }),
     jobRunSeconds: new Histogram({
       name: 'subtext_job_run_seconds',
       help: 'Time a worker spent on the job, by queue',

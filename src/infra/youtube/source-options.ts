@@ -1,0 +1,27 @@
+// The YouTube source's options as the configuration sets them: one place for the service (build-deps.ts), the
+// scheduled canary and `youtube check`, so the canary asks YouTube exactly as the service does.
+import type { Config } from '../../config.ts';
+import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import type { EgressOptions, YoutubeSourceOptions } from './create-youtube-source.ts';
+
+export function youtubeSourceOptions(
+  config: Config,
+  extra: { poTokens?: PoTokenProvider | null; egress?: EgressOptions; log?: YoutubeSourceOptions['log'] },
+): YoutubeSourceOptions {
+  return {
+    baseUrl: config.YOUTUBE_BASE_URL,
+    proxyUrls: config.YOUTUBE_PROXY_URLS,
+    cookie: config.YOUTUBE_COOKIE,
+    poToken: config.YOUTUBE_PO_TOKEN,
+    poTokens: extra.poTokens ?? undefined,
+    visitorData: config.YOUTUBE_VISITOR_DATA,
+    timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    chains: {
+      captions: config.YOUTUBE_CAPTION_CLIENTS,
+      metadata: config.YOUTUBE_METADATA_CLIENTS,
+      streams: config.YOUTUBE_STREAM_CLIENTS,
+    },
+    egress: extra.egress,
+    log: extra.log,
+  };
+}

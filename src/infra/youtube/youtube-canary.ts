@@ -1,0 +1,156 @@
+// The canary: says when YouTube changed, before users do. For each video it asks every client of every chain alone
+// (a source whose chain is that one client) what the service would ask it for:
+//
+// - captions: the info, the track list and one caption file;
+// - metadata: the info and the track list;
+// - streams: a stream URL for frames (the watch page counts when it gives storyboards, which is its job).
+//
+// Silent breakage is the failure peers are blamed for (an empty result and no error), so it is a failure here: an
+// empty caption file where the track list promised one, and an empty track list for a video the operator chose
+// because it has captions (YOUTUBE_CANARY_VIDEOS and `youtube check` take videos with captions).
+// Every request goes through the egress pacer like any other: the canary spends budget and is counted per client.
+import { isServiceError } from '../../domain/errors.ts';
+import type { Outcome } from '../../domain/youtube/egress.ts';
+import type { MintedToken, PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import { sourceChains, type ChainPurpose } from './client-chains.ts';
+import { createYoutubeSource, type YoutubeSourceOptions } from './create-youtube-source.ts';
+import { createStaticTokenProvider } from './po-token/static-provider.ts';
+
+export interface CanaryCheck {
+  videoId: string;
+  client: string;
+  purpose: ChainPurpose;
+  ok: boolean;
+  /** "ok", or the classified failure: an attempt kind (bot_check, empty_captions, ...), no_tracks, no_stream, busy, video, error. */
+  outcome: string;
+  latencyMs: number;
+  /** Which PO token path served this check's requests ("http", "bgutils", "static", or a provider's own path); null: none. */
+  tokenPath: string | null;
+  /** What was fetched, or why it failed. */
+  detail: string;
+}
+
+export interface CanaryRun {
+  /** When the run started (ISO). */
+  at: string;
+  checks: CanaryCheck[];
+}
+
+/** One client and purpose over every video of a run: ok only when every video was. */
+export interface CanarySummary {
+  client: string;
+  purpose: ChainPurpose;
+  ok: boolean;
+}
+
+const PURPOSES: ChainPurpose[] = ['captions', 'metadata', 'streams'];
+
+/** Frames are taken at this width; the canary only asks for the URL. */
+const FRAME_WIDTH = 1280;
+
+export async function runYoutubeCanary(
+  base: YoutubeSourceOptions,
+  videoIds: string[],
+  opts: { signal?: AbortSignal; now?: () => number } = {},
+): Promise<CanaryRun> {
+  const now = opts.now ?? Date.now;
+  const at = new Date(now()).toISOString();
+  const chains = sourceChains(base, !!(base.poTokens ?? base.poToken));
+  const checks: CanaryCheck[] = [];
+  for (const videoId of videoIds) {
+    for (const purpose of PURPOSES) {
+      for (const client of chains[purpose]) {
+        opts.signal?.throwIfAborted();
+        checks.push(await checkOne(base, videoId, client, purpose, opts.signal, now));
+      }
+    }
+  }
+  return { at, checks };
+}
+
+export function summarizeCanary(run: CanaryRun): CanarySummary[] {
+  const rows = new Map<string, CanarySummary>();
+  for (const c of run.checks) {
+    const key = `${c.client}\u0000${c.purpose}`;
+    const row = rows.get(key) ?? { client: c.client, purpose: c.purpose, ok: true };
+    row.ok &&= c.ok;
+    rows.set(key, row);
+  }
+  return [...rows.values()];
+}
+
+async function checkOne(
+  base: YoutubeSourceOptions,
+  videoId: string,
+  client: string,
+  purpose: ChainPurpose,
+  signal: AbortSignal | undefined,
+  now: () => number,
+): Promise<CanaryCheck> {
+  // What the pacer heard of each attempt (its classification is the outcome), and which token path minted.
+  const refusals: Outcome[] = [];
+  const paths = new Set<string>();
+  const provider = base.poTokens ?? (base.poToken ? createStaticTokenProvider(base.poToken) : undefined);
+  const source = createYoutubeSource({
+    ...base,
+    chains: undefined,
+    clients: [client],
+    poTokens: provider ? recordingProvider(provider, paths) : undefined,
+    egress: base.egress && {
+      ...base.egress,
+      onOutcome: (o) => {
+        base.egress?.onOutcome?.(o);
+        if (o.kind !== 'served') refusals.push(o);
+      },
+    },
+  });
+  const began = now();
+  const done = (ok: boolean, outcome: string, detail: string): CanaryCheck => ({
+    videoId,
+    client,
+    purpose,
+    ok,
+    outcome,
+    latencyMs: Math.round(now() - began),
+    tokenPath: paths.size ? [...paths].join(',') : null,
+    detail,
+  });
+  const refused = (fallback: string) => refusals.at(-1)?.kind ?? fallback;
+  try {
+    if (purpose === 'streams') {
+      const frames = await source.getFrameSource(videoId, FRAME_WIDTH, signal);
+      if (frames.kind === 'stream') return done(true, 'ok', `stream ${frames.width}x${frames.height}`);
+      // Storyboards are what the watch page is for; from an InnerTube client they mean it gave no usable stream.
+      return client === 'WATCH_PAGE'
+        ? done(true, 'ok', `storyboards (${frames.count} thumbnails)`)
+        : done(false, refused('no_stream'), 'no usable stream URL (storyboards only)');
+    }
+    const video = await source.getVideo(videoId, signal, purpose);
+    if (video.tracks.length === 0)
+      return done(false, 'no_tracks', `"${video.info.title}" came back with no caption tracks and no error`);
+    if (purpose === 'metadata') return done(true, 'ok', `${video.tracks.length} tracks`);
+    const track = video.tracks.find((t) => !t.autoGenerated) ?? video.tracks[0]!;
+    const segments = await source.fetchTranscript(track, signal);
+    if (segments.length === 0) return done(false, 'empty_captions', `the "${track.lang}" caption file had no lines`);
+    return done(true, 'ok', `${video.tracks.length} tracks, "${track.lang}" ${segments.length} lines`);
+  } catch (e) {
+    signal?.throwIfAborted();
+    const message = e instanceof Error ? e.message : String(e);
+    if (!isServiceError(e)) return done(false, 'error', message);
+    if (e.code === 'SERVICE_BUSY') return done(false, 'busy', message);
+    if (e.code.startsWith('VIDEO_')) return done(false, refused('video'), `${e.code}: ${message}`);
+    return done(false, refused(/empty caption file/.test(message) ? 'empty_captions' : 'error'), message);
+  }
+}
+
+/** The provider as is, noting the path each mint took (a provider may say which: `path` on its token). */
+function recordingProvider(provider: PoTokenProvider, paths: Set<string>): PoTokenProvider {
+  return {
+    kind: provider.kind,
+    async mint(videoId, signal) {
+      const minted = (await provider.mint(videoId, signal)) as MintedToken & { path?: string };
+      paths.add(minted.path ? `${provider.kind}:${minted.path}` : provider.kind);
+      return minted;
+    },
+  };
+}
