@@ -190,7 +190,13 @@ export async function makeAccounts(stack: InvariantStack): Promise<Account[]> {
     GRANTS.map(async (credits, index) => {
       const session = sessionClient(stack.s.url);
       const email = `inv-${process.pid}-${++accountCounter}-${Date.now()}@example.com`;
-      const up = await session.signUp(email);
+      // A database blip of the previous program may still be settling: a client retries a 503 once the database
+      // answers again (awaited with a query, not a timer).
+      let up = await session.signUp(email);
+      for (let i = 0; i < 5 && up.status === 503; i++) {
+        await stack.s.deps.sql`select 1`;
+        up = await session.signUp(email);
+      }
       if (up.status !== 200) throw new Error(`sign-up: ${JSON.stringify(up.json)}`);
       const key = (await session.mutate('keys.create', { name: 'invariants' })).json.result.data.key as string;
       const [row] = await stack.s.deps.sql<{ id: string }[]>`select id from accounts where email = ${email}`;
