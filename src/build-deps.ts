@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { connect, migrateDatabase } from '../db/client.ts';
+import { connect, migrateDatabase, type Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
 import { createHotCache } from './domain/subtitles/hot-cache.ts';
@@ -9,13 +9,14 @@ import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
 import { storedSecret, storedSigningSecret } from './infra/postgres/settings.ts';
 import { createStores, createTransaction } from './infra/postgres/stores.ts';
 import { createFreeLookupCounter } from './infra/postgres/free-lookups.ts';
-import { createJobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
+import { createJobQueue, type JobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
 import { createWorkQueue } from './jobs/work-queue.ts';
-import { addScrapeCollectors, createMetrics } from './infra/metrics/metrics.ts';
+import { addScrapeCollectors, createMetrics, type Metrics } from './infra/metrics/metrics.ts';
 import { metricQueries } from './infra/metrics/metric-queries.ts';
 import { createOAuthStore } from './infra/postgres/oauth-store.ts';
 import { createAccessTokens } from './infra/oauth/access-tokens.ts';
 import { verifyChallenge } from 'pkce-challenge';
+import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import { createBlobStore } from './infra/blob/create-blob-store.ts';
 import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
@@ -81,6 +82,64 @@ async function build(
   embedded: EmbeddedDatabase | undefined,
   overrides: Partial<Deps>,
 ): Promise<Runtime> {
+  const { sql, signingSecret, oauthSecret, blobs } = await openStorage(config, url, embedded);
+  const metrics = createMetrics();
+  const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING, metrics });
+  const lastUsed = createLastUsedRecorder(sql);
+  const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
+  const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
+  const yt = youtubeParts(config, log, sql, metrics);
+  const media = mediaParts(config, log, ffmpegPath, overrides);
+  const stores = createStores(sql);
+
+  const deps: Deps = {
+    ...stores,
+    config,
+    sql,
+    transaction: createTransaction(sql),
+    freeLookups: createFreeLookupCounter(sql),
+    log,
+    lastUsed,
+    queue,
+    jobs: createWorkQueue(overrides.queue ?? queue),
+    // Three quarters of CACHE_MAX_MB; the HTTP layer keeps rendered answers in the last quarter.
+    hotCache: createHotCache(Math.floor((config.CACHE_MAX_MB * 1024 * 1024 * 3) / 4)),
+    signingSecret,
+    publicUrl,
+    ...media,
+    youtube: withDirectMedia(yt.youtube, { prober: media.media, videos: stores.videos }),
+    lister: yt.lister,
+    listingCache: createListingCache(),
+    batches: createBatchRepository(sql),
+    webhooks: createWebhookRepository(sql),
+    webhookTransport: createWebhookTransport({
+      policy: operatorPolicy(parseAllowedNetworks(config.WEBHOOK_ALLOWED_NETWORKS)),
+    }),
+    blobs,
+    llm: llmFor(config, log),
+    search: await createArticleSearch(config, sql),
+    metrics,
+    oauth: oauthPorts(config, sql, oauthSecret, () => deps.publicUrl),
+    clock: { now: () => Date.now() },
+    // youtubei.js is loaded by the first run, not at start (lazy-youtube.ts).
+    youtubeCanary: async (videoIds, signal) =>
+      (await import('./infra/youtube/youtube-canary.ts')).runYoutubeCanary(yt.youtubeOptions, videoIds, { signal }),
+    ...overrides,
+  };
+  addScrapeCollectors(deps.metrics, {
+    query: metricQueries(sql),
+    caches: () => {
+      const s = deps.hotCache.stats();
+      return { transcripts: s.transcripts, videos: s.videos };
+    },
+    youtubeIdentities: () => yt.egressStore.states(yt.youtube.identities),
+    pools: () => poolStats(queue),
+  });
+  return runtime(deps, { sql, queue, lastUsed, blobs, poTokens: yt.poTokens, embedded });
+}
+
+/** The database pool, the stored secrets and the blob store, checked: a start that fails here leaves nothing open. */
+async function openStorage(config: Config, url: string, embedded: EmbeddedDatabase | undefined) {
   await migrateDatabase(url);
   const { sql } = connect(url, { max: APP_POOL_MAX });
   const signingSecret = config.SIGNING_SECRET ?? (await storedSigningSecret(sql, randomBytes(32).toString('hex')));
@@ -96,15 +155,11 @@ async function build(
     await embedded?.stop();
     throw err;
   }
+  return { sql, signingSecret, oauthSecret, blobs };
+}
 
-  const metrics = createMetrics();
-  const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING, metrics });
-  const lastUsed = createLastUsedRecorder(sql);
-  const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
-
-  const customOrigin =
-    config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
-  const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
+/** The YouTube video source and lister, sharing one egress budget, the PO token provider they use and the options. */
+function youtubeParts(config: Config, log: Logger, sql: Sql, metrics: Metrics) {
   const egressStore = createEgressStore(sql);
   const poTokens = createPoTokenProvider(config);
   // One set of budgets and cool-downs for every request to YouTube: videos, captions, streams and listing pages.
@@ -128,6 +183,21 @@ async function build(
       for (const identity of youtube.identities)
         metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
   }
+  const lister = lazyYoutubeLister({
+    baseUrl: config.YOUTUBE_BASE_URL,
+    proxyUrls: config.YOUTUBE_PROXY_URLS,
+    cookie: config.YOUTUBE_COOKIE,
+    visitorData: config.YOUTUBE_VISITOR_DATA,
+    timeoutMs: config.YOUTUBE_TIMEOUT_MS,
+    egress,
+  });
+  return { youtube, youtubeOptions, lister, egressStore, poTokens };
+}
+
+/** Everything that fetches media by URL (frames, probes, speech), all through one gateway that refuses private hosts. */
+function mediaParts(config: Config, log: Logger, ffmpegPath: string, overrides: Partial<Deps>) {
+  const customOrigin =
+    config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
   const mediaGateway =
     overrides.mediaGateway ?? createMediaGateway({ allowed: parseAllowedNetworks(config.MEDIA_ALLOWED_NETWORKS) });
   const media = createMediaProber({
@@ -135,100 +205,69 @@ async function build(
     gateway: mediaGateway,
     timeoutMs: config.FRAME_TIMEOUT_MS,
   });
-  const stores = createStores(sql);
-
-  const deps: Deps = {
-    ...stores,
-    config,
-    sql,
-    transaction: createTransaction(sql),
-    freeLookups: createFreeLookupCounter(sql),
-    log,
-    lastUsed,
-    queue,
-    jobs: createWorkQueue(overrides.queue ?? queue),
-    // Three quarters of CACHE_MAX_MB; the HTTP layer keeps rendered answers in the last quarter.
-    hotCache: createHotCache(Math.floor((config.CACHE_MAX_MB * 1024 * 1024 * 3) / 4)),
-    signingSecret,
-    publicUrl,
-    media,
-    mediaGateway,
-    youtube: withDirectMedia(youtube, { prober: media, videos: stores.videos }),
-    lister: lazyYoutubeLister({
-      baseUrl: config.YOUTUBE_BASE_URL,
-      proxyUrls: config.YOUTUBE_PROXY_URLS,
-      cookie: config.YOUTUBE_COOKIE,
-      visitorData: config.YOUTUBE_VISITOR_DATA,
-      timeoutMs: config.YOUTUBE_TIMEOUT_MS,
-      egress,
-    }),
-    listingCache: createListingCache(),
-    batches: createBatchRepository(sql),
-    webhooks: createWebhookRepository(sql),
-    webhookTransport: createWebhookTransport({
-      policy: operatorPolicy(parseAllowedNetworks(config.WEBHOOK_ALLOWED_NETWORKS)),
-    }),
-    frames: createFfmpegFrameGrabber({
-      ffmpegPath,
-      extraOrigins: customOrigin,
-      timeoutMs: config.FRAME_TIMEOUT_MS,
-      maxConcurrent: config.FRAME_CONCURRENCY,
-      gateway: mediaGateway,
-    }),
-    blobs,
-    speech: createSpeech(config, {
-      ffmpegPath,
-      extraOrigins: customOrigin,
-      gateway: mediaGateway,
-      log: log.child({ component: 'speech' }),
-    }),
-    llm: config.ANTHROPIC_API_KEY
-      ? lazyLlm(config.LLM_MODEL ?? DEFAULT_LLM_MODEL, async () =>
-          (await import('./infra/llm/anthropic-llm.ts')).createAnthropicLlm({
-            apiKey: config.ANTHROPIC_API_KEY!,
-            baseURL: config.ANTHROPIC_BASE_URL,
-            model: config.LLM_MODEL ?? DEFAULT_LLM_MODEL,
-            timeoutMs: config.LLM_TIMEOUT_MS,
-            maxRetries: 4,
-            log: log.child({ component: 'llm' }),
-          }),
-        )
-      : null,
-    search: await createArticleSearch(config, sql),
-    metrics,
-    oauth: {
-      store: createOAuthStore(sql),
-      tokens: createAccessTokens({
-        secret: oauthSecret,
-        issuer: () => deps.publicUrl,
-        ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS,
-      }),
-      verifyPkce: verifyChallenge,
-    },
-    clock: { now: () => Date.now() },
-    // youtubei.js is loaded by the first run, not at start (lazy-youtube.ts).
-    youtubeCanary: async (videoIds, signal) =>
-      (await import('./infra/youtube/youtube-canary.ts')).runYoutubeCanary(youtubeOptions, videoIds, { signal }),
-    ...overrides,
-  };
-  const queuePool = () =>
-    (queue.boss.getDb() as unknown as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
-  addScrapeCollectors(deps.metrics, {
-    query: metricQueries(sql),
-    caches: () => {
-      const s = deps.hotCache.stats();
-      return { transcripts: s.transcripts, videos: s.videos };
-    },
-    youtubeIdentities: () => egressStore.states(youtube.identities),
-    pools: () => {
-      const p = queuePool();
-      return {
-        app: { max: APP_POOL_MAX },
-        queue: { max: QUEUE_POOL_MAX, total: p?.totalCount, idle: p?.idleCount, waiting: p?.waitingCount },
-      };
-    },
+  const frames = createFfmpegFrameGrabber({
+    ffmpegPath,
+    extraOrigins: customOrigin,
+    timeoutMs: config.FRAME_TIMEOUT_MS,
+    maxConcurrent: config.FRAME_CONCURRENCY,
+    gateway: mediaGateway,
   });
+  const speech = createSpeech(config, {
+    ffmpegPath,
+    extraOrigins: customOrigin,
+    gateway: mediaGateway,
+    log: log.child({ component: 'speech' }),
+  });
+  return { media, mediaGateway, frames, speech };
+}
 
+/** The Anthropic client, loaded on first use; none without an API key. */
+function llmFor(config: Config, log: Logger) {
+  if (!config.ANTHROPIC_API_KEY) return null;
+  const apiKey = config.ANTHROPIC_API_KEY;
+  return lazyLlm(config.LLM_MODEL ?? DEFAULT_LLM_MODEL, async () =>
+    (await import('./infra/llm/anthropic-llm.ts')).createAnthropicLlm({
+      apiKey,
+      baseURL: config.ANTHROPIC_BASE_URL,
+      model: config.LLM_MODEL ?? DEFAULT_LLM_MODEL,
+      timeoutMs: config.LLM_TIMEOUT_MS,
+      maxRetries: 4,
+      log: log.child({ component: 'llm' }),
+    }),
+  );
+}
+
+/** `issuer` is read at each token, so a test that overrides publicUrl signs with its own. */
+function oauthPorts(config: Config, sql: Sql, secret: string, issuer: () => string): OAuthPorts {
+  return {
+    store: createOAuthStore(sql),
+    tokens: createAccessTokens({ secret, issuer, ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS }),
+    verifyPkce: verifyChallenge,
+  };
+}
+
+function poolStats(queue: JobQueue) {
+  // pg-boss does not type the pool behind getDb(): it is node-postgres's Pool.
+  const p = (
+    queue.boss.getDb() as unknown as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }
+  ).pool;
+  return {
+    app: { max: APP_POOL_MAX },
+    queue: { max: QUEUE_POOL_MAX, total: p?.totalCount, idle: p?.idleCount, waiting: p?.waitingCount },
+  };
+}
+
+interface Owned {
+  sql: Sql;
+  queue: JobQueue;
+  lastUsed: ReturnType<typeof createLastUsedRecorder>;
+  blobs: Awaited<ReturnType<typeof createBlobStore>>;
+  poTokens: ReturnType<typeof createPoTokenProvider>;
+  embedded: EmbeddedDatabase | undefined;
+}
+
+/** The deps with the two ways to stop: drain the jobs this instance holds, then close what the build opened. */
+function runtime(deps: Deps, { sql, queue, lastUsed, blobs, poTokens, embedded }: Owned): Runtime {
   return {
     deps,
     async drainJobs(timeoutMs) {
