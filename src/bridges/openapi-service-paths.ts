@@ -58,280 +58,275 @@ const AUTHORIZE_REDIRECT = answer(
   { headers: { ...requestId, Location: { schema: { type: 'string' }, description: 'Where the browser goes next' } } },
 );
 
-export function servicePaths(publicUrl: string): Record<string, unknown> {
-  const servers = [{ url: publicUrl, description: 'The service’s origin (these endpoints are not under /api/v1)' }];
-  const resourceMetadata = (operationId: string, summary: string) => ({
-    servers,
+const resourceMetadata = (operationId: string, summary: string) => ({
+  get: {
+    operationId,
+    tags: ['oauth'],
+    summary,
+    description:
+      'RFC 9728 protected-resource metadata for `/mcp`: where an MCP client learns which authorization server signs users in. `/mcp` names it in the `resource_metadata` parameter of its 401 `WWW-Authenticate` challenge.',
+    security: [],
+    responses: { '200': answer('The metadata', { content: json(RESOURCE_METADATA) }), ...URI_TOO_LONG },
+  },
+});
+
+/** The endpoints outside /api/v1 (OAuth and operations), each path's operations without its `servers`. */
+const SERVICE_OPERATIONS = {
+  '/.well-known/oauth-protected-resource': resourceMetadata(
+    'oauth-protected-resource',
+    'OAuth protected-resource metadata',
+  ),
+  '/.well-known/oauth-protected-resource/mcp': resourceMetadata(
+    'oauth-protected-resource-mcp',
+    'OAuth protected-resource metadata of /mcp',
+  ),
+  '/.well-known/oauth-authorization-server': {
     get: {
-      operationId,
+      operationId: 'oauth-authorization-server',
       tags: ['oauth'],
-      summary,
+      summary: 'OAuth authorization-server metadata',
       description:
-        'RFC 9728 protected-resource metadata for `/mcp`: where an MCP client learns which authorization server signs users in. `/mcp` names it in the `resource_metadata` parameter of its 401 `WWW-Authenticate` challenge.',
+        'RFC 8414 metadata: the endpoints below, authorization code with PKCE `S256` only, public clients (`none`), the `mcp` scope.',
       security: [],
-      responses: { '200': answer('The metadata', { content: json(RESOURCE_METADATA) }), ...URI_TOO_LONG },
-    },
-  });
-  return {
-    '/.well-known/oauth-protected-resource': resourceMetadata(
-      'oauth-protected-resource',
-      'OAuth protected-resource metadata',
-    ),
-    '/.well-known/oauth-protected-resource/mcp': resourceMetadata(
-      'oauth-protected-resource-mcp',
-      'OAuth protected-resource metadata of /mcp',
-    ),
-    '/.well-known/oauth-authorization-server': {
-      servers,
-      get: {
-        operationId: 'oauth-authorization-server',
-        tags: ['oauth'],
-        summary: 'OAuth authorization-server metadata',
-        description:
-          'RFC 8414 metadata: the endpoints below, authorization code with PKCE `S256` only, public clients (`none`), the `mcp` scope.',
-        security: [],
-        responses: {
-          '200': answer('The metadata', {
-            content: json({
-              type: 'object',
-              required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
-              properties: Object.fromEntries(
-                [
-                  'issuer',
-                  'authorization_endpoint',
-                  'token_endpoint',
-                  'registration_endpoint',
-                  'revocation_endpoint',
-                ].map((k) => [k, { type: 'string' }]),
-              ),
-              additionalProperties: true,
-            }),
-          }),
-          ...URI_TOO_LONG,
-        },
-      },
-    },
-    '/oauth/register': {
-      servers,
-      post: {
-        operationId: 'oauth-register',
-        tags: ['oauth'],
-        summary: 'Register an OAuth client',
-        description:
-          'RFC 7591 dynamic registration. Public clients only: `token_endpoint_auth_method` is always `none` (PKCE protects the code). Redirect URIs must be https, http on loopback, or an application’s own scheme, without fragments, at most 10. At most 30 registrations per client address every 15 minutes.',
-        security: [],
-        requestBody: {
-          required: true,
+      responses: {
+        '200': answer('The metadata', {
           content: json({
             type: 'object',
-            required: ['redirect_uris'],
-            properties: {
-              redirect_uris: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 10 },
-              client_name: { type: 'string' },
-              client_uri: { type: 'string' },
-              grant_types: { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token'] } },
-              response_types: { type: 'array', items: { type: 'string', enum: ['code'] } },
-              token_endpoint_auth_method: { type: 'string' },
-              scope: { type: 'string' },
-            },
+            required: ['issuer', 'authorization_endpoint', 'token_endpoint'],
+            properties: Object.fromEntries(
+              [
+                'issuer',
+                'authorization_endpoint',
+                'token_endpoint',
+                'registration_endpoint',
+                'revocation_endpoint',
+              ].map((k) => [k, { type: 'string' }]),
+            ),
+            additionalProperties: true,
           }),
-        },
-        responses: {
-          '201': answer('Registered: the client’s metadata with its `client_id`', {
-            content: json({
-              type: 'object',
-              required: ['client_id', 'redirect_uris'],
-              properties: {
-                client_id: { type: 'string' },
-                client_id_issued_at: { type: 'integer' },
-                redirect_uris: { type: 'array', items: { type: 'string' } },
-              },
-              additionalProperties: true,
-            }),
-          }),
-          '400': oauthError('`invalid_client_metadata` or `invalid_redirect_uri`'),
-          '429': oauthError('`too_many_requests`: too many registrations from this address', {
-            'Retry-After': { $ref: '#/components/headers/Retry-After' },
-          }),
-          ...BODY_LIMITS,
-        },
+        }),
+        ...URI_TOO_LONG,
       },
     },
-    '/oauth/authorize': {
-      servers,
-      get: {
-        operationId: 'oauth-authorize',
-        tags: ['oauth'],
-        summary: 'Start an authorization (browser)',
-        description:
-          'Authorization code with PKCE (`S256` only). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected.',
-        security: [],
-        parameters: AUTHORIZATION_PARAMS.map(([name, description, required]) => ({
-          name,
-          in: 'query',
-          required,
-          description,
-          schema: { type: 'string' },
-        })),
-        responses: {
-          '200': answer('The consent page', { content: html }),
-          '302': AUTHORIZE_REDIRECT,
-          '400': answer('A page saying why: unknown client, or an unregistered redirect URI', { content: html }),
-          ...URI_TOO_LONG,
-        },
-      },
-    },
-    '/oauth/token': {
-      servers,
-      post: {
-        operationId: 'oauth-token',
-        tags: ['oauth'],
-        summary: 'Exchange a code, or refresh',
-        description:
-          '`authorization_code`: `code` (single use, 60 s), `code_verifier`, `client_id`, `redirect_uri` and optional `resource`; a wrong verifier burns the code, and a code used twice revokes what it gave. `refresh_token`: `refresh_token` and `client_id`; refresh tokens rotate on every use, and a used one presented again revokes the grant. Access tokens are JWTs for `<PUBLIC_URL>/mcp` only, living `OAUTH_ACCESS_TOKEN_TTL_SECONDS`.',
-        security: [],
-        requestBody: {
-          required: true,
-          content: form({
-            type: 'object',
-            required: ['grant_type', 'client_id'],
-            properties: {
-              grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
-              code: { type: 'string' },
-              code_verifier: { type: 'string', minLength: 43, maxLength: 128 },
-              client_id: { type: 'string' },
-              redirect_uri: { type: 'string' },
-              refresh_token: { type: 'string' },
-              resource: { type: 'string' },
-            },
-          }),
-        },
-        responses: {
-          '200': answer('The tokens', {
-            content: json({
-              type: 'object',
-              required: ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope'],
-              properties: {
-                access_token: { type: 'string' },
-                token_type: { type: 'string', enum: ['Bearer'] },
-                expires_in: { type: 'integer', description: 'Seconds' },
-                refresh_token: { type: 'string', description: '`srt_...`; rotates on every use' },
-                scope: { type: 'string', enum: [MCP_SCOPE] },
-              },
-            }),
-          }),
-          '400': oauthError('`invalid_request`, `invalid_grant`, `invalid_target`, `unsupported_grant_type`'),
-          ...BODY_LIMITS,
-        },
-      },
-    },
-    '/oauth/revoke': {
-      servers,
-      post: {
-        operationId: 'oauth-revoke',
-        tags: ['oauth'],
-        summary: 'Revoke a token',
-        description:
-          'RFC 7009: a refresh token or an access token; either revokes the whole grant, effective on the next request. Unknown tokens are answered the same way.',
-        security: [],
-        requestBody: {
-          required: true,
-          content: form({
-            type: 'object',
-            required: ['token'],
-            properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } },
-          }),
-        },
-        responses: { '200': answer('Revoked (or nothing to revoke)'), ...BODY_LIMITS },
-      },
-    },
-    '/healthz': {
-      servers,
-      get: {
-        operationId: 'healthz',
-        tags: ['operations'],
-        summary: 'Liveness',
-        description: 'The process answers: restart it when this fails. Also on `METRICS_PORT`.',
-        security: [],
-        responses: {
-          '200': answer('Alive', {
-            content: json({
-              type: 'object',
-              required: ['status'],
-              properties: { status: { type: 'string', enum: ['ok'] } },
-            }),
-          }),
-          ...URI_TOO_LONG,
-        },
-      },
-    },
-    '/readyz': {
-      servers,
-      get: {
-        operationId: 'readyz',
-        tags: ['operations'],
-        summary: 'Readiness',
-        description:
-          'Ready to serve: the database answers and has every migration this build ships, the job queue runs, and the blob store (S3) is usable. A draining instance (after SIGTERM) answers 503: take it out of the load balancer. Also on `METRICS_PORT`.',
-        security: [],
-        responses: {
-          '200': answer('Ready', {
-            content: json({
-              type: 'object',
-              required: ['status', 'checks'],
-              properties: {
-                status: { type: 'string', enum: ['ready'] },
-                checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: `ok`' },
-              },
-            }),
-          }),
-          '503': answer(
-            'Not ready: `SERVICE_BUSY` in the error shape, with `checks` saying what failed (`unreachable`, `missing migration ...`, `stopped`, ...)',
-            {
-              content: json({
-                type: 'object',
-                required: ['error', 'checks'],
-                properties: {
-                  error: {
-                    type: 'object',
-                    required: ['code', 'message'],
-                    properties: { code: { type: 'string', enum: ['SERVICE_BUSY'] }, message: { type: 'string' } },
-                  },
-                  checks: { type: 'object', additionalProperties: { type: 'string' } },
-                },
-              }),
-            },
-          ),
-          ...URI_TOO_LONG,
-        },
-      },
-    },
-    '/metrics': {
-      servers,
-      get: {
-        operationId: 'metrics',
-        tags: ['operations'],
-        summary: 'Prometheus metrics',
-        description:
-          'Prometheus text format (prom-client): requests, jobs, queues, credits, caches, database pool (docs/operations.md: "Health, readiness and metrics"). On this port only with `METRICS_TOKEN` set, sent as a bearer token (404 otherwise); on `METRICS_PORT` too, with the token wanted when one is set.',
-        security: [{ metricsToken: [] }],
-        responses: {
-          '200': answer('The metrics', {
-            content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
-          }),
-          '401': {
-            ...ours('`UNAUTHENTICATED`: the metrics token is missing or wrong'),
-            headers: {
-              ...requestId,
-              'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="metrics"' },
-            },
+  },
+  '/oauth/register': {
+    post: {
+      operationId: 'oauth-register',
+      tags: ['oauth'],
+      summary: 'Register an OAuth client',
+      description:
+        'RFC 7591 dynamic registration. Public clients only: `token_endpoint_auth_method` is always `none` (PKCE protects the code). Redirect URIs must be https, http on loopback, or an application’s own scheme, without fragments, at most 10. At most 30 registrations per client address every 15 minutes.',
+      security: [],
+      requestBody: {
+        required: true,
+        content: json({
+          type: 'object',
+          required: ['redirect_uris'],
+          properties: {
+            redirect_uris: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 10 },
+            client_name: { type: 'string' },
+            client_uri: { type: 'string' },
+            grant_types: { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token'] } },
+            response_types: { type: 'array', items: { type: 'string', enum: ['code'] } },
+            token_endpoint_auth_method: { type: 'string' },
+            scope: { type: 'string' },
           },
-          '404': ours('`NOT_FOUND`: no `METRICS_TOKEN` is set, so this port serves no metrics'),
-          ...URI_TOO_LONG,
-        },
+        }),
+      },
+      responses: {
+        '201': answer('Registered: the client’s metadata with its `client_id`', {
+          content: json({
+            type: 'object',
+            required: ['client_id', 'redirect_uris'],
+            properties: {
+              client_id: { type: 'string' },
+              client_id_issued_at: { type: 'integer' },
+              redirect_uris: { type: 'array', items: { type: 'string' } },
+            },
+            additionalProperties: true,
+          }),
+        }),
+        '400': oauthError('`invalid_client_metadata` or `invalid_redirect_uri`'),
+        '429': oauthError('`too_many_requests`: too many registrations from this address', {
+          'Retry-After': { $ref: '#/components/headers/Retry-After' },
+        }),
+        ...BODY_LIMITS,
       },
     },
-  };
+  },
+  '/oauth/authorize': {
+    get: {
+      operationId: 'oauth-authorize',
+      tags: ['oauth'],
+      summary: 'Start an authorization (browser)',
+      description:
+        'Authorization code with PKCE (`S256` only). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected.',
+      security: [],
+      parameters: AUTHORIZATION_PARAMS.map(([name, description, required]) => ({
+        name,
+        in: 'query',
+        required,
+        description,
+        schema: { type: 'string' },
+      })),
+      responses: {
+        '200': answer('The consent page', { content: html }),
+        '302': AUTHORIZE_REDIRECT,
+        '400': answer('A page saying why: unknown client, or an unregistered redirect URI', { content: html }),
+        ...URI_TOO_LONG,
+      },
+    },
+  },
+  '/oauth/token': {
+    post: {
+      operationId: 'oauth-token',
+      tags: ['oauth'],
+      summary: 'Exchange a code, or refresh',
+      description:
+        '`authorization_code`: `code` (single use, 60 s), `code_verifier`, `client_id`, `redirect_uri` and optional `resource`; a wrong verifier burns the code, and a code used twice revokes what it gave. `refresh_token`: `refresh_token` and `client_id`; refresh tokens rotate on every use, and a used one presented again revokes the grant. Access tokens are JWTs for `<PUBLIC_URL>/mcp` only, living `OAUTH_ACCESS_TOKEN_TTL_SECONDS`.',
+      security: [],
+      requestBody: {
+        required: true,
+        content: form({
+          type: 'object',
+          required: ['grant_type', 'client_id'],
+          properties: {
+            grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
+            code: { type: 'string' },
+            code_verifier: { type: 'string', minLength: 43, maxLength: 128 },
+            client_id: { type: 'string' },
+            redirect_uri: { type: 'string' },
+            refresh_token: { type: 'string' },
+            resource: { type: 'string' },
+          },
+        }),
+      },
+      responses: {
+        '200': answer('The tokens', {
+          content: json({
+            type: 'object',
+            required: ['access_token', 'token_type', 'expires_in', 'refresh_token', 'scope'],
+            properties: {
+              access_token: { type: 'string' },
+              token_type: { type: 'string', enum: ['Bearer'] },
+              expires_in: { type: 'integer', description: 'Seconds' },
+              refresh_token: { type: 'string', description: '`srt_...`; rotates on every use' },
+              scope: { type: 'string', enum: [MCP_SCOPE] },
+            },
+          }),
+        }),
+        '400': oauthError('`invalid_request`, `invalid_grant`, `invalid_target`, `unsupported_grant_type`'),
+        ...BODY_LIMITS,
+      },
+    },
+  },
+  '/oauth/revoke': {
+    post: {
+      operationId: 'oauth-revoke',
+      tags: ['oauth'],
+      summary: 'Revoke a token',
+      description:
+        'RFC 7009: a refresh token or an access token; either revokes the whole grant, effective on the next request. Unknown tokens are answered the same way.',
+      security: [],
+      requestBody: {
+        required: true,
+        content: form({
+          type: 'object',
+          required: ['token'],
+          properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } },
+        }),
+      },
+      responses: { '200': answer('Revoked (or nothing to revoke)'), ...BODY_LIMITS },
+    },
+  },
+  '/healthz': {
+    get: {
+      operationId: 'healthz',
+      tags: ['operations'],
+      summary: 'Liveness',
+      description: 'The process answers: restart it when this fails. Also on `METRICS_PORT`.',
+      security: [],
+      responses: {
+        '200': answer('Alive', {
+          content: json({
+            type: 'object',
+            required: ['status'],
+            properties: { status: { type: 'string', enum: ['ok'] } },
+          }),
+        }),
+        ...URI_TOO_LONG,
+      },
+    },
+  },
+  '/readyz': {
+    get: {
+      operationId: 'readyz',
+      tags: ['operations'],
+      summary: 'Readiness',
+      description:
+        'Ready to serve: the database answers and has every migration this build ships, the job queue runs, and the blob store (S3) is usable. A draining instance (after SIGTERM) answers 503: take it out of the load balancer. Also on `METRICS_PORT`.',
+      security: [],
+      responses: {
+        '200': answer('Ready', {
+          content: json({
+            type: 'object',
+            required: ['status', 'checks'],
+            properties: {
+              status: { type: 'string', enum: ['ready'] },
+              checks: { type: 'object', additionalProperties: { type: 'string' }, description: 'Each check: `ok`' },
+            },
+          }),
+        }),
+        '503': answer(
+          'Not ready: `SERVICE_BUSY` in the error shape, with `checks` saying what failed (`unreachable`, `missing migration ...`, `stopped`, ...)',
+          {
+            content: json({
+              type: 'object',
+              required: ['error', 'checks'],
+              properties: {
+                error: {
+                  type: 'object',
+                  required: ['code', 'message'],
+                  properties: { code: { type: 'string', enum: ['SERVICE_BUSY'] }, message: { type: 'string' } },
+                },
+                checks: { type: 'object', additionalProperties: { type: 'string' } },
+              },
+            }),
+          },
+        ),
+        ...URI_TOO_LONG,
+      },
+    },
+  },
+  '/metrics': {
+    get: {
+      operationId: 'metrics',
+      tags: ['operations'],
+      summary: 'Prometheus metrics',
+      description:
+        'Prometheus text format (prom-client): requests, jobs, queues, credits, caches, database pool (docs/operations.md: "Health, readiness and metrics"). On this port only with `METRICS_TOKEN` set, sent as a bearer token (404 otherwise); on `METRICS_PORT` too, with the token wanted when one is set.',
+      security: [{ metricsToken: [] }],
+      responses: {
+        '200': answer('The metrics', {
+          content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } },
+        }),
+        '401': {
+          ...ours('`UNAUTHENTICATED`: the metrics token is missing or wrong'),
+          headers: {
+            ...requestId,
+            'WWW-Authenticate': { schema: { type: 'string' }, description: 'Bearer realm="metrics"' },
+          },
+        },
+        '404': ours('`NOT_FOUND`: no `METRICS_TOKEN` is set, so this port serves no metrics'),
+        ...URI_TOO_LONG,
+      },
+    },
+  },
+};
+
+export function servicePaths(publicUrl: string): Record<string, unknown> {
+  const servers = [{ url: publicUrl, description: 'The service’s origin (these endpoints are not under /api/v1)' }];
+  return Object.fromEntries(Object.entries(SERVICE_OPERATIONS).map(([path, ops]) => [path, { servers, ...ops }]));
 }
 
 export const OAUTH_ERROR_SCHEMA = {
