@@ -273,7 +273,7 @@ function runtime(deps: Deps, { sql, queue, lastUsed, blobs, poTokens, embedded }
     async drainJobs(timeoutMs) {
       // pg-boss 12: stop() with graceful waits for the handlers (until timeout), then fails the rest
       // (node_modules/pg-boss/dist/index.js #doStop -> manager.failWip); close: false keeps its pool for close().
-      await queue.boss.stop({ graceful: true, close: false, timeout: timeoutMs } as never);
+      await queue.boss.stop({ graceful: true, close: false, timeout: timeoutMs });
     },
     async close() {
       await lastUsed.stop();

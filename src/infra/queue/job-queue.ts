@@ -50,13 +50,13 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
     useListenNotify: true,
     superviseIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
     monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
-  } as never);
+  });
   boss.on('error', (err: unknown) => opts.log.warn({ err }, 'job queue error'));
   // For /readyz: true between a finished start() and pg-boss stopping (shutdown, drain).
   let running = false;
   boss.on('stopped', () => (running = false));
   // Several requests (in this process) may wait for the same job: every one of them is woken.
-  const waiters = new Map<string, Set<(o: JobOutcome) => void>>();
+  const waiters: Waiters = new Map();
   const specs = new Map<string, QueueSpec>();
   const workerIds = new Map<string, string>();
   let unlisten: (() => Promise<void>) | undefined;
@@ -68,51 +68,15 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
     for (const w of set) w(outcome);
   };
 
-  /**
-   * Live counts from the job table. pg-boss's getQueue() counts are a cache its monitor refreshes about once a
-   * minute, far too stale to notice a burst filling the queue.
-   */
-  const pressure = async (name: string, key: string) => {
-    const [row] = await opts.sql<{ waiting: number; active: number; same: number }[]>`
-      select count(*) filter (where state in ('created', 'retry'))::int as waiting,
-             count(*) filter (where state = 'active')::int as active,
-             count(*) filter (where singleton_key = ${key})::int as same
-      from pgboss.job where name = ${name} and state in ('created', 'retry', 'active')`;
-    return row ?? { waiting: 0, active: 0, same: 0 };
-  };
-
   return {
     boss,
     async start(queues: QueueSpec[]) {
       await boss.start();
       for (const q of queues) {
         specs.set(q.name, q);
-        const existing = await boss.getQueue(q.name);
-        const options = {
-          retryLimit: q.retryLimit,
-          retryDelay: 1,
-          retryBackoff: true,
-          expireInSeconds: q.expireInSeconds,
-          heartbeatSeconds: q.heartbeatSeconds ?? null,
-          notify: true,
-        };
-        if (!existing)
-          await boss.createQueue(q.name, {
-            policy: 'exclusive',
-            ...options,
-            heartbeatSeconds: q.heartbeatSeconds,
-          } as never);
-        else await boss.updateQueue(q.name, options as never);
+        await declareQueue(boss, q);
       }
-      const sub = await opts.sql.listen(CHANNEL, (payload) => {
-        try {
-          const { id, outcome } = JSON.parse(payload) as { id: string; outcome: JobOutcome };
-          settle(id, outcome);
-        } catch {
-          /* not ours */
-        }
-      });
-      unlisten = sub.unlisten;
+      unlisten = await listenForOutcomes(opts.sql, settle);
       running = true;
     },
 
@@ -120,77 +84,11 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
 
     async work(name: string, handler: Handler) {
       const spec = specs.get(name)!;
+      const run = { sql: opts.sql, log: opts.log, metrics: opts.metrics, name, spec, handler, settle };
       const id = await boss.work(
         name,
-        // With LISTEN/NOTIFY on, pg-boss polls only every 30 s by default and a job coming back from `retry`
-        // sends no notification, so a retry (due after 1-4 s of backoff) would wait for that poll, outlasting the
-        // request waiting for it. Poll every second as well.
-        {
-          localConcurrency: spec.concurrency,
-          ...(spec.groupConcurrency ? { groupConcurrency: spec.groupConcurrency } : {}),
-          pollingIntervalSeconds: 0.5,
-          notifyPollingIntervalSeconds: 1,
-          includeMetadata: true,
-          batchSize: 1,
-        } as any,
-        (async (jobs: Job<any>[]) => {
-          const job = jobs[0] as Job<any> & {
-            retryCount: number;
-            retryLimit: number;
-            createdOn?: Date;
-            startedOn?: Date;
-          };
-          const m = opts.metrics;
-          const began = performance.now();
-          if (job.createdOn)
-            m?.jobWaitSeconds.observe(
-              { queue: name },
-              Math.max(0, ((job.startedOn ?? new Date()).getTime() - job.createdOn.getTime()) / 1000),
-            );
-          const ended = (state: 'completed' | 'failed' | 'retried') => {
-            m?.jobs.inc({ queue: name, state });
-            m?.jobRunSeconds.observe({ queue: name }, (performance.now() - began) / 1000);
-          };
-          let outcome: JobOutcome;
-          try {
-            // The cap holds across every instance: each may fetch `concurrency` jobs, but only that many run at once.
-            const attempt = { retryCount: job.retryCount, retryLimit: job.retryLimit };
-            outcome = {
-              ok: true,
-              value: await withGlobalSlot(opts.sql, name, spec.concurrency, () => handler(job.data, attempt)),
-            };
-          } catch (err) {
-            // The database went away under the handler: pg-boss could not record a failure now, and the job would
-            // sit `active` until its heartbeat or expiry ran out. Wait for the database (bounded) and then fail it,
-            // so pg-boss retries it within seconds of the database's return.
-            if (isDatabaseDown(err)) await untilDatabaseBack(opts.sql, DATABASE_WAIT_MS);
-            const retryable =
-              !isServiceError(err) ||
-              (!err.final &&
-                (err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED'));
-            if (retryable && job.retryCount < job.retryLimit) {
-              ended('retried');
-              throw err; // pg-boss retries with backoff
-            }
-            if (!isServiceError(err)) opts.log.error({ err, queue: name }, 'job failed');
-            outcome = {
-              ok: false,
-              error: isServiceError(err)
-                ? {
-                    code: err.code,
-                    message: err.message,
-                    ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
-                  }
-                : { code: 'EXTRACTION_FAILED', message: 'The work failed; nothing was charged' },
-            };
-          }
-          // Waiters in this process first, without the database: a charged result must reach its requester even
-          // if the NOTIFY below cannot be sent. Then every other instance (settle() ignores ids it has no waiter for).
-          ended(outcome.ok ? 'completed' : 'failed');
-          settle(job.id, outcome);
-          await notifyWhenUp(opts.sql, JSON.stringify({ id: job.id, outcome: shrink(outcome) }));
-          return outcome;
-        }) as any,
+        workOptions(spec) as any,
+        (async (jobs: RunningJob[]) => runJob(run, jobs[0]!)) as any,
       );
       workerIds.set(name, id);
     },
@@ -207,74 +105,226 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       waitMs: number,
       sendOpts: { group?: string } = {},
     ): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
-      // Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already
-      // queued or running under this key adds no work, so it is never refused. The capacity is this
-      // instance's concurrency: an estimate when several instances work the queue.
-      const { waiting, active, same } = await pressure(name, key);
-      const wouldWait = waiting > 0 || active >= (specs.get(name)?.concurrency ?? 1);
-      if (same === 0 && wouldWait && waiting >= opts.maxWaiting) {
-        throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
-      }
-      let id = await boss.send(name, data, {
-        singletonKey: key,
-        ...(sendOpts.group ? { group: { id: sendOpts.group } } : {}),
-      });
-      let producer = true;
-      if (!id) {
-        producer = false;
-        const existing = (await boss.findJobs(name, { key })).find((j) =>
-          ['created', 'retry', 'active'].includes(j.state),
-        );
-        if (!existing) return this.run(name, data, key, waitMs, sendOpts); // finished in between: try again
-        id = existing.id;
-      } else {
-        const wid = workerIds.get(name);
-        if (wid) boss.notifyWorker(wid); // wake the local worker now rather than at its next poll
-      }
-      const outcome = await this.wait<T>(name, id, waitMs);
-      return { id, producer, outcome };
+      await refuseWhenSaturated(opts.sql, name, key, specs.get(name)?.concurrency ?? 1, opts.maxWaiting);
+      const sent = await sendOrJoin(boss, workerIds, name, data, key, sendOpts);
+      if (!sent) return this.run(name, data, key, waitMs, sendOpts); // finished in between: try again
+      const outcome = await this.wait<T>(name, sent.id, waitMs);
+      return { ...sent, outcome };
     },
 
     /** Whether a job with this key is queued or running on `name`; null when pg-boss cannot be asked now. */
     async liveJobExists(name: string, key: string): Promise<boolean | null> {
-      const jobs = await boss.findJobs(name, { key } as never).catch(() => null);
+      const jobs = await boss.findJobs(name, { key }).catch(() => null);
       if (!jobs) return null;
       return jobs.some((j: { state: string }) => ['created', 'retry', 'active'].includes(j.state));
     },
 
     wait<T>(name: string, id: string, waitMs: number): Promise<JobOutcome<T> | null> {
-      return new Promise((resolve) => {
-        const finish = (o: JobOutcome | null) => {
-          clearTimeout(timer);
-          clearInterval(poll);
-          const set = waiters.get(id);
-          set?.delete(finish);
-          if (set?.size === 0) waiters.delete(id);
-          resolve(o as JobOutcome<T> | null);
-        };
-        const timer = setTimeout(() => finish(null), waitMs);
-        const poll = setInterval(async () => {
-          const [job] = await boss.findJobs(name, { id }).catch(() => []);
-          if (!job) return;
-          if (job.state === 'completed') finish(job.output as JobOutcome);
-          else if (job.state === 'failed' || job.state === 'cancelled') {
-            finish({ ok: false, error: { code: 'EXTRACTION_FAILED', message: 'The job failed; nothing was charged' } });
-          }
-        }, 1000);
-        if (!waiters.has(id)) waiters.set(id, new Set());
-        waiters.get(id)!.add(finish);
-      });
+      return waitForOutcome<T>(boss, waiters, name, id, waitMs);
     },
 
     async stop() {
       running = false;
       await unlisten?.().catch(() => {});
-      await boss.stop({ graceful: true, timeout: 20_000 } as never);
+      await boss.stop({ graceful: true, timeout: 20_000 });
     },
   };
 }
 
 const DATABASE_WAIT_MS = 30_000;
+
+type Waiters = Map<string, Set<(o: JobOutcome) => void>>;
+
+/**
+ * Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already queued or running
+ * under this key adds no work, so it is never refused. The capacity is this instance's concurrency: an estimate when
+ * several instances work the queue.
+ */
+async function refuseWhenSaturated(sql: Sql, name: string, key: string, concurrency: number, maxWaiting: number) {
+  const { waiting, active, same } = await pressure(sql, name, key);
+  const wouldWait = waiting > 0 || active >= concurrency;
+  if (same === 0 && wouldWait && waiting >= maxWaiting) {
+    throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
+  }
+}
+
+/**
+ * Live counts from the job table. pg-boss's getQueue() counts are a cache its monitor refreshes about once a
+ * minute, far too stale to notice a burst filling the queue.
+ */
+async function pressure(sql: Sql, name: string, key: string) {
+  const [row] = await sql<{ waiting: number; active: number; same: number }[]>`
+    select count(*) filter (where state in ('created', 'retry'))::int as waiting,
+           count(*) filter (where state = 'active')::int as active,
+           count(*) filter (where singleton_key = ${key})::int as same
+    from pgboss.job where name = ${name} and state in ('created', 'retry', 'active')`;
+  return row ?? { waiting: 0, active: 0, same: 0 };
+}
+
+/** Sends the job, or finds the one already queued or running under `key`; null when that one finished meanwhile. */
+async function sendOrJoin(
+  boss: PgBoss,
+  workerIds: Map<string, string>,
+  name: string,
+  data: object,
+  key: string,
+  sendOpts: { group?: string },
+): Promise<{ id: string; producer: boolean } | null> {
+  const id = await boss.send(name, data, {
+    singletonKey: key,
+    ...(sendOpts.group ? { group: { id: sendOpts.group } } : {}),
+  });
+  if (id) {
+    const wid = workerIds.get(name);
+    if (wid) boss.notifyWorker(wid); // wake the local worker now rather than at its next poll
+    return { id, producer: true };
+  }
+  const existing = (await boss.findJobs(name, { key })).find((j) => ['created', 'retry', 'active'].includes(j.state));
+  return existing ? { id: existing.id, producer: false } : null;
+}
+
+/** Creates the queue, or brings an existing one's retry, expiry and heartbeat settings to `q`'s. */
+async function declareQueue(boss: PgBoss, q: QueueSpec) {
+  const existing = await boss.getQueue(q.name);
+  const options = {
+    retryLimit: q.retryLimit,
+    retryDelay: 1,
+    retryBackoff: true,
+    expireInSeconds: q.expireInSeconds,
+    heartbeatSeconds: q.heartbeatSeconds ?? null,
+    notify: true,
+  };
+  if (!existing)
+    await boss.createQueue(q.name, {
+      policy: 'exclusive',
+      ...options,
+      heartbeatSeconds: q.heartbeatSeconds,
+    });
+  else await boss.updateQueue(q.name, options);
+}
+
+/** Settles this process's waiters on every outcome any instance announces; returns the way to stop listening. */
+async function listenForOutcomes(sql: Sql, settle: (id: string, outcome: JobOutcome) => void) {
+  const sub = await sql.listen(CHANNEL, (payload) => {
+    try {
+      const { id, outcome } = JSON.parse(payload) as { id: string; outcome: JobOutcome };
+      settle(id, outcome);
+    } catch {
+      /* not ours */
+    }
+  });
+  return sub.unlisten;
+}
+
+/**
+ * With LISTEN/NOTIFY on, pg-boss polls only every 30 s by default and a job coming back from `retry` sends no
+ * notification, so a retry (due after 1-4 s of backoff) would wait for that poll, outlasting the request waiting for
+ * it. Poll every second as well.
+ */
+function workOptions(spec: QueueSpec) {
+  return {
+    localConcurrency: spec.concurrency,
+    ...(spec.groupConcurrency ? { groupConcurrency: spec.groupConcurrency } : {}),
+    pollingIntervalSeconds: 0.5,
+    notifyPollingIntervalSeconds: 1,
+    includeMetadata: true,
+    batchSize: 1,
+  };
+}
+
+interface JobRun {
+  sql: Sql;
+  log: Logger;
+  metrics: Metrics | undefined;
+  name: string;
+  spec: QueueSpec;
+  handler: Handler;
+  settle: (id: string, outcome: JobOutcome) => void;
+}
+
+type RunningJob = Job<any> & { retryCount: number; retryLimit: number; createdOn?: Date; startedOn?: Date };
+
+/** Runs one job under the global cap, records its metrics and announces its outcome; throws to have pg-boss retry. */
+async function runJob({ sql, log, metrics: m, name, spec, handler, settle }: JobRun, job: RunningJob) {
+  const began = performance.now();
+  if (job.createdOn)
+    m?.jobWaitSeconds.observe(
+      { queue: name },
+      Math.max(0, ((job.startedOn ?? new Date()).getTime() - job.createdOn.getTime()) / 1000),
+    );
+  const ended = (state: 'completed' | 'failed' | 'retried') => {
+    m?.jobs.inc({ queue: name, state });
+    m?.jobRunSeconds.observe({ queue: name }, (performance.now() - began) / 1000);
+  };
+  let outcome: JobOutcome;
+  try {
+    // The cap holds across every instance: each may fetch `concurrency` jobs, but only that many run at once.
+    const attempt = { retryCount: job.retryCount, retryLimit: job.retryLimit };
+    outcome = { ok: true, value: await withGlobalSlot(sql, name, spec.concurrency, () => handler(job.data, attempt)) };
+  } catch (err) {
+    // The database went away under the handler: pg-boss could not record a failure now, and the job would
+    // sit `active` until its heartbeat or expiry ran out. Wait for the database (bounded) and then fail it,
+    // so pg-boss retries it within seconds of the database's return.
+    if (isDatabaseDown(err)) await untilDatabaseBack(sql, DATABASE_WAIT_MS);
+    if (isRetryable(err) && job.retryCount < job.retryLimit) {
+      ended('retried');
+      throw err; // pg-boss retries with backoff
+    }
+    if (!isServiceError(err)) log.error({ err, queue: name }, 'job failed');
+    outcome = { ok: false, error: failure(err) };
+  }
+  // Waiters in this process first, without the database: a charged result must reach its requester even
+  // if the NOTIFY below cannot be sent. Then every other instance (settle() ignores ids it has no waiter for).
+  ended(outcome.ok ? 'completed' : 'failed');
+  settle(job.id, outcome);
+  await notifyWhenUp(sql, JSON.stringify({ id: job.id, outcome: shrink(outcome) }));
+  return outcome;
+}
+
+function isRetryable(err: unknown): boolean {
+  return (
+    !isServiceError(err) ||
+    (!err.final && (err.code === 'EXTRACTION_FAILED' || err.code === 'LLM_FAILED' || err.code === 'FRAME_FAILED'))
+  );
+}
+
+/** The error a failed job's waiters see: a service error as it is, anything else as a generic failure. */
+function failure(err: unknown) {
+  return isServiceError(err)
+    ? { code: err.code, message: err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) }
+    : { code: 'EXTRACTION_FAILED' as const, message: 'The work failed; nothing was charged' };
+}
+
+/** Waits for job `id`'s outcome: its NOTIFY, or a poll of pg-boss's row each second; null after `waitMs`. */
+function waitForOutcome<T>(
+  boss: PgBoss,
+  waiters: Waiters,
+  name: string,
+  id: string,
+  waitMs: number,
+): Promise<JobOutcome<T> | null> {
+  return new Promise((resolve) => {
+    const finish = (o: JobOutcome | null) => {
+      clearTimeout(timer);
+      clearInterval(poll);
+      const set = waiters.get(id);
+      set?.delete(finish);
+      if (set?.size === 0) waiters.delete(id);
+      resolve(o as JobOutcome<T> | null);
+    };
+    const timer = setTimeout(() => finish(null), waitMs);
+    const poll = setInterval(async () => {
+      const [job] = await boss.findJobs(name, { id }).catch(() => []);
+      if (!job) return;
+      if (job.state === 'completed') finish(job.output as JobOutcome);
+      else if (job.state === 'failed' || job.state === 'cancelled') {
+        finish({ ok: false, error: { code: 'EXTRACTION_FAILED', message: 'The job failed; nothing was charged' } });
+      }
+    }, 1000);
+    if (!waiters.has(id)) waiters.set(id, new Set());
+    waiters.get(id)!.add(finish);
+  });
+}
 
 /** Resolves once `select 1` answers again, or after `maxMs`. */
 async function untilDatabaseBack(sql: Sql, maxMs: number): Promise<void> {
