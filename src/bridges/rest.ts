@@ -35,7 +35,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
       const ctx = contexts.get(req);
       failures.set(req, failureOf(error, ctx?.requestId ?? 'unknown'));
     },
-  } as never) as (req: unknown, res: unknown) => Promise<void>;
+  }) as (req: unknown, res: unknown) => Promise<void>;
 
   return async (request: Request): Promise<Response> => {
     const ctx = makeContext(request);

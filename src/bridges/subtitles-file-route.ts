@@ -30,7 +30,7 @@ export async function serveSubtitlesFile(
     const t = await createCaller(ctx).subtitles.get({
       ...ref,
       lang: query.lang || undefined,
-      // Left for the procedure's validation, as format is.
+      // Left for the procedure's validation, as format is: the cast lets an unchecked value through to be refused.
       mode: (query.mode || undefined) as never,
       format: FILE_FORMATS.includes(format) ? format : (`not ${format}` as never),
     });

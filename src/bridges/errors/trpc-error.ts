@@ -21,6 +21,7 @@ export function trpcErrorResponse(f: Failure, a: AnswerContext, extra: Record<st
     type: 'unknown',
     path: undefined,
     input: undefined,
+    // The error formatter reads only ctx.requestId; outside a procedure there is no full Context to give it.
     ctx: { requestId: a.requestId } as never,
   });
   const headers = failureHeaders(f, a);

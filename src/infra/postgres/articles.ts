@@ -28,7 +28,7 @@ export function createArticleStore(sql: Sql): ArticleStore {
       const [row] = await sql<ArticleRow[]>`
         insert into articles (id, video_id, lang, length, source_lang, title, summary, category, tags, body, search_config, search_text, created_at)
         values (${newId('art')}, ${draft.videoId}, ${draft.lang}, ${draft.length}, ${draft.sourceLang}, ${draft.title}, ${draft.summary},
-                ${draft.category}, ${sql.array(draft.tags)}, ${sql.json(draft as never)}, ${searchConfigFor(draft.lang)}::regconfig,
+                ${draft.category}, ${sql.array(draft.tags)}, ${sql.json(draft)}, ${searchConfigFor(draft.lang)}::regconfig,
                 ${searchTextOf(draft)}, ${(opts.now ?? new Date()).toISOString()}::timestamptz)
         on conflict (video_id, lang, length, source_lang) do update set
           title = excluded.title, summary = excluded.summary, category = excluded.category, tags = excluded.tags,

@@ -35,6 +35,7 @@ export function createBatchRepository(sql: Sql): BatchStore {
     async create(b) {
       const id = newId('bat');
       return (await sql.begin(async (tx) => {
+        // postgres's JSONValue takes no `unknown` values, as the operation and source are here: hence the cast.
         const [row] = await tx<Row[]>`
           insert into batches (id, account_id, status, operation, source, callback_url, request_id)
           values (${id}, ${b.accountId}, 'running', ${tx.json(b.operation as never)}, ${tx.json(b.source as never)}, ${b.callbackUrl}, ${b.requestId})
@@ -109,8 +110,8 @@ export function createBatchRepository(sql: Sql): BatchStore {
 
     async finishItem(batchId, position, o) {
       await sql`
-        update batch_items set status = ${o.status}, result = ${o.result ? sql.json(o.result as never) : null},
-          error = ${o.error ? sql.json(o.error as never) : null}, credits_charged = ${o.creditsCharged}, updated_at = now()
+        update batch_items set status = ${o.status}, result = ${o.result ? sql.json(o.result) : null},
+          error = ${o.error ? sql.json(o.error) : null}, credits_charged = ${o.creditsCharged}, updated_at = now()
         where batch_id = ${batchId} and position = ${position} and status = 'running'`;
       await sql`update batches set updated_at = now() where id = ${batchId}`;
     },

@@ -5,6 +5,7 @@ import { countRequests } from './rate-counters.ts';
 export function createOAuthStore(sql: Sql): OAuthStore {
   return {
     async saveClient(c) {
+      // postgres's JSONValue takes no `unknown` values, as a client's metadata has: hence the cast.
       await sql`insert into oauth_clients (id, name, redirect_uris, metadata)
                 values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(c.metadata as never)})`;
     },

@@ -28,5 +28,7 @@ export function createStores(sql: Sql): Stores {
 
 /** One PostgreSQL transaction: whatever `work` writes through the stores it is given commits together or not at all. */
 export function createTransaction(sql: Sql): Transaction {
+  // sql.begin() types its result as UnwrapPromiseArray<T>, which is T for anything but an array of promises, and a
+  // transaction's work never returns one: hence the cast.
   return async (work) => (await sql.begin((tx) => work(createStores(tx as unknown as Sql)))) as never;
 }

@@ -41,6 +41,7 @@ export function createTaskStore(sql: Sql): TaskStore {
   return {
     async create(t) {
       const status = t.status ?? 'queued';
+      // postgres's JSONValue takes no `unknown` values, as a task's input and result have: hence the cast.
       const [row] = await sql<DbRow[]>`
         insert into tasks (id, account_id, kind, status, progress, input, result, credits_charged, request_id, job_key)
         values (${newId('job')}, ${t.accountId}, ${t.kind}, ${status}, ${status === 'succeeded' ? 1 : 0},
@@ -73,7 +74,7 @@ export function createTaskStore(sql: Sql): TaskStore {
 
     async succeedAll(jobKey, result, charged) {
       const rows = await sql<{ id: string }[]>`
-        update tasks set status = 'succeeded', progress = 1, result = ${sql.json(result as never)}, error = null,
+        update tasks set status = 'succeeded', progress = 1, result = ${sql.json(result)}, error = null,
           credits_charged = case when id = ${charged?.taskId ?? null} then ${charged?.amount ?? 0}::int else 0 end,
           updated_at = now()
         where job_key = ${jobKey} and status in ('queued', 'running')
@@ -83,13 +84,13 @@ export function createTaskStore(sql: Sql): TaskStore {
 
     async failAll(jobKey, error) {
       await sql`
-        update tasks set status = 'failed', error = ${sql.json(error as never)}, credits_charged = 0, updated_at = now()
+        update tasks set status = 'failed', error = ${sql.json(error)}, credits_charged = 0, updated_at = now()
         where job_key = ${jobKey} and status in ('queued', 'running')`;
     },
 
     async failRequest(accountId, requestId, since, error) {
       const rows = await sql`
-        update tasks set status = 'failed', error = ${sql.json(error as never)}, credits_charged = 0, updated_at = now()
+        update tasks set status = 'failed', error = ${sql.json(error)}, credits_charged = 0, updated_at = now()
         where account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}
           and status in ('queued', 'running')
         returning id`;
@@ -99,11 +100,11 @@ export function createTaskStore(sql: Sql): TaskStore {
     async settle(id, outcome) {
       if ('result' in outcome) {
         await sql`
-          update tasks set status = 'succeeded', progress = 1, result = ${sql.json(outcome.result as never)}, updated_at = now()
+          update tasks set status = 'succeeded', progress = 1, result = ${sql.json(outcome.result)}, updated_at = now()
           where id = ${id} and status in ('queued', 'running')`;
       } else {
         await sql`
-          update tasks set status = 'failed', error = ${sql.json(outcome.error as never)}, updated_at = now()
+          update tasks set status = 'failed', error = ${sql.json(outcome.error)}, updated_at = now()
           where id = ${id} and status in ('queued', 'running')`;
       }
     },

@@ -13,9 +13,10 @@ export function createVideoStore(sql: Sql): VideoStore {
     },
 
     async store(videoId, video) {
+      // postgres's JSONValue wants an index signature the SourceTrack interface lacks: hence the cast.
       await sql`
         insert into videos (video_id, info, tracks, fetched_at)
-        values (${videoId}, ${sql.json(video.info as never)}, ${sql.json(video.tracks as never)}, now())
+        values (${videoId}, ${sql.json(video.info)}, ${sql.json(video.tracks as never)}, now())
         on conflict (video_id) do update set info = excluded.info, tracks = excluded.tracks, fetched_at = now()`;
     },
   };

@@ -187,6 +187,8 @@ async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSi
   if (!verdict.ok) return { ok: false, error: verdict.error, kind: verdict.kind, final: !verdict.retryable };
   const yt = await ctx.innertube();
   try {
+    // Our RawPlayerResponse leaves optional what youtubei.js's IRawResponse requires (YouTube omits them at times, and
+    // its parser copes): hence the cast.
     const info = new YT.VideoInfo([{ success: true, status_code: 200, data: raw as never }], yt.actions, '');
     return { ok: true, result: { client: WATCH_PAGE, info, raw, chapters: findChapters(extractInitialData(body)) } };
   } catch (e) {

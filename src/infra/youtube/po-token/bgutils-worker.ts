@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { BotGuardClient, getChallenge } from 'bgutils-js/botguard';
 import { buildURL, GOOG_API_KEY, USER_AGENT } from 'bgutils-js/utils';
+import type { WebPoSignalOutput } from 'bgutils-js/shared-types';
 import { WebPoMinter } from 'bgutils-js/webpo';
 import { JSDOM } from 'jsdom';
 import { ProxyAgent } from 'undici';
@@ -60,7 +61,7 @@ function installDom() {
 }
 
 async function createMinter(): Promise<{ minter: WebPoMinter; expiresAt: number }> {
-  const challenge = await getChallenge({ requestKey: REQUEST_KEY, fetchFunction: send as never, useYouTubeAPI: true });
+  const challenge = await getChallenge({ requestKey: REQUEST_KEY, fetchFunction: send, useYouTubeAPI: true });
   let interpreter = challenge.interpreterJavascript?.privateDoNotAccessOrElseSafeScriptWrappedValue;
   const interpreterUrl = challenge.interpreterUrl?.privateDoNotAccessOrElseTrustedResourceUrlWrappedValue;
   if (!interpreter && interpreterUrl)
@@ -74,8 +75,8 @@ async function createMinter(): Promise<{ minter: WebPoMinter; expiresAt: number 
     globalName: challenge.globalName,
     globalObject: globalThis,
   });
-  const webPoSignalOutput: unknown[] = [];
-  const snapshot = await botguard.snapshot({ webPoSignalOutput: webPoSignalOutput as never });
+  const webPoSignalOutput: WebPoSignalOutput = [];
+  const snapshot = await botguard.snapshot({ webPoSignalOutput });
   const res = await send(buildURL('GenerateIT', true), {
     method: 'POST',
     headers: {
@@ -89,7 +90,7 @@ async function createMinter(): Promise<{ minter: WebPoMinter; expiresAt: number 
   if (!res.ok) throw new Error(`GenerateIT answered HTTP ${res.status}`);
   const [integrityToken, ttlSeconds, refreshThreshold] = (await res.json()) as [unknown, unknown, unknown];
   if (typeof integrityToken !== 'string') throw new Error('GenerateIT answered without an integrity token');
-  const minter = await WebPoMinter.create({ integrityToken }, webPoSignalOutput as never);
+  const minter = await WebPoMinter.create({ integrityToken }, webPoSignalOutput);
   const lifetime =
     (typeof ttlSeconds === 'number' ? ttlSeconds : 6 * 3600) -
     (typeof refreshThreshold === 'number' ? refreshThreshold : 0);
