@@ -26,131 +26,141 @@ const TRANSCRIPT_ERRORS = [
   'STT_NOT_CONFIGURED',
 ];
 
+/** Fresh objects on every call: the OpenAPI build deletes `x-error-codes` from what it is given. */
 export function extraPaths(): Record<string, any> {
+  return { '/videos/{videoId}/frame': framePath(), '/videos/{videoId}/subtitles': subtitlesFilePath() };
+}
+
+function framePath() {
   return {
-    '/videos/{videoId}/frame': {
-      get: {
-        operationId: 'frames-image',
-        tags: ['frames'],
-        summary: 'A single frame, as an image',
-        description: `The JPEG image of the video at \`t\` seconds, \`width\` pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}). The body is the image itself (\`curl -o frame.jpg\` works); \`X-Credits-Charged\` says what it cost (${FRAME_PRICE} when newly captured, 0 when stored) and \`X-Frame-Source\` whether it came from the stream or YouTube's storyboard. Errors are JSON in the usual shape.`,
-        parameters: [
-          { name: 'videoId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{11}$' } },
-          {
-            name: 't',
-            in: 'query',
-            required: true,
-            description: 'Seconds from the start, decimals allowed',
-            schema: { type: 'number', minimum: 0 },
-          },
-          {
-            name: 'width',
-            in: 'query',
-            required: false,
-            schema: { type: 'integer', minimum: MIN_WIDTH, maximum: MAX_WIDTH, default: DEFAULT_WIDTH },
-          },
-        ],
-        responses: {
-          '200': {
-            description: 'The frame',
-            headers: {
-              'X-Credits-Charged': { schema: { type: 'integer' } },
-              'X-Frame-Source': { schema: { type: 'string', enum: ['stream', 'storyboard'] } },
-            },
-            content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
-          },
+    get: {
+      operationId: 'frames-image',
+      tags: ['frames'],
+      summary: 'A single frame, as an image',
+      description: `The JPEG image of the video at \`t\` seconds, \`width\` pixels wide (${MIN_WIDTH}-${MAX_WIDTH}, default ${DEFAULT_WIDTH}). The body is the image itself (\`curl -o frame.jpg\` works); \`X-Credits-Charged\` says what it cost (${FRAME_PRICE} when newly captured, 0 when stored) and \`X-Frame-Source\` whether it came from the stream or YouTube's storyboard. Errors are JSON in the usual shape.`,
+      parameters: [
+        { name: 'videoId', in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{11}$' } },
+        {
+          name: 't',
+          in: 'query',
+          required: true,
+          description: 'Seconds from the start, decimals allowed',
+          schema: { type: 'number', minimum: 0 },
         },
-        'x-error-codes': [
-          'VIDEO_NOT_FOUND',
-          'VIDEO_AGE_RESTRICTED',
-          'VIDEO_MEMBERS_ONLY',
-          'VIDEO_PAID',
-          'VIDEO_REGION_BLOCKED',
-          'VIDEO_LIVE',
-          'VIDEO_UPCOMING',
-          'VIDEO_UNPLAYABLE',
-          'INSUFFICIENT_CREDITS',
-          'FRAME_FAILED',
-          'EXTRACTION_FAILED',
-        ],
+        {
+          name: 'width',
+          in: 'query',
+          required: false,
+          schema: { type: 'integer', minimum: MIN_WIDTH, maximum: MAX_WIDTH, default: DEFAULT_WIDTH },
+        },
+      ],
+      responses: {
+        '200': {
+          description: 'The frame',
+          headers: {
+            'X-Credits-Charged': { schema: { type: 'integer' } },
+            'X-Frame-Source': { schema: { type: 'string', enum: ['stream', 'storyboard'] } },
+          },
+          content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
+        },
       },
+      'x-error-codes': [
+        'VIDEO_NOT_FOUND',
+        'VIDEO_AGE_RESTRICTED',
+        'VIDEO_MEMBERS_ONLY',
+        'VIDEO_PAID',
+        'VIDEO_REGION_BLOCKED',
+        'VIDEO_LIVE',
+        'VIDEO_UPCOMING',
+        'VIDEO_UNPLAYABLE',
+        'INSUFFICIENT_CREDITS',
+        'FRAME_FAILED',
+        'EXTRACTION_FAILED',
+      ],
     },
-    '/videos/{videoId}/subtitles': {
-      get: {
-        operationId: 'subtitles-file',
-        tags: ['subtitles'],
-        summary: 'Download a transcript as a file',
-        description:
-          'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
-          `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(SUBTITLES_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
-        parameters: [
-          {
-            name: 'videoId',
-            in: 'path',
-            required: true,
-            description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)',
-            schema: { type: 'string' },
-          },
-          {
-            name: 'lang',
-            in: 'query',
-            required: false,
-            description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track',
-            schema: { type: 'string', pattern: LANG_PATTERN.source },
-          },
-          {
-            name: 'format',
-            in: 'query',
-            required: false,
-            schema: { type: 'string', enum: [...FILE_FORMATS], default: DEFAULT_FILE_FORMAT },
-          },
-          {
-            name: 'mode',
-            in: 'query',
-            required: false,
-            description: 'auto (default), native or generate, as for POST /subtitles',
-            schema: { type: 'string', enum: [...TRANSCRIPT_MODES] },
-          },
-        ],
-        responses: {
-          '200': {
-            description: 'The transcript file',
-            headers: {
-              'X-Credits-Charged': { schema: { type: 'integer' } },
-              'Content-Disposition': {
-                schema: { type: 'string' },
-                description: 'attachment; filename="{videoId}.{lang}.{txt|srt|vtt}"',
-              },
-              'Content-Language': {
-                schema: { type: 'string' },
-                description: 'The language of the transcript answered',
-              },
+  };
+}
+
+function subtitlesFilePath() {
+  return {
+    get: {
+      operationId: 'subtitles-file',
+      tags: ['subtitles'],
+      summary: 'Download a transcript as a file',
+      description:
+        'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
+        `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(SUBTITLES_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
+      parameters: subtitlesFileParameters(),
+      responses: {
+        '200': {
+          description: 'The transcript file',
+          headers: {
+            'X-Credits-Charged': { schema: { type: 'integer' } },
+            'Content-Disposition': {
+              schema: { type: 'string' },
+              description: 'attachment; filename="{videoId}.{lang}.{txt|srt|vtt}"',
             },
-            content: Object.fromEntries(
-              FILE_FORMATS.map((f) => [`${FILE_TYPES[f].mediaType}; charset=utf-8`, { schema: { type: 'string' } }]),
-            ),
+            'Content-Language': {
+              schema: { type: 'string' },
+              description: 'The language of the transcript answered',
+            },
           },
-          '202': {
-            description:
-              'Speech-to-text is running: JSON with `status` queued or running and the `job` to poll (GET /api/v1/jobs/{id}), as POST /subtitles answers; ask for the file again once it succeeds (then free)',
-            headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['status', 'videoId', 'job'],
-                  properties: {
-                    status: { type: 'string', enum: ['queued', 'running'] },
-                    videoId: { type: 'string' },
-                    job: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
-                  },
+          content: Object.fromEntries(
+            FILE_FORMATS.map((f) => [`${FILE_TYPES[f].mediaType}; charset=utf-8`, { schema: { type: 'string' } }]),
+          ),
+        },
+        '202': {
+          description:
+            'Speech-to-text is running: JSON with `status` queued or running and the `job` to poll (GET /api/v1/jobs/{id}), as POST /subtitles answers; ask for the file again once it succeeds (then free)',
+          headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['status', 'videoId', 'job'],
+                properties: {
+                  status: { type: 'string', enum: ['queued', 'running'] },
+                  videoId: { type: 'string' },
+                  job: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } },
                 },
               },
             },
           },
         },
-        'x-error-codes': TRANSCRIPT_ERRORS,
       },
+      'x-error-codes': TRANSCRIPT_ERRORS,
     },
   };
+}
+
+function subtitlesFileParameters() {
+  return [
+    {
+      name: 'videoId',
+      in: 'path',
+      required: true,
+      description: 'The 11-character video id (a percent-encoded YouTube URL is accepted too)',
+      schema: { type: 'string' },
+    },
+    {
+      name: 'lang',
+      in: 'query',
+      required: false,
+      description: 'Language wanted, as for POST /subtitles; omitted: the video’s default track',
+      schema: { type: 'string', pattern: LANG_PATTERN.source },
+    },
+    {
+      name: 'format',
+      in: 'query',
+      required: false,
+      schema: { type: 'string', enum: [...FILE_FORMATS], default: DEFAULT_FILE_FORMAT },
+    },
+    {
+      name: 'mode',
+      in: 'query',
+      required: false,
+      description: 'auto (default), native or generate, as for POST /subtitles',
+      schema: { type: 'string', enum: [...TRANSCRIPT_MODES] },
+    },
+  ];
 }
