@@ -74,6 +74,30 @@ type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][nu
 const CLIENT_MARK = 'client=';
 
 export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSource {
+  const ctx = sourceContext(opts);
+  return {
+    chains: ctx.chains,
+    identities: ctx.identities,
+    tokenProvider: ctx.provider?.kind ?? null,
+    getAudioSource: (videoId, signal) => audioSource(ctx, videoId, signal),
+    async getVideo(
+      videoId: string,
+      signal?: AbortSignal,
+      purpose: 'captions' | 'metadata' = 'captions',
+    ): Promise<SourceVideo> {
+      const result = await fetchPlayer(ctx.chain(purpose), videoId, signal, (r) => captionsUsable(ctx, r));
+      const video = mapVideo(videoId, result.info, result.raw, result.chapters);
+      return { ...video, tracks: await usableTracks(ctx, result, videoId, signal) };
+    },
+    fetchTranscript: (track, signal) => transcriptOf(ctx, track, signal),
+    getFrameSource: (videoId, width, signal) => frameSource(ctx, videoId, width, signal),
+  };
+}
+
+type SourceContext = ReturnType<typeof sourceContext>;
+
+/** What every request of one source shares: the fetch through the proxies, sessions, PO tokens, chains and pacing. */
+function sourceContext(opts: YoutubeSourceOptions) {
   const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
   const proxies = createProxyPool(opts.proxyUrls);
   const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies });
@@ -86,18 +110,7 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
   const tokens = provider ? createTokenCache(provider) : undefined;
   const chains = sourceChains(opts, !!tokens);
-  const pacer: EgressPacer | undefined = opts.egress
-    ? createEgressPacer(
-        opts.egress.store,
-        {
-          identities: proxies.identities,
-          budgetPerHour: opts.egress.budgetPerHour,
-          cooldownBaseSeconds: opts.egress.cooldownBaseSeconds,
-          cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
-        },
-        { onOutcome: opts.egress.onOutcome },
-      )
-    : undefined;
+  const pacer = egressPacer(opts, proxies.identities);
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
     fetch: ytFetch,
@@ -114,187 +127,197 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
       ?.report({ client, purpose, identity, kind }, reason)
       .catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube outcome not recorded'));
   };
+  const identities = proxies.identities;
+  return { ytFetch, sessions, provider, tokens, chains, pacer, chain, rewrite, report, identities, log: opts.log };
+}
 
-  // Caption URLs that need a PO token download empty without one: prefer a client whose URLs work.
-  const captionsUsable = (r: PlayerResult): Refusal => {
-    const tracks = mapTracks(r.info, r.raw);
-    const canMint = r.poToken || (r.client === WATCH_PAGE && tokens);
-    return !canMint && tracks.length > 0 && tracks.every((t) => needsCaptionToken(t.ref))
-      ? { reason: `${r.client}: caption URLs need a PO token`, kind: 'no_token' }
-      : undefined;
-  };
+function egressPacer(opts: YoutubeSourceOptions, identities: string[]): EgressPacer | undefined {
+  if (!opts.egress) return undefined;
+  return createEgressPacer(
+    opts.egress.store,
+    {
+      identities,
+      budgetPerHour: opts.egress.budgetPerHour,
+      cooldownBaseSeconds: opts.egress.cooldownBaseSeconds,
+      cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
+    },
+    { onOutcome: opts.egress.onOutcome },
+  );
+}
 
-  /**
-   * A stream URL YouTube refuses (403: android_vr's fate in August 2026, or a missing PO token) is no use to ffmpeg:
-   * one small ranged request through the identity that got it tells, and the chain asks the next client.
-   */
-  async function streamRefused(url: string, identity: string, signal?: AbortSignal): Promise<boolean> {
+/** Caption URLs that need a PO token download empty without one: prefer a client whose URLs work. */
+function captionsUsable({ tokens }: SourceContext, r: PlayerResult): Refusal {
+  const tracks = mapTracks(r.info, r.raw);
+  const canMint = r.poToken || (r.client === WATCH_PAGE && tokens);
+  return !canMint && tracks.length > 0 && tracks.every((t) => needsCaptionToken(t.ref))
+    ? { reason: `${r.client}: caption URLs need a PO token`, kind: 'no_token' }
+    : undefined;
+}
+
+/**
+ * A stream URL YouTube refuses (403: android_vr's fate in August 2026, or a missing PO token) is no use to ffmpeg:
+ * one small ranged request through the identity that got it tells, and the chain asks the next client.
+ */
+async function streamRefused(
+  { ytFetch }: SourceContext,
+  url: string,
+  identity: string,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  try {
+    const res = await egressScope.run(identity, () =>
+      ytFetch(url, { headers: { Range: 'bytes=0-0' }, redirect: 'manual', signal }),
+    );
+    await res.body?.cancel();
+    return res.status === 403;
+  } catch {
+    return false; // unreachable or slow: ffmpeg will say so with its own error
+  }
+}
+
+/** The chosen format's URL per answer, or null when YouTube refused it; filled in by the streams chain's accept. */
+function streamAcceptance(ctx: SourceContext, choose: (r: PlayerResult) => Format | undefined, signal?: AbortSignal) {
+  const urls = new WeakMap<PlayerResult, string | null>();
+  const accept = async (r: PlayerResult): Promise<Refusal> => {
+    const format = choose(r);
+    if (!format) return undefined; // storyboards, or the caller's own error
+    let url: string | undefined;
     try {
-      const res = await egressScope.run(identity, () =>
-        ytFetch(url, { headers: { Range: 'bytes=0-0' }, redirect: 'manual', signal }),
-      );
-      await res.body?.cancel();
-      return res.status === 403;
-    } catch {
-      return false; // unreachable or slow: ffmpeg will say so with its own error
-    }
-  }
-
-  /** The chosen format's URL per answer, or null when YouTube refused it; filled in by the streams chain's accept. */
-  function streamAcceptance(choose: (r: PlayerResult) => Format | undefined, signal?: AbortSignal) {
-    const urls = new WeakMap<PlayerResult, string | null>();
-    const accept = async (r: PlayerResult): Promise<Refusal> => {
-      const format = choose(r);
-      if (!format) return undefined; // storyboards, or the caller's own error
-      let url: string | undefined;
-      try {
-        url = await streamUrl(r, format);
-      } catch (e) {
-        opts.log?.warn(
-          { client: r.client, err: e instanceof Error ? e.message : String(e) },
-          'youtube stream URL unavailable',
-        );
-        return undefined;
-      }
-      if (url && (await streamRefused(url, r.identity, signal))) {
-        urls.set(r, null);
-        return { reason: `${r.client}: YouTube refused its stream URL (HTTP 403)`, kind: 'stream_403' };
-      }
-      urls.set(r, url ?? null);
-      return undefined;
-    };
-    return { accept, urlOf: (r: PlayerResult) => urls.get(r) ?? null };
-  }
-
-  /** Tracks as the result's client answered them, with the PO token added where their URLs need one. */
-  async function usableTracks(r: PlayerResult, videoId: string, signal?: AbortSignal): Promise<SourceTrack[]> {
-    const tracks = mapTracks(r.info, r.raw);
-    const web = WEB_CLIENTS.has(r.client) || r.client === WATCH_PAGE;
-    let token = r.poToken;
-    if (web && !token && tokens && tracks.some((t) => needsCaptionToken(t.ref))) {
-      token = await tokens.forVideo(videoId, signal).catch(() => undefined);
-    }
-    // The watch page is the WEB client's page: its URLs take c=WEB.
-    const clientName = r.client === WATCH_PAGE ? 'WEB' : r.client;
-    return tracks.map((t) => {
-      const ref = web && token && needsCaptionToken(t.ref) ? addCaptionToken(t.ref, token, clientName) : t.ref;
-      return { ...t, ref: `${ref}#${CLIENT_MARK}${r.client}` };
-    });
-  }
-
-  async function download(ref: string, client: string, signal?: AbortSignal) {
-    const identity = pacer ? await pacer.take() : DIRECT;
-    try {
-      const segments = await egressScope.run(identity, () => downloadCaptions(ytFetch, ref, signal));
-      await report(client, 'captions', identity, 'served');
-      return segments;
+      url = await streamUrl(ctx, r, format);
     } catch (e) {
-      if (!signal?.aborted)
-        await report(
-          client,
-          'captions',
-          identity,
-          e instanceof RetryableCaptionError ? e.kind : 'error',
-          e instanceof Error ? e.message : undefined,
-        );
-      throw e;
+      ctx.log?.warn(
+        { client: r.client, err: e instanceof Error ? e.message : String(e) },
+        'youtube stream URL unavailable',
+      );
+      return undefined;
     }
-  }
+    if (url && (await streamRefused(ctx, url, r.identity, signal))) {
+      urls.set(r, null);
+      return { reason: `${r.client}: YouTube refused its stream URL (HTTP 403)`, kind: 'stream_403' };
+    }
+    urls.set(r, url ?? null);
+    return undefined;
+  };
+  return { accept, urlOf: (r: PlayerResult) => urls.get(r) ?? null };
+}
 
-  async function fetchTranscript(track: SourceTrack, signal?: AbortSignal) {
-    const bare = (ref: string) => ref.split('#')[0]!;
-    const clientOf = (ref: string) => new URLSearchParams(ref.split('#')[1] ?? '').get('client') ?? 'stored';
-    const tried = new Set([bare(track.ref)]);
-    let lastError: ServiceError;
+/** Tracks as the result's client answered them, with the PO token added where their URLs need one. */
+async function usableTracks(
+  { tokens }: SourceContext,
+  r: PlayerResult,
+  videoId: string,
+  signal?: AbortSignal,
+): Promise<SourceTrack[]> {
+  const tracks = mapTracks(r.info, r.raw);
+  const web = WEB_CLIENTS.has(r.client) || r.client === WATCH_PAGE;
+  let token = r.poToken;
+  if (web && !token && tokens && tracks.some((t) => needsCaptionToken(t.ref))) {
+    token = await tokens.forVideo(videoId, signal).catch(() => undefined);
+  }
+  // The watch page is the WEB client's page: its URLs take c=WEB.
+  const clientName = r.client === WATCH_PAGE ? 'WEB' : r.client;
+  return tracks.map((t) => {
+    const ref = web && token && needsCaptionToken(t.ref) ? addCaptionToken(t.ref, token, clientName) : t.ref;
+    return { ...t, ref: `${ref}#${CLIENT_MARK}${r.client}` };
+  });
+}
+
+async function download({ pacer, ytFetch, report }: SourceContext, ref: string, client: string, signal?: AbortSignal) {
+  const identity = pacer ? await pacer.take() : DIRECT;
+  try {
+    const segments = await egressScope.run(identity, () => downloadCaptions(ytFetch, ref, signal));
+    await report(client, 'captions', identity, 'served');
+    return segments;
+  } catch (e) {
+    if (!signal?.aborted)
+      await report(
+        client,
+        'captions',
+        identity,
+        e instanceof RetryableCaptionError ? e.kind : 'error',
+        e instanceof Error ? e.message : undefined,
+      );
+    throw e;
+  }
+}
+
+async function transcriptOf(ctx: SourceContext, track: SourceTrack, signal?: AbortSignal) {
+  const bare = (ref: string) => ref.split('#')[0]!;
+  const clientOf = (ref: string) => new URLSearchParams(ref.split('#')[1] ?? '').get('client') ?? 'stored';
+  const tried = new Set([bare(track.ref)]);
+  let lastError: ServiceError;
+  try {
+    return await download(ctx, track.ref, clientOf(track.ref), signal);
+  } catch (e) {
+    if (!(e instanceof RetryableCaptionError)) throw e;
+    lastError = e;
+  }
+  // The URL we were given failed in a way another client's URL for the same track may not: ask each client again.
+  const videoId = new URL(track.ref, YOUTUBE_ORIGIN).searchParams.get('v');
+  for (const client of videoId ? ctx.chains.captions : []) {
+    let result: PlayerResult;
+    let same: SourceTrack | undefined;
     try {
-      return await download(track.ref, clientOf(track.ref), signal);
+      result = await fetchPlayer({ ...ctx.chain('captions'), clients: [client] }, videoId as string, signal);
+      same = (await usableTracks(ctx, result, videoId as string, signal)).find(
+        (t) => t.lang === track.lang && t.autoGenerated === track.autoGenerated && !tried.has(bare(t.ref)),
+      );
+    } catch (e) {
+      if (e instanceof ServiceError && e.code === 'SERVICE_BUSY') throw e;
+      continue;
+    }
+    if (!same) continue;
+    tried.add(bare(same.ref));
+    try {
+      return await download(ctx, same.ref, client, signal);
     } catch (e) {
       if (!(e instanceof RetryableCaptionError)) throw e;
       lastError = e;
     }
-    // The URL we were given failed in a way another client's URL for the same track may not: ask each client again.
-    const videoId = new URL(track.ref, YOUTUBE_ORIGIN).searchParams.get('v');
-    for (const client of videoId ? chains.captions : []) {
-      let result: PlayerResult;
-      let same: SourceTrack | undefined;
-      try {
-        result = await fetchPlayer({ ...chain('captions'), clients: [client] }, videoId as string, signal);
-        same = (await usableTracks(result, videoId as string, signal)).find(
-          (t) => t.lang === track.lang && t.autoGenerated === track.autoGenerated && !tried.has(bare(t.ref)),
-        );
-      } catch (e) {
-        if (e instanceof ServiceError && e.code === 'SERVICE_BUSY') throw e;
-        continue;
-      }
-      if (!same) continue;
-      tried.add(bare(same.ref));
-      try {
-        return await download(same.ref, client, signal);
-      } catch (e) {
-        if (!(e instanceof RetryableCaptionError)) throw e;
-        lastError = e;
-      }
-    }
+  }
+  throw new ServiceError('EXTRACTION_FAILED', `Could not download the "${track.lang}" subtitles: ${lastError.message}`);
+}
+
+/** A format's URL, deciphered when ciphered, with the PO token a web client's streams need. */
+async function streamUrl({ sessions, rewrite }: SourceContext, result: PlayerResult, format: Format) {
+  const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
+  if (!url) return undefined;
+  return rewrite(result.poToken ? addStreamToken(url, result.poToken) : url);
+}
+
+async function frameSource(
+  ctx: SourceContext,
+  videoId: string,
+  width: number,
+  signal?: AbortSignal,
+): Promise<FrameSource> {
+  const choose = (r: PlayerResult) => chooseVideoFormat(r.info.streaming_data?.adaptive_formats ?? [], width);
+  const streams = streamAcceptance(ctx, choose, signal);
+  const result = await fetchPlayer(ctx.chain('streams'), videoId, signal, streams.accept);
+  const format = choose(result);
+  const url = streams.urlOf(result);
+  // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
+  if (format && url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
+  return (
+    storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite) ??
+    Promise.reject(noFrameSource(videoId))
+  );
+}
+
+async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSignal): Promise<AudioSource> {
+  const choose = (r: PlayerResult) => chooseAudioFormat(r.info.streaming_data?.adaptive_formats ?? []);
+  const streams = streamAcceptance(ctx, choose, signal);
+  const result = await fetchPlayer(ctx.chain('streams'), videoId, signal, streams.accept);
+  const format = choose(result);
+  if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
+  const url = streams.urlOf(result);
+  if (!url)
     throw new ServiceError(
       'EXTRACTION_FAILED',
-      `Could not download the "${track.lang}" subtitles: ${lastError.message}`,
+      `No usable audio stream URL for ${videoId} (it could not be deciphered, or YouTube refused it)`,
     );
-  }
-
-  /** A format's URL, deciphered when ciphered, with the PO token a web client's streams need. */
-  async function streamUrl(result: PlayerResult, format: Format) {
-    const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
-    if (!url) return undefined;
-    return rewrite(result.poToken ? addStreamToken(url, result.poToken) : url);
-  }
-
-  async function getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource> {
-    const choose = (r: PlayerResult) => chooseVideoFormat(r.info.streaming_data?.adaptive_formats ?? [], width);
-    const streams = streamAcceptance(choose, signal);
-    const result = await fetchPlayer(chain('streams'), videoId, signal, streams.accept);
-    const format = choose(result);
-    const url = streams.urlOf(result);
-    // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
-    if (format && url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
-    return (
-      storyboardSource(result.raw, result.info.basic_info.duration ?? 0, rewrite) ??
-      Promise.reject(noFrameSource(videoId))
-    );
-  }
-
-  async function getAudioSource(videoId: string, signal?: AbortSignal): Promise<AudioSource> {
-    const choose = (r: PlayerResult) => chooseAudioFormat(r.info.streaming_data?.adaptive_formats ?? []);
-    const streams = streamAcceptance(choose, signal);
-    const result = await fetchPlayer(chain('streams'), videoId, signal, streams.accept);
-    const format = choose(result);
-    if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
-    const url = streams.urlOf(result);
-    if (!url)
-      throw new ServiceError(
-        'EXTRACTION_FAILED',
-        `No usable audio stream URL for ${videoId} (it could not be deciphered, or YouTube refused it)`,
-      );
-    const seconds = format.approx_duration_ms
-      ? format.approx_duration_ms / 1000
-      : (result.info.basic_info.duration ?? null);
-    return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
-  }
-
-  return {
-    chains,
-    identities: proxies.identities,
-    tokenProvider: provider?.kind ?? null,
-    getAudioSource,
-    async getVideo(
-      videoId: string,
-      signal?: AbortSignal,
-      purpose: 'captions' | 'metadata' = 'captions',
-    ): Promise<SourceVideo> {
-      const result = await fetchPlayer(chain(purpose), videoId, signal, captionsUsable);
-      const video = mapVideo(videoId, result.info, result.raw, result.chapters);
-      return { ...video, tracks: await usableTracks(result, videoId, signal) };
-    },
-    fetchTranscript,
-    getFrameSource,
-  };
+  const seconds = format.approx_duration_ms
+    ? format.approx_duration_ms / 1000
+    : (result.info.basic_info.duration ?? null);
+  return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
 }
