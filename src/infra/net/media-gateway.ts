@@ -74,198 +74,236 @@ interface Session {
   aborts: Set<AbortController>;
 }
 
+/** One gateway's state: its policy, the sessions it serves, and the agent and server it opens on first use. */
+interface Gateway {
+  opts: MediaGatewayOptions;
+  policy: AddressPolicy;
+  timeoutMs: number;
+  sessions: Map<string, Session>;
+  agent?: Agent;
+  server?: Promise<{ server: Server; origin: string }>;
+}
+
 export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway {
-  const policy = opts.policy ?? (opts.allowed ? operatorPolicy(opts.allowed) : isPublicAddress);
-  const timeoutMs = opts.timeoutMs ?? 15_000;
-  let agent: Agent | undefined;
-  const sessions = new Map<string, Session>();
-  let server: Promise<{ server: Server; origin: string }> | undefined;
-
-  async function check(raw: string): Promise<URL> {
-    let url: URL;
-    try {
-      url = new URL(raw);
-    } catch {
-      throw refused('it is not an absolute URL');
-    }
-    const httpOk = opts.allowHttp || (opts.allowed && !opts.allowed.empty);
-    if (url.protocol !== 'https:' && !(httpOk && url.protocol === 'http:'))
-      throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
-    if (url.username || url.password) throw refused('it carries credentials');
-    // One sentence for every refusal: what a name resolves to, or why it does not, stays inside.
-    const addresses = await resolveAllowed(url.hostname, policy).catch(() => {
-      throw refused(REFUSED_HOST);
-    });
-    const internal = opts.allowed && addresses.every((a) => opts.allowed!.includes(a, url.hostname));
-    if (url.protocol === 'http:' && !opts.allowHttp && !internal)
-      throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
-    return url;
-  }
-
-  /** GETs `url` through the guard, following redirects ourselves (each hop checked). */
-  async function fetchChecked(raw: string, headers: Record<string, string>, signal: AbortSignal) {
-    const start = await check(raw);
-    agent ??= createGuardedAgent(policy, { connectTimeoutMs: timeoutMs });
-    const dispatcher = agent;
-    const unusable = (status: number) =>
-      new ServiceError('EXTRACTION_FAILED', `the media URL answered ${status} without a usable redirect`);
-    return followRedirects(
-      start,
-      async (url) => {
-        try {
-          return await undiciFetch(url, { headers, redirect: 'manual', signal, dispatcher });
-        } catch (err) {
-          if (signal.aborted) throw signal.reason;
-          const cause = (err as { cause?: unknown }).cause;
-          if (cause instanceof BlockedAddressError) throw refused(REFUSED_HOST);
-          // The cause names addresses and resolver answers; it stays inside.
-          throw new ServiceError('EXTRACTION_FAILED', 'the media URL is unreachable');
-        }
-      },
-      check,
-      { missing: unusable, tooMany: unusable },
-    );
-  }
-
-  async function head(raw: string, n: number, signal?: AbortSignal) {
-    const ctl = AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]);
-    const { res } = await fetchChecked(raw, { range: `bytes=0-${n - 1}` }, ctl);
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new ServiceError('INVALID_REQUEST', `The media URL answered HTTP ${res.status}`);
-    }
-    const chunks: Buffer[] = [];
-    let got = 0;
-    for await (const c of res.body ?? []) {
-      chunks.push(Buffer.from(c));
-      got += c.length;
-      if (got >= n) break;
-    }
-    await res.body?.cancel().catch(() => {});
-    return {
-      contentType: res.headers.get('content-type'),
-      bytes: Buffer.concat(chunks).subarray(0, n),
-      size: totalSize(res),
-    };
-  }
-
-  async function serve(req: IncomingMessage, res: ServerResponse, origin: string) {
-    // /<session>/<base64url of the upstream URL>/<its file name, for ffmpeg's extension checks>; as a proxy request
-    // (absolute form) only for the gateway's own origin.
-    let path = req.url ?? '';
-    if (!path.startsWith('/')) {
-      let absolute: URL | undefined;
-      try {
-        absolute = new URL(path);
-      } catch {
-        absolute = undefined;
-      }
-      if (absolute?.origin !== origin) return void res.writeHead(403).end();
-      path = absolute.pathname;
-    }
-    const [, token, encoded] = path.split('/');
-    const session = token ? sessions.get(token) : undefined;
-    if (!session || !encoded || (req.method !== 'GET' && req.method !== 'HEAD')) return void res.writeHead(404).end();
-    const target = Buffer.from(encoded, 'base64url').toString('utf8');
-    const ctl = new AbortController();
-    session.aborts.add(ctl);
-    res.on('close', () => ctl.abort());
-    try {
-      const headers: Record<string, string> = {};
-      if (req.headers.range) headers.range = req.headers.range;
-      const { url, res: up } = await fetchChecked(target, headers, ctl.signal);
-      const type = up.headers.get('content-type') ?? '';
-      const out: Record<string, string> = {};
-      for (const h of ['content-type', 'content-range', 'accept-ranges']) {
-        const v = up.headers.get(h);
-        if (v) out[h] = v;
-      }
-      // ffmpeg takes a body for a playlist by what it starts with, whatever its type, name or status: so does this.
-      const { prefix, rest } = await sniff(up.body, SNIFF_BYTES);
-      if (isPlaylist(prefix) || PLAYLIST_TYPES.test(type) || /\.m3u8?$/i.test(url.pathname)) {
-        const text = (
-          await readCapped(
-            rest,
-            MAX_PLAYLIST_BYTES,
-            () => new ServiceError('MEDIA_TOO_LARGE', 'The playlist is too large'),
-          )
-        ).toString('utf8');
-        const body = Buffer.from(rewritePlaylist(text, url, (abs) => sessionUrl(origin, token!, abs)));
-        session.bytes += body.length;
-        // A new document: whole, not a range of the upstream one.
-        res.writeHead(up.status === 206 ? 200 : up.status, {
-          ...(out['content-type'] ? { 'content-type': out['content-type'] } : {}),
-          'content-length': String(body.length),
-        });
-        return void res.end(req.method === 'HEAD' ? undefined : body);
-      }
-      const length = up.headers.get('content-length');
-      if (length) out['content-length'] = length;
-      res.writeHead(up.status, out);
-      if (req.method === 'HEAD') {
-        ctl.abort(); // the body is locked by the sniff: abort the fetch rather than cancel the stream
-        return void res.end();
-      }
-      const counted = Readable.from(rest, { objectMode: false }).on('data', (c: Buffer) => {
-        session.bytes += c.length;
-        if (session.bytes > session.maxBytes) {
-          session.exceeded = true;
-          ctl.abort();
-        }
-      });
-      await pipeline(counted, res).catch(() => {});
-    } catch (err) {
-      if (!res.headersSent)
-        res.writeHead(err instanceof ServiceError && err.code === 'INVALID_REQUEST' ? 403 : 502).end();
-      else res.destroy();
-    } finally {
-      session.aborts.delete(ctl);
-    }
-  }
-
-  function start() {
-    server ??= new Promise((resolve, reject) => {
-      const s = createServer((req, res) => void serve(req, res, origin));
-      let origin = '';
-      s.on('error', reject);
-      s.listen(0, '127.0.0.1', () => {
-        origin = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
-        s.unref();
-        resolve({ server: s, origin });
-      });
-    });
-    return server;
-  }
-
+  const g: Gateway = {
+    opts,
+    policy: opts.policy ?? (opts.allowed ? operatorPolicy(opts.allowed) : isPublicAddress),
+    timeoutMs: opts.timeoutMs ?? 15_000,
+    sessions: new Map(),
+  };
   return {
-    check,
-    head,
-    async open(raw, { maxBytes }) {
-      const url = await check(raw);
-      const { origin } = await start();
-      const token = randomBytes(16).toString('hex');
-      const session: Session = { bytes: 0, maxBytes, exceeded: false, aborts: new Set() };
-      sessions.set(token, session);
-      return {
-        url: sessionUrl(origin, token, url.href),
-        ffmpegArgs: ['-http_proxy', origin],
-        env: withoutNoProxy(process.env),
-        bytes: () => session.bytes,
-        exceeded: () => session.exceeded,
-        close() {
-          sessions.delete(token);
-          for (const a of session.aborts) a.abort();
-        },
-      };
-    },
+    check: (raw) => check(g, raw),
+    head: (raw, n, signal) => head(g, raw, n, signal),
+    open: (raw, { maxBytes }) => open(g, raw, maxBytes),
     async stop() {
-      if (!server) return;
-      const { server: s } = await server;
+      if (!g.server) return;
+      const { server: s } = await g.server;
       s.closeAllConnections();
       await new Promise<void>((resolve) => s.close(() => resolve()));
-      await agent?.close();
+      await g.agent?.close();
     },
   };
+}
+
+async function check({ opts, policy }: Gateway, raw: string): Promise<URL> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw refused('it is not an absolute URL');
+  }
+  const httpOk = opts.allowHttp || (opts.allowed && !opts.allowed.empty);
+  if (url.protocol !== 'https:' && !(httpOk && url.protocol === 'http:'))
+    throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
+  if (url.username || url.password) throw refused('it carries credentials');
+  // One sentence for every refusal: what a name resolves to, or why it does not, stays inside.
+  const addresses = await resolveAllowed(url.hostname, policy).catch(() => {
+    throw refused(REFUSED_HOST);
+  });
+  const internal = opts.allowed && addresses.every((a) => opts.allowed!.includes(a, url.hostname));
+  if (url.protocol === 'http:' && !opts.allowHttp && !internal)
+    throw refused(`the scheme ${url.protocol} is not allowed (https only)`);
+  return url;
+}
+
+/** GETs `url` through the guard, following redirects ourselves (each hop checked). */
+async function fetchChecked(g: Gateway, raw: string, headers: Record<string, string>, signal: AbortSignal) {
+  const start = await check(g, raw);
+  g.agent ??= createGuardedAgent(g.policy, { connectTimeoutMs: g.timeoutMs });
+  const dispatcher = g.agent;
+  const unusable = (status: number) =>
+    new ServiceError('EXTRACTION_FAILED', `the media URL answered ${status} without a usable redirect`);
+  return followRedirects(
+    start,
+    async (url) => {
+      try {
+        return await undiciFetch(url, { headers, redirect: 'manual', signal, dispatcher });
+      } catch (err) {
+        if (signal.aborted) throw signal.reason;
+        const cause = (err as { cause?: unknown }).cause;
+        if (cause instanceof BlockedAddressError) throw refused(REFUSED_HOST);
+        // The cause names addresses and resolver answers; it stays inside.
+        throw new ServiceError('EXTRACTION_FAILED', 'the media URL is unreachable');
+      }
+    },
+    (raw) => check(g, raw),
+    { missing: unusable, tooMany: unusable },
+  );
+}
+
+async function head(g: Gateway, raw: string, n: number, signal?: AbortSignal) {
+  const ctl = AbortSignal.any([AbortSignal.timeout(g.timeoutMs), ...(signal ? [signal] : [])]);
+  const { res } = await fetchChecked(g, raw, { range: `bytes=0-${n - 1}` }, ctl);
+  if (!res.ok) {
+    await res.body?.cancel();
+    throw new ServiceError('INVALID_REQUEST', `The media URL answered HTTP ${res.status}`);
+  }
+  const chunks: Buffer[] = [];
+  let got = 0;
+  for await (const c of res.body ?? []) {
+    chunks.push(Buffer.from(c));
+    got += c.length;
+    if (got >= n) break;
+  }
+  await res.body?.cancel().catch(() => {});
+  return {
+    contentType: res.headers.get('content-type'),
+    bytes: Buffer.concat(chunks).subarray(0, n),
+    size: totalSize(res),
+  };
+}
+
+async function open(g: Gateway, raw: string, maxBytes: number): Promise<GatewaySession> {
+  const url = await check(g, raw);
+  const { origin } = await start(g);
+  const token = randomBytes(16).toString('hex');
+  const session: Session = { bytes: 0, maxBytes, exceeded: false, aborts: new Set() };
+  g.sessions.set(token, session);
+  return {
+    url: sessionUrl(origin, token, url.href),
+    ffmpegArgs: ['-http_proxy', origin],
+    env: withoutNoProxy(process.env),
+    bytes: () => session.bytes,
+    exceeded: () => session.exceeded,
+    close() {
+      g.sessions.delete(token);
+      for (const a of session.aborts) a.abort();
+    },
+  };
+}
+
+function start(g: Gateway) {
+  g.server ??= new Promise((resolve, reject) => {
+    const s = createServer((req, res) => void serve(g, req, res, origin));
+    let origin = '';
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      origin = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      s.unref();
+      resolve({ server: s, origin });
+    });
+  });
+  return g.server;
+}
+
+/**
+ * /<session>/<base64url of the upstream URL>/<its file name, for ffmpeg's extension checks>; as a proxy request
+ * (absolute form) only for the gateway's own origin. Null when the request names no path of the gateway's.
+ */
+function gatewayPath(req: IncomingMessage, origin: string): string | null {
+  const path = req.url ?? '';
+  if (path.startsWith('/')) return path;
+  let absolute: URL | undefined;
+  try {
+    absolute = new URL(path);
+  } catch {
+    absolute = undefined;
+  }
+  return absolute?.origin === origin ? absolute.pathname : null;
+}
+
+async function serve(g: Gateway, req: IncomingMessage, res: ServerResponse, origin: string) {
+  const path = gatewayPath(req, origin);
+  if (path === null) return void res.writeHead(403).end();
+  const [, token, encoded] = path.split('/');
+  const session = token ? g.sessions.get(token) : undefined;
+  if (!session || !encoded || (req.method !== 'GET' && req.method !== 'HEAD')) return void res.writeHead(404).end();
+  const target = Buffer.from(encoded, 'base64url').toString('utf8');
+  const ctl = new AbortController();
+  session.aborts.add(ctl);
+  res.on('close', () => ctl.abort());
+  try {
+    const headers: Record<string, string> = {};
+    if (req.headers.range) headers.range = req.headers.range;
+    const { url, res: up } = await fetchChecked(g, target, headers, ctl.signal);
+    const type = up.headers.get('content-type') ?? '';
+    const out: Record<string, string> = {};
+    for (const h of ['content-type', 'content-range', 'accept-ranges']) {
+      const v = up.headers.get(h);
+      if (v) out[h] = v;
+    }
+    // ffmpeg takes a body for a playlist by what it starts with, whatever its type, name or status: so does this.
+    const { prefix, rest } = await sniff(up.body, SNIFF_BYTES);
+    if (isPlaylist(prefix) || PLAYLIST_TYPES.test(type) || /\.m3u8?$/i.test(url.pathname)) {
+      const via = (abs: string) => sessionUrl(origin, token!, abs);
+      return await servePlaylist(req, res, { session, status: up.status, type: out['content-type'], rest, url, via });
+    }
+    const length = up.headers.get('content-length');
+    if (length) out['content-length'] = length;
+    res.writeHead(up.status, out);
+    if (req.method === 'HEAD') {
+      ctl.abort(); // the body is locked by the sniff: abort the fetch rather than cancel the stream
+      return void res.end();
+    }
+    await pipeCounted(rest, res, session, ctl);
+  } catch (err) {
+    if (!res.headersSent)
+      res.writeHead(err instanceof ServiceError && err.code === 'INVALID_REQUEST' ? 403 : 502).end();
+    else res.destroy();
+  } finally {
+    session.aborts.delete(ctl);
+  }
+}
+
+interface Playlist {
+  session: Session;
+  status: number;
+  type: string | undefined;
+  rest: AsyncIterable<Uint8Array>;
+  url: URL;
+  via: (absolute: string) => string;
+}
+
+/** A playlist, read whole (bounded) and rewritten so every URI it names comes back through the gateway. */
+async function servePlaylist(req: IncomingMessage, res: ServerResponse, p: Playlist) {
+  const text = (
+    await readCapped(p.rest, MAX_PLAYLIST_BYTES, () => new ServiceError('MEDIA_TOO_LARGE', 'The playlist is too large'))
+  ).toString('utf8');
+  const body = Buffer.from(rewritePlaylist(text, p.url, p.via));
+  p.session.bytes += body.length;
+  // A new document: whole, not a range of the upstream one.
+  res.writeHead(p.status === 206 ? 200 : p.status, {
+    ...(p.type ? { 'content-type': p.type } : {}),
+    'content-length': String(body.length),
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** Streams the body on, counting its bytes against the session's bound and cutting it off past it. */
+async function pipeCounted(
+  rest: AsyncIterable<Uint8Array>,
+  res: ServerResponse,
+  session: Session,
+  ctl: AbortController,
+) {
+  const counted = Readable.from(rest, { objectMode: false }).on('data', (c: Buffer) => {
+    session.bytes += c.length;
+    if (session.bytes > session.maxBytes) {
+      session.exceeded = true;
+      ctl.abort();
+    }
+  });
+  await pipeline(counted, res).catch(() => {});
 }
 
 function sessionUrl(origin: string, token: string, upstream: string): string {
