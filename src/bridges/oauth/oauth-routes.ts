@@ -68,6 +68,29 @@ export function mountOAuth(app: Hono<HttpEnv>, deps: Deps) {
   });
   for (const path of ['/.well-known/*', '/oauth/register', '/oauth/token', '/oauth/revoke']) app.use(path, open);
 
+  mountMetadata(app, deps);
+
+  app.post('/oauth/register', (c) => register(c, deps));
+
+  app.get('/oauth/authorize', (c) => authorize(c, deps, pickParams(c.req.query())));
+  app.post('/oauth/authorize', async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const csrf = typeof form.csrf === 'string' ? form.csrf : undefined;
+    return authorize(c, deps, pickParams(form), { allow: form.decision === 'allow', csrf });
+  });
+
+  app.post('/oauth/token', (c) => token(c, p));
+
+  app.post('/oauth/revoke', async (c) => {
+    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+    await revokeToken(p, typeof form.token === 'string' ? form.token : undefined);
+    c.header('cache-control', 'no-store');
+    return c.body(null, 200);
+  });
+}
+
+/** RFC 9728 resource metadata (for /mcp) and RFC 8414 server metadata. */
+function mountMetadata(app: Hono<HttpEnv>, deps: Deps) {
   const resourceMetadata = (c: HonoContext) =>
     c.json({
       resource: mcpResource(deps),
@@ -95,137 +118,129 @@ export function mountOAuth(app: Hono<HttpEnv>, deps: Deps) {
       authorization_response_iss_parameter_supported: true,
     }),
   );
+}
 
-  app.post('/oauth/register', async (c) => {
-    // Registration is open to anyone: bounded per client address, counted in PostgreSQL like sign-in attempts.
-    try {
-      await countAttempt(deps, [
-        { subject: `oauth-register:ip:${clientIp(c, deps.config.TRUST_PROXY)}`, limit: REGISTRATIONS_PER_IP },
-      ]);
-    } catch (err) {
-      if (!isServiceError(err) || err.code !== 'RATE_LIMITED') throw err;
-      c.header('retry-after', String(err.retryAfter ?? 60));
-      return oauthError(
-        c,
-        new OAuthProblem(
-          'too_many_requests',
-          `At most ${REGISTRATIONS_PER_IP} client registrations per 15 minutes from one address`,
-          429,
-        ),
-      );
-    }
-    const body = await c.req.json().catch(() => null);
-    const parsed = OAuthClientMetadataSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      return oauthError(
-        c,
-        new OAuthProblem(
-          'invalid_client_metadata',
-          issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid client metadata',
-        ),
-      );
-    }
-    try {
-      const registered = await registerClient(p, parsed.data);
-      c.header('cache-control', 'no-store');
-      return c.json(registered, 201);
-    } catch (err) {
-      if (err instanceof OAuthProblem) return oauthError(c, err);
-      throw err;
-    }
-  });
-
-  const authorize = async (
-    c: HonoContext,
-    params: AuthorizationParams,
-    decision?: { allow: boolean; csrf: string | undefined },
-  ) => {
-    // The consent page must not be framed (clickjacking the Allow button).
-    c.header('x-frame-options', 'DENY');
-    c.header('content-security-policy', "frame-ancestors 'none'");
+/** RFC 7591 dynamic registration, bounded per client address. */
+async function register(c: HonoContext, deps: Deps) {
+  // Registration is open to anyone: bounded per client address, counted in PostgreSQL like sign-in attempts.
+  try {
+    await countAttempt(deps, [
+      { subject: `oauth-register:ip:${clientIp(c, deps.config.TRUST_PROXY)}`, limit: REGISTRATIONS_PER_IP },
+    ]);
+  } catch (err) {
+    if (!isServiceError(err) || err.code !== 'RATE_LIMITED') throw err;
+    c.header('retry-after', String(err.retryAfter ?? 60));
+    return oauthError(
+      c,
+      new OAuthProblem(
+        'too_many_requests',
+        `At most ${REGISTRATIONS_PER_IP} client registrations per 15 minutes from one address`,
+        429,
+      ),
+    );
+  }
+  const body = await c.req.json().catch(() => null);
+  const parsed = OAuthClientMetadataSchema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return oauthError(
+      c,
+      new OAuthProblem(
+        'invalid_client_metadata',
+        issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'Invalid client metadata',
+      ),
+    );
+  }
+  try {
+    const registered = await registerClient(deps.oauth, parsed.data);
     c.header('cache-control', 'no-store');
-    let checked;
-    try {
-      checked = await checkAuthorization(p, params, mcpResource(deps));
-    } catch (err) {
-      if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message), 400);
-      throw err;
-    }
-    const back = (q: Record<string, string | undefined>) => {
-      const u = new URL(checked.redirectUri);
-      for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl }))
-        if (v !== undefined) u.searchParams.set(k, v);
-      return c.redirect(u.toString(), 302);
-    };
-    if (checked.problem) return back({ error: checked.problem.code, error_description: checked.problem.message });
+    return c.json(registered, 201);
+  } catch (err) {
+    if (err instanceof OAuthProblem) return oauthError(c, err);
+    throw err;
+  }
+}
 
-    const session = await findSession(deps, readSessionToken(c.req.raw.headers));
-    if (!session) {
-      const here = `/oauth/authorize?${new URLSearchParams(params as Record<string, string>)}`;
-      return c.redirect(`/sign-in?next=${encodeURIComponent(here)}`, 302);
-    }
-    if (!decision) return c.html(renderConsentPage(checked, session, params as Record<string, string>));
-
-    // The form carries the session's CSRF token; a cross-site post (or one from a stale page) is refused.
-    const origin = c.req.header('origin');
-    if (
-      !csrfMatches(session, decision.csrf ?? null) ||
-      (origin && origin !== new URL(deps.publicUrl).origin && origin !== new URL(c.req.url).origin)
-    ) {
-      return c.html(
-        renderAuthorizationError('The form was stale or came from another site; start again from the application.'),
-        403,
-      );
-    }
-    if (!decision.allow) return back({ error: 'access_denied', error_description: 'The user denied the request' });
-    return back({ code: await issueCode(p, checked, session.accountId) });
+/** The authorization endpoint: sign-in, the consent page, and the redirect back with a code or an error. */
+async function authorize(
+  c: HonoContext,
+  deps: Deps,
+  params: AuthorizationParams,
+  decision?: { allow: boolean; csrf: string | undefined },
+) {
+  const p = deps.oauth;
+  // The consent page must not be framed (clickjacking the Allow button).
+  c.header('x-frame-options', 'DENY');
+  c.header('content-security-policy', "frame-ancestors 'none'");
+  c.header('cache-control', 'no-store');
+  let checked;
+  try {
+    checked = await checkAuthorization(p, params, mcpResource(deps));
+  } catch (err) {
+    if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message), 400);
+    throw err;
+  }
+  const back = (q: Record<string, string | undefined>) => {
+    const u = new URL(checked.redirectUri);
+    for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl }))
+      if (v !== undefined) u.searchParams.set(k, v);
+    return c.redirect(u.toString(), 302);
   };
-  app.get('/oauth/authorize', (c) => authorize(c, pickParams(c.req.query())));
-  app.post('/oauth/authorize', async (c) => {
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const csrf = typeof form.csrf === 'string' ? form.csrf : undefined;
-    return authorize(c, pickParams(form), { allow: form.decision === 'allow', csrf });
-  });
+  if (checked.problem) return back({ error: checked.problem.code, error_description: checked.problem.message });
 
-  app.post('/oauth/token', async (c) => {
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    const s = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : undefined);
-    try {
-      const grantType = s('grant_type');
-      const tokens =
-        grantType === 'authorization_code'
-          ? await exchangeCode(p, {
-              code: s('code'),
-              code_verifier: s('code_verifier'),
+  const session = await findSession(deps, readSessionToken(c.req.raw.headers));
+  if (!session) {
+    const here = `/oauth/authorize?${new URLSearchParams(params as Record<string, string>)}`;
+    return c.redirect(`/sign-in?next=${encodeURIComponent(here)}`, 302);
+  }
+  if (!decision) return c.html(renderConsentPage(checked, session, params as Record<string, string>));
+
+  // The form carries the session's CSRF token; a cross-site post (or one from a stale page) is refused.
+  const origin = c.req.header('origin');
+  if (
+    !csrfMatches(session, decision.csrf ?? null) ||
+    (origin && origin !== new URL(deps.publicUrl).origin && origin !== new URL(c.req.url).origin)
+  ) {
+    return c.html(
+      renderAuthorizationError('The form was stale or came from another site; start again from the application.'),
+      403,
+    );
+  }
+  if (!decision.allow) return back({ error: 'access_denied', error_description: 'The user denied the request' });
+  return back({ code: await issueCode(p, checked, session.accountId) });
+}
+
+/** The token endpoint: a code exchanged (with its PKCE verifier), or a refresh token rotated. */
+async function token(c: HonoContext, p: Deps['oauth']) {
+  const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
+  const s = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : undefined);
+  try {
+    const grantType = s('grant_type');
+    const tokens =
+      grantType === 'authorization_code'
+        ? await exchangeCode(p, {
+            code: s('code'),
+            code_verifier: s('code_verifier'),
+            client_id: s('client_id'),
+            redirect_uri: s('redirect_uri'),
+            resource: s('resource'),
+          })
+        : grantType === 'refresh_token'
+          ? await refreshTokens(p, {
+              refresh_token: s('refresh_token'),
               client_id: s('client_id'),
-              redirect_uri: s('redirect_uri'),
               resource: s('resource'),
             })
-          : grantType === 'refresh_token'
-            ? await refreshTokens(p, {
-                refresh_token: s('refresh_token'),
-                client_id: s('client_id'),
-                resource: s('resource'),
-              })
-            : (() => {
-                throw new OAuthProblem(
-                  'unsupported_grant_type',
-                  'grant_type must be authorization_code or refresh_token',
-                );
-              })();
-      c.header('cache-control', 'no-store');
-      return c.json(tokens);
-    } catch (err) {
-      if (err instanceof OAuthProblem) return oauthError(c, err);
-      throw err;
-    }
-  });
-
-  app.post('/oauth/revoke', async (c) => {
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    await revokeToken(p, typeof form.token === 'string' ? form.token : undefined);
+          : (() => {
+              throw new OAuthProblem(
+                'unsupported_grant_type',
+                'grant_type must be authorization_code or refresh_token',
+              );
+            })();
     c.header('cache-control', 'no-store');
-    return c.body(null, 200);
-  });
+    return c.json(tokens);
+  } catch (err) {
+    if (err instanceof OAuthProblem) return oauthError(c, err);
+    throw err;
+  }
 }
