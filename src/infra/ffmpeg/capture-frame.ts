@@ -38,164 +38,149 @@ const STREAM_FORMATS = 'mov,mp4,m4a,3gp,3g2,mj2,matroska,webm';
 const SHEET_FORMATS = 'image2pipe,jpeg_pipe,webp_pipe,png_pipe';
 
 export function createFfmpegFrameGrabber(opts: FfmpegFrameGrabberOptions): FrameGrabber {
-  const allow: StreamAllowlist = { extraOrigins: opts.extraOrigins ?? [] };
-  const timeoutMs = opts.timeoutMs ?? 15_000;
-  const slots = createSlots(opts.maxConcurrent ?? Infinity);
-  let capabilities: ReturnType<typeof probeFfmpeg> | undefined;
+  const g: Grabber = {
+    opts,
+    allow: { extraOrigins: opts.extraOrigins ?? [] },
+    timeoutMs: opts.timeoutMs ?? 15_000,
+    slots: createSlots(opts.maxConcurrent ?? Infinity),
+  };
+  return { capture: (source, t, width, callerSignal) => capture(g, source, t, width, callerSignal) };
+}
 
-  async function captureDirect(source: Stream, t: number, width: number, signal: AbortSignal) {
-    if (!opts.gateway) throw new ServiceError('FRAME_FAILED', 'Direct media URLs are not enabled here');
-    const session = await opts.gateway.open(source.url, { maxBytes: DIRECT_MAX_BYTES });
-    try {
-      const args = [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-nostdin',
-        '-protocol_whitelist',
-        'http,tcp',
-        ...session.ffmpegArgs,
-        '-format_whitelist',
-        MEDIA_FORMATS,
-        '-rw_timeout',
-        String(timeoutMs * 1000),
-        '-noaccurate_seek',
-        '-ss',
-        t.toFixed(3),
-        '-i',
-        session.url,
-        '-frames:v',
-        '1',
-        '-vf',
-        `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
-        '-f',
-        'image2pipe',
-        '-c:v',
-        'mjpeg',
-        '-q:v',
-        '3',
-        'pipe:1',
-      ];
-      const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES, env: session.env });
-      if (session.exceeded()) throw new ServiceError('FRAME_FAILED', 'the media source sent more than a frame needs');
-      if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
-      return bytes;
-    } finally {
-      session.close();
-    }
+interface Grabber {
+  opts: FfmpegFrameGrabberOptions;
+  allow: StreamAllowlist;
+  timeoutMs: number;
+  slots: ReturnType<typeof createSlots>;
+  /** Probed on the first stream capture. */
+  capabilities?: ReturnType<typeof probeFfmpeg>;
+}
+
+async function capture(g: Grabber, source: FrameSource, t: number, width: number, callerSignal?: AbortSignal) {
+  if (!Number.isFinite(t) || t < 0) {
+    throw new ServiceError('INVALID_REQUEST', 't must be a non-negative number of seconds');
   }
+  if (!Number.isInteger(width) || width < 2 || width > MAX_WIDTH) {
+    throw new ServiceError('INVALID_REQUEST', `width must be an integer from 2 to ${MAX_WIDTH}`);
+  }
+  const timeout = AbortSignal.timeout(g.timeoutMs);
+  const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+  try {
+    const release = await g.slots.acquire(signal);
+    try {
+      const bytes =
+        source.kind === 'stream'
+          ? await captureStream(g, source, t, width, signal)
+          : await captureStoryboard(g, source, t, width, signal);
+      const size = jpegSize(bytes);
+      if (!size) throw new ServiceError('FRAME_FAILED', 'ffmpeg produced no readable JPEG');
+      return { bytes, mimeType: 'image/jpeg', ...size } satisfies CapturedImage;
+    } finally {
+      release();
+    }
+  } catch (err) {
+    if (callerSignal?.aborted) throw callerSignal.reason;
+    if (timeout.aborted) {
+      throw new ServiceError('FRAME_FAILED', `frame capture timed out after ${g.timeoutMs / 1000}s`);
+    }
+    throw err;
+  }
+}
 
-  async function captureStream(source: Stream, t: number, width: number, signal: AbortSignal) {
-    if (source.direct) return captureDirect(source, t, width, signal);
-    // Preflight: follows redirects ourselves, each hop checked, so ffmpeg gets the final allowed URL.
-    const { url } = await fetchAllowed(source.url, { allow, signal, probe: true });
-    capabilities ??= probeFfmpeg(opts.ffmpegPath);
-    const { maxRedirects } = await capabilities;
+/** ffmpeg's output: one frame through `filter`, as a JPEG on stdout. */
+function oneJpeg(filter: string): string[] {
+  return ['-frames:v', '1', '-vf', filter, '-f', 'image2pipe', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1'];
+}
+
+async function captureDirect(g: Grabber, source: Stream, t: number, width: number, signal: AbortSignal) {
+  if (!g.opts.gateway) throw new ServiceError('FRAME_FAILED', 'Direct media URLs are not enabled here');
+  const session = await g.opts.gateway.open(source.url, { maxBytes: DIRECT_MAX_BYTES });
+  try {
     const args = [
       '-hide_banner',
       '-loglevel',
       'error',
       '-nostdin',
       '-protocol_whitelist',
-      STREAM_PROTOCOLS,
+      'http,tcp',
+      ...session.ffmpegArgs,
       '-format_whitelist',
-      STREAM_FORMATS,
-      // ffmpeg follows redirects to any host; 0 makes it refuse them. Builds without the option (the 2018 fallback)
-      // are covered only by the preflight: a server that redirects ffmpeg's later range requests is a residual risk.
-      ...(maxRedirects ? ['-max_redirects', '0'] : []),
+      MEDIA_FORMATS,
       '-rw_timeout',
-      String(timeoutMs * 1000),
-      // The frame on screen at t: the last one starting at or before t. Plain -ss gives the first frame at or after
-      // t, a whole frame late on low frame rates. Without accurate seek, decoding starts at the keyframe before t with
-      // timestamps relative to t, and the fps filter's tick at 0 (1 ms steps) takes the latest frame not after it (none
-      // past the end).
+      String(g.timeoutMs * 1000),
       '-noaccurate_seek',
       '-ss',
       t.toFixed(3),
       '-i',
-      url.href,
-      '-frames:v',
-      '1',
-      '-vf',
-      `fps=fps=1000:start_time=0:round=down,scale=${width}:-2`,
-      '-f',
-      'image2pipe',
-      '-c:v',
-      'mjpeg',
-      '-q:v',
-      '3',
-      'pipe:1',
+      session.url,
+      ...oneJpeg(`fps=fps=1000:start_time=0:round=down,scale=${width}:-2`),
     ];
-    const bytes = await runFfmpeg(opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
-    // No frame means t is past the end of the last frame.
+    const bytes = await runFfmpeg(g.opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES, env: session.env });
+    if (session.exceeded()) throw new ServiceError('FRAME_FAILED', 'the media source sent more than a frame needs');
     if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
     return bytes;
+  } finally {
+    session.close();
   }
+}
 
-  async function captureStoryboard(sb: Storyboard, t: number, width: number, signal: AbortSignal) {
-    const tile = storyboardTile(sb, t);
-    const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), { allow, signal, maxBytes: MAX_SHEET_BYTES });
-    // Storyboards are small; scaling one up only adds bytes, so the tile keeps its own width when that is smaller.
-    const outWidth = Math.min(width, sb.thumbWidth);
-    const args = [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-protocol_whitelist',
-      'pipe',
-      '-format_whitelist',
-      SHEET_FORMATS,
-      '-i',
-      'pipe:0',
-      '-frames:v',
-      '1',
-      '-vf',
-      `crop=${sb.thumbWidth}:${sb.thumbHeight}:${tile.x}:${tile.y},scale=${outWidth}:-2`,
-      '-f',
-      'image2pipe',
-      '-c:v',
-      'mjpeg',
-      '-q:v',
-      '3',
-      'pipe:1',
-    ];
-    const bytes = await runFfmpeg(opts.ffmpegPath, args, { stdin: body!, signal, maxBytes: MAX_OUTPUT_BYTES });
-    if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', 'storyboard sheet gave no image');
-    return bytes;
-  }
+async function captureStream(g: Grabber, source: Stream, t: number, width: number, signal: AbortSignal) {
+  if (source.direct) return captureDirect(g, source, t, width, signal);
+  // Preflight: follows redirects ourselves, each hop checked, so ffmpeg gets the final allowed URL.
+  const { url } = await fetchAllowed(source.url, { allow: g.allow, signal, probe: true });
+  g.capabilities ??= probeFfmpeg(g.opts.ffmpegPath);
+  const { maxRedirects } = await g.capabilities;
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-protocol_whitelist',
+    STREAM_PROTOCOLS,
+    '-format_whitelist',
+    STREAM_FORMATS,
+    // ffmpeg follows redirects to any host; 0 makes it refuse them. Builds without the option (the 2018 fallback)
+    // are covered only by the preflight: a server that redirects ffmpeg's later range requests is a residual risk.
+    ...(maxRedirects ? ['-max_redirects', '0'] : []),
+    '-rw_timeout',
+    String(g.timeoutMs * 1000),
+    // The frame on screen at t: the last one starting at or before t. Plain -ss gives the first frame at or after
+    // t, a whole frame late on low frame rates. Without accurate seek, decoding starts at the keyframe before t with
+    // timestamps relative to t, and the fps filter's tick at 0 (1 ms steps) takes the latest frame not after it (none
+    // past the end).
+    '-noaccurate_seek',
+    '-ss',
+    t.toFixed(3),
+    '-i',
+    url.href,
+    ...oneJpeg(`fps=fps=1000:start_time=0:round=down,scale=${width}:-2`),
+  ];
+  const bytes = await runFfmpeg(g.opts.ffmpegPath, args, { signal, maxBytes: MAX_OUTPUT_BYTES });
+  // No frame means t is past the end of the last frame.
+  if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', `no frame at ${t}s: past the end of the video?`);
+  return bytes;
+}
 
-  return {
-    async capture(source, t, width, callerSignal) {
-      if (!Number.isFinite(t) || t < 0) {
-        throw new ServiceError('INVALID_REQUEST', 't must be a non-negative number of seconds');
-      }
-      if (!Number.isInteger(width) || width < 2 || width > MAX_WIDTH) {
-        throw new ServiceError('INVALID_REQUEST', `width must be an integer from 2 to ${MAX_WIDTH}`);
-      }
-      const timeout = AbortSignal.timeout(timeoutMs);
-      const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
-      try {
-        const release = await slots.acquire(signal);
-        try {
-          const bytes =
-            source.kind === 'stream'
-              ? await captureStream(source, t, width, signal)
-              : await captureStoryboard(source, t, width, signal);
-          const size = jpegSize(bytes);
-          if (!size) throw new ServiceError('FRAME_FAILED', 'ffmpeg produced no readable JPEG');
-          return { bytes, mimeType: 'image/jpeg', ...size } satisfies CapturedImage;
-        } finally {
-          release();
-        }
-      } catch (err) {
-        if (callerSignal?.aborted) throw callerSignal.reason;
-        if (timeout.aborted) {
-          throw new ServiceError('FRAME_FAILED', `frame capture timed out after ${timeoutMs / 1000}s`);
-        }
-        throw err;
-      }
-    },
-  };
+async function captureStoryboard(g: Grabber, sb: Storyboard, t: number, width: number, signal: AbortSignal) {
+  const tile = storyboardTile(sb, t);
+  const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), { allow: g.allow, signal, maxBytes: MAX_SHEET_BYTES });
+  // Storyboards are small; scaling one up only adds bytes, so the tile keeps its own width when that is smaller.
+  const outWidth = Math.min(width, sb.thumbWidth);
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-protocol_whitelist',
+    'pipe',
+    '-format_whitelist',
+    SHEET_FORMATS,
+    '-i',
+    'pipe:0',
+    ...oneJpeg(`crop=${sb.thumbWidth}:${sb.thumbHeight}:${tile.x}:${tile.y},scale=${outWidth}:-2`),
+  ];
+  const bytes = await runFfmpeg(g.opts.ffmpegPath, args, { stdin: body!, signal, maxBytes: MAX_OUTPUT_BYTES });
+  if (bytes.length === 0) throw new ServiceError('FRAME_FAILED', 'storyboard sheet gave no image');
+  return bytes;
 }
 
 /** A counting semaphore whose waiters give up when their signal aborts. */
