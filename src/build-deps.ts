@@ -97,7 +97,14 @@ async function build(
   }
 
   const metrics = createMetrics();
-  const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING, metrics });
+  const queue = createJobQueue({
+    url,
+    sql,
+    log,
+    maxWaiting: config.QUEUE_MAX_WAITING,
+    maxWaitingPerAccount: config.QUEUE_MAX_WAITING_PER_ACCOUNT,
+    metrics,
+  });
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
 

@@ -42,7 +42,15 @@ export const QUEUE_POOL_MAX = 4;
  * its job. Workers announce each outcome with NOTIFY so a waiter on any instance wakes at once;
  * a slow poll of pg-boss's own state covers a missed notification.
  */
-export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number; metrics?: Metrics }) {
+export function createJobQueue(opts: {
+  url: string;
+  sql: Sql;
+  log: Logger;
+  maxWaiting: number;
+  /** One account's jobs queued or running per queue before its next is refused with 429 (0: no per-account cap). */
+  maxWaitingPerAccount?: number;
+  metrics?: Metrics;
+}) {
   const boss = new PgBoss({
     connectionString: opts.url,
     schema: 'pgboss',
@@ -79,6 +87,14 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
              count(*) filter (where singleton_key = ${key})::int as same
       from pgboss.job where name = ${name} and state in ('created', 'retry', 'active')`;
     return row ?? { waiting: 0, active: 0, same: 0 };
+  };
+
+  /** One account's jobs on `name`, waiting and in all (its jobs carry the account as their pg-boss group). */
+  const accountJobs = async (name: string, account: string) => {
+    const [row] = await opts.sql<{ waiting: number; live: number }[]>`
+      select count(*) filter (where state in ('created', 'retry'))::int as waiting, count(*)::int as live
+      from pgboss.job where name = ${name} and group_id = ${account} and state in ('created', 'retry', 'active')`;
+    return row ?? { waiting: 0, live: 0 };
   };
 
   return {
@@ -205,6 +221,10 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       data: object,
       key: string,
       waitMs: number,
+      /**
+       * `group`: the account the job counts against (pg-boss's group: STT_ACCOUNT_CONCURRENCY runs a few of one
+       * group's jobs at once where the queue sets groupConcurrency; elsewhere it only tags the job).
+       */
       sendOpts: { group?: string } = {},
     ): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
       // Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already
@@ -214,6 +234,22 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       const wouldWait = waiting > 0 || active >= (specs.get(name)?.concurrency ?? 1);
       if (same === 0 && wouldWait && waiting >= opts.maxWaiting) {
         throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
+      }
+      // One account's share of a queue: at most QUEUE_MAX_WAITING_PER_ACCOUNT of its jobs queued or running, and
+      // of those waiting at most half of QUEUE_MAX_WAITING (rounded up), so one caller's slow work can never fill
+      // the waiting budget every other account shares. Checked here, where every queue enqueues; joining a live
+      // job is never refused. A limit on the caller's share, not on its credits: 429, not 402.
+      const perAccount = opts.maxWaitingPerAccount ?? 0;
+      if (same === 0 && sendOpts.group && perAccount > 0) {
+        const mine = await accountJobs(name, sendOpts.group);
+        const waitingShare = Math.max(1, Math.ceil(opts.maxWaiting / 2));
+        if (mine.live >= perAccount || (wouldWait && mine.waiting >= waitingShare)) {
+          throw new ServiceError(
+            'RATE_LIMITED',
+            `This account already has ${mine.live} jobs of this kind queued or running (at most ${perAccount}, ${waitingShare} of them waiting); retry when one finishes`,
+            5,
+          );
+        }
       }
       let id = await boss.send(name, data, {
         singletonKey: key,
