@@ -84,7 +84,14 @@ async function build(
 ): Promise<Runtime> {
   const { sql, signingSecret, oauthSecret, blobs } = await openStorage(config, url, embedded);
   const metrics = createMetrics();
-  const queue = createJobQueue({ url, sql, log, maxWaiting: config.QUEUE_MAX_WAITING, metrics });
+  const queue = createJobQueue({
+    url,
+    sql,
+    log,
+    maxWaiting: config.QUEUE_MAX_WAITING,
+    maxWaitingPerAccount: config.QUEUE_MAX_WAITING_PER_ACCOUNT,
+    metrics,
+  });
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;

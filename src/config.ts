@@ -167,6 +167,11 @@ export const ConfigSchema = z
     /** Jobs allowed to wait per queue before new work is refused with 503 SERVICE_BUSY. */
     QUEUE_MAX_WAITING: z.coerce.number().int().min(0).default(100),
     /**
+     * One account's jobs queued or running per queue (extract, frames, speech) before its next is refused with 429
+     * RATE_LIMITED; of them, at most half of QUEUE_MAX_WAITING (rounded up) may be waiting. 0 turns the cap off.
+     */
+    QUEUE_MAX_WAITING_PER_ACCOUNT: z.coerce.number().int().min(0).default(10),
+    /**
      * A job whose worker stopped sending heartbeats (killed, lost) this many seconds ago is retried by another
      * worker (plus up to 5 s for the supervisor to notice). Live workers refresh their heartbeat every half of it.
      */

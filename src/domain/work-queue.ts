@@ -31,7 +31,11 @@ export type ExtractJob =
       price: number;
     };
 
-/** One frame, charged to the requester when stored (or not stored), as for an extraction. */
+/**
+ * One frame, charged to the requester when stored. Unlike an extraction, a frame finished after `deadline` (when the
+ * requester stops waiting, epoch ms) is neither stored nor charged: the answer has already reported it failed and
+ * uncharged (SERVICE_BUSY), and the answer must say what the ledger takes.
+ */
 export interface FrameJob {
   videoId: string;
   tMs: number;
@@ -39,6 +43,8 @@ export interface FrameJob {
   accountId: string;
   requestId: string;
   price: number;
+  /** Epoch ms; absent in jobs queued before the field existed (no deadline). */
+  deadline?: number;
 }
 
 interface LlmJobCommon {

@@ -27,6 +27,7 @@ export const FramePayload: z.ZodType<FrameJob> = z.object({
   tMs: z.number().int().min(0),
   width: z.number().int().positive(),
   ...Payer,
+  deadline: z.number().int().optional(),
 });
 
 const LlmCommon = {

@@ -6,8 +6,11 @@ import { EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, SPEECH_QUEUE } from './queues.t
 /** The domain's WorkQueue over pg-boss: each kind of job to its queue, its payload checked against its schema. */
 export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>): WorkQueue {
   return {
-    extract: (job, key, waitMs) => queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs),
-    frame: (job, key, waitMs) => queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs),
+    // Jobs carry the account that asked (pg-boss's group) so the queue can cap one account's share of it
+    // (QUEUE_MAX_WAITING_PER_ACCOUNT); a metadata lookup asks for nobody in particular.
+    extract: (job, key, waitMs) => queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs, accountOf(job)),
+    frame: (job, key, waitMs) =>
+      queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs, { group: job.accountId }),
     llm: (job, key, waitMs) => queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs),
     speech: (job, key, waitMs, accountId) =>
       queue.run(SPEECH_QUEUE, SpeechPayload.parse(job), key, waitMs, { group: accountId }),
@@ -15,3 +18,5 @@ export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>):
     speechJobAlive: (key) => queue.liveJobExists(SPEECH_QUEUE, key),
   };
 }
+
+const accountOf = (job: { kind: string; accountId?: string }) => (job.accountId ? { group: job.accountId } : {});

@@ -1,7 +1,7 @@
 import { assertAffordable, commitCharged } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log, SourceVideo } from '../ports.ts';
-import { hourlyPrice, pricedDuration, SUBTITLES_PRICE } from '../pricing/prices.ts';
+import { hourlyPrice, PER_STARTED_HOUR, pricedDuration, SUBTITLES_PRICE } from '../pricing/prices.ts';
 import type { Stores, Transaction } from '../stores.ts';
 import { fetchTranscript, type TranscriptPorts } from '../subtitles/fetch-transcript.ts';
 import { originOf } from '../subtitles/transcript-store.ts';
@@ -9,7 +9,7 @@ import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkReque
 import { presentTask, type TaskRow } from '../tasks/task-store.ts';
 import { normalizeLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
-import { loadVideo } from '../video/load-video.ts';
+import { loadVideoForPayer } from '../video/paid-load.ts';
 import type { Segment } from '../video/schemas.ts';
 import { isMediaId, parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
@@ -63,7 +63,9 @@ export async function requestSummary(
 
   // Stored metadata of any age will do for title, chapters and duration (they rarely change) and keeps YouTube
   // out of the way; a video never seen is loaded (free, through the extraction queue).
-  const video = (await deps.videos.read(videoId)) ?? (await loadVideo(deps, videoId));
+  const video =
+    (await deps.videos.read(videoId)) ??
+    (await loadVideoForPayer(deps, req.caller.accountId, videoId, PER_STARTED_HOUR));
   const transcript = await sourceTranscript(deps, req, videoId, sourceLang, lang, video);
   const price = hourlyPrice(pricedDuration(video.info.duration, transcript.duration));
   // The extractive generator cannot translate: its article is in the transcript's language.

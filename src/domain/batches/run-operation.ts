@@ -10,7 +10,8 @@ import type { WorkRequest } from '../tasks/llm-tasks.ts';
 import { requestTranslation, type TranslationPorts } from '../translations/request-translation.ts';
 import { normalizeLang, sameLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
-import { loadVideo } from '../video/load-video.ts';
+import { SUBTITLES_PRICE } from '../pricing/prices.ts';
+import { loadVideoForPayer } from '../video/paid-load.ts';
 import type { ClaimedItem } from './ports.ts';
 import type { BatchItemResult } from './schemas.ts';
 
@@ -73,7 +74,7 @@ export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem)
     case 'translation': {
       // As a caller would do it: the transcript first (free when stored), then its translation. A translation into
       // the transcript's own language is refused before the transcript is extracted and charged for nothing.
-      await assertTranslatable(deps, videoId, op.sourceLang, op.targetLang);
+      await assertTranslatable(deps, item.accountId, videoId, op.sourceLang, op.targetLang);
       const t = await fetchTranscript(deps, req, { videoId, lang: op.sourceLang, limit: 1 });
       const out = await requestTranslation(deps, req, { videoId, sourceLang: t.lang, targetLang: op.targetLang });
       if (!out.translation) throw notFinished('translation');
@@ -95,6 +96,7 @@ export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem)
 /** Refuses a translation whose source track (the one fetchTranscript would choose) is already in `targetLang`. */
 async function assertTranslatable(
   deps: OperationPorts,
+  accountId: string,
   videoId: string,
   sourceLang: string | undefined,
   targetLang: string,
@@ -102,7 +104,7 @@ async function assertTranslatable(
   const target = normalizeLang(targetLang);
   let lang = sourceLang ? normalizeLang(sourceLang) : null;
   if (!lang || !sameLang(lang, target)) {
-    const video = await loadVideo(deps, videoId);
+    const video = await loadVideoForPayer(deps, accountId, videoId, SUBTITLES_PRICE);
     try {
       lang = chooseTranscriptTrack(video, sourceLang ?? null).track.lang;
     } catch {

@@ -6,11 +6,13 @@ import type { BlobStore } from '../ports.ts';
 import { FRAME_PRICE } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
+import { outcomeOf } from '../video/load-video.ts';
+import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
 import { parseVideoOrMediaRef } from '../video/video-ref.ts';
 import type { FrameJob } from '../work-queue.ts';
 import { FRAME_URL_TTL_S, frameBlobKey, signedFrameUrl } from './frame-url.ts';
+import { FRAME_COMMIT_GRACE_MS } from './frame-job.ts';
 import type { StoredFrame } from './frame-store.ts';
 import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame } from './schemas.ts';
 
@@ -18,11 +20,11 @@ import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame
 const PER_REQUEST_PARALLELISM = 4;
 
 export interface FramePorts
-  extends LoadVideoPorts,
+  extends PaidLoadPorts,
     ResolveMediaPorts,
     Pick<Stores, 'frameStore' | 'ledger'>,
     FramePresentPorts {
-  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
+  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS' | 'FREE_LOOKUPS_PER_10_MIN'>;
 }
 
 interface FramePresentPorts {
@@ -47,7 +49,7 @@ export async function captureFrames(
   const videoId = await resolveVideoRef(deps, input, req.caller.accountId);
   const times = input.timestamps ?? [input.t!];
   const width = input.width ?? DEFAULT_WIDTH;
-  const video = await loadVideo(deps, videoId);
+  const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, FRAME_PRICE);
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'Frames of a stream in progress are not available; try after it ends');
   const duration = video.info.duration;
@@ -65,6 +67,8 @@ export async function captureFrames(
 
   // A timestamp asked for more than once is captured and charged once; every copy answers with that frame.
   const unique = [...new Set(tMs)];
+  // When this request stops waiting: a frame finished later is not stored or charged (its answer says failed, free).
+  const deadline = Date.now() + deps.config.REQUEST_WAIT_MS;
   const captured = await mapLimit(unique, PER_REQUEST_PARALLELISM, async (t) => {
     const known = stored.get(t);
     if (known) return { ok: true as const, frame: known, cached: true, charged: 0 };
@@ -75,6 +79,7 @@ export async function captureFrames(
       accountId: req.caller.accountId,
       requestId: req.requestId,
       price: FRAME_PRICE,
+      deadline,
     };
     for (let attempt = 0; ; attempt++) {
       try {
@@ -82,7 +87,8 @@ export async function captureFrames(
           deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
             job,
             `frame:${videoId}:${t}:${width}`,
-            deps.config.REQUEST_WAIT_MS,
+            // Past the deadline the job stores and charges nothing; the grace lets a commit made just before it arrive.
+            Math.max(0, deadline - Date.now()) + FRAME_COMMIT_GRACE_MS,
           ),
         );
         const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;

@@ -62,7 +62,9 @@ export const CapturedFrames = z.object({
   frames: z.array(Frame).describe('Frames captured, in the order requested'),
   failed: z
     .array(FrameFailure)
-    .describe('Timestamps that could not be captured (not charged); empty when all succeeded'),
+    .describe(
+      'Timestamps that could not be captured (not charged): one still capturing when the request stopped waiting is SERVICE_BUSY and is neither stored nor charged later; empty when all succeeded',
+    ),
   creditsCharged: z
     .number()
     .int()

@@ -3,7 +3,7 @@
 // (speech-job.ts) stores the transcript and charges for it in one transaction.
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError, type ErrorCode } from '../errors.ts';
-import { speechPrice } from '../pricing/prices.ts';
+import { speechPrice, STT_PRICE_PER_MINUTE } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { presentPage } from '../subtitles/fetch-transcript.ts';
@@ -11,13 +11,13 @@ import type { HotCache } from '../subtitles/hot-cache.ts';
 import type { GetSubtitlesRequest, TranscriptAnswer } from '../subtitles/schemas.ts';
 import { runTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
 import { presentTask } from '../tasks/task-store.ts';
-import { loadVideo, type LoadVideoPorts } from '../video/load-video.ts';
+import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
 import type { Speech } from './ports.ts';
 
-export interface SpeechRequestPorts extends LlmTaskPorts, LoadVideoPorts, Pick<Stores, 'transcripts' | 'ledger'> {
+export interface SpeechRequestPorts extends LlmTaskPorts, PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
   speech: Speech | null;
   hotCache: HotCache;
-  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS' | 'STT_MAX_SECONDS'>;
+  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS' | 'STT_MAX_SECONDS' | 'FREE_LOOKUPS_PER_10_MIN'>;
 }
 
 export const speechKey = (videoId: string, lang: string | null) => `stt:${videoId}:${lang?.toLowerCase() ?? ''}`;
@@ -57,7 +57,7 @@ export async function requestSpeech(
     );
   }
 
-  const video = await loadVideo(deps, videoId);
+  const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, STT_PRICE_PER_MINUTE);
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
   if (video.info.duration > deps.config.STT_MAX_SECONDS) {

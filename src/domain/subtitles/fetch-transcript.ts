@@ -5,7 +5,8 @@ import { SUBTITLES_PRICE } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { chooseTranscriptTrack, type MatchedBy } from '../video/choose-track.ts';
-import { loadVideo, outcomeOf, type LoadVideoPorts } from '../video/load-video.ts';
+import { outcomeOf } from '../video/load-video.ts';
+import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
 import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
@@ -15,8 +16,8 @@ import type { Segment } from '../video/schemas.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
-export interface TranscriptPorts extends LoadVideoPorts, Pick<Stores, 'transcripts' | 'ledger'> {
-  config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
+export interface TranscriptPorts extends PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
+  config: PaidLoadPorts['config'] & Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
 }
 
 export interface TranscriptRequest {
@@ -43,7 +44,7 @@ export async function fetchTranscript(
     cached: boolean,
     creditsCharged: number,
   ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input);
-  const video = await loadVideo(deps, videoId);
+  const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, SUBTITLES_PRICE);
 
   let choice;
   try {

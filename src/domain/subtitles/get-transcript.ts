@@ -3,7 +3,8 @@
 import { isServiceError } from '../errors.ts';
 import { requestSpeech, type SpeechRequestPorts } from '../speech/request-speech.ts';
 import type { WorkRequest } from '../tasks/llm-tasks.ts';
-import { loadVideo } from '../video/load-video.ts';
+import { loadVideoForPayer } from '../video/paid-load.ts';
+import { SUBTITLES_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
 import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
 import type { GetSubtitlesRequest, TranscriptAnswer } from './schemas.ts';
@@ -26,7 +27,7 @@ export async function getTranscript(
   } catch (err) {
     if (!isServiceError(err) || err.code !== 'NO_SUBTITLES') throw err;
     // Captions in other languages: the answer lists them (translate one) rather than guess at the spoken language.
-    const video = await loadVideo(deps, videoId);
+    const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, SUBTITLES_PRICE);
     if (video.tracks.length > 0) throw err;
     return requestSpeech(deps, req, view, err);
   }

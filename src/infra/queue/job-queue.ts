@@ -42,7 +42,15 @@ export const QUEUE_POOL_MAX = 4;
  * its job. Workers announce each outcome with NOTIFY so a waiter on any instance wakes at once;
  * a slow poll of pg-boss's own state covers a missed notification.
  */
-export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWaiting: number; metrics?: Metrics }) {
+export function createJobQueue(opts: {
+  url: string;
+  sql: Sql;
+  log: Logger;
+  maxWaiting: number;
+  /** One account's jobs queued or running per queue before its next is refused with 429 (0: no per-account cap). */
+  maxWaitingPerAccount?: number;
+  metrics?: Metrics;
+}) {
   const boss = new PgBoss({
     connectionString: opts.url,
     schema: 'pgboss',
@@ -103,9 +111,20 @@ export function createJobQueue(opts: { url: string; sql: Sql; log: Logger; maxWa
       data: object,
       key: string,
       waitMs: number,
+      /**
+       * `group`: the account the job counts against (pg-boss's group: STT_ACCOUNT_CONCURRENCY runs a few of one
+       * group's jobs at once where the queue sets groupConcurrency; elsewhere it only tags the job).
+       */
       sendOpts: { group?: string } = {},
     ): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
-      await refuseWhenSaturated(opts.sql, name, key, specs.get(name)?.concurrency ?? 1, opts.maxWaiting);
+      const concurrency = specs.get(name)?.concurrency ?? 1;
+      const live = await refuseWhenSaturated(opts.sql, name, key, concurrency, opts.maxWaiting);
+      if (sendOpts.group && !live.joining) {
+        await refuseOverAccountShare(opts.sql, name, sendOpts.group, live.wouldWait, {
+          perAccount: opts.maxWaitingPerAccount ?? 0,
+          maxWaiting: opts.maxWaiting,
+        });
+      }
       const sent = await sendOrJoin(boss, workerIds, name, data, key, sendOpts);
       if (!sent) return this.run(name, data, key, waitMs, sendOpts); // finished in between: try again
       const outcome = await this.wait<T>(name, sent.id, waitMs);
@@ -146,6 +165,40 @@ async function refuseWhenSaturated(sql: Sql, name: string, key: string, concurre
   if (same === 0 && wouldWait && waiting >= maxWaiting) {
     throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
   }
+  // Joining a job already queued or running under this key adds no work, so it is never refused.
+  return { wouldWait, joining: same > 0 };
+}
+
+/**
+ * One account's share of a queue: at most QUEUE_MAX_WAITING_PER_ACCOUNT of its jobs queued or running, and of those
+ * waiting at most half of QUEUE_MAX_WAITING (rounded up), so one caller's slow work can never fill the waiting budget
+ * every other account shares. A limit on the caller's share, not on its credits: 429, not 402.
+ */
+async function refuseOverAccountShare(
+  sql: Sql,
+  name: string,
+  account: string,
+  wouldWait: boolean,
+  limits: { perAccount: number; maxWaiting: number },
+) {
+  if (limits.perAccount <= 0) return;
+  const mine = await accountJobs(sql, name, account);
+  const waitingShare = Math.max(1, Math.ceil(limits.maxWaiting / 2));
+  if (mine.live >= limits.perAccount || (wouldWait && mine.waiting >= waitingShare)) {
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `This account already has ${mine.live} jobs of this kind queued or running (at most ${limits.perAccount}, ${waitingShare} of them waiting); retry when one finishes`,
+      5,
+    );
+  }
+}
+
+/** One account's jobs on `name`, waiting and in all (its jobs carry the account as their pg-boss group). */
+async function accountJobs(sql: Sql, name: string, account: string) {
+  const [row] = await sql<{ waiting: number; live: number }[]>`
+    select count(*) filter (where state in ('created', 'retry'))::int as waiting, count(*)::int as live
+    from pgboss.job where name = ${name} and group_id = ${account} and state in ('created', 'retry', 'active')`;
+  return row ?? { waiting: 0, live: 0 };
 }
 
 /**
