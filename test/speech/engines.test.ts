@@ -157,7 +157,7 @@ describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
     } finally {
       await audio.dispose();
     }
-  });
+  }, 90_000); // decoding the whole programme with real ffmpeg: slow on a loaded 2-core machine
 
   it('bounds: decoding stops one second past maxSeconds, counted from the PCM written', async () => {
     const audio = await decoder().decode({ url: media.url('/audio.webm') }, { maxSeconds: 10, maxBytes: 10_000_000 });
