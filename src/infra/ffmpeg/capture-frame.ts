@@ -7,7 +7,7 @@ import { runFfmpeg } from './run-ffmpeg.ts';
 import { storyboardTile } from './storyboard-tile.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
 import type { MediaGateway } from '../net/media-gateway.ts';
-import { MEDIA_FORMATS } from './probe-media.ts';
+import { gatewayInputArgs } from './gateway-input.ts';
 
 type Stream = Extract<FrameSource, { kind: 'stream' }>;
 type Storyboard = Extract<FrameSource, { kind: 'storyboard' }>;
@@ -101,13 +101,7 @@ async function captureDirect(g: Grabber, source: Stream, t: number, width: numbe
       '-loglevel',
       'error',
       '-nostdin',
-      '-protocol_whitelist',
-      'http,tcp',
-      ...session.ffmpegArgs,
-      '-format_whitelist',
-      MEDIA_FORMATS,
-      '-rw_timeout',
-      String(g.timeoutMs * 1000),
+      ...gatewayInputArgs(session.ffmpegArgs, g.timeoutMs),
       '-noaccurate_seek',
       '-ss',
       t.toFixed(3),

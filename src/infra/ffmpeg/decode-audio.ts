@@ -20,8 +20,8 @@ import { fetchAllowed } from './fetch-allowed.ts';
 import { probeFfmpeg } from './probe-ffmpeg.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
 import type { MediaGateway } from '../net/media-gateway.ts';
-import { MEDIA_FORMATS } from './probe-media.ts';
 import { redactUrls } from './redact-urls.ts';
+import { gatewayInputArgs } from './gateway-input.ts';
 
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
 const FRAME_SAMPLES = Math.round(SAMPLE_RATE * FRAME_SECONDS);
@@ -99,13 +99,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
         '-loglevel',
         'error',
         '-nostdin',
-        '-protocol_whitelist',
-        'http,tcp',
-        ...session.ffmpegArgs,
-        '-format_whitelist',
-        MEDIA_FORMATS,
-        '-rw_timeout',
-        String((opts.stallTimeoutMs ?? 30_000) * 1000),
+        ...gatewayInputArgs(session.ffmpegArgs, opts.stallTimeoutMs ?? 30_000),
         '-i',
         session.url,
         '-t',

@@ -8,9 +8,8 @@ import { ServiceError } from '../../domain/errors.ts';
 import type { MediaProbe, MediaProber, MediaStream } from '../../domain/ports.ts';
 import type { MediaGateway } from '../net/media-gateway.ts';
 import { redactUrls } from './redact-urls.ts';
+import { gatewayInputArgs } from './gateway-input.ts';
 
-/** Demuxers a direct media URL may need, and no others (no concat, no image sequences, no local devices). */
-export const MEDIA_FORMATS = 'hls,mpegts,mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,mp3,wav,ogg,flac,aac,asf,avi,flv';
 const SNIFF_BYTES = 4096;
 /** ffprobe reads headers, not the whole file; a bound keeps a hostile server from streaming forever. */
 const PROBE_MAX_BYTES = 32 * 1024 * 1024;
@@ -43,13 +42,7 @@ export function createMediaProber(opts: {
           [
             '-v',
             'error',
-            '-protocol_whitelist',
-            'http,tcp',
-            ...session.ffmpegArgs,
-            '-format_whitelist',
-            MEDIA_FORMATS,
-            '-rw_timeout',
-            String(timeoutMs * 1000),
+            ...gatewayInputArgs(session.ffmpegArgs, timeoutMs),
             '-show_format',
             '-show_streams',
             '-of',
