@@ -30,8 +30,11 @@ export async function run(): Promise<BenchSection[]> {
       for (let round = 0; runs.reduce((n, r) => n + r.operations, 0) < OPS; round++) {
         const r = await runSeed(stack, { seed: seed + 1000 * round, programs: 10, size: SIZE, width: WIDTH });
         runs.push(r);
-        for (const v of r.violations)
+        for (const v of r.violations) {
           found.push(`seed ${r.seed}: ${v.violations.join('; ')}\n  program: ${JSON.stringify(v.program)}`);
+          // Printed at once too: a long run that dies later still leaves what it found.
+          console.error(`[invariants] violation, ${found.at(-1)}`);
+        }
         console.error(
           `[invariants] seed ${seed} round ${round}: ${runs.reduce((n, x) => n + x.operations, 0)} operations, ${found.length} violating programs; ms ${JSON.stringify(r.phases)} ${JSON.stringify(r.spent)}`,
         );
