@@ -69,17 +69,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
         String((opts.stallTimeoutMs ?? 30_000) * 1000),
         '-i',
         preflight.url.href,
-        // One second past the bound tells "longer than allowed" from "exactly as long".
-        '-t',
-        String(maxSeconds + 1),
-        '-vn',
-        '-ac',
-        '1',
-        '-ar',
-        String(SAMPLE_RATE),
-        '-f',
-        's16le',
-        'pipe:1',
+        ...pcmOutputArgs(maxSeconds),
       ];
       return decodeToFile(opts.ffmpegPath, args, { signal, onProgress, timeoutMs: opts.timeoutMs });
     },
@@ -102,16 +92,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
         ...gatewayInputArgs(session.ffmpegArgs, opts.stallTimeoutMs ?? 30_000),
         '-i',
         session.url,
-        '-t',
-        String(o.maxSeconds + 1),
-        '-vn',
-        '-ac',
-        '1',
-        '-ar',
-        String(SAMPLE_RATE),
-        '-f',
-        's16le',
-        'pipe:1',
+        ...pcmOutputArgs(o.maxSeconds),
       ];
       let audio: DecodedAudio;
       try {
@@ -256,3 +237,17 @@ function gist(stderr: string): string {
 }
 
 export type { AudioSource };
+
+/** 16 kHz mono s16le on stdout, one second past the bound: that second tells "longer than allowed" from "as long". */
+const pcmOutputArgs = (maxSeconds: number) => [
+  '-t',
+  String(maxSeconds + 1),
+  '-vn',
+  '-ac',
+  '1',
+  '-ar',
+  String(SAMPLE_RATE),
+  '-f',
+  's16le',
+  'pipe:1',
+];
