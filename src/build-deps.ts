@@ -15,6 +15,7 @@ import { addScrapeCollectors, createMetrics, type Metrics } from './infra/metric
 import { metricQueries } from './infra/metrics/metric-queries.ts';
 import { createOAuthStore } from './infra/postgres/oauth-store.ts';
 import { createAccessTokens } from './infra/oauth/access-tokens.ts';
+import { createClientDocuments } from './infra/oauth/client-documents.ts';
 import { verifyChallenge } from 'pkce-challenge';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import { createBlobStore } from './infra/blob/create-blob-store.ts';
@@ -250,6 +251,7 @@ function oauthPorts(config: Config, sql: Sql, secret: string, issuer: () => stri
     store: createOAuthStore(sql),
     tokens: createAccessTokens({ secret, issuer, ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS }),
     verifyPkce: verifyChallenge,
+    clientDocuments: createClientDocuments(),
   };
 }
 
