@@ -32,6 +32,13 @@ module.exports = {
       to: { path: '^src/bridges/' },
     },
     {
+      name: 'router-not-jobs',
+      comment: 'Procedures reach the queue through the domain port (deps.jobs), never through pg-boss code.',
+      severity: 'error',
+      from: { path: '^src/router/' },
+      to: { path: '^src/jobs/' },
+    },
+    {
       name: 'infra-not-surfaces',
       comment: 'Adapters implement domain ports; they never call a procedure, a bridge or a worker.',
       severity: 'error',
