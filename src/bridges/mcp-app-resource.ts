@@ -1,0 +1,29 @@
+// The MCP App's one resource: viewer.html with its stylesheet and bundled script inline (a host renders it in a
+// sandboxed iframe from the resource's text alone; it loads nothing else).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { cachedBundle } from './browser-bundle.ts';
+
+const APP_DIR = fileURLToPath(new URL('../mcp-app/', import.meta.url));
+
+export const VIEWER_URI = 'ui://subtext/viewer.html';
+/** The MCP Apps extension's MIME type (SEP-1865). */
+export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
+
+let html: Promise<string> | undefined;
+/** Built once per process (and cached on disk across starts by source hash). */
+export function viewerHtml(): Promise<string> {
+  html ??= (async () => {
+    const [shell, css, js] = await Promise.all([
+      readFile(`${APP_DIR}viewer.html`, 'utf8'),
+      readFile(`${APP_DIR}viewer.css`, 'utf8'),
+      cachedBundle(APP_DIR, 'viewer.ts', 'mcp-app'),
+    ]);
+    // A "</script" inside the bundle would end the inline script early.
+    return shell.replace('/*STYLES*/', () => css).replace('/*SCRIPT*/', () => js.replace(/<\/script/gi, '<\\/script'));
+  })().catch((err: unknown) => {
+    html = undefined;
+    throw err;
+  });
+  return html;
+}
