@@ -17,6 +17,7 @@ import { failure, failureOf } from './errors/failure.ts';
 import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
 import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
 import { toolsFor, type ToolDef } from './mcp-tools.ts';
+import { registerViewer } from './mcp-app-resource.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
@@ -74,7 +75,8 @@ function buildServer(
   rendered: RenderedPages,
   called: string | undefined,
 ): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
+  registerViewer(server);
   for (const def of toolsFor(called)) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
       try {

@@ -33,7 +33,13 @@ const el = <K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string,
 const clock = (s: number) => {
   const t = Math.floor(s);
   const hms = [Math.floor(t / 3600), Math.floor((t % 3600) / 60), t % 60];
-  return (hms[0] ? `${hms[0]}:` : '') + hms.slice(1).map((n, i) => (i || hms[0] ? String(n).padStart(2, '0') : n)).join(':');
+  return (
+    (hms[0] ? `${hms[0]}:` : '') +
+    hms
+      .slice(1)
+      .map((n, i) => (i || hms[0] ? String(n).padStart(2, '0') : n))
+      .join(':')
+  );
 };
 const status = (text: string) => {
   byId('status').textContent = text;
@@ -90,7 +96,11 @@ async function showFrame(t: number) {
 
 async function loadMore() {
   if (current?.nextOffset == null) return;
-  const r = await call('get_video_subtitles', { videoId: current.videoId, lang: current.lang, offset: current.nextOffset });
+  const r = await call('get_video_subtitles', {
+    videoId: current.videoId,
+    lang: current.lang,
+    offset: current.nextOffset,
+  });
   const next = r.structuredContent as unknown as TranscriptPage;
   current = { ...current, segments: [...current.segments, ...next.segments], nextOffset: next.nextOffset };
   renderTranscript();
@@ -185,10 +195,8 @@ app.onhostcontextchanged = (ctx) => {
 byId('more').addEventListener('click', () => void loadMore().catch((e: Error) => status(e.message)));
 byId('srt').addEventListener('click', () => void download('srt').catch((e: Error) => status(e.message)));
 byId('vtt').addEventListener('click', () => void download('vtt').catch((e: Error) => status(e.message)));
-byId('translate').addEventListener('submit', (e) => {
-  e.preventDefault();
-  void translate((byId('target') as HTMLInputElement).value.trim());
-});
+// Buttons, not a form: a host's sandbox may not allow form submission.
+byId('translate').addEventListener('click', () => void translate((byId('target') as HTMLInputElement).value.trim()));
 await app.connect();
 const theme = app.getHostContext()?.theme;
 if (theme) applyDocumentTheme(theme);

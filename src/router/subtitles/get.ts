@@ -25,6 +25,7 @@ export const getSubtitles = keyedProcedure
         `Paging: \`offset\` (default 0) and \`limit\` (1-5000; default every segment here, ${MCP_PAGE_SEGMENTS} on MCP) select segments; \`segmentCount\` is always the whole transcript's and \`nextOffset\` the next page's offset (null at the end). Pages of a stored transcript are free.`,
     },
     mcp: {
+      app: true,
       name: 'get_video_subtitles',
       description:
         'Transcript of a YouTube video with timestamps, as text lines "[h:mm:ss] text" you can cite, plus structured segments of {start, end, text} in seconds. Give url or videoId, and optionally lang (e.g. "en", "pt-BR"). ' +
