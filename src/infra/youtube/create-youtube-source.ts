@@ -19,8 +19,8 @@ import {
 } from '../../domain/youtube/egress.ts';
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
-import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
-import { sourceChains, WATCH_PAGE, WEB_CLIENTS, type ChainPurpose, type ClientChains } from './client-chains.ts';
+import { chooseFrameFormat, chooseSpeechFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
+import { SIGNED_IN, sourceChains, takesWebToken, WATCH_PAGE, type ChainPurpose, type ClientChains } from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
 import { fetchPlayer, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
@@ -49,6 +49,8 @@ export interface YoutubeSourceOptions {
   poToken?: string;
   /** Mints a PO token per video for the web clients. */
   poTokens?: PoTokenProvider;
+  /** The operator's signed-in identity (a Cookie header's value), asked for age-gated videos only. */
+  ageGateCookie?: string;
   visitorData?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
@@ -106,6 +108,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
     cookie: opts.cookie,
     poToken: opts.poToken,
     visitorData: opts.visitorData,
+    signedInCookie: opts.ageGateCookie,
   });
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
   const tokens = provider ? createTokenCache(provider) : undefined;
@@ -113,6 +116,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
   const pacer = egressPacer(opts, proxies.identities);
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
+    signedIn: sessions.signedIn,
     fetch: ytFetch,
     clients: chains[purpose],
     purpose,
@@ -180,7 +184,8 @@ function streamAcceptance(ctx: SourceContext, choose: (r: PlayerResult) => Forma
   const urls = new WeakMap<PlayerResult, string | null>();
   const accept = async (r: PlayerResult): Promise<Refusal> => {
     const format = choose(r);
-    if (!format) return undefined; // storyboards, or the caller's own error
+    // Storyboards, or the caller's own error, when no later client gives a stream (the first answer is kept).
+    if (!format) return { reason: `${r.client}: no usable stream URL in its answer`, kind: 'no_stream' };
     let url: string | undefined;
     try {
       url = await streamUrl(ctx, r, format);
@@ -209,13 +214,14 @@ async function usableTracks(
   signal?: AbortSignal,
 ): Promise<SourceTrack[]> {
   const tracks = mapTracks(r.info, r.raw);
-  const web = WEB_CLIENTS.has(r.client) || r.client === WATCH_PAGE;
+  const base = r.client.replace(SIGNED_IN, '');
+  const web = takesWebToken(base) || r.client === WATCH_PAGE;
   let token = r.poToken;
   if (web && !token && tokens && tracks.some((t) => needsCaptionToken(t.ref))) {
     token = await tokens.forVideo(videoId, signal).catch(() => undefined);
   }
-  // The watch page is the WEB client's page: its URLs take c=WEB.
-  const clientName = r.client === WATCH_PAGE ? 'WEB' : r.client;
+  // The watch page is the WEB client's page: its URLs take c=WEB; c= is the client's InnerTube name.
+  const clientName = r.client === WATCH_PAGE ? 'WEB' : base === 'WEB_EMBEDDED' ? 'WEB_EMBEDDED_PLAYER' : base;
   return tracks.map((t) => {
     const ref = web && token && needsCaptionToken(t.ref) ? addCaptionToken(t.ref, token, clientName) : t.ref;
     return { ...t, ref: `${ref}#${CLIENT_MARK}${r.client}` };
@@ -291,7 +297,7 @@ async function frameSource(
   width: number,
   signal?: AbortSignal,
 ): Promise<FrameSource> {
-  const choose = (r: PlayerResult) => chooseVideoFormat(r.info.streaming_data?.adaptive_formats ?? [], width);
+  const choose = (r: PlayerResult) => chooseFrameFormat(r.info.streaming_data, width);
   const streams = streamAcceptance(ctx, choose, signal);
   const result = await fetchPlayer(ctx.chain('streams'), videoId, signal, streams.accept);
   const format = choose(result);
@@ -305,7 +311,7 @@ async function frameSource(
 }
 
 async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSignal): Promise<AudioSource> {
-  const choose = (r: PlayerResult) => chooseAudioFormat(r.info.streaming_data?.adaptive_formats ?? []);
+  const choose = (r: PlayerResult) => chooseSpeechFormat(r.info.streaming_data);
   const streams = streamAcceptance(ctx, choose, signal);
   const result = await fetchPlayer(ctx.chain('streams'), videoId, signal, streams.accept);
   const format = choose(result);
