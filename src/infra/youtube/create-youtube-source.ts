@@ -303,7 +303,8 @@ async function frameSource(
   const format = choose(result);
   const url = streams.urlOf(result);
   // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
-  if (format && url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
+  if (format && url)
+    return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0, egress: result.identity };
   return (
     storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite) ??
     Promise.reject(noFrameSource(videoId))
@@ -325,5 +326,5 @@ async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSi
   const seconds = format.approx_duration_ms
     ? format.approx_duration_ms / 1000
     : (result.info.basic_info.duration ?? null);
-  return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
+  return { url, bytes: format.content_length ?? null, seconds, kind: 'file', egress: result.identity };
 }
