@@ -25,8 +25,11 @@ const kidsRefused = () => json(readShared('player.visionos.unplayable-for-client
 // /player answers it bare). Its adaptive formats are SABR-only (no URL): frames take itag 18.
 const kidsPlayable = () =>
   json(
-    (JSON.parse(readShared('reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json')) as { playerResponse: unknown })
-      .playerResponse,
+    (
+      JSON.parse(readShared('reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json')) as {
+        playerResponse: unknown;
+      }
+    ).playerResponse,
   );
 const ageGated = () => json(readShared('player.age-restricted.Njp5uhTorCo.json'));
 const streamOk: FakeRoutes['other'] = (url) =>
@@ -118,11 +121,7 @@ describe.skipIf(!sharedAvailable)('an age-gated video', () => {
       message: expect.stringMatching(/inappropriate for some users/),
     });
     // The rest of the captions chain (VISIONOS, the watch page) would only meet the gate again: not asked.
-    expect(yt.calls).toEqual([
-      `PLAYER ANDROID ${AGE}`,
-      `PLAYER WEB_EMBEDDED_PLAYER ${AGE}`,
-      `PLAYER TVHTML5 ${AGE}`,
-    ]);
+    expect(yt.calls).toEqual([`PLAYER ANDROID ${AGE}`, `PLAYER WEB_EMBEDDED_PLAYER ${AGE}`, `PLAYER TVHTML5 ${AGE}`]);
     expect(diff(before, await store.counts(since()))).toEqual({
       'ANDROID/captions/direct/video': 1,
       'WEB_EMBEDDED/captions/direct/video': 1,

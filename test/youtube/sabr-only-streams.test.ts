@@ -15,7 +15,13 @@ const TOKEN = 'MnQ0eXBlZC1ieS1hLXRlc3QtYmluZGluZy1mb3ItdGhpcy12aWRlbw';
 // The recorded answer whose six adaptive formats have neither URL nor cipher (SABR only) and whose itag 18 has a URL:
 // ANDROID's, which reel_item_watch wraps as {"playerResponse": ...}; /player answers it bare.
 const sabrOnly = () =>
-  json((JSON.parse(readShared('reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json')) as { playerResponse: unknown }).playerResponse);
+  json(
+    (
+      JSON.parse(readShared('reel-item-watch.android.captions.asr-only.it3OtbTxQk0.json')) as {
+        playerResponse: unknown;
+      }
+    ).playerResponse,
+  );
 
 const provider: PoTokenProvider = {
   kind: 'test',
@@ -36,7 +42,8 @@ describe.skipIf(!sharedAvailable)('only SABR formats and itag 18', () => {
     const yt = fakeYoutube({
       player: (client) => (client === 'MWEB' ? sabrOnly() : json(readShared('player.bot-check.login-required.json'))),
       watch: () => html('<html></html>', 404),
-      other: (url) => (url.pathname.endsWith('/videoplayback') ? { status: 206, body: 'x' } : { status: 404, body: '' }),
+      other: (url) =>
+        url.pathname.endsWith('/videoplayback') ? { status: 206, body: 'x' } : { status: 404, body: '' },
     });
     const src = createYoutubeSource({
       baseUrl: BASE,

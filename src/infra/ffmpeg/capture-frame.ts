@@ -112,7 +112,10 @@ async function captureThroughGateway(
   o: { via?: Dispatcher; formats?: string },
 ) {
   if (!g.opts.gateway)
-    throw new ServiceError('FRAME_FAILED', o.via ? 'No media gateway to fetch through' : 'Direct media URLs are not enabled here');
+    throw new ServiceError(
+      'FRAME_FAILED',
+      o.via ? 'No media gateway to fetch through' : 'Direct media URLs are not enabled here',
+    );
   const session = await g.opts.gateway.open(url, { maxBytes: DIRECT_MAX_BYTES, dispatcher: o.via });
   try {
     const args = [

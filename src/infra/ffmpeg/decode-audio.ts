@@ -56,7 +56,12 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
       // both go through it, ffmpeg by way of the gateway.
       const via = source.egress ? opts.egress?.(source.egress) : undefined;
       const preflight = await asAudioFailure(() =>
-        fetchAllowed(source.url, { allow, signal: signal ?? new AbortController().signal, probe: true, dispatcher: via }),
+        fetchAllowed(source.url, {
+          allow,
+          signal: signal ?? new AbortController().signal,
+          probe: true,
+          dispatcher: via,
+        }),
       );
       if (preflight.size && preflight.size > maxBytes) throw tooLarge(`${preflight.size} bytes`, maxBytes);
       if (via)

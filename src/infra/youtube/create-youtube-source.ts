@@ -20,7 +20,14 @@ import {
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
 import { chooseFrameFormat, chooseSpeechFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
-import { SIGNED_IN, sourceChains, takesWebToken, WATCH_PAGE, type ChainPurpose, type ClientChains } from './client-chains.ts';
+import {
+  SIGNED_IN,
+  sourceChains,
+  takesWebToken,
+  WATCH_PAGE,
+  type ChainPurpose,
+  type ClientChains,
+} from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
 import { fetchPlayer, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';

@@ -58,7 +58,10 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
       init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
     let headers = init.headers ?? request?.headers;
     if (capture?.variant && body !== undefined && body !== null) {
-      body = rewriteClientContext(typeof body === 'string' ? body : new TextDecoder().decode(body as ArrayBuffer), capture.variant);
+      body = rewriteClientContext(
+        typeof body === 'string' ? body : new TextDecoder().decode(body as ArrayBuffer),
+        capture.variant,
+      );
       headers = new Headers(headers);
       headers.set('X-Youtube-Client-Version', capture.variant.clientVersion);
       if (capture.variant.userAgent) headers.set('User-Agent', capture.variant.userAgent);
