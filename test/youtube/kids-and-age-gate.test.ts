@@ -112,6 +112,17 @@ describe.skipIf(!sharedAvailable)('a video made for kids', () => {
   });
 });
 
+describe.skipIf(!sharedAvailable)('the canary', () => {
+  it('asks a client alone, without the fallbacks, so one serving in its place cannot hide that it broke', async () => {
+    const { yt, src } = source(
+      { player: (client) => (client === 'TVHTML5' ? kidsPlayable() : kidsRefused()) },
+      { clients: ['VISIONOS'], gateFallbacks: false },
+    );
+    await expect(src.getFrameSource(KIDS, 320)).rejects.toMatchObject({ code: 'VIDEO_UNPLAYABLE' });
+    expect(players(yt.calls)).toEqual([`PLAYER VISIONOS ${KIDS}`]);
+  });
+});
+
 describe.skipIf(!sharedAvailable)('an age-gated video', () => {
   it('the age gate is followed by WEB_EMBEDDED and TV_DOWNGRADED only; when they meet it too, VIDEO_AGE_RESTRICTED', async () => {
     const { yt, src, store } = source({ player: () => ageGated() });

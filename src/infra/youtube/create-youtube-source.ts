@@ -63,8 +63,10 @@ export interface YoutubeSourceOptions {
   timeoutMs?: number;
   /** Per-purpose client chains (InnerTube names, plus "WATCH_PAGE"); unset ones take the defaults. */
   chains?: Partial<ClientChains>;
-  /** One chain for every purpose (tests). */
+  /** One chain for every purpose (tests, the canary). */
   clients?: string[];
+  /** Follow a kids or age-gate refusal with WEB_EMBEDDED and TV_DOWNGRADED (fetch-player.ts); default true. */
+  gateFallbacks?: boolean;
   /** Budgets, cool-downs and outcome counts in PostgreSQL; without it requests are neither paced nor counted. */
   egress?: EgressOptions;
   log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
@@ -124,6 +126,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
     signedIn: sessions.signedIn,
+    gateFallbacks: opts.gateFallbacks ?? true,
     fetch: ytFetch,
     clients: chains[purpose],
     purpose,

@@ -47,6 +47,8 @@ export interface ChainContext {
   innertube: () => Promise<Innertube>;
   /** The operator's signed-in session (YOUTUBE_AGE_GATE_COOKIES_FILE), asked for age-gated videos only. */
   signedIn?: () => Promise<Innertube>;
+  /** Whether a kids or age-gate refusal is followed by WEB_EMBEDDED and TV_DOWNGRADED (not for the canary). */
+  gateFallbacks?: boolean;
   fetch: typeof fetch;
   clients: string[];
   purpose: Purpose;
@@ -124,7 +126,7 @@ export async function fetchPlayer(
       failures.push(new ServiceError('EXTRACTION_FAILED', refusal.reason));
     } else {
       await report(client, identity, attempt.kind, attempt.error.message);
-      if (followGate(ctx, gate, clients, i, attempt)) continue;
+      if (ctx.gateFallbacks && followGate(ctx, gate, clients, i, attempt)) continue;
       if (attempt.final) throw attempt.error;
       failures.push(attempt.error);
       // The host does not resolve: every other client (and a retry a second later) would fail the same way.
