@@ -26,7 +26,7 @@ export const WEB_CLIENTS: ReadonlySet<string> = new Set(['WEB', 'MWEB', 'WEB_CRE
  * Web clients that take a PO token when one can be minted but are asked without one: yt-dlp's web_embedded has no
  * GVS token policy (its formats download without one), which is what makes it a fallback for kids and age-gated videos.
  */
-export const TOKEN_OPTIONAL: ReadonlySet<string> = new Set(['WEB_EMBEDDED']);
+const TOKEN_OPTIONAL: ReadonlySet<string> = new Set(['WEB_EMBEDDED']);
 
 /** Clients that take a web PO token, needed or not: their caption and stream URLs carry it too. */
 export const takesWebToken = (client: string) => WEB_CLIENTS.has(client) || TOKEN_OPTIONAL.has(client);

@@ -10,7 +10,7 @@ export interface ClientVariant {
   userAgent?: string;
 }
 
-export const CLIENT_VARIANTS: Readonly<Record<string, ClientVariant>> = {
+const CLIENT_VARIANTS: Readonly<Record<string, ClientVariant>> = {
   // yt-dlp's `tv_downgraded` (yt_dlp/extractor/youtube/_base.py): TVHTML5 5.20260114 in January 2026, 5.20260707
   // since July 2026 (the table pytubefix copied from yt-dlp in JuanBindez/pytubefix#677, September 2026).
   TV_DOWNGRADED: {
