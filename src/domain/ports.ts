@@ -32,6 +32,8 @@ export type FrameSource =
       /** Seconds between thumbnails. */
       interval: number;
       count: number;
+      /** The egress identity the sheets are fetched through (the one that got the player answer). */
+      egress?: string;
     };
 
 export interface VideoSource {

@@ -7,11 +7,12 @@ import { rest } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { cachedTestVideo, secondShown } from '../support/make-video.ts';
-import { FRAME_FIXTURES, recordedPlayerRoute } from '../support/media-youtube.ts';
+import { FRAME_FIXTURES, recordedPlayerRoute, storyboardSheet } from '../support/media-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { startVideoServer, type VideoServer } from '../support/video-server.ts';
+import { serveFile, startVideoServer, type VideoServer } from '../support/video-server.ts';
 
 const VIDEO = 'Fjg5lYqvzUs'; // recorded answer with plain stream URLs
+const CIPHERED = 'iuevw6218F0'; // recorded answer with ciphered streams only: storyboards
 
 describe.skipIf(!sharedAvailable)('frames through a proxy identity', { timeout: 60_000 }, () => {
   let yt: VideoServer;
@@ -21,10 +22,17 @@ describe.skipIf(!sharedAvailable)('frames through a proxy identity', { timeout: 
   beforeAll(async () => {
     // A short video: the recording proxy reads each answer whole before passing it on.
     const file = await cachedTestVideo({ seconds: 60 });
-    yt = await startVideoServer({
-      '/youtubei/v1/player': recordedPlayerRoute(FRAME_FIXTURES),
-      '/videoplayback': { file },
-    });
+    const sheet = storyboardSheet();
+    yt = await startVideoServer(
+      {
+        '/youtubei/v1/player': recordedPlayerRoute(FRAME_FIXTURES),
+        '/videoplayback': { file },
+      },
+      (p) =>
+        p.startsWith('/sb/')
+          ? { handle: (req, res, served) => serveFile(req, res, served, sheet, 'image/jpeg') }
+          : undefined,
+    );
     proxy = await startForwardProxy();
     s = await startTestServer({
       YOUTUBE_BASE_URL: yt.origin,
@@ -59,5 +67,15 @@ describe.skipIf(!sharedAvailable)('frames through a proxy identity', { timeout: 
     // The player request that got the URL came through the same proxy.
     expect(proxy.seen.some((u) => new URL(u).pathname === '/youtubei/v1/player')).toBe(true);
     expect(yt.requests.length).toBe(proxy.seen.length);
+  });
+
+  it('storyboard sheets come through the same proxy', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: CIPHERED, t: 30, width: 160 } });
+    expect(r.status).toBe(200);
+    expect(r.json.frames[0]).toMatchObject({ source: 'storyboard' });
+    const sheets = yt.requests.filter((q) => q.path.startsWith('/sb/'));
+    expect(sheets.length).toBeGreaterThan(0);
+    expect(proxy.seen.filter((u) => new URL(u).pathname.startsWith('/sb/')).length).toBe(sheets.length);
   });
 });

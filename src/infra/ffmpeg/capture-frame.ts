@@ -182,7 +182,13 @@ async function captureStream(g: Grabber, source: Stream, t: number, width: numbe
 
 async function captureStoryboard(g: Grabber, sb: Storyboard, t: number, width: number, signal: AbortSignal) {
   const tile = storyboardTile(sb, t);
-  const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), { allow: g.allow, signal, maxBytes: MAX_SHEET_BYTES });
+  const via = sb.egress ? g.opts.egress?.(sb.egress) : undefined;
+  const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), {
+    allow: g.allow,
+    signal,
+    maxBytes: MAX_SHEET_BYTES,
+    dispatcher: via,
+  });
   // Storyboards are small; scaling one up only adds bytes, so the tile keeps its own width when that is smaller.
   const outWidth = Math.min(width, sb.thumbWidth);
   const args = [

@@ -315,10 +315,8 @@ async function frameSource(
   // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
   if (format && url)
     return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0, egress: result.identity };
-  return (
-    storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite) ??
-    Promise.reject(noFrameSource(videoId))
-  );
+  const storyboard = storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite);
+  return storyboard ? { ...storyboard, egress: result.identity } : Promise.reject(noFrameSource(videoId));
 }
 
 async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSignal): Promise<AudioSource> {
