@@ -34,6 +34,8 @@ import { createWebhookRepository } from './infra/postgres/webhooks.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
+import { createProxyPool } from './infra/youtube/proxy-pool.ts';
+import type { Dispatcher } from 'undici';
 import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
 import { withDirectMedia } from './infra/media/with-direct-media.ts';
@@ -208,6 +210,9 @@ function mediaParts(config: Config, log: Logger, ffmpegPath: string, overrides: 
     config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
   const mediaGateway =
     overrides.mediaGateway ?? createMediaGateway({ allowed: parseAllowedNetworks(config.MEDIA_ALLOWED_NETWORKS) });
+  // ffmpeg fetches a YouTube stream through the egress identity that got its URL: the same proxies, by identity name.
+  const youtubeProxies = createProxyPool(config.YOUTUBE_PROXY_URLS);
+  const egress = (identity: string) => youtubeProxies.dispatcher(identity) as Dispatcher | undefined;
   const media = createMediaProber({
     ffprobePath: ffprobeBeside(ffmpegPath),
     gateway: mediaGateway,
@@ -219,11 +224,13 @@ function mediaParts(config: Config, log: Logger, ffmpegPath: string, overrides: 
     timeoutMs: config.FRAME_TIMEOUT_MS,
     maxConcurrent: config.FRAME_CONCURRENCY,
     gateway: mediaGateway,
+    egress,
   });
   const speech = createSpeech(config, {
     ffmpegPath,
     extraOrigins: customOrigin,
     gateway: mediaGateway,
+    egress,
     log: log.child({ component: 'speech' }),
   });
   return { media, mediaGateway, frames, speech };

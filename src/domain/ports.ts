@@ -15,8 +15,12 @@ export interface SourceVideo {
 
 /** A URL ffmpeg can seek in, or storyboard sprites when no stream can be had. */
 export type FrameSource =
-  /** `direct`: a caller's media URL, read only through the SSRF-guarded media gateway. */
-  | { kind: 'stream'; url: string; width: number; height: number; direct?: boolean }
+  /**
+   * `direct`: a caller's media URL, read only through the SSRF-guarded media gateway. `egress`: the egress identity
+   * that got a YouTube stream URL; ffmpeg fetches it through the same one (googlevideo may bind a URL to the address
+   * that asked for it).
+   */
+  | { kind: 'stream'; url: string; width: number; height: number; direct?: boolean; egress?: string }
   | {
       kind: 'storyboard';
       /** Sprite sheet URL template, with $M for the sheet index already resolved per call by the adapter. */
@@ -28,6 +32,8 @@ export type FrameSource =
       /** Seconds between thumbnails. */
       interval: number;
       count: number;
+      /** The egress identity the sheets are fetched through (the one that got the player answer). */
+      egress?: string;
     };
 
 export interface VideoSource {

@@ -12,6 +12,8 @@ export interface AudioSource {
   kind?: 'file' | 'hls';
   /** A caller's media URL: read only through the SSRF-guarded media gateway, never by ffmpeg itself. */
   direct?: boolean;
+  /** The egress identity that got a YouTube stream URL: ffmpeg fetches it through the same one. */
+  egress?: string;
 }
 
 /** 16 kHz mono signed 16-bit PCM on disk, and its loudness per 20 ms frame (for splitting on silence). */
