@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { balanceOf, ID, STYLED_SEGMENTS, startRecordedHarness, type Harness } from '../subtitles/recorded-youtube.ts';
+import { restDocument } from '../../clients/typescript/generate/generate.ts';
 import { installConsumer, packClient, run, tsc } from './install-packed.ts';
 
 let dir: string;
@@ -58,6 +59,15 @@ describe.skipIf(!sharedAvailable)('the packed client against a live service', ()
     h = await startRecordedHarness();
   });
   afterAll(() => h?.close());
+
+  it('is typed from the document the service serves at /api/v1/openapi.json', async () => {
+    const served = await (await fetch(`${h.s.url}/api/v1/openapi.json`)).json();
+    const generatedFrom = restDocument();
+    const apiPaths = Object.keys(served.paths).filter((p) => !served.paths[p].servers);
+    expect(apiPaths).toEqual(Object.keys(generatedFrom.paths));
+    for (const path of apiPaths) expect(generatedFrom.paths[path], path).toEqual(served.paths[path]);
+    expect(generatedFrom.components.schemas).toEqual({ ...served.components.schemas, OAuthError: undefined });
+  });
 
   it('type-checks a frontend’s calls and runs them over tRPC and REST', async () => {
     const built = await tsc(dir, 'tsconfig.json');
