@@ -1,7 +1,7 @@
 // Writes the two generated files of the client package: the AppRouter declaration (emitted from the server's router
-// by the project's TypeScript, bundled by dts-bundle-generator, importing nothing but @trpc/server) and the REST types (openapi-typescript, from the OpenAPI
-// document the service serves at /api/v1/openapi.json). `npm run clients:generate` writes them into src/generated;
-// the drift test writes them into a temporary folder and compares.
+// by the project's TypeScript, bundled by dts-bundle-generator, importing nothing but @trpc/server) and the REST
+// types (openapi-typescript, from the OpenAPI document the service serves at /api/v1/openapi.json).
+// `npm run clients:generate` writes them into src/generated; the drift test writes them into a temporary folder.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -55,12 +55,11 @@ async function appRouterDeclaration(): Promise<string> {
     const ts = dirname(createRequire(join(repoRoot, 'package.json')).resolve('typescript/package.json'));
     await promisify(execFile)(
       process.execPath,
-      [join(ts, 'bin/tsc'), '-p', join(here, 'tsconfig.json'), '--outDir', emitted],
-      {
-        cwd: repoRoot,
-        maxBuffer: 16 << 20,
-      },
-    );
+      [join(ts, 'bin/tsc'), '-p', join(here, 'tsconfig.json'), '--outDir', emitted, '--pretty', 'false'],
+      { cwd: repoRoot, maxBuffer: 16 << 20 },
+    ).catch((e: { stdout?: string; message: string }) => {
+      throw new Error(`tsc could not emit the router's declaration:\n${e.stdout || e.message}`);
+    });
     const [code] = generateDtsBundle(
       [
         {
