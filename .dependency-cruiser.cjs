@@ -79,6 +79,8 @@ module.exports = {
     parser: 'swc',
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
+    // A separate package that imports the packed client (test/clients/client-package.test.ts installs it).
+    exclude: { path: '^test/clients/consumer/' },
     enhancedResolveOptions: {
       extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
       // Packages that only declare "exports" (the MCP SDK, youtubei.js, hono) resolve as Node resolves them.
