@@ -12,7 +12,9 @@ import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
-import type { Segment } from '../video/schemas.ts';
+import type { Chapter, Segment } from '../video/schemas.ts';
+import { groupByChapters } from './transcript-chapters.ts';
+import { wordTimingOf } from './words.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
@@ -43,7 +45,7 @@ export async function fetchTranscript(
     t: CachedTranscript,
     cached: boolean,
     creditsCharged: number,
-  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input);
+  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input, video.info);
   const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, SUBTITLES_PRICE);
 
   let choice;
@@ -133,7 +135,10 @@ const SOURCE_OF = {
   translation: 'translation',
 } as const;
 
-/** One page (and rendering) of a stored transcript, as the transcript operations answer it. */
+/**
+ * One page (and rendering) of a stored transcript, as the transcript operations answer it. `video`: its chapters,
+ * for `chapters=true`.
+ */
 export function presentPage(
   videoId: string,
   requestedLang: string | null,
@@ -141,14 +146,22 @@ export function presentPage(
   t: CachedTranscript,
   cached: boolean,
   creditsCharged: number,
-  view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit'>,
+  view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit' | 'words' | 'chapters'>,
+  video?: { chapters: readonly Chapter[]; duration: number } | null,
 ): Transcript {
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
   const whole = offset === 0 && end === t.segmentCount;
   // The cached array is shared by every request: slice, never splice. Read only when this answer needs it.
-  const page = () => (whole ? t.segments() : t.segments().slice(offset, end));
+  const plain = () => (whole ? t.segments() : t.segments().slice(offset, end));
+  // Words and chapters are views too: new objects around the shared segments, made only when asked for.
+  const words = view.words ? t.words() : undefined;
+  const page = words === undefined ? plain : () => plain().map((s, i) => ({ ...s, words: words?.[offset + i] ?? null }));
+  const groups = view.chapters
+    ? groupByChapters(video?.chapters ?? [], page(), offset, Math.max(t.duration, video?.duration ?? 0))
+    : undefined;
+  const headings = groups?.map((g) => ({ at: g.offset - offset, title: g.title, start: g.start }));
   const answer: Transcript = {
     status: 'succeeded',
     videoId,
@@ -166,11 +179,15 @@ export function presentPage(
     get segments() {
       return page();
     },
+    ...(view.words ? { wordTiming: wordTimingOf(t.origin, t.hasWords) } : {}),
+    ...(groups === undefined ? {} : { chapters: groups }),
     format,
-    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1) }),
+    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1, headings) }),
     cached,
     creditsCharged,
   };
+  // Only the stored segments as they are may be sent as stored: an answer with words or chapters is serialized.
+  if (view.words || view.chapters) return answer;
   if (whole && format === 'json') storedJson.set(answer, t.segmentsJson);
   storedPages.set(answer, { segmentsJson: t.segmentsJson, segments: page });
   return answer;
