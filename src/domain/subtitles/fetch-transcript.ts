@@ -14,7 +14,7 @@ import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
 import type { Chapter, Segment } from '../video/schemas.ts';
 import { groupByChapters } from './transcript-chapters.ts';
-import { wordTimingOf } from './words.ts';
+import { wordTimingOf, type Word } from './words.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
@@ -157,7 +157,9 @@ export function presentPage(
   const plain = () => (whole ? t.segments() : t.segments().slice(offset, end));
   // Words and chapters are views too: new objects around the shared segments, made only when asked for.
   const words = view.words ? t.words() : undefined;
-  const page = words === undefined ? plain : () => plain().map((s, i) => ({ ...s, words: words?.[offset + i] ?? null }));
+  let worded: (Segment & { words: Word[] | null })[] | undefined;
+  const page =
+    words === undefined ? plain : () => (worded ??= plain().map((s, i) => ({ ...s, words: words?.[offset + i] ?? null })));
   const groups = view.chapters
     ? groupByChapters(video?.chapters ?? [], page(), offset, Math.max(t.duration, video?.duration ?? 0))
     : undefined;
