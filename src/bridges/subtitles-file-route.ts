@@ -12,7 +12,13 @@ export const DEFAULT_FILE_FORMAT: FileFormat = 'srt';
 
 /** A boolean query parameter: true or false; anything else is left for the procedure's validation to refuse. */
 const flag = (value: string | undefined) =>
-  value === undefined || value === '' ? undefined : value === 'true' ? true : value === 'false' ? false : (value as never);
+  value === undefined || value === ''
+    ? undefined
+    : value === 'true'
+      ? true
+      : value === 'false'
+        ? false
+        : (value as never);
 
 /**
  * GET /api/v1/videos/{videoId}/subtitles?lang=&format=text|srt|vtt answers the file itself, so `curl -OJ` works.

@@ -72,7 +72,10 @@ describe.skipIf(!run)('the local engine through POST /subtitles', () => {
     }
 
     // Word timings: pocketsphinx times each word. Asked for on the stored transcript (free), on every surface.
-    const worded = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: SPEECH_VIDEOS.noCaptions, words: true } });
+    const worded = await rest(s.url, 'POST', '/subtitles', {
+      key,
+      body: { videoId: SPEECH_VIDEOS.noCaptions, words: true },
+    });
     expect(worded.json).toMatchObject({ creditsCharged: 0, wordTiming: { available: true } });
     expect(worded.json.segments.map(({ words: _w, ...x }: { words: unknown }) => x)).toEqual(t.segments);
     for (const seg of worded.json.segments as Seg[]) {
@@ -87,7 +90,10 @@ describe.skipIf(!run)('the local engine through POST /subtitles', () => {
         last = w.start;
       }
     }
-    const viaTrpc = await trpcClient(s.url, key).subtitles.get.mutate({ videoId: SPEECH_VIDEOS.noCaptions, words: true });
+    const viaTrpc = await trpcClient(s.url, key).subtitles.get.mutate({
+      videoId: SPEECH_VIDEOS.noCaptions,
+      words: true,
+    });
     expect(viaTrpc.status === 'succeeded' && viaTrpc.segments).toEqual(worded.json.segments);
     const client = await mcpClient(s.url, key);
     const tool = (await client.callTool({

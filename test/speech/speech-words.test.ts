@@ -36,7 +36,8 @@ async function transcribed(key: string) {
   for (const until = Date.now() + 60_000; ; await new Promise((res) => setTimeout(res, 100))) {
     const job = (await rest(s.url, 'GET', `/jobs/${r.json.job.id}`, { key })).json;
     if (job.status === 'succeeded') return job;
-    if (job.status === 'failed' || Date.now() > until) throw new Error(`job ${job.status}: ${JSON.stringify(job.error)}`);
+    if (job.status === 'failed' || Date.now() > until)
+      throw new Error(`job ${job.status}: ${JSON.stringify(job.error)}`);
   }
 }
 

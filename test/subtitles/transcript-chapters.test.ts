@@ -40,7 +40,10 @@ describe.skipIf(!sharedAvailable)('chapters inside the transcript', () => {
 
   it('a page holds the chapters of its segments only', async () => {
     const { key } = await h.s.newKey({ credits: 10 });
-    const whole = await rest(h.s.url, 'POST', '/subtitles', { key, body: { videoId: ID.manualOnlyDe, chapters: true } });
+    const whole = await rest(h.s.url, 'POST', '/subtitles', {
+      key,
+      body: { videoId: ID.manualOnlyDe, chapters: true },
+    });
     const second = whole.json.chapters[1] as Chapter;
     const r = await rest(h.s.url, 'POST', '/subtitles', {
       key,

@@ -21,7 +21,11 @@ function asrOnlyPlayer(): string {
   return JSON.stringify(player);
 }
 
-const seg = (utf8: string, tOffsetMs?: number) => ({ utf8, ...(tOffsetMs === undefined ? {} : { tOffsetMs }), acAsrConf: 0 });
+const seg = (utf8: string, tOffsetMs?: number) => ({
+  utf8,
+  ...(tOffsetMs === undefined ? {} : { tOffsetMs }),
+  acAsrConf: 0,
+});
 const ASR_TRACK = {
   wireMagic: 'pb3',
   pens: [{}],
@@ -110,7 +114,10 @@ describe('word timing from auto-captions', () => {
     expect(plain.json).toMatchObject({ cached: true, creditsCharged: 0 });
     expect(plain.json.wordTiming).toBeUndefined();
     expect(plain.json.segments[0]).toEqual({ start: 1, end: 3.11, text: 'hello and welcome back' });
-    const paged = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: TIMED, words: true, offset: 1, limit: 1 } });
+    const paged = await rest(s.url, 'POST', '/subtitles', {
+      key,
+      body: { videoId: TIMED, words: true, offset: 1, limit: 1 },
+    });
     expect(paged.json.segments).toEqual([r.json.segments[1]]);
     expect(paged.json.creditsCharged).toBe(0);
   });

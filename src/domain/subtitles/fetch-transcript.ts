@@ -159,7 +159,9 @@ export function presentPage(
   const words = view.words ? t.words() : undefined;
   let worded: (Segment & { words: Word[] | null })[] | undefined;
   const page =
-    words === undefined ? plain : () => (worded ??= plain().map((s, i) => ({ ...s, words: words?.[offset + i] ?? null })));
+    words === undefined
+      ? plain
+      : () => (worded ??= plain().map((s, i) => ({ ...s, words: words?.[offset + i] ?? null })));
   const groups = view.chapters
     ? groupByChapters(video?.chapters ?? [], page(), offset, Math.max(t.duration, video?.duration ?? 0))
     : undefined;

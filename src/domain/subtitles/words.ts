@@ -80,7 +80,9 @@ export function splitWords(segments: readonly WordedSegment[]): {
 }
 
 /** Words, each starting at the later of its own start and the previous one's: the shape the parsers build. */
-export function wordsFrom(items: readonly { start: number; end?: number; text: string; confidence?: number }[]): Word[] {
+export function wordsFrom(
+  items: readonly { start: number; end?: number; text: string; confidence?: number }[],
+): Word[] {
   return items.map((w, i) => ({
     start: w.start,
     end: w.end ?? items[i + 1]?.start ?? w.start,

@@ -21,9 +21,7 @@ type WhisperWord = z.infer<typeof WhisperWord>;
 
 const VerboseJson = z.object({
   language: z.string().nullish(),
-  segments: z
-    .array(z.object({ start: z.number(), end: z.number(), text: z.string(), words: WhisperWords }))
-    .nullish(),
+  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string(), words: WhisperWords })).nullish(),
   words: WhisperWords,
   text: z.string().nullish(),
   duration: z.number().nullish(),

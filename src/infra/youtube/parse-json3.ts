@@ -47,7 +47,7 @@ function wordsOf(startMs: number, segs: Json3Seg[], end: number | undefined): { 
     const parts = w.text.replace(ZERO_WIDTH, '').split(/\s+/).filter(Boolean);
     const until = timed[i + 1]?.start ?? end ?? w.start;
     const step = parts.length > 1 ? Math.max(0, until - w.start) / parts.length : 0;
-    parts.forEach((p, k) => words.push({ start: w.start + k * step, text: p }));
+    for (const [k, p] of parts.entries()) words.push({ start: w.start + k * step, text: p });
   }
   return words;
 }
