@@ -13,8 +13,7 @@ import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
 import type { Chapter, Segment } from '../video/schemas.ts';
-import { groupByChapters } from './transcript-chapters.ts';
-import { wordTimingOf, type Word } from './words.ts';
+import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
@@ -155,17 +154,9 @@ export function presentPage(
   const whole = offset === 0 && end === t.segmentCount;
   // The cached array is shared by every request: slice, never splice. Read only when this answer needs it.
   const plain = () => (whole ? t.segments() : t.segments().slice(offset, end));
-  // Words and chapters are views too: new objects around the shared segments, made only when asked for.
-  const words = view.words ? t.words() : undefined;
-  let worded: (Segment & { words: Word[] | null })[] | undefined;
-  const page =
-    words === undefined
-      ? plain
-      : () => (worded ??= plain().map((s, i) => ({ ...s, words: words?.[offset + i] ?? null })));
-  const groups = view.chapters
-    ? groupByChapters(video?.chapters ?? [], page(), offset, Math.max(t.duration, video?.duration ?? 0))
-    : undefined;
-  const headings = groups?.map((g) => ({ at: g.offset - offset, title: g.title, start: g.start }));
+  // `words` and `chapters` are views too (transcript-views.ts).
+  const views = pageViews(t, view, offset, plain, video);
+  const page = views.page;
   const answer: Transcript = {
     status: 'succeeded',
     videoId,
@@ -183,15 +174,14 @@ export function presentPage(
     get segments() {
       return page();
     },
-    ...(view.words ? { wordTiming: wordTimingOf(t.origin, t.hasWords) } : {}),
-    ...(groups === undefined ? {} : { chapters: groups }),
+    ...views.fields,
     format,
-    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1, headings) }),
+    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1, views.headings) }),
     cached,
     creditsCharged,
   };
   // Only the stored segments as they are may be sent as stored: an answer with words or chapters is serialized.
-  if (view.words || view.chapters) return answer;
+  if (views.changed) return answer;
   if (whole && format === 'json') storedJson.set(answer, t.segmentsJson);
   storedPages.set(answer, { segmentsJson: t.segmentsJson, segments: page });
   return answer;

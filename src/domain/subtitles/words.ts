@@ -79,21 +79,9 @@ export function splitWords(segments: readonly WordedSegment[]): {
   };
 }
 
-/** Words, each starting at the later of its own start and the previous one's: the shape the parsers build. */
-export function wordsFrom(
-  items: readonly { start: number; end?: number; text: string; confidence?: number }[],
-): Word[] {
-  return items.map((w, i) => ({
-    start: w.start,
-    end: w.end ?? items[i + 1]?.start ?? w.start,
-    text: w.text,
-    ...(w.confidence === undefined ? {} : { confidence: w.confidence }),
-  }));
-}
-
 const WHY_NONE: Record<string, string> = {
   manual: 'Captions written by people carry no word timing: every segment’s words is null',
-  asr: 'This auto-caption track came without word offsets: every segment’s words is null',
+  asr: 'No word timing is stored for this auto-caption track (YouTube sent no word offsets, or it was stored before word timing was kept): every segment’s words is null',
   translation: 'Translations carry no word timing: every segment’s words is null',
   speech: 'This speech-to-text transcript was stored without word timing: every segment’s words is null',
 };
