@@ -95,10 +95,20 @@ describe('parseTimedTextXml', () => {
   });
 
   it('reads srv3 (milliseconds) with <s> spans, <br/>, and a cue out of order', () => {
-    expect(parseTimedTextXml(readOwn('timedtext.own.srv3.xml'))).toEqual([
+    const segments = parseTimedTextXml(readOwn('timedtext.own.srv3.xml'));
+    expect(segments.map(({ start, end, text }) => ({ start, end, text }))).toEqual([
       { start: 0.5, end: 0.9, text: 'early' },
       { start: 1, end: 2.5, text: 'first words' },
       { start: 3, end: 4, text: 'second line ☺' },
+    ]);
+    // Spans with an offset (<s t="ms">, as srv3 auto-captions time their words) are read as word timings.
+    expect(segments.map((s) => s.words)).toEqual([
+      null,
+      [
+        { start: 1, end: 1.5, text: 'first' },
+        { start: 1.5, end: 2.5, text: 'words' },
+      ],
+      null,
     ]);
   });
 

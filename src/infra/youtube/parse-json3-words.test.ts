@@ -4,6 +4,7 @@
 // first, `acAsrConf` on each, and `aAppend` newline events between), and in malformed variants the parser must survive.
 import { describe, expect, it } from 'vitest';
 import { parseJson3 } from './parse-json3.ts';
+import { parseTimedTextXml } from './parse-srv3.ts';
 
 const track = (events: unknown[]) => JSON.stringify({ wireMagic: 'pb3', pens: [{}], events });
 
@@ -86,5 +87,17 @@ describe('json3 word offsets', () => {
     ]);
     // Clamped into its segment.
     expect(odd[1]!.words).toEqual([{ start: 4, end: 4, text: 'late' }]);
+  });
+
+  it('srv3 auto-captions (<s t="ms" ac="…">) give the same words as json3', () => {
+    const srv3 =
+      '<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>' +
+      '<w t="0" id="1" wp="1" ws="1"/>' +
+      '<p t="2399" d="6801" w="1"><s ac="0">hey</s><s t="201" ac="0"> in</s><s t="321" ac="0"> today&#39;s</s><s t="721" ac="0"> lesson</s></p>' +
+      '<p t="4430" d="4770" w="1" a="1">\n</p>' +
+      '<p t="4440" d="6239" w="1"><s ac="0">you</s><s t="319" ac="0"> finally</s><s t="1120" ac="0"> think</s></p>' +
+      '<p t="9000" d="1500" w="1"><s ac="0">[Music]</s></p>' +
+      '</body></timedtext>';
+    expect(parseTimedTextXml(srv3)).toEqual(segments);
   });
 });
