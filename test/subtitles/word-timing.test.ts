@@ -7,6 +7,7 @@ import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { json } from '../support/fake-youtube.ts';
 import { readOwn } from '../support/fixture-files.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
+import { readTranscript } from '../support/stores.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { ID, recordedRoutes } from './recorded-youtube.ts';
 
@@ -120,6 +121,18 @@ describe('word timing from auto-captions', () => {
     });
     expect(paged.json.segments).toEqual([r.json.segments[1]]);
     expect(paged.json.creditsCharged).toBe(0);
+  });
+
+  it('the stored form: the row in PostgreSQL keeps the words beside the segments, and answers read from it', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    const fresh = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: TIMED, words: true } });
+    const row = await readTranscript(s.deps.sql, TIMED, 'en', 'asr');
+    expect(JSON.parse(row!.body)[0]).toEqual({ start: 1, end: 3.11, text: 'hello and welcome back' });
+    expect(JSON.parse(row!.words!)).toEqual(fresh.json.segments.map((x: Seg) => x.words));
+    // The in-memory copy refilled from the row (as after a restart or an eviction) answers the same words.
+    s.deps.hotCache.setTranscript(TIMED, row!);
+    const again = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: TIMED, words: true } });
+    expect(again.json.segments).toEqual(fresh.json.segments);
   });
 
   it('tRPC and MCP answer the same words', async () => {

@@ -1,6 +1,6 @@
 // Stored transcripts (YouTube's tracks and our translations) and translations per source language.
 import type { Sql } from '../../../db/client.ts';
-import type { Origin, TranscriptStore } from '../../domain/subtitles/transcript-store.ts';
+import type { NewTranscript, Origin, TranscriptStore } from '../../domain/subtitles/transcript-store.ts';
 import type { TranslationStore } from '../../domain/translations/translation-store.ts';
 import type { Segment } from '../../domain/video/schemas.ts';
 
@@ -76,14 +76,15 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
 async function storeTranscript(
   sql: Sql,
   videoId: string,
-  t: { lang: string; origin: Origin; trackName: string; segments: Segment[] },
+  t: { lang: string; origin: Origin; trackName: string; segments: Segment[]; words?: NewTranscript['words'] },
 ): Promise<void> {
   await sql`
-    insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
-    values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)})
+    insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, words)
+    values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)},
+            ${t.words ? JSON.stringify(t.words) : null})
     on conflict (video_id, lang, origin) do update set
       track_name = excluded.track_name, segment_count = excluded.segment_count, duration = excluded.duration,
-      body = excluded.body, created_at = now()`;
+      body = excluded.body, words = excluded.words, created_at = now()`;
 }
 
 export function createTranslationStore(sql: Sql): TranslationStore {
