@@ -1,6 +1,7 @@
 // The outside world as the domain sees it. src/infra implements these; tests may hand in loopback ones.
 import type { AudioSource } from './speech/ports.ts';
-import type { Segment, Track, VideoInfo } from './video/schemas.ts';
+import type { WordedSegment } from './subtitles/words.ts';
+import type { Track, VideoInfo } from './video/schemas.ts';
 
 /** A caption track plus what is needed to download it. */
 export interface SourceTrack extends Track {
@@ -44,7 +45,7 @@ export interface VideoSource {
    */
   getVideo(videoId: string, signal?: AbortSignal, purpose?: 'captions' | 'metadata'): Promise<SourceVideo>;
   /** Downloads and parses one track. Throws ServiceError EXTRACTION_FAILED on upstream failure. */
-  fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<Segment[]>;
+  fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<WordedSegment[]>;
   /** A seekable stream at least `width` wide when possible, else storyboards. */
   getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource>;
   /**
