@@ -25,6 +25,8 @@ declare const clientRouter: TRPCBuiltRouter<{
 				format?: "json" | "srt" | "text" | "vtt" | undefined;
 				offset?: number | undefined;
 				limit?: number | undefined;
+				words?: boolean | undefined;
+				chapters?: boolean | undefined;
 				callbackUrl?: string | undefined;
 			};
 			output: {
@@ -46,7 +48,34 @@ declare const clientRouter: TRPCBuiltRouter<{
 					start: number;
 					end: number;
 					text: string;
+					words?: {
+						start: number;
+						end: number;
+						text: string;
+						confidence?: number | undefined;
+					}[] | null | undefined;
 				}[];
+				wordTiming?: {
+					available: boolean;
+					note: string;
+				} | undefined;
+				chapters?: {
+					title: string;
+					start: number;
+					end: number;
+					offset: number;
+					segments: {
+						start: number;
+						end: number;
+						text: string;
+						words?: {
+							start: number;
+							end: number;
+							text: string;
+							confidence?: number | undefined;
+						}[] | null | undefined;
+					}[];
+				}[] | null | undefined;
 				format: "json" | "srt" | "text" | "vtt";
 				content?: string | undefined;
 				cached: boolean;
@@ -441,7 +470,34 @@ declare const clientRouter: TRPCBuiltRouter<{
 							start: number;
 							end: number;
 							text: string;
+							words?: {
+								start: number;
+								end: number;
+								text: string;
+								confidence?: number | undefined;
+							}[] | null | undefined;
 						}[];
+						wordTiming?: {
+							available: boolean;
+							note: string;
+						} | undefined;
+						chapters?: {
+							title: string;
+							start: number;
+							end: number;
+							offset: number;
+							segments: {
+								start: number;
+								end: number;
+								text: string;
+								words?: {
+									start: number;
+									end: number;
+									text: string;
+									confidence?: number | undefined;
+								}[] | null | undefined;
+							}[];
+						}[] | null | undefined;
 						format: "json" | "srt" | "text" | "vtt";
 						content?: string | undefined;
 						cached: boolean;

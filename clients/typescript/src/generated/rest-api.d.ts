@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Get a timed transcript
-         * @description The transcript of a video as `segments` of `{start, end, text}` in seconds. Give `url` or `videoId`. 2 credits when captions must be extracted; free when stored (same video and track). `mode`: `auto` (default) answers the video’s captions when it has any, else speech-to-text; `native` captions only (422 NO_SUBTITLES when there are none); `generate` always speech-to-text. `source` says where the transcript came from: `manual`, `auto-captions` (YouTube’s speech recognition), `speech-to-text` (ours, with `engine` and `model`) or `translation`. Speech-to-text runs as a job: the answer is **202** with `status` queued/running and `job`; poll GET /jobs/{id} until it succeeds (`result.transcript`). It costs 1 credit per started minute of audio, charged once when the transcript is stored (never for a failed job); 402 before any work when the balance cannot cover `estimatedCredits`. The price is measured on the audio actually decoded, never on the duration the media reports (a playlist’s or container’s own figure is only the estimate): the job decodes no more audio than the balance covers, and audio longer than that fails the job with 402 INSUFFICIENT_CREDITS before any of it reaches the engine (nothing charged, no partial transcript). Identical requests share one job. The transcript is then stored: later requests answer it at once, free. `callbackUrl` is called when a speech-to-text job this request started or joined ends (answers served at once do not call back). `format` text, srt or vtt adds `content`, the segments rendered as that file (GET /videos/{videoId}/subtitles answers the file itself). Paging: `offset` (default 0) and `limit` (1-5000; default every segment here, 300 on MCP) select segments; `segmentCount` is always the whole transcript's and `nextOffset` the next page's offset (null at the end). Pages of a stored transcript are free.
+         * @description The transcript of a video as `segments` of `{start, end, text}` in seconds. Give `url` or `videoId`. 2 credits when captions must be extracted; free when stored (same video and track). `mode`: `auto` (default) answers the video’s captions when it has any, else speech-to-text; `native` captions only (422 NO_SUBTITLES when there are none); `generate` always speech-to-text. `source` says where the transcript came from: `manual`, `auto-captions` (YouTube’s speech recognition), `speech-to-text` (ours, with `engine` and `model`) or `translation`. Speech-to-text runs as a job: the answer is **202** with `status` queued/running and `job`; poll GET /jobs/{id} until it succeeds (`result.transcript`). It costs 1 credit per started minute of audio, charged once when the transcript is stored (never for a failed job); 402 before any work when the balance cannot cover `estimatedCredits`. The price is measured on the audio actually decoded, never on the duration the media reports (a playlist’s or container’s own figure is only the estimate): the job decodes no more audio than the balance covers, and audio longer than that fails the job with 402 INSUFFICIENT_CREDITS before any of it reaches the engine (nothing charged, no partial transcript). Identical requests share one job. The transcript is then stored: later requests answer it at once, free. `callbackUrl` is called when a speech-to-text job this request started or joined ends (answers served at once do not call back). `format` text, srt or vtt adds `content`, the segments rendered as that file (GET /videos/{videoId}/subtitles answers the file itself). Paging: `offset` (default 0) and `limit` (1-5000; default every segment here, 300 on MCP) select segments; `segmentCount` is always the whole transcript's and `nextOffset` the next page's offset (null at the end). Pages of a stored transcript are free. `words: true` (free) adds each segment’s `words`, `{start, end, text, confidence?}` inside the segment and in order: from YouTube’s auto-captions when the track times its words, and from speech-to-text (Whisper-compatible server, pocketsphinx); `null` where the source has none (manual captions, translations), which `wordTiming` says. With `format` vtt, the cues carry word timestamps as YouTube’s own VTT does (`hello<00:00:01.240><c> world</c>`). `chapters: true` (free) adds `chapters`: the page’s segments grouped under the video’s chapters (those GET /videos/{videoId} answers), each `{title, start, end, offset, segments}`; null when the video has none. Format text puts each chapter’s title as a heading (`## Title (m:ss)`), vtt as a NOTE.
          */
         post: operations["subtitles-get"];
         delete?: never;
@@ -431,6 +431,10 @@ export interface operations {
                     offset?: number;
                     /** @description Segments per page, 1-5000. Default: all of them (REST, tRPC); 300 on MCP */
                     limit?: number;
+                    /** @description true: each segment also carries `words`, each word with its own start and end (from YouTube’s auto-captions when the track times its words, and from speech-to-text); null where the source has none (manual captions, translations), as `wordTiming` says. With format vtt, word cues as YouTube’s own VTT writes them (`<00:00:01.240><c> word</c>`). Free: the same call, the same price */
+                    words?: boolean;
+                    /** @description true: `chapters` groups the page’s segments under the video’s chapters (null when the video has none); format text, and the MCP text, put each chapter’s title as a heading, vtt as a NOTE. Free: the same call, the same price */
+                    chapters?: boolean;
                     /** @description Optional https URL that receives a signed POST (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) when the job ends; must resolve to public addresses */
                     callbackUrl?: string;
                 };
@@ -489,7 +493,52 @@ export interface operations {
                             /** @description End, in seconds; end > start */
                             end: number;
                             text: string;
+                            /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
+                            words?: {
+                                /** @description Seconds from the start of the video */
+                                start: number;
+                                /** @description Seconds; start <= end, both inside the segment */
+                                end: number;
+                                text: string;
+                                /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
+                                confidence?: number;
+                            }[] | null;
                         }[];
+                        /** @description With `words=true`: whether this transcript has word timings, and from where */
+                        wordTiming?: {
+                            /** @description Some segments carry word timings */
+                            available: boolean;
+                            /** @description Where the word timings come from, or why there are none */
+                            note: string;
+                        };
+                        /** @description With `chapters=true`: the video’s chapters holding segments of this page, each with those segments (also in `segments`); null when the video has no chapters */
+                        chapters?: {
+                            title: string;
+                            /** @description Seconds: where the chapter starts */
+                            start: number;
+                            /** @description Seconds: where the next chapter starts (the video’s end for the last) */
+                            end: number;
+                            /** @description Index, in the whole transcript, of the chapter’s first segment in this page */
+                            offset: number;
+                            /** @description The segments of this page that start in the chapter */
+                            segments: {
+                                /** @description Start, in seconds from the start of the video */
+                                start: number;
+                                /** @description End, in seconds; end > start */
+                                end: number;
+                                text: string;
+                                /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
+                                words?: {
+                                    /** @description Seconds from the start of the video */
+                                    start: number;
+                                    /** @description Seconds; start <= end, both inside the segment */
+                                    end: number;
+                                    text: string;
+                                    /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
+                                    confidence?: number;
+                                }[] | null;
+                            }[];
+                        }[] | null;
                         /** @enum {string} */
                         format: "json" | "text" | "srt" | "vtt";
                         /** @description For format text, srt or vtt: `segments` rendered as that file (SubRip cues numbered from offset + 1) */
@@ -601,7 +650,52 @@ export interface operations {
                             /** @description End, in seconds; end > start */
                             end: number;
                             text: string;
+                            /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
+                            words?: {
+                                /** @description Seconds from the start of the video */
+                                start: number;
+                                /** @description Seconds; start <= end, both inside the segment */
+                                end: number;
+                                text: string;
+                                /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
+                                confidence?: number;
+                            }[] | null;
                         }[];
+                        /** @description With `words=true`: whether this transcript has word timings, and from where */
+                        wordTiming?: {
+                            /** @description Some segments carry word timings */
+                            available: boolean;
+                            /** @description Where the word timings come from, or why there are none */
+                            note: string;
+                        };
+                        /** @description With `chapters=true`: the video’s chapters holding segments of this page, each with those segments (also in `segments`); null when the video has no chapters */
+                        chapters?: {
+                            title: string;
+                            /** @description Seconds: where the chapter starts */
+                            start: number;
+                            /** @description Seconds: where the next chapter starts (the video’s end for the last) */
+                            end: number;
+                            /** @description Index, in the whole transcript, of the chapter’s first segment in this page */
+                            offset: number;
+                            /** @description The segments of this page that start in the chapter */
+                            segments: {
+                                /** @description Start, in seconds from the start of the video */
+                                start: number;
+                                /** @description End, in seconds; end > start */
+                                end: number;
+                                text: string;
+                                /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
+                                words?: {
+                                    /** @description Seconds from the start of the video */
+                                    start: number;
+                                    /** @description Seconds; start <= end, both inside the segment */
+                                    end: number;
+                                    text: string;
+                                    /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
+                                    confidence?: number;
+                                }[] | null;
+                            }[];
+                        }[] | null;
                         /** @enum {string} */
                         format: "json" | "text" | "srt" | "vtt";
                         /** @description For format text, srt or vtt: `segments` rendered as that file (SubRip cues numbered from offset + 1) */
@@ -2839,7 +2933,52 @@ export interface operations {
                                     /** @description End, in seconds; end > start */
                                     end: number;
                                     text: string;
+                                    /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
+                                    words?: {
+                                        /** @description Seconds from the start of the video */
+                                        start: number;
+                                        /** @description Seconds; start <= end, both inside the segment */
+                                        end: number;
+                                        text: string;
+                                        /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
+                                        confidence?: number;
+                                    }[] | null;
                                 }[];
+                                /** @description With `words=true`: whether this transcript has word timings, and from where */
+                                wordTiming?: {
+                                    /** @description Some segments carry word timings */
+                                    available: boolean;
+                                    /** @description Where the word timings come from, or why there are none */
+                                    note: string;
+                                };
+                                /** @description With `chapters=true`: the video’s chapters holding segments of this page, each with those segments (also in `segments`); null when the video has no chapters */
+                                chapters?: {
+                                    title: string;
+                                    /** @description Seconds: where the chapter starts */
+                                    start: number;
+                                    /** @description Seconds: where the next chapter starts (the video’s end for the last) */
+                                    end: number;
+                                    /** @description Index, in the whole transcript, of the chapter’s first segment in this page */
+                                    offset: number;
+                                    /** @description The segments of this page that start in the chapter */
+                                    segments: {
+                                        /** @description Start, in seconds from the start of the video */
+                                        start: number;
+                                        /** @description End, in seconds; end > start */
+                                        end: number;
+                                        text: string;
+                                        /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
+                                        words?: {
+                                            /** @description Seconds from the start of the video */
+                                            start: number;
+                                            /** @description Seconds; start <= end, both inside the segment */
+                                            end: number;
+                                            text: string;
+                                            /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
+                                            confidence?: number;
+                                        }[] | null;
+                                    }[];
+                                }[] | null;
                                 /** @enum {string} */
                                 format: "json" | "text" | "srt" | "vtt";
                                 /** @description For format text, srt or vtt: `segments` rendered as that file (SubRip cues numbered from offset + 1) */
@@ -4589,6 +4728,10 @@ export interface operations {
                 format?: "text" | "srt" | "vtt";
                 /** @description auto (default), native or generate, as for POST /subtitles */
                 mode?: "native" | "generate" | "auto";
+                /** @description true: with format vtt, cues carry word timestamps as YouTube’s own VTT does (`hello<00:00:01.240><c> world</c>`) where the source timed its words (auto-captions, speech-to-text); free */
+                words?: boolean;
+                /** @description true: the video’s chapters as headings (format text: `## Title (m:ss)`; vtt: a `NOTE Chapter` before each chapter’s first cue); free */
+                chapters?: boolean;
             };
             header?: never;
             path: {
