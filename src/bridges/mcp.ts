@@ -18,6 +18,7 @@ import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
 import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
 import { toolsFor, type ToolDef } from './mcp-tools.ts';
 import { registerViewer } from './mcp-app-resource.ts';
+import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './mcp-tasks.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
@@ -75,7 +76,9 @@ function buildServer(
   rendered: RenderedPages,
   called: string | undefined,
 ): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
+  const server = new McpServer(MCP_SERVER_INFO, {
+    capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
+  });
   registerViewer(server);
   for (const def of toolsFor(called)) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
@@ -95,6 +98,18 @@ function buildServer(
     });
   }
   return server;
+}
+
+/** A tool's result for `ctx`'s caller, as tools/call would answer it (tasks/get reads jobs and batches this way). */
+async function toolResult(ctx: Context, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const def = toolsFor(name).find((t) => t.name === name);
+  if (!def) return errorResult('INTERNAL_ERROR', `No tool ${name}`);
+  try {
+    return successResult(def, await callByPath(createCaller(ctx), def.entry.path, args));
+  } catch (err) {
+    const f = failureOf(err, ctx.requestId);
+    return errorResult(f.code, f.message);
+  }
 }
 
 /**
@@ -189,7 +204,10 @@ export function createMcpEndpoint(results: StoredToolResults) {
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
     // The rate limit counts tool calls, not protocol traffic (initialize, tools/list, ping): they are counted with
     // the caller's lookup, in the one statement every surface uses, and each tool's procedure spends one.
-    const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method === 'tools/call').length;
+    // tasks/get reads a job as get_job does: it counts as a call too.
+    const toolCalls = refusedBatch
+      ? 0
+      : messages.filter((m) => m?.method === 'tools/call' || isTaskMethod(m?.method)).length;
     let auth;
     try {
       auth = await authenticateRequest(ctx, toolCalls);
@@ -233,10 +251,20 @@ export function createMcpEndpoint(results: StoredToolResults) {
       parsed === undefined
         ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
         : request;
-    let response =
-      parsed !== undefined && !(await isLegacyRequest(forward, parsed))
-        ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
-        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, called));
+    const isModern = parsed !== undefined && !(await isLegacyRequest(forward, parsed));
+    // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
+    if (isModern && single && isTaskMethod(single.method)) {
+      const body = await answerTaskRequest(single as { method: string }, (name, args) =>
+        toolResult(toolCtx, name, args),
+      );
+      return Response.json(body, {
+        headers: { 'x-request-id': ctx.requestId, ...Object.fromEntries(rateLimitHeaders(limit)) },
+      });
+    }
+    let response = isModern
+      ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
+      : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, called));
+    if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
 
     const page = rendered.get(toolCtx);
     if (page && response.ok) {
@@ -253,4 +281,20 @@ export function createMcpEndpoint(results: StoredToolResults) {
     response.headers.set('x-request-id', ctx.requestId);
     return response;
   };
+}
+
+/** A tools/call answer that started long work, turned into a CreateTaskResult (the client declared the extension). */
+async function asTaskAnswer(response: Response): Promise<Response> {
+  const text = await response.text();
+  let body: { result?: CallToolResult } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const created = body?.result ? asCreatedTask(body.result) : null;
+  return new Response(created ? JSON.stringify({ ...body, result: created }) : text, {
+    status: response.status,
+    headers: response.headers,
+  });
 }
