@@ -1,0 +1,248 @@
+// MCP resources: what Subtext stores (transcripts, translations, articles, frames) as `subtext://` URIs an agent can
+// list, fill in from templates and read, and that tool results link to (`resource_link`), so a client can attach a
+// transcript to a conversation without pasting it. A read calls the operation the matching tool calls, with the
+// caller's context: the same ownership checks (a `media-...` id is its account's alone), the same price (free when
+// stored), the same errors. resources/list pages what the account itself obtained, newest first.
+import {
+  ProtocolError,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
+  type ReadResourceResult,
+  type ResourceLink,
+} from '@modelcontextprotocol/server';
+import { SUBTITLES_PRICE, FRAME_PRICE, credits } from '../domain/pricing/prices.ts';
+import type { LibraryEntry, LibraryPosition } from '../domain/resources/resource-library.ts';
+import { toCiteLines } from '../domain/subtitles/formats.ts';
+import type { Context } from '../router/context.ts';
+import { jsonRpcCode } from './errors/mcp-error.ts';
+import { failureOf } from './errors/failure.ts';
+import { INVALID_PARAMS } from './mcp-versions.ts';
+
+/** resources/list answers this many per page; `nextCursor` leads to the next. */
+export const RESOURCES_PAGE = 20;
+/** A transcript resource is read in one operation call, of at most this many segments (the operation's own limit). */
+const TRANSCRIPT_SEGMENTS = 5000;
+
+const enc = encodeURIComponent;
+export const transcriptUri = (videoId: string, lang?: string) =>
+  `subtext://videos/${enc(videoId)}/transcript${lang ? `?lang=${enc(lang)}` : ''}`;
+export const articleUri = (id: string) => `subtext://articles/${enc(id)}`;
+export const frameUri = (videoId: string, t: number) => `subtext://frames/${enc(videoId)}/${t}`;
+
+/** Calls a tool's operation with the request's context; throws what the operation throws. */
+export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>;
+/** Renders a tool's output as the text its tool result carries. */
+export type ToolText = (tool: string, output: unknown) => string;
+
+type Out = Record<string, any>;
+
+function transcriptLink(videoId: string, lang: string, source: string): ResourceLink {
+  return {
+    type: 'resource_link',
+    uri: transcriptUri(videoId, lang),
+    name: `transcript-${videoId}-${lang}`,
+    title: `Transcript of ${videoId} (${lang}${source === 'translation' ? ', translation' : ''})`,
+    description: 'Timed transcript as "[h:mm:ss] text" lines; reading it again is free.',
+    mimeType: 'text/plain',
+  };
+}
+
+function articleLink(a: Out): ResourceLink {
+  return {
+    type: 'resource_link',
+    uri: articleUri(a.id),
+    name: `article-${a.id}`,
+    title: String(a.title ?? a.id),
+    description: `Article about ${a.videoId} in ${a.lang}, sections with timestamps; free to read.`,
+    mimeType: 'text/markdown',
+  };
+}
+
+/** The resources a tool's successful output made or names, as `resource_link` content for its result. */
+export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] {
+  const o = output as Out;
+  if (!o || typeof o !== 'object') return [];
+  switch (tool) {
+    case 'get_video_subtitles':
+      return o.status === 'succeeded' ? [transcriptLink(o.videoId, o.lang, o.source)] : [];
+    case 'translate_transcript':
+      return o.translation ? [transcriptLink(o.translation.videoId, o.translation.targetLang, 'translation')] : [];
+    case 'summarize_video':
+      return o.article ? [articleLink(o.article)] : [];
+    case 'get_article':
+      return o.id ? [articleLink(o)] : [];
+    case 'get_video_frame':
+      return [
+        {
+          type: 'resource_link',
+          uri: frameUri(o.videoId, o.t),
+          name: `frame-${o.videoId}-${o.t}`,
+          title: `Frame of ${o.videoId} at ${o.t} s`,
+          mimeType: o.mimeType,
+        },
+      ];
+    default:
+      return [];
+  }
+}
+
+export const libraryEntries = (links: ResourceLink[]): LibraryEntry[] =>
+  links.map((l) => ({ uri: l.uri, name: l.name, title: l.title ?? l.name, mimeType: l.mimeType ?? 'text/plain' }));
+
+/**
+ * Records what an account obtained, for resources/list. A row already noted by this process in the last minute is
+ * not written again, so a transcript read page after page costs one upsert, not one per page.
+ */
+export function createLibraryNotes(maxEntries = 10_000, ttlMs = 60_000) {
+  const recent = new Map<string, number>();
+  return async function note(ctx: Context, accountId: string, entries: LibraryEntry[]): Promise<void> {
+    const now = Date.now();
+    const fresh = entries.filter((e) => {
+      const key = `${accountId}\u0000${e.uri}`;
+      const at = recent.get(key);
+      if (at !== undefined && now - at < ttlMs) return false;
+      if (recent.size >= maxEntries) recent.clear();
+      recent.set(key, now);
+      return true;
+    });
+    if (fresh.length === 0) return;
+    try {
+      await ctx.deps.resourceLibrary.note(accountId, fresh);
+    } catch (err) {
+      // The answer is already made and paid for: a listing that misses it is the lesser harm.
+      for (const e of fresh) recent.delete(`${accountId}\u0000${e.uri}`);
+      ctx.log.warn({ err }, 'could not record MCP resources for the account');
+    }
+  };
+}
+export type LibraryNotes = ReturnType<typeof createLibraryNotes>;
+
+function encodeCursor(p: LibraryPosition): string {
+  return Buffer.from(JSON.stringify([p.seenAt, p.uri])).toString('base64url');
+}
+
+/** A cursor we gave, or -32602: it names a position in the account's own list, nothing else. */
+function decodeCursor(cursor: string): LibraryPosition {
+  const invalid = () => new ProtocolError(INVALID_PARAMS, 'Invalid cursor: pass nextCursor from a resources/list answer');
+  if (cursor.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
+  let v: unknown;
+  try {
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(v) || v.length !== 2) throw invalid();
+  const [seenAt, uri] = v;
+  if (typeof seenAt !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(seenAt))
+    throw invalid();
+  if (typeof uri !== 'string' || !uri.startsWith('subtext://') || uri.length > 1024) throw invalid();
+  return { seenAt, uri };
+}
+
+/** An operation's failure as the JSON-RPC error of a resources/read: not found is -32602 with the URI (SEP-2164). */
+function readFailure(err: unknown, uri: string, ctx: Context): Error {
+  const f = failureOf(err, ctx.requestId);
+  if (f.status === 404) return new ResourceNotFoundError(uri, f.message);
+  const data = { code: f.code, httpStatus: f.status, requestId: ctx.requestId, uri };
+  const code = f.status === 400 || f.status === 422 ? INVALID_PARAMS : jsonRpcCode(f);
+  return new ProtocolError(code, f.message, data);
+}
+
+const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
+export interface ResourceHost {
+  ctx: Context;
+  accountId: string;
+  call: CallTool;
+  text: ToolText;
+  note: LibraryNotes;
+}
+
+/** Registers the templates and the account's paged list on a per-request server. */
+export function registerResources(server: McpServer, host: ResourceHost): void {
+  const { ctx, accountId, call, text, note } = host;
+  const read = async (uri: URL, tool: string, args: Record<string, unknown>) => {
+    try {
+      const output = await call(tool, args);
+      await note(ctx, accountId, libraryEntries(resourceLinksFor(tool, output)));
+      return output as Out;
+    } catch (err) {
+      throw readFailure(err, uri.href, ctx);
+    }
+  };
+
+  server.registerResource(
+    'transcript',
+    new ResourceTemplate('subtext://videos/{videoId}/transcript{?lang}', { list: undefined }),
+    {
+      title: 'Transcript of a video',
+      description:
+        'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
+        `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(SUBTITLES_PRICE)} as get_video_subtitles does. Videos without captions are not transcribed here (use get_video_subtitles).`,
+      mimeType: 'text/plain',
+    },
+    async (uri, vars): Promise<ReadResourceResult> => {
+      const lang = one(vars.lang);
+      const t = await read(uri, 'get_video_subtitles', {
+        videoId: one(vars.videoId),
+        ...(lang ? { lang } : {}),
+        mode: 'native',
+        limit: TRANSCRIPT_SEGMENTS,
+      });
+      const rest =
+        t.nextOffset === null
+          ? ''
+          : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
+      return {
+        contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }],
+      };
+    },
+  );
+
+  server.registerResource(
+    'article',
+    new ResourceTemplate('subtext://articles/{id}', { list: undefined }),
+    {
+      title: 'Article',
+      description:
+        'An article made from a video (summarize_video, search_articles): title, summary, sections with timestamps, key points, as markdown. Free.',
+      mimeType: 'text/markdown',
+    },
+    async (uri, vars): Promise<ReadResourceResult> => {
+      const a = await read(uri, 'get_article', { id: one(vars.id) });
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: text('get_article', a) }] };
+    },
+  );
+
+  server.registerResource(
+    'frame',
+    new ResourceTemplate('subtext://frames/{videoId}/{t}', { list: undefined }),
+    {
+      title: 'Frame of a video',
+      description: `A JPEG still of a video at t seconds (decimals allowed), 640 pixels wide. Costs ${credits(FRAME_PRICE)} the first time that frame is captured; free after.`,
+      mimeType: 'image/jpeg',
+    },
+    async (uri, vars): Promise<ReadResourceResult> => {
+      const t = Number(one(vars.t));
+      if (!Number.isFinite(t) || one(vars.t)?.trim() === '')
+        throw new ProtocolError(INVALID_PARAMS, 't must be a number of seconds', { uri: uri.href });
+      const f = await read(uri, 'get_video_frame', { videoId: one(vars.videoId), t });
+      return { contents: [{ uri: uri.href, mimeType: f.mimeType, blob: f.base64 }] };
+    },
+  );
+
+  // The SDK lists resources in one page from the templates' callbacks; this list is per account and paged.
+  server.server.removeRequestHandler('resources/list');
+  server.server.setRequestHandler('resources/list', async (request) => {
+    const cursor = request.params?.cursor;
+    const after = cursor === undefined ? null : decodeCursor(cursor);
+    const rows = await ctx.deps.resourceLibrary.page(accountId, after, RESOURCES_PAGE + 1);
+    const page = rows.slice(0, RESOURCES_PAGE);
+    const last = page.at(-1);
+    return {
+      resources: page.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType })),
+      ...(rows.length > RESOURCES_PAGE && last ? { nextCursor: encodeCursor(last) } : {}),
+    };
+  });
+}
