@@ -11,7 +11,7 @@ import {
   type ReadResourceResult,
   type ResourceLink,
 } from '@modelcontextprotocol/server';
-import { SUBTITLES_PRICE, FRAME_PRICE, credits } from '../domain/pricing/prices.ts';
+import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
 import type { LibraryEntry, LibraryPosition } from '../domain/resources/resource-library.ts';
 import { toCiteLines } from '../domain/subtitles/formats.ts';
 import type { Context } from '../router/context.ts';
@@ -23,6 +23,8 @@ import { INVALID_PARAMS } from './mcp-versions.ts';
 export const RESOURCES_PAGE = 20;
 /** A transcript resource is read in one operation call, of at most this many segments (the operation's own limit). */
 const TRANSCRIPT_SEGMENTS = 5000;
+/** A read whose content is still being made (a speech-to-text job): ours, outside JSON-RPC's reserved range. */
+const STILL_RUNNING = -31202;
 
 const enc = encodeURIComponent;
 export const transcriptUri = (videoId: string, lang?: string) =>
@@ -151,6 +153,32 @@ function readFailure(err: unknown, uri: string, ctx: Context): Error {
 
 const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
+type Route =
+  | { kind: 'transcript'; videoId: string; lang: string | undefined }
+  | { kind: 'article'; id: string }
+  | { kind: 'frame'; videoId: string; t: string };
+
+const SEGMENT = '([^/?#]+)';
+const TRANSCRIPT = new RegExp(`^subtext://videos/${SEGMENT}/transcript(?:\\?lang=([^&#]*))?$`);
+const ARTICLE = new RegExp(`^subtext://articles/${SEGMENT}$`);
+const FRAME = new RegExp(`^subtext://frames/${SEGMENT}/${SEGMENT}$`);
+
+/** Which of the three templates a URI fills, with its values decoded; undefined when none (not found). */
+function routeOf(uri: string): Route | undefined {
+  if (uri.length > 4096) return undefined;
+  try {
+    let m = TRANSCRIPT.exec(uri);
+    if (m) return { kind: 'transcript', videoId: decodeURIComponent(m[1]!), lang: m[2] ? decodeURIComponent(m[2]) : undefined };
+    m = ARTICLE.exec(uri);
+    if (m) return { kind: 'article', id: decodeURIComponent(m[1]!) };
+    m = FRAME.exec(uri);
+    if (m) return { kind: 'frame', videoId: decodeURIComponent(m[1]!), t: decodeURIComponent(m[2]!) };
+  } catch {
+    // A malformed %-escape: no such resource.
+  }
+  return undefined;
+}
+
 export interface ResourceHost {
   ctx: Context;
   accountId: string;
@@ -172,6 +200,37 @@ export function registerResources(server: McpServer, host: ResourceHost): void {
     }
   };
 
+  const readTranscript = async (uri: URL, videoId: string, lang: string | undefined): Promise<ReadResourceResult> => {
+    const t = await read(uri, 'get_video_subtitles', {
+      videoId,
+      ...(lang ? { lang } : {}),
+      limit: TRANSCRIPT_SEGMENTS,
+    });
+    if (t.status !== 'succeeded')
+      // A video without captions: speech-to-text runs as a job, as for the tool; once it succeeds the read is free.
+      throw new ProtocolError(
+        STILL_RUNNING,
+        `${t.videoId} has no captions: speech-to-text is ${t.status} as job ${t.job.id} (about ${credits(t.estimatedCredits)} when it succeeds); poll get_job, then read this resource again (free)`,
+        { uri: uri.href, job: t.job, status: t.status, estimatedCredits: t.estimatedCredits },
+      );
+    const rest =
+      t.nextOffset === null
+        ? ''
+        : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
+    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }] };
+  };
+  const readArticle = async (uri: URL, id: string): Promise<ReadResourceResult> => {
+    const a = await read(uri, 'get_article', { id });
+    return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: text('get_article', a) }] };
+  };
+  const readFrame = async (uri: URL, videoId: string, at: string): Promise<ReadResourceResult> => {
+    const t = Number(at);
+    if (at.trim() === '' || !Number.isFinite(t))
+      throw new ProtocolError(INVALID_PARAMS, 't must be a number of seconds', { uri: uri.href });
+    const f = await read(uri, 'get_video_frame', { videoId, t });
+    return { contents: [{ uri: uri.href, mimeType: f.mimeType, blob: f.base64 }] };
+  };
+
   server.registerResource(
     'transcript',
     new ResourceTemplate('subtext://videos/{videoId}/transcript{?lang}', { list: undefined }),
@@ -179,25 +238,10 @@ export function registerResources(server: McpServer, host: ResourceHost): void {
       title: 'Transcript of a video',
       description:
         'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
-        `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(SUBTITLES_PRICE)} as get_video_subtitles does. Videos without captions are not transcribed here (use get_video_subtitles).`,
+        `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(SUBTITLES_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
       mimeType: 'text/plain',
     },
-    async (uri, vars): Promise<ReadResourceResult> => {
-      const lang = one(vars.lang);
-      const t = await read(uri, 'get_video_subtitles', {
-        videoId: one(vars.videoId),
-        ...(lang ? { lang } : {}),
-        mode: 'native',
-        limit: TRANSCRIPT_SEGMENTS,
-      });
-      const rest =
-        t.nextOffset === null
-          ? ''
-          : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
-      return {
-        contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }],
-      };
-    },
+    (uri, vars) => readTranscript(uri, one(vars.videoId) ?? '', one(vars.lang)),
   );
 
   server.registerResource(
@@ -209,10 +253,7 @@ export function registerResources(server: McpServer, host: ResourceHost): void {
         'An article made from a video (summarize_video, search_articles): title, summary, sections with timestamps, key points, as markdown. Free.',
       mimeType: 'text/markdown',
     },
-    async (uri, vars): Promise<ReadResourceResult> => {
-      const a = await read(uri, 'get_article', { id: one(vars.id) });
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: text('get_article', a) }] };
-    },
+    (uri, vars) => readArticle(uri, one(vars.id) ?? ''),
   );
 
   server.registerResource(
@@ -223,14 +264,26 @@ export function registerResources(server: McpServer, host: ResourceHost): void {
       description: `A JPEG still of a video at t seconds (decimals allowed), 640 pixels wide. Costs ${credits(FRAME_PRICE)} the first time that frame is captured; free after.`,
       mimeType: 'image/jpeg',
     },
-    async (uri, vars): Promise<ReadResourceResult> => {
-      const t = Number(one(vars.t));
-      if (!Number.isFinite(t) || one(vars.t)?.trim() === '')
-        throw new ProtocolError(INVALID_PARAMS, 't must be a number of seconds', { uri: uri.href });
-      const f = await read(uri, 'get_video_frame', { videoId: one(vars.videoId), t });
-      return { contents: [{ uri: uri.href, mimeType: f.mimeType, blob: f.base64 }] };
-    },
+    (uri, vars) => readFrame(uri, one(vars.videoId) ?? '', one(vars.t) ?? ''),
   );
+
+  // The SDK's template matching needs every query variable present (`.../transcript` alone would be not found), so
+  // reads are routed here, by the same three shapes the templates list.
+  server.server.removeRequestHandler('resources/read');
+  server.server.setRequestHandler('resources/read', async (request) => {
+    const raw = request.params.uri;
+    let uri: URL;
+    try {
+      uri = new URL(raw);
+    } catch {
+      throw new ResourceNotFoundError(raw);
+    }
+    const m = routeOf(raw);
+    if (!m) throw new ResourceNotFoundError(raw);
+    if (m.kind === 'transcript') return readTranscript(uri, m.videoId, m.lang);
+    if (m.kind === 'article') return readArticle(uri, m.id);
+    return readFrame(uri, m.videoId, m.t);
+  });
 
   // The SDK lists resources in one page from the templates' callbacks; this list is per account and paged.
   server.server.removeRequestHandler('resources/list');
