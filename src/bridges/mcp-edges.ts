@@ -29,18 +29,19 @@ export function jsonRpcError(
 }
 
 /**
- * MCP 2026-07-28 (transports, "Protocol Version Header"; versioning): a version the server does not implement, named
- * in the `MCP-Protocol-Version` header or in `_meta`, is 400 with UnsupportedProtocolVersion (-32022) listing the
- * versions it does, whichever era the request looks like.
+ * MCP 2026-07-28 (transports, "Protocol Version Header"; versioning): a version the server does not implement is 400
+ * with UnsupportedProtocolVersion (-32022) listing the versions it does. Here: a request without `_meta` (2025-era
+ * traffic) whose `MCP-Protocol-Version` header names one.
  */
 export function unsupportedVersion(headers: Headers, message: McpMessage | undefined): Response | undefined {
-  const header = headers.get('mcp-protocol-version');
-  const meta = message?.params?._meta?.[PROTOCOL_VERSION_META];
-  const requested = header !== null && !isServedRevision(header) ? header : meta !== undefined && !isServedRevision(meta) ? meta : undefined;
-  if (requested === undefined) return undefined;
+  // A request with `_meta` is the SDK's to judge: a header that disagrees with it is a HeaderMismatch (-32020), and
+  // its -32022 answers get the full list from withServedVersions.
+  if (message?.params?._meta?.[PROTOCOL_VERSION_META] !== undefined) return undefined;
+  const requested = headers.get('mcp-protocol-version');
+  if (requested === null || isServedRevision(requested)) return undefined;
   return jsonRpcError(400, message?.id, UNSUPPORTED_VERSION, 'Unsupported protocol version', {
     supported: [...MCP_REVISIONS],
-    requested: typeof requested === 'string' ? requested : String(requested),
+    requested,
   });
 }
 
