@@ -62,7 +62,11 @@ function mcpRefusal(raw: Buffer): string | undefined {
   const end = text.indexOf('\r\n\r\n');
   const lines = (end < 0 ? text : text.slice(0, end)).split('\r\n').slice(1);
   const bad = lines.find((l) => CONTROL.test(l.slice(l.indexOf(':') + 1)));
-  const name = bad?.slice(0, Math.max(0, bad.indexOf(':'))).trim().toLowerCase() ?? '';
+  const name =
+    bad
+      ?.slice(0, Math.max(0, bad.indexOf(':')))
+      .trim()
+      .toLowerCase() ?? '';
   const mirrored = name.startsWith('mcp-');
   let id: string | number | null = null;
   if (end >= 0) {

@@ -23,7 +23,11 @@ export function jsonRpcError(
   const headers = new Headers({ 'content-type': 'application/json' });
   if (requestId) headers.set('x-request-id', requestId);
   return new Response(
-    JSON.stringify({ jsonrpc: '2.0', id: id ?? null, error: { code, message, ...(data === undefined ? {} : { data }) } }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: id ?? null,
+      error: { code, message, ...(data === undefined ? {} : { data }) },
+    }),
     { status, headers },
   );
 }

@@ -5,12 +5,7 @@ import { z } from 'zod';
 import { parseVideoRef } from '../domain/video/video-ref.ts';
 import { transcriptUri } from './mcp-resources.ts';
 
-const Video = z
-  .string()
-  .trim()
-  .min(1)
-  .max(2048)
-  .describe('A YouTube URL or video id (a direct media URL works too)');
+const Video = z.string().trim().min(1).max(2048).describe('A YouTube URL or video id (a direct media URL works too)');
 const Lang = z.string().trim().max(35).optional().describe('Language of the transcript and of the answer (BCP 47)');
 
 const user = (text: string): PromptMessage => ({ role: 'user', content: { type: 'text', text } });

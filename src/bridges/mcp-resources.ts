@@ -14,6 +14,11 @@ import {
 import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
 import type { LibraryEntry, LibraryPosition } from '../domain/resources/resource-library.ts';
 import { toCiteLines } from '../domain/subtitles/formats.ts';
+import type { Article } from '../domain/articles/schemas.ts';
+import type { SummarizeOutput } from '../domain/articles/summarize-schemas.ts';
+import type { SingleFrame } from '../domain/frames/schemas.ts';
+import type { TranscriptAnswer } from '../domain/subtitles/schemas.ts';
+import type { TranslateOutput } from '../domain/translations/schemas.ts';
 import type { Context } from '../router/context.ts';
 import { jsonRpcCode } from './errors/mcp-error.ts';
 import { failureOf } from './errors/failure.ts';
@@ -37,7 +42,14 @@ export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<
 /** Renders a tool's output as the text its tool result carries. */
 export type ToolText = (tool: string, output: unknown) => string;
 
-type Out = Record<string, any>;
+/** Outputs by tool: the procedures' own output types, each validated by its procedure before it gets here. */
+interface Outputs {
+  get_video_subtitles: TranscriptAnswer;
+  translate_transcript: TranslateOutput;
+  summarize_video: SummarizeOutput;
+  get_article: Article;
+  get_video_frame: SingleFrame;
+}
 
 function transcriptLink(videoId: string, lang: string, source: string): ResourceLink {
   return {
@@ -50,7 +62,7 @@ function transcriptLink(videoId: string, lang: string, source: string): Resource
   };
 }
 
-function articleLink(a: Out): ResourceLink {
+function articleLink(a: Article): ResourceLink {
   return {
     type: 'resource_link',
     uri: articleUri(a.id),
@@ -63,18 +75,25 @@ function articleLink(a: Out): ResourceLink {
 
 /** The resources a tool's successful output made or names, as `resource_link` content for its result. */
 export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] {
-  const o = output as Out;
-  if (!o || typeof o !== 'object') return [];
+  if (!output || typeof output !== 'object') return [];
+  const as = <K extends keyof Outputs>(_: K) => output as Outputs[K];
   switch (tool) {
-    case 'get_video_subtitles':
+    case 'get_video_subtitles': {
+      const o = as('get_video_subtitles');
       return o.status === 'succeeded' ? [transcriptLink(o.videoId, o.lang, o.source)] : [];
-    case 'translate_transcript':
+    }
+    case 'translate_transcript': {
+      const o = as('translate_transcript');
       return o.translation ? [transcriptLink(o.translation.videoId, o.translation.targetLang, 'translation')] : [];
-    case 'summarize_video':
+    }
+    case 'summarize_video': {
+      const o = as('summarize_video');
       return o.article ? [articleLink(o.article)] : [];
+    }
     case 'get_article':
-      return o.id ? [articleLink(o)] : [];
-    case 'get_video_frame':
+      return [articleLink(as('get_article'))];
+    case 'get_video_frame': {
+      const o = as('get_video_frame');
       return [
         {
           type: 'resource_link',
@@ -84,6 +103,7 @@ export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] 
           mimeType: o.mimeType,
         },
       ];
+    }
     default:
       return [];
   }
@@ -126,7 +146,8 @@ function encodeCursor(p: LibraryPosition): string {
 
 /** A cursor we gave, or -32602: it names a position in the account's own list, nothing else. */
 function decodeCursor(cursor: string): LibraryPosition {
-  const invalid = () => new ProtocolError(INVALID_PARAMS, 'Invalid cursor: pass nextCursor from a resources/list answer');
+  const invalid = () =>
+    new ProtocolError(INVALID_PARAMS, 'Invalid cursor: pass nextCursor from a resources/list answer');
   if (cursor.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   let v: unknown;
   try {
@@ -168,7 +189,12 @@ function routeOf(uri: string): Route | undefined {
   if (uri.length > 4096) return undefined;
   try {
     let m = TRANSCRIPT.exec(uri);
-    if (m) return { kind: 'transcript', videoId: decodeURIComponent(m[1]!), lang: m[2] ? decodeURIComponent(m[2]) : undefined };
+    if (m)
+      return {
+        kind: 'transcript',
+        videoId: decodeURIComponent(m[1]!),
+        lang: m[2] ? decodeURIComponent(m[2]) : undefined,
+      };
     m = ARTICLE.exec(uri);
     if (m) return { kind: 'article', id: decodeURIComponent(m[1]!) };
     m = FRAME.exec(uri);
@@ -190,11 +216,11 @@ export interface ResourceHost {
 /** Registers the templates and the account's paged list on a per-request server. */
 export function registerResources(server: McpServer, host: ResourceHost): void {
   const { ctx, accountId, call, text, note } = host;
-  const read = async (uri: URL, tool: string, args: Record<string, unknown>) => {
+  const read = async <K extends keyof Outputs>(uri: URL, tool: K, args: Record<string, unknown>) => {
     try {
       const output = await call(tool, args);
       await note(ctx, accountId, libraryEntries(resourceLinksFor(tool, output)));
-      return output as Out;
+      return output as Outputs[K];
     } catch (err) {
       throw readFailure(err, uri.href, ctx);
     }
@@ -217,7 +243,9 @@ export function registerResources(server: McpServer, host: ResourceHost): void {
       t.nextOffset === null
         ? ''
         : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
-    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }] };
+    return {
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }],
+    };
   };
   const readArticle = async (uri: URL, id: string): Promise<ReadResourceResult> => {
     const a = await read(uri, 'get_article', { id });

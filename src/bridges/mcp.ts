@@ -62,7 +62,11 @@ function successResult(def: ToolDef, output: unknown): CallToolResult {
   if (mcp.image) {
     const img = mcp.image(output);
     return {
-      content: [{ type: 'image', data: img.base64, mimeType: img.mimeType }, { type: 'text', text: img.caption }, ...links],
+      content: [
+        { type: 'image', data: img.base64, mimeType: img.mimeType },
+        { type: 'text', text: img.caption },
+        ...links,
+      ],
     };
   }
   return {
@@ -283,10 +287,9 @@ export function createMcpEndpoint(results: StoredToolResults) {
         answer,
         single?.id ?? null,
       );
-    let response =
-      isModern
-        ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
-        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, notes, called));
+    let response = isModern
+      ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
+      : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, notes, called));
 
     const page = rendered.get(toolCtx);
     if (page && response.ok) {

@@ -71,7 +71,10 @@ describe('protocol versions: one list everywhere', () => {
     });
     expect(r.status).toBe(400);
     expect(r.json.id).toBe(7);
-    expect(r.json.error).toMatchObject({ code: -32022, data: { supported: [...MCP_REVISIONS], requested: '2099-01-01' } });
+    expect(r.json.error).toMatchObject({
+      code: -32022,
+      data: { supported: [...MCP_REVISIONS], requested: '2099-01-01' },
+    });
   });
 
   it('a 2025 revision named in _meta gets -32022 listing every revision served, not only the modern one', async () => {
@@ -123,17 +126,24 @@ describe('401 and our own refusals', () => {
 
   it('our 401, 403, 405, 413 and 429 use codes outside JSON-RPC’s reserved range', async () => {
     const codes: Record<number, number> = {};
-    codes[401] = (await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: 'Bearer nope' })).json.error.code;
-    codes[403] = (await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example' })).json.error.code;
-    codes[405] = (await readAnswer(await fetch(`${s.url}/mcp`, { method: 'GET', headers: { authorization: `Bearer ${key}` } })))
-      .json.error.code;
-    codes[413] = (await post({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100_000) } })).json.error
-      .code;
+    codes[401] = (
+      await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { authorization: 'Bearer nope' })
+    ).json.error.code;
+    codes[403] = (
+      await post({ jsonrpc: '2.0', id: 1, method: 'ping' }, { origin: 'https://evil.example' })
+    ).json.error.code;
+    codes[405] = (
+      await readAnswer(await fetch(`${s.url}/mcp`, { method: 'GET', headers: { authorization: `Bearer ${key}` } }))
+    ).json.error.code;
+    codes[413] = (
+      await post({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(100_000) } })
+    ).json.error.code;
     const { key: limited } = await s.newKey({ rateLimit: 1 });
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_credits', arguments: {} } };
     await post(call, { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' });
-    codes[429] = (await post(call, { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' })).json
-      .error.code;
+    codes[429] = (
+      await post(call, { authorization: `Bearer ${limited}`, 'mcp-protocol-version': '2025-11-25' })
+    ).json.error.code;
     expect(codes).toEqual({ 401: -31401, 403: -31403, 405: -31405, 413: -31413, 429: -31429 });
     for (const code of Object.values(codes)) expect(code < -32768 || code > -32000).toBe(true);
   });
@@ -152,7 +162,11 @@ describe('lists', () => {
     }
     // Without a cursor: the whole list, with resultType and the cache hints on 2026-07-28.
     const tools = await post(modern(7, 'tools/list'), mirrored('tools/list'));
-    expect(tools.json.result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'private' });
+    expect(tools.json.result).toMatchObject({
+      resultType: 'complete',
+      ttlMs: expect.any(Number),
+      cacheScope: 'private',
+    });
     expect(tools.json.result.nextCursor).toBeUndefined();
   });
 });
@@ -180,7 +194,10 @@ function rawPost(headerLines: string[], body: string): Promise<{ status: number;
 describe('headers Node refuses', () => {
   it('a control character in Mcp-Name is -32020 with the request id, not the REST error body', async () => {
     const body = JSON.stringify(modern(9, 'tools/call', { name: 'get_credits', arguments: {} }));
-    const r = await rawPost(['mcp-protocol-version: 2026-07-28', 'mcp-method: tools/call', 'mcp-name: get\u0001credits'], body);
+    const r = await rawPost(
+      ['mcp-protocol-version: 2026-07-28', 'mcp-method: tools/call', 'mcp-name: get\u0001credits'],
+      body,
+    );
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ jsonrpc: '2.0', id: 9, error: { code: -32020 } });
     expect(r.body.error.message).toContain('mcp-name');
@@ -279,4 +296,3 @@ describe('streamable HTTP MUSTs (2026-07-28)', () => {
     }
   });
 });
-

@@ -165,7 +165,7 @@ describe('routes and methods', () => {
     const res = await rawMcp(shared.s.url, {});
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}"`,
+      `Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}", scope="mcp"`,
     );
     expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
     for (const method of ['GET', 'DELETE']) {

@@ -60,7 +60,9 @@ describe.each(REVISIONS)('prompts on %s', (revision) => {
     expect((moment.messages[0]!.content as any).text).toMatch(/"world"[\s\S]*get_video_frame/);
 
     const compare = await c.getPrompt({ name: 'compare_videos', arguments: { topic: 'climate', videos: '3' } });
-    expect((compare.messages[0]!.content as any).text).toMatch(/first 3 results of a YouTube search.*search_youtube_videos/);
+    expect((compare.messages[0]!.content as any).text).toMatch(
+      /first 3 results of a YouTube search.*search_youtube_videos/,
+    );
     const playlist = await c.getPrompt({
       name: 'compare_videos',
       arguments: { topic: 'climate', playlist: 'PLx0sYbCqOb8TBPRdmBHs5Iftvv9TPboYG' },
@@ -72,9 +74,9 @@ describe.each(REVISIONS)('prompts on %s', (revision) => {
   it('missing or bad arguments, and unknown prompts, are -32602', async () => {
     const c = await clientAt(s.url, key, revision);
     expect((await rejection(c.getPrompt({ name: 'find_moment', arguments: { video: 'x' } }))).code).toBe(-32602);
-    expect((await rejection(c.getPrompt({ name: 'compare_videos', arguments: { topic: 't', videos: '99' } }))).code).toBe(
-      -32602,
-    );
+    expect(
+      (await rejection(c.getPrompt({ name: 'compare_videos', arguments: { topic: 't', videos: '99' } }))).code,
+    ).toBe(-32602);
     expect((await rejection(c.getPrompt({ name: 'no_such_prompt' }))).code).toBe(-32602);
     await c.close();
   });

@@ -103,9 +103,13 @@ describe.each(REVISIONS)('resources on %s', (revision) => {
     const a = await clientAt(s.url, owner.key, revision);
     const b = await clientAt(s.url, other.key, revision);
     const uri = `subtext://videos/${mediaId}/transcript`;
-    expect((await a.readResource({ uri })).contents[0]).toMatchObject({ text: '[0:00:00] the confidential board minutes' });
+    expect((await a.readResource({ uri })).contents[0]).toMatchObject({
+      text: '[0:00:00] the confidential board minutes',
+    });
     const theirs = await rejection(b.readResource({ uri }));
-    const nobody = await rejection(b.readResource({ uri: 'subtext://videos/media-0123456789abcdef01234567/transcript' }));
+    const nobody = await rejection(
+      b.readResource({ uri: 'subtext://videos/media-0123456789abcdef01234567/transcript' }),
+    );
     expect(theirs.code).toBe(-32602);
     expect(theirs.data?.uri).toBe(uri);
     expect(theirs.message.replace(mediaId, 'ID')).toBe(nobody.message.replace('media-0123456789abcdef01234567', 'ID'));
