@@ -12,24 +12,16 @@ export type McpMessage = {
   params?: { name?: unknown; arguments?: unknown; cursor?: unknown; uri?: unknown; _meta?: Record<string, unknown> };
 };
 
-export function jsonRpcError(
-  status: number,
-  id: JsonRpcId | undefined,
-  code: number,
-  message: string,
-  data?: unknown,
-  requestId?: string,
-): Response {
-  const headers = new Headers({ 'content-type': 'application/json' });
-  if (requestId) headers.set('x-request-id', requestId);
-  return new Response(
-    JSON.stringify({
-      jsonrpc: '2.0',
-      id: id ?? null,
-      error: { code, message, ...(data === undefined ? {} : { data }) },
-    }),
-    { status, headers },
-  );
+/** The id an answer to this message echoes: its own when it is one JSON-RPC allows, else null. */
+export const idOf = (message: McpMessage | undefined): JsonRpcId =>
+  typeof message?.id === 'string' || typeof message?.id === 'number' ? message.id : null;
+
+function jsonRpcError(status: number, message: McpMessage | undefined, code: number, text: string, data?: unknown) {
+  const error = { code, message: text, ...(data === undefined ? {} : { data }) };
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id: idOf(message), error }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /**
@@ -43,7 +35,7 @@ export function unsupportedVersion(headers: Headers, message: McpMessage | undef
   if (message?.params?._meta?.[PROTOCOL_VERSION_META] !== undefined) return undefined;
   const requested = headers.get('mcp-protocol-version');
   if (requested === null || isServedRevision(requested)) return undefined;
-  return jsonRpcError(400, message?.id, UNSUPPORTED_VERSION, 'Unsupported protocol version', {
+  return jsonRpcError(400, message, UNSUPPORTED_VERSION, 'Unsupported protocol version', {
     supported: [...MCP_REVISIONS],
     requested,
   });
@@ -56,7 +48,7 @@ export function inventedCursor(message: McpMessage | undefined): Response | unde
   if (!message?.method || !ONE_PAGE_LISTS.has(message.method) || message.params?.cursor === undefined) return undefined;
   return jsonRpcError(
     200,
-    message.id,
+    message,
     INVALID_PARAMS,
     `Invalid cursor: ${message.method} is answered in one page, so there is no next page to ask for`,
   );

@@ -40,7 +40,7 @@ const TRANSCRIPT = (video: string, lang: string | undefined) =>
   `Read the transcript of ${video}${lang ? ` in ${lang}` : ''} with the get_video_subtitles tool (url or videoId${lang ? `, lang "${lang}"` : ''}); ` +
   'it comes in pages: while the answer says segments remain, call again with offset=nextOffset. The transcript resource linked below is the same text, free to read once stored.';
 
-export function registerPrompts(server: McpServer): void {
+function registerSummary(server: McpServer): void {
   server.registerPrompt(
     'summarize_video',
     {
@@ -61,7 +61,9 @@ export function registerPrompts(server: McpServer): void {
       ],
     }),
   );
+}
 
+function registerFindMoment(server: McpServer): void {
   server.registerPrompt(
     'find_moment',
     {
@@ -88,7 +90,9 @@ export function registerPrompts(server: McpServer): void {
       ],
     }),
   );
+}
 
+function registerComparison(server: McpServer): void {
   server.registerPrompt(
     'compare_videos',
     {
@@ -126,4 +130,11 @@ export function registerPrompts(server: McpServer): void {
       };
     },
   );
+}
+
+/** The prompts, on a per-request server. */
+export function registerPrompts(server: McpServer): void {
+  registerSummary(server);
+  registerFindMoment(server);
+  registerComparison(server);
 }

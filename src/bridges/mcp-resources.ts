@@ -18,6 +18,7 @@ import type { Article } from '../domain/articles/schemas.ts';
 import type { SummarizeOutput } from '../domain/articles/summarize-schemas.ts';
 import type { SingleFrame } from '../domain/frames/schemas.ts';
 import type { TranscriptAnswer } from '../domain/subtitles/schemas.ts';
+import type { JobWithResult } from '../domain/tasks/get-job.ts';
 import type { TranslateOutput } from '../domain/translations/schemas.ts';
 import type { Context } from '../router/context.ts';
 import { jsonRpcCode } from './errors/mcp-error.ts';
@@ -34,8 +35,8 @@ const STILL_RUNNING = -31202;
 const enc = encodeURIComponent;
 export const transcriptUri = (videoId: string, lang?: string) =>
   `subtext://videos/${enc(videoId)}/transcript${lang ? `?lang=${enc(lang)}` : ''}`;
-export const articleUri = (id: string) => `subtext://articles/${enc(id)}`;
-export const frameUri = (videoId: string, t: number) => `subtext://frames/${enc(videoId)}/${t}`;
+const articleUri = (id: string) => `subtext://articles/${enc(id)}`;
+const frameUri = (videoId: string, t: number) => `subtext://frames/${enc(videoId)}/${t}`;
 
 /** Calls a tool's operation with the request's context; throws what the operation throws. */
 export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>;
@@ -49,6 +50,7 @@ interface Outputs {
   summarize_video: SummarizeOutput;
   get_article: Article;
   get_video_frame: SingleFrame;
+  get_job: JobWithResult;
 }
 
 function transcriptLink(videoId: string, lang: string, source: string): ResourceLink {
@@ -92,6 +94,13 @@ export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] 
     }
     case 'get_article':
       return [articleLink(as('get_article'))];
+    case 'get_job': {
+      // A finished job links what it made, as the tool that started it would have.
+      const r = as('get_job').result;
+      if (r?.transcript) return resourceLinksFor('get_video_subtitles', r.transcript);
+      if (r?.translation) return resourceLinksFor('translate_transcript', { translation: r.translation });
+      return r?.article ? [articleLink(r.article)] : [];
+    }
     case 'get_video_frame': {
       const o = as('get_video_frame');
       return [
@@ -172,8 +181,6 @@ function readFailure(err: unknown, uri: string, ctx: Context): Error {
   return new ProtocolError(code, f.message, data);
 }
 
-const one = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-
 type Route =
   | { kind: 'transcript'; videoId: string; lang: string | undefined }
   | { kind: 'article'; id: string }
@@ -213,117 +220,119 @@ export interface ResourceHost {
   note: LibraryNotes;
 }
 
-/** Registers the templates and the account's paged list on a per-request server. */
-export function registerResources(server: McpServer, host: ResourceHost): void {
-  const { ctx, accountId, call, text, note } = host;
-  const read = async <K extends keyof Outputs>(uri: URL, tool: K, args: Record<string, unknown>) => {
+type Read = <K extends keyof Outputs>(uri: URL, tool: K, args: Record<string, unknown>) => Promise<Outputs[K]>;
+
+/** One operation call for a read, noted in the account's list; its failure as the read's JSON-RPC error. */
+function readerOf({ ctx, accountId, call, note }: ResourceHost): Read {
+  return async (uri, tool, args) => {
     try {
       const output = await call(tool, args);
       await note(ctx, accountId, libraryEntries(resourceLinksFor(tool, output)));
-      return output as Outputs[K];
+      return output as Outputs[typeof tool];
     } catch (err) {
       throw readFailure(err, uri.href, ctx);
     }
   };
+}
 
-  const readTranscript = async (uri: URL, videoId: string, lang: string | undefined): Promise<ReadResourceResult> => {
-    const t = await read(uri, 'get_video_subtitles', {
-      videoId,
-      ...(lang ? { lang } : {}),
-      limit: TRANSCRIPT_SEGMENTS,
-    });
-    if (t.status !== 'succeeded')
-      // A video without captions: speech-to-text runs as a job, as for the tool; once it succeeds the read is free.
-      throw new ProtocolError(
-        STILL_RUNNING,
-        `${t.videoId} has no captions: speech-to-text is ${t.status} as job ${t.job.id} (about ${credits(t.estimatedCredits)} when it succeeds); poll get_job, then read this resource again (free)`,
-        { uri: uri.href, job: t.job, status: t.status, estimatedCredits: t.estimatedCredits },
-      );
-    const rest =
-      t.nextOffset === null
-        ? ''
-        : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
-    return {
-      contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }],
-    };
+async function readTranscript(read: Read, uri: URL, videoId: string, lang: string | undefined) {
+  const t = await read(uri, 'get_video_subtitles', { videoId, ...(lang ? { lang } : {}), limit: TRANSCRIPT_SEGMENTS });
+  if (t.status !== 'succeeded')
+    // A video without captions: speech-to-text runs as a job, as for the tool; once it succeeds the read is free.
+    throw new ProtocolError(
+      STILL_RUNNING,
+      `${t.videoId} has no captions: speech-to-text is ${t.status} as job ${t.job.id} (about ${credits(t.estimatedCredits)} when it succeeds); poll get_job, then read this resource again (free)`,
+      { uri: uri.href, job: t.job, status: t.status, estimatedCredits: t.estimatedCredits },
+    );
+  const rest =
+    t.nextOffset === null
+      ? ''
+      : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
+  const result: ReadResourceResult = {
+    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }],
   };
-  const readArticle = async (uri: URL, id: string): Promise<ReadResourceResult> => {
-    const a = await read(uri, 'get_article', { id });
-    return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: text('get_article', a) }] };
+  return result;
+}
+
+async function readFrame(read: Read, uri: URL, videoId: string, at: string): Promise<ReadResourceResult> {
+  const t = Number(at);
+  if (at.trim() === '' || !Number.isFinite(t))
+    throw new ProtocolError(INVALID_PARAMS, 't must be a number of seconds', { uri: uri.href });
+  const f = await read(uri, 'get_video_frame', { videoId, t });
+  return { contents: [{ uri: uri.href, mimeType: f.mimeType, blob: f.base64 }] };
+}
+
+/** Reads a URI that fits a template (see routeOf). */
+async function readRoute(host: ResourceHost, read: Read, uri: URL, route: Route): Promise<ReadResourceResult> {
+  if (route.kind === 'transcript') return readTranscript(read, uri, route.videoId, route.lang);
+  if (route.kind === 'frame') return readFrame(read, uri, route.videoId, route.t);
+  const a = await read(uri, 'get_article', { id: route.id });
+  return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: host.text('get_article', a) }] };
+}
+
+/** The templates as resources/templates/list shows them; each description says what a read costs. */
+const TEMPLATES = [
+  {
+    name: 'transcript',
+    template: 'subtext://videos/{videoId}/transcript{?lang}',
+    title: 'Transcript of a video',
+    mimeType: 'text/plain',
+    description:
+      'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
+      `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(SUBTITLES_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
+  },
+  {
+    name: 'article',
+    template: 'subtext://articles/{id}',
+    title: 'Article',
+    mimeType: 'text/markdown',
+    description:
+      'An article made from a video (summarize_video, search_articles): title, summary, sections with timestamps, key points, as markdown. Free.',
+  },
+  {
+    name: 'frame',
+    template: 'subtext://frames/{videoId}/{t}',
+    title: 'Frame of a video',
+    mimeType: 'image/jpeg',
+    description: `A JPEG still of a video at t seconds (decimals allowed), 640 pixels wide. Costs ${credits(FRAME_PRICE)} the first time that frame is captured; free after.`,
+  },
+];
+
+/** resources/list: the account's own resources, newest first, a page at a time. */
+async function listPage(host: ResourceHost, cursor: string | undefined) {
+  const after = cursor === undefined ? null : decodeCursor(cursor);
+  const rows = await host.ctx.deps.resourceLibrary.page(host.accountId, after, RESOURCES_PAGE + 1);
+  const page = rows.slice(0, RESOURCES_PAGE);
+  const last = page.at(-1);
+  return {
+    resources: page.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType })),
+    ...(rows.length > RESOURCES_PAGE && last ? { nextCursor: encodeCursor(last) } : {}),
   };
-  const readFrame = async (uri: URL, videoId: string, at: string): Promise<ReadResourceResult> => {
-    const t = Number(at);
-    if (at.trim() === '' || !Number.isFinite(t))
-      throw new ProtocolError(INVALID_PARAMS, 't must be a number of seconds', { uri: uri.href });
-    const f = await read(uri, 'get_video_frame', { videoId, t });
-    return { contents: [{ uri: uri.href, mimeType: f.mimeType, blob: f.base64 }] };
-  };
+}
 
-  server.registerResource(
-    'transcript',
-    new ResourceTemplate('subtext://videos/{videoId}/transcript{?lang}', { list: undefined }),
-    {
-      title: 'Transcript of a video',
-      description:
-        'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
-        `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(SUBTITLES_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
-      mimeType: 'text/plain',
-    },
-    (uri, vars) => readTranscript(uri, one(vars.videoId) ?? '', one(vars.lang)),
-  );
-
-  server.registerResource(
-    'article',
-    new ResourceTemplate('subtext://articles/{id}', { list: undefined }),
-    {
-      title: 'Article',
-      description:
-        'An article made from a video (summarize_video, search_articles): title, summary, sections with timestamps, key points, as markdown. Free.',
-      mimeType: 'text/markdown',
-    },
-    (uri, vars) => readArticle(uri, one(vars.id) ?? ''),
-  );
-
-  server.registerResource(
-    'frame',
-    new ResourceTemplate('subtext://frames/{videoId}/{t}', { list: undefined }),
-    {
-      title: 'Frame of a video',
-      description: `A JPEG still of a video at t seconds (decimals allowed), 640 pixels wide. Costs ${credits(FRAME_PRICE)} the first time that frame is captured; free after.`,
-      mimeType: 'image/jpeg',
-    },
-    (uri, vars) => readFrame(uri, one(vars.videoId) ?? '', one(vars.t) ?? ''),
-  );
-
-  // The SDK's template matching needs every query variable present (`.../transcript` alone would be not found), so
-  // reads are routed here, by the same three shapes the templates list.
-  server.server.removeRequestHandler('resources/read');
-  server.server.setRequestHandler('resources/read', async (request) => {
-    const raw = request.params.uri;
-    let uri: URL;
+/** Registers the templates and the account's paged list on a per-request server. */
+export function registerResources(server: McpServer, host: ResourceHost): void {
+  const read = readerOf(host);
+  const byUri = async (raw: string): Promise<ReadResourceResult> => {
+    const route = routeOf(raw);
+    let uri: URL | undefined;
     try {
       uri = new URL(raw);
     } catch {
-      throw new ResourceNotFoundError(raw);
+      uri = undefined;
     }
-    const m = routeOf(raw);
-    if (!m) throw new ResourceNotFoundError(raw);
-    if (m.kind === 'transcript') return readTranscript(uri, m.videoId, m.lang);
-    if (m.kind === 'article') return readArticle(uri, m.id);
-    return readFrame(uri, m.videoId, m.t);
-  });
-
+    if (!route || !uri) throw new ResourceNotFoundError(raw);
+    return readRoute(host, read, uri, route);
+  };
+  for (const { name, template, ...metadata } of TEMPLATES)
+    server.registerResource(name, new ResourceTemplate(template, { list: undefined }), metadata, (uri) =>
+      byUri(uri.href),
+    );
+  // The SDK's template matching needs every query variable present (`.../transcript` alone would be not found), so
+  // reads are routed here, by the same three shapes the templates list.
+  server.server.removeRequestHandler('resources/read');
+  server.server.setRequestHandler('resources/read', (request) => byUri(request.params.uri));
   // The SDK lists resources in one page from the templates' callbacks; this list is per account and paged.
   server.server.removeRequestHandler('resources/list');
-  server.server.setRequestHandler('resources/list', async (request) => {
-    const cursor = request.params?.cursor;
-    const after = cursor === undefined ? null : decodeCursor(cursor);
-    const rows = await ctx.deps.resourceLibrary.page(accountId, after, RESOURCES_PAGE + 1);
-    const page = rows.slice(0, RESOURCES_PAGE);
-    const last = page.at(-1);
-    return {
-      resources: page.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType })),
-      ...(rows.length > RESOURCES_PAGE && last ? { nextCursor: encodeCursor(last) } : {}),
-    };
-  });
+  server.server.setRequestHandler('resources/list', (request) => listPage(host, request.params?.cursor));
 }

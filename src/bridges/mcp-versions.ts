@@ -7,7 +7,7 @@ export const MCP_REVISIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03
 
 export const isServedRevision = (v: unknown): boolean => (MCP_REVISIONS as readonly unknown[]).includes(v);
 
-/** MCP 2026-07-28's UnsupportedProtocolVersion code; HeaderMismatch is -32020. */
+/** MCP 2026-07-28's UnsupportedProtocolVersion error code. */
 export const UNSUPPORTED_VERSION = -32022;
-export const HEADER_MISMATCH = -32020;
+/** JSON-RPC's invalid params. */
 export const INVALID_PARAMS = -32602;

@@ -13,9 +13,9 @@ import type { Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
-import { failure, failureOf } from './errors/failure.ts';
+import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
-import { inventedCursor, unsupportedVersion, withServedVersions, type McpMessage } from './mcp-edges.ts';
+import { idOf, inventedCursor, unsupportedVersion, withServedVersions, type McpMessage } from './mcp-edges.ts';
 import { registerPrompts } from './mcp-prompts.ts';
 import {
   createLibraryNotes,
@@ -169,6 +169,51 @@ async function serveLegacy(
 
 type Message = McpMessage;
 
+/** Refused before the body is read: a foreign Origin (403, DNS rebinding), a method other than POST (405). */
+function refusedUnread(request: Request, ctx: Context, answer: AnswerContext): Response | undefined {
+  if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
+    return mcpErrorResponse(
+      failure(
+        'FORBIDDEN',
+        'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
+      ),
+      answer,
+    );
+  }
+  if (request.method !== 'POST') {
+    return mcpErrorResponse(
+      failure(
+        'METHOD_NOT_ALLOWED',
+        'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
+      ),
+      answer,
+      null,
+      { allow: 'POST' },
+    );
+  }
+  return undefined;
+}
+
+/** The body as text and parsed; undefined when it is not JSON (the SDK answers -32700). */
+async function readBody(request: Request): Promise<{ text: string; parsed: unknown }> {
+  const text = await request.text();
+  try {
+    return { text, parsed: JSON.parse(text) };
+  } catch {
+    return { text, parsed: undefined };
+  }
+}
+
+/** The SDK's answer with a stored page's rendered text and segments spliced in. */
+async function withStoredPage(response: Response, page: RenderedPage, ctx: Context, called: string | undefined) {
+  const text = await response.text();
+  const spliced = spliceRendered(text, page);
+  // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
+  if (!spliced && text.includes('"result"'))
+    ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
+  return new Response(spliced ?? text, { status: response.status, headers: response.headers });
+}
+
 /** The MCP endpoint of one app, with the stored-page results it has rendered (`results`, bounded in bytes). */
 export function createMcpEndpoint(results: StoredToolResults) {
   const rendered: RenderedPages = new WeakMap();
@@ -197,34 +242,10 @@ export function createMcpEndpoint(results: StoredToolResults) {
       // The scope a token needs (RFC 6750 3, MCP authorization "Scope Selection Strategy").
       challenge: { resource_metadata: resourceMetadataUrl(ctx.deps), scope: MCP_SCOPE },
     };
-    if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
-      return mcpErrorResponse(
-        failure(
-          'FORBIDDEN',
-          'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
-        ),
-        answer,
-      );
-    }
-    if (request.method !== 'POST') {
-      return mcpErrorResponse(
-        failure(
-          'METHOD_NOT_ALLOWED',
-          'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
-        ),
-        answer,
-        null,
-        { allow: 'POST' },
-      );
-    }
+    const early = refusedUnread(request, ctx, answer);
+    if (early) return early;
 
-    const text = await request.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined; // the SDK answers -32700
-    }
+    const { text, parsed } = await readBody(request);
     const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
     const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
@@ -237,7 +258,7 @@ export function createMcpEndpoint(results: StoredToolResults) {
       auth = await authenticateRequest(ctx, toolCalls);
     } catch (err) {
       // The body was read: the answer names the request it refuses.
-      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer, single?.id ?? null);
+      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer, idOf(single));
       throw err;
     }
     if (refusedBatch) {
@@ -260,7 +281,7 @@ export function createMcpEndpoint(results: StoredToolResults) {
       return mcpErrorResponse(
         failureOf(rateLimited(limit), ctx.requestId),
         { ...answer, rateLimit: limit },
-        single.id ?? null,
+        idOf(single),
       );
     }
     const toolCtx: Context = { ...ctx, auth };
@@ -285,21 +306,14 @@ export function createMcpEndpoint(results: StoredToolResults) {
       return mcpErrorResponse(
         failure('SERVICE_BUSY', 'The service is restarting; retry in a few seconds'),
         answer,
-        single?.id ?? null,
+        idOf(single),
       );
     let response = isModern
       ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
       : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, notes, called));
 
     const page = rendered.get(toolCtx);
-    if (page && response.ok) {
-      const text = await response.text();
-      const spliced = spliceRendered(text, page);
-      // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
-      if (!spliced && text.includes('"result"'))
-        ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
-      response = new Response(spliced ?? text, { status: response.status, headers: response.headers });
-    }
+    if (page && response.ok) response = await withStoredPage(response, page, ctx, called);
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
     // holds into a stream, piped chunk by chunk.
     for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
