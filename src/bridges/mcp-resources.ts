@@ -212,9 +212,21 @@ function routeOf(uri: string): Route | undefined {
   return undefined;
 }
 
+/** A resource at a fixed URI, the same for everyone (the MCP App's viewer): listed first, read as it says. */
+export interface StaticResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  _meta?: Record<string, unknown>;
+  read(): Promise<ReadResourceResult>;
+}
+
 export interface ResourceHost {
   ctx: Context;
   accountId: string;
+  statics?: StaticResource[];
   call: CallTool;
   text: ToolText;
   note: LibraryNotes;
@@ -298,14 +310,15 @@ const TEMPLATES = [
   },
 ];
 
-/** resources/list: the account's own resources, newest first, a page at a time. */
+/** resources/list: the fixed resources, then the account's own, newest first, a page at a time. */
 async function listPage(host: ResourceHost, cursor: string | undefined) {
   const after = cursor === undefined ? null : decodeCursor(cursor);
   const rows = await host.ctx.deps.resourceLibrary.page(host.accountId, after, RESOURCES_PAGE + 1);
   const page = rows.slice(0, RESOURCES_PAGE);
   const last = page.at(-1);
+  const statics = after ? [] : (host.statics ?? []).map(({ read: _read, ...listed }) => listed);
   return {
-    resources: page.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType })),
+    resources: [...statics, ...page.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType }))],
     ...(rows.length > RESOURCES_PAGE && last ? { nextCursor: encodeCursor(last) } : {}),
   };
 }
@@ -314,6 +327,8 @@ async function listPage(host: ResourceHost, cursor: string | undefined) {
 export function registerResources(server: McpServer, host: ResourceHost): void {
   const read = readerOf(host);
   const byUri = async (raw: string): Promise<ReadResourceResult> => {
+    const fixed = host.statics?.find((r) => r.uri === raw);
+    if (fixed) return fixed.read();
     const route = routeOf(raw);
     let uri: URL | undefined;
     try {

@@ -27,6 +27,7 @@ import {
 import { MCP_REVISIONS } from './mcp-versions.ts';
 import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
 import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
+import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { MCP_SCOPE } from '../domain/oauth/authorization.ts';
 import { callByPath } from './procedures.ts';
@@ -102,9 +103,11 @@ function buildServer(
   const discover = server.server as unknown as { _ondiscover(): { supportedVersions: string[] } };
   const ondiscover = discover._ondiscover.bind(discover);
   discover._ondiscover = () => ({ ...ondiscover(), supportedVersions: [...MCP_REVISIONS] });
+  registerViewer(server);
   registerResources(server, {
     ctx,
     accountId,
+    statics: [VIEWER_RESOURCE],
     call: (tool, args) => callByPath(createCaller(ctx), toolNamed(tool).entry.path, args),
     text: (tool, output) => resultText(toolNamed(tool), output),
     note: notes,

@@ -46,8 +46,14 @@ export function transcriptText(t: Transcript): string {
       ? `segments ${t.offset + 1}–${t.offset + n} of ${t.segmentCount}`
       : `no segments at offset ${t.offset} (the transcript has ${t.segmentCount})`;
   const header = `Transcript of ${t.videoId} in ${t.lang} (${kindOf(t)}), ${clock(t.duration)} long: ${range}; ${credits(t.creditsCharged, t.cached)}.`;
-  const body = t.content ?? toCiteLines(t.segments);
+  const headings = t.chapters?.map((c) => ({ at: c.offset - t.offset, title: c.title, start: c.start }));
+  const body = t.content ?? toCiteLines(t.segments, headings);
   const lines = [header];
+  if (t.wordTiming)
+    lines.push(
+      `${t.wordTiming.note}${t.wordTiming.available ? ': each segment’s words, with their own start and end, are in structuredContent (segments[].words)' : ''}.`,
+    );
+  if (t.chapters === null) lines.push('The video has no chapters.');
   if (body) lines.push('', body.trimEnd());
   if (t.nextOffset !== null) {
     const left = t.segmentCount - t.nextOffset;

@@ -177,14 +177,21 @@ describe('resources/list pages', () => {
       return (await r.json()) as any;
     };
     const first = await page();
-    expect(first.result.resources.map((r: any) => r.uri)).toEqual(newestFirst.slice(0, RESOURCES_PAGE));
+    // The MCP App's viewer, the same for everyone, comes first.
+    expect(first.result.resources.map((r: any) => r.uri)).toEqual([
+      'ui://subtext/viewer.html',
+      ...newestFirst.slice(0, RESOURCES_PAGE),
+    ]);
     const second = await page(first.result.nextCursor);
     expect(second.result.resources.map((r: any) => r.uri)).toEqual(newestFirst.slice(RESOURCES_PAGE));
     expect(second.result.nextCursor).toBeUndefined();
     for (const revision of REVISIONS) {
       const a = await clientAt(s.url, key, revision);
       // The SDK's client walks every page itself.
-      expect((await a.listResources()).resources.map((r) => r.uri)).toEqual(newestFirst);
+      expect((await a.listResources()).resources.map((r) => r.uri)).toEqual([
+        'ui://subtext/viewer.html',
+        ...newestFirst,
+      ]);
       const next = await a.listResources({ cursor: first.result.nextCursor });
       expect(next.resources.map((r) => r.uri)).toEqual(newestFirst.slice(RESOURCES_PAGE));
       for (const cursor of ['nope', Buffer.from('["x","y"]').toString('base64url'), '']) {

@@ -35,7 +35,12 @@ describe('OAuth for /mcp', () => {
     const res = await fetch(`${s.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
     });
     return { status: res.status, json: await res.json() };
   };

@@ -12,7 +12,8 @@ import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
 import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
-import type { Segment } from '../video/schemas.ts';
+import type { Chapter, Segment } from '../video/schemas.ts';
+import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
@@ -43,7 +44,7 @@ export async function fetchTranscript(
     t: CachedTranscript,
     cached: boolean,
     creditsCharged: number,
-  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input);
+  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input, video.info);
   const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, SUBTITLES_PRICE);
 
   let choice;
@@ -133,7 +134,10 @@ const SOURCE_OF = {
   translation: 'translation',
 } as const;
 
-/** One page (and rendering) of a stored transcript, as the transcript operations answer it. */
+/**
+ * One page (and rendering) of a stored transcript, as the transcript operations answer it. `video`: its chapters,
+ * for `chapters=true`.
+ */
 export function presentPage(
   videoId: string,
   requestedLang: string | null,
@@ -141,14 +145,18 @@ export function presentPage(
   t: CachedTranscript,
   cached: boolean,
   creditsCharged: number,
-  view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit'>,
+  view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit' | 'words' | 'chapters'>,
+  video?: { chapters: readonly Chapter[]; duration: number } | null,
 ): Transcript {
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
   const whole = offset === 0 && end === t.segmentCount;
   // The cached array is shared by every request: slice, never splice. Read only when this answer needs it.
-  const page = () => (whole ? t.segments() : t.segments().slice(offset, end));
+  const plain = () => (whole ? t.segments() : t.segments().slice(offset, end));
+  // `words` and `chapters` are views too (transcript-views.ts).
+  const views = pageViews(t, view, offset, plain, video);
+  const page = views.page;
   const answer: Transcript = {
     status: 'succeeded',
     videoId,
@@ -166,11 +174,14 @@ export function presentPage(
     get segments() {
       return page();
     },
+    ...views.fields,
     format,
-    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1) }),
+    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1, views.headings) }),
     cached,
     creditsCharged,
   };
+  // Only the stored segments as they are may be sent as stored: an answer with words or chapters is serialized.
+  if (views.changed) return answer;
   if (whole && format === 'json') storedJson.set(answer, t.segmentsJson);
   storedPages.set(answer, { segmentsJson: t.segmentsJson, segments: page });
   return answer;

@@ -2,8 +2,9 @@ import { createLruCache } from '../lru-cache.ts';
 import type { SourceVideo } from '../ports.ts';
 import type { Segment } from '../video/schemas.ts';
 import type { StoredTranscript } from './transcript-store.ts';
+import type { Word } from './words.ts';
 
-export interface CachedTranscript extends Omit<StoredTranscript, 'body'> {
+export interface CachedTranscript extends Omit<StoredTranscript, 'body' | 'words'> {
   /**
    * The stored JSON text of the segments as UTF-8 bytes: a whole transcript in JSON is answered with them. Kept as
    * bytes, not as the string read from PostgreSQL, so that V8's heap does not grow (and stay grown) with every
@@ -12,6 +13,10 @@ export interface CachedTranscript extends Omit<StoredTranscript, 'body'> {
   segmentsJson: Uint8Array;
   /** The segments, parsed on first use and kept with the entry, shared by every request that reads them: never mutate. */
   segments(): Segment[];
+  /** Whether the source timed its words (stored beside the segments). */
+  hasWords: boolean;
+  /** The words of each segment (null where it has none), parsed on first use; null when the source has none. */
+  words(): (Word[] | null)[] | null;
 }
 
 const utf8 = new TextEncoder();
@@ -37,10 +42,13 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
     setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
       const key = `${videoId}\u0000${t.lang}\u0000${t.origin}`;
       // The bytes are what is kept; parsed segments are counted once they exist.
-      const { body, ...meta } = t;
+      const { body, words: wordsText, ...meta } = t;
       const segmentsJson = utf8.encode(body);
-      const size = segmentsJson.length;
+      // Word timings are read only by answers that ask for them: kept as bytes, parsed then.
+      const wordsJson = wordsText ? utf8.encode(wordsText) : null;
+      const size = segmentsJson.length + (wordsJson?.length ?? 0);
       let parsed: Segment[] | undefined;
+      let parsedWords: (Word[] | null)[] | undefined;
       const value: CachedTranscript = {
         ...meta,
         segmentsJson,
@@ -50,6 +58,12 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
             transcripts.resize(key, size * (1 + PARSED_FACTOR));
           }
           return parsed;
+        },
+        hasWords: wordsJson !== null,
+        words() {
+          if (!wordsJson) return null;
+          parsedWords ??= JSON.parse(fromUtf8.decode(wordsJson)) as (Word[] | null)[];
+          return parsedWords;
         },
       };
       transcripts.set(key, value, size, t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS);

@@ -57,7 +57,14 @@ async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): P
     throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
   let parsed: Transcript['segments'] | undefined;
   const requested = (task.input as { lang?: string | null }).lang ?? null;
-  const { body, ...meta } = stored;
-  const t = { ...meta, segmentsJson: new TextEncoder().encode(body), segments: () => (parsed ??= JSON.parse(body)) };
+  const { body, words: _words, ...meta } = stored;
+  const t = {
+    ...meta,
+    segmentsJson: new TextEncoder().encode(body),
+    segments: () => (parsed ??= JSON.parse(body)),
+    // The job's result is the plain transcript: word timings are asked for with `words` on the transcript call.
+    hasWords: false,
+    words: () => null,
+  };
   return presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, task.creditsCharged, {});
 }

@@ -15,6 +15,7 @@ export const searchArticlesProcedure = keyedProcedure
         'the answer carries total, totalPages and hasMore, and a page past the end is empty (200). Any query text is safe: it is parsed as words and phrases, never as syntax. Free.',
     },
     mcp: {
+      app: true,
       name: 'search_articles',
       description:
         'Search articles already generated on the service (by summarize_video). Args: query (words or "phrases"), optional category, lang, page (from 1), limit (1-50). Returns total, totalPages, hasMore and results with id, videoId, title, summary, tags; get the whole article with its id. Free.',
