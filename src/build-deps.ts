@@ -8,6 +8,7 @@ import type { Logger } from './infra/log/logger.ts';
 import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
 import { storedSecret, storedSigningSecret } from './infra/postgres/settings.ts';
 import { createStores, createTransaction } from './infra/postgres/stores.ts';
+import { createResourceLibrary } from './infra/postgres/resource-library.ts';
 import { createFreeLookupCounter } from './infra/postgres/free-lookups.ts';
 import { createJobQueue, type JobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
 import { createWorkQueue } from './jobs/work-queue.ts';
@@ -108,6 +109,7 @@ async function build(
     sql,
     transaction: createTransaction(sql),
     freeLookups: createFreeLookupCounter(sql),
+    resourceLibrary: createResourceLibrary(sql),
     log,
     lastUsed,
     queue,

@@ -1,7 +1,7 @@
 // The MCP App's one resource: viewer.html with its stylesheet and bundled script inline (a host renders it in a
 // sandboxed iframe from the resource's text alone; it loads nothing else).
 import { readFile } from 'node:fs/promises';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import { fileURLToPath } from 'node:url';
 import { cachedBundle } from './browser-bundle.ts';
 
@@ -29,30 +29,26 @@ export function viewerHtml(): Promise<string> {
   return html;
 }
 
+const VIEWER_META = { ui: { prefersBorder: true } };
+
 /**
  * The viewer as a resource of every per-request server. It loads nothing from anywhere (frames come back from tools
  * as base64), so it asks for no CSP domains and no permissions; free to read, like every resource.
  */
+export const VIEWER_RESOURCE = {
+  uri: VIEWER_URI,
+  name: 'Subtext viewer',
+  title: 'Subtext viewer',
+  description:
+    'MCP App: a transcript with clickable timestamps (the frame at that moment), a translation side by side, SRT/VTT downloads. Shown by hosts that render apps for get_video_subtitles and search_articles.',
+  mimeType: MCP_APP_MIME_TYPE,
+  _meta: VIEWER_META,
+  read: async (): Promise<ReadResourceResult> => ({
+    contents: [{ uri: VIEWER_URI, mimeType: MCP_APP_MIME_TYPE, text: await viewerHtml(), _meta: VIEWER_META }],
+  }),
+};
+
 export function registerViewer(server: McpServer) {
-  server.registerResource(
-    'Subtext viewer',
-    VIEWER_URI,
-    {
-      title: 'Subtext viewer',
-      description:
-        'MCP App: a transcript with clickable timestamps (the frame at that moment), a translation side by side, SRT/VTT downloads. Shown by hosts that render apps for get_video_subtitles and search_articles.',
-      mimeType: MCP_APP_MIME_TYPE,
-      _meta: { ui: { prefersBorder: true } },
-    },
-    async () => ({
-      contents: [
-        {
-          uri: VIEWER_URI,
-          mimeType: MCP_APP_MIME_TYPE,
-          text: await viewerHtml(),
-          _meta: { ui: { prefersBorder: true } },
-        },
-      ],
-    }),
-  );
+  const { uri, name, read, ...metadata } = VIEWER_RESOURCE;
+  server.registerResource(name, uri, metadata, read);
 }

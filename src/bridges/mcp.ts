@@ -13,13 +13,24 @@ import type { Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
-import { failure, failureOf } from './errors/failure.ts';
-import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
+import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
+import { mcpErrorResponse } from './errors/mcp-error.ts';
+import { idOf, inventedCursor, unsupportedVersion, withServedVersions, type McpMessage } from './mcp-edges.ts';
+import { registerPrompts } from './mcp-prompts.ts';
+import {
+  createLibraryNotes,
+  libraryEntries,
+  registerResources,
+  resourceLinksFor,
+  type LibraryNotes,
+} from './mcp-resources.ts';
+import { MCP_REVISIONS } from './mcp-versions.ts';
 import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
-import { toolsFor, type ToolDef } from './mcp-tools.ts';
-import { registerViewer } from './mcp-app-resource.ts';
+import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
+import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
 import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './mcp-tasks.ts';
 import { originAllowed } from './mcp-origin.ts';
+import { MCP_SCOPE } from '../domain/oauth/authorization.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 
@@ -30,6 +41,10 @@ const createCaller = createCallerFactory(appRouter);
 
 /** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_REVISION = '2025-03-26';
+
+/** The messages that run an operation, each counted against the rate limit. */
+// tasks/* read a job or batch as get_job and get_batch do.
+const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }] };
@@ -46,20 +61,24 @@ function resultText(def: ToolDef, output: unknown): string {
 
 function successResult(def: ToolDef, output: unknown): CallToolResult {
   const mcp = def.entry.meta.mcp!;
+  const links = resourceLinksFor(def.name, output);
   if (mcp.image) {
     const img = mcp.image(output);
     return {
       content: [
         { type: 'image', data: img.base64, mimeType: img.mimeType },
         { type: 'text', text: img.caption },
+        ...links,
       ],
     };
   }
   return {
-    content: [{ type: 'text', text: resultText(def, output) }],
+    content: [{ type: 'text', text: resultText(def, output) }, ...links],
     structuredContent: output as Record<string, unknown>,
   };
 }
+
+const toolNamed = (name: string): ToolDef => mcpTools().find((t) => t.name === name)!;
 
 /** A request's stored-page result, rendered (or found rendered) by its tool, for the bridge to splice into the SDK's answer. */
 type RenderedPages = WeakMap<Context, RenderedPage>;
@@ -74,23 +93,43 @@ function buildServer(
   ctx: Context,
   results: StoredToolResults,
   rendered: RenderedPages,
+  notes: LibraryNotes,
   called: string | undefined,
 ): McpServer {
+  const accountId = ctx.auth!.caller.accountId;
   const server = new McpServer(MCP_SERVER_INFO, {
-    capabilities: { tools: {}, resources: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    supportedProtocolVersions: [...MCP_REVISIONS],
   });
+  // The SDK's server/discover lists only its modern revisions; /mcp names every revision it serves, everywhere.
+  const discover = server.server as unknown as { _ondiscover(): { supportedVersions: string[] } };
+  const ondiscover = discover._ondiscover.bind(discover);
+  discover._ondiscover = () => ({ ...ondiscover(), supportedVersions: [...MCP_REVISIONS] });
   registerViewer(server);
+  registerResources(server, {
+    ctx,
+    accountId,
+    statics: [VIEWER_RESOURCE],
+    call: (tool, args) => callByPath(createCaller(ctx), toolNamed(tool).entry.path, args),
+    text: (tool, output) => resultText(toolNamed(tool), output),
+    note: notes,
+  });
+  registerPrompts(server);
   for (const def of toolsFor(called)) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
       try {
         const output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+        await notes(ctx, accountId, libraryEntries(resourceLinksFor(def.name, output)));
         const page = ctx.out.storedPage;
         if (!page) return successResult(def, output);
         rendered.set(
           ctx,
           results.render(def.name, output, page, (segments) => resultText(def, { ...(output as object), segments })),
         );
-        return { content: [{ type: 'text', text: '' }], structuredContent: output as Record<string, unknown> };
+        return {
+          content: [{ type: 'text', text: '' }, ...resourceLinksFor(def.name, output)],
+          structuredContent: output as Record<string, unknown>,
+        };
       } catch (err) {
         const f = failureOf(err, ctx.requestId);
         return errorResult(f.code, f.message);
@@ -145,16 +184,62 @@ async function serveLegacy(
   }
 }
 
-type Message = { id?: JsonRpcId; method?: string; params?: { name?: unknown; arguments?: unknown } };
+type Message = McpMessage;
+
+/** Refused before the body is read: a foreign Origin (403, DNS rebinding), a method other than POST (405). */
+function refusedUnread(request: Request, ctx: Context, answer: AnswerContext): Response | undefined {
+  if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
+    return mcpErrorResponse(
+      failure(
+        'FORBIDDEN',
+        'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
+      ),
+      answer,
+    );
+  }
+  if (request.method !== 'POST') {
+    return mcpErrorResponse(
+      failure(
+        'METHOD_NOT_ALLOWED',
+        'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
+      ),
+      answer,
+      null,
+      { allow: 'POST' },
+    );
+  }
+  return undefined;
+}
+
+/** The body as text and parsed; undefined when it is not JSON (the SDK answers -32700). */
+async function readBody(request: Request): Promise<{ text: string; parsed: unknown }> {
+  const text = await request.text();
+  try {
+    return { text, parsed: JSON.parse(text) };
+  } catch {
+    return { text, parsed: undefined };
+  }
+}
+
+/** The SDK's answer with a stored page's rendered text and segments spliced in. */
+async function withStoredPage(response: Response, page: RenderedPage, ctx: Context, called: string | undefined) {
+  const text = await response.text();
+  const spliced = spliceRendered(text, page);
+  // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
+  if (!spliced && text.includes('"result"'))
+    ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
+  return new Response(spliced ?? text, { status: response.status, headers: response.headers });
+}
 
 /** The MCP endpoint of one app, with the stored-page results it has rendered (`results`, bounded in bytes). */
 export function createMcpEndpoint(results: StoredToolResults) {
   const rendered: RenderedPages = new WeakMap();
+  const notes = createLibraryNotes();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   const modern = createMcpHandler(
     ({ authInfo }) => {
       const { context, called } = passedBy(authInfo);
-      return buildServer(context, results, rendered, called);
+      return buildServer(context, results, rendered, notes, called);
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );
@@ -165,54 +250,32 @@ export function createMcpEndpoint(results: StoredToolResults) {
    * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
    * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
    */
-  return async function handleMcp(request: Request, ctx: Context): Promise<Response> {
+  let closing = false;
+  async function handleMcp(request: Request, ctx: Context): Promise<Response> {
     // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
     const answer = {
       requestId: ctx.requestId,
       requestHeaders: request.headers,
-      challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) },
+      // The scope a token needs (RFC 6750 3, MCP authorization "Scope Selection Strategy").
+      challenge: { resource_metadata: resourceMetadataUrl(ctx.deps), scope: MCP_SCOPE },
     };
-    if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
-      return mcpErrorResponse(
-        failure(
-          'FORBIDDEN',
-          'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
-        ),
-        answer,
-      );
-    }
-    if (request.method !== 'POST') {
-      return mcpErrorResponse(
-        failure(
-          'METHOD_NOT_ALLOWED',
-          'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
-        ),
-        answer,
-        null,
-        { allow: 'POST' },
-      );
-    }
+    const early = refusedUnread(request, ctx, answer);
+    if (early) return early;
 
-    const text = await request.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined; // the SDK answers -32700
-    }
+    const { text, parsed } = await readBody(request);
     const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
-    // The rate limit counts tool calls, not protocol traffic (initialize, tools/list, ping): they are counted with
-    // the caller's lookup, in the one statement every surface uses, and each tool's procedure spends one.
-    // tasks/get reads a job as get_job does: it counts as a call too.
-    const toolCalls = refusedBatch
-      ? 0
-      : messages.filter((m) => m?.method === 'tools/call' || isTaskMethod(m?.method)).length;
+    const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
+    // The rate limit counts operations (tool calls, resource reads), not protocol traffic (initialize, lists, ping):
+    // they are counted with the caller's lookup, in the one statement every surface uses, and each procedure call
+    // spends one.
+    const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method && CALLS.has(m.method)).length;
     let auth;
     try {
       auth = await authenticateRequest(ctx, toolCalls);
     } catch (err) {
-      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
+      // The body was read: the answer names the request it refuses.
+      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer, idOf(single));
       throw err;
     }
     if (refusedBatch) {
@@ -224,14 +287,18 @@ export function createMcpEndpoint(results: StoredToolResults) {
         answer,
       );
     }
+    const refusal = unsupportedVersion(request.headers, single) ?? inventedCursor(single);
+    if (refusal) {
+      refusal.headers.set('x-request-id', ctx.requestId);
+      return refusal;
+    }
     const limit = auth.rateLimit ?? undefined;
-    const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
-    if (limit && !limit.allowed && single?.method === 'tools/call') {
-      // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
+    if (limit && !limit.allowed && single?.method && CALLS.has(single.method)) {
+      // A rate-limited call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
       return mcpErrorResponse(
         failureOf(rateLimited(limit), ctx.requestId),
         { ...answer, rateLimit: limit },
-        single.id ?? null,
+        idOf(single),
       );
     }
     const toolCtx: Context = { ...ctx, auth };
@@ -252,6 +319,12 @@ export function createMcpEndpoint(results: StoredToolResults) {
         ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
         : request;
     const isModern = parsed !== undefined && !(await isLegacyRequest(forward, parsed));
+    if (isModern && closing)
+      return mcpErrorResponse(
+        failure('SERVICE_BUSY', 'The service is restarting; retry in a few seconds'),
+        answer,
+        idOf(single),
+      );
     // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
     if (isModern && single && isTaskMethod(single.method)) {
       const body = await answerTaskRequest(single as { method: string }, (name, args) =>
@@ -262,25 +335,28 @@ export function createMcpEndpoint(results: StoredToolResults) {
       });
     }
     let response = isModern
-      ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
-      : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, called));
+      ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
+      : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, notes, called));
     if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
-
     const page = rendered.get(toolCtx);
-    if (page && response.ok) {
-      const text = await response.text();
-      const spliced = spliceRendered(text, page);
-      // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
-      if (!spliced && text.includes('"result"'))
-        ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
-      response = new Response(spliced ?? text, { status: response.status, headers: response.headers });
-    }
+    if (page && response.ok) response = await withStoredPage(response, page, ctx, called);
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
     // holds into a stream, piped chunk by chunk.
     for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
     response.headers.set('x-request-id', ctx.requestId);
     return response;
-  };
+  }
+
+  return Object.assign(handleMcp, {
+    /**
+     * Shutdown: every open `subscriptions/listen` stream gets its closing result (the listen request's own result)
+     * and ends, so a stopping instance is not held open by its listeners; later 2026-07-28 requests are 503.
+     */
+    async close(): Promise<void> {
+      closing = true;
+      await modern.close();
+    },
+  });
 }
 
 /** A tools/call answer that started long work, turned into a CreateTaskResult (the client declared the extension). */

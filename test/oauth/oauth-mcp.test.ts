@@ -131,7 +131,7 @@ describe('OAuth for /mcp', () => {
       });
       expect(bare.status).toBe(401);
       expect(bare.headers.get('www-authenticate')).toBe(
-        `Bearer realm="subtext", resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer realm="subtext", resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp", scope="mcp"`,
       );
       expect((await bare.json()).error.data.code).toBe('INVALID_API_KEY');
       const bad = await mcpWith('not.a.token');
