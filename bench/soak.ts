@@ -17,6 +17,24 @@ const CONNECTIONS = 16;
 const SAMPLE_MS = 10_000;
 /** Growth of the last half's highest sample over the first half's that still counts as flat (allocator noise). */
 const FLAT_MIB = 10;
+/**
+ * BENCH_SOAK_HEAP=<dir>: the service also writes a V8 heap snapshot there when idle after the first requests and 10 s
+ * after the load (Node's --heapsnapshot-signal), to compare in Chrome DevTools' Memory tab.
+ */
+const HEAP_DIR = process.env.BENCH_SOAK_HEAP;
+
+const METRICS_TOKEN = 'bench-soak-metrics-token-0123456789';
+
+/** The V8 heap (total and in use) and memory outside it, in MiB, from the service's own /metrics. */
+async function heapOf(url: string): Promise<{ total: number; used: number; external: number }> {
+  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const gauge = (name: string) => Number(new RegExp(`^subtext_${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
+  return {
+    total: gauge('nodejs_heap_size_total_bytes'),
+    used: gauge('nodejs_heap_size_used_bytes'),
+    external: gauge('nodejs_external_memory_bytes'),
+  };
+}
 
 const videoId = (i: number) => `Soak${i.toString().padStart(7, '0')}`;
 
@@ -45,7 +63,17 @@ export async function run(): Promise<BenchSection[]> {
       }),
     });
 
-    service = await startService({ DATABASE_URL: db.url, MODE: 'all' });
+    service = await startService({
+      DATABASE_URL: db.url,
+      MODE: 'all',
+      METRICS_TOKEN,
+      ...(HEAP_DIR ? { NODE_OPTIONS: `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${HEAP_DIR}` } : {}),
+    });
+    const snapshot = async () => {
+      if (!HEAP_DIR) return;
+      service!.child.kill('SIGUSR2');
+      await sleep(SAMPLE_MS); // written synchronously by the service; RSS sampled after it settles
+    };
     const started = service.rssMiB();
     // The first requests: every transcript once on each surface, checked.
     for (let i = 0; i < VIDEOS; i++)
@@ -57,11 +85,17 @@ export async function run(): Promise<BenchSection[]> {
       }
     await sleep(SAMPLE_MS);
     const idle = service.rssMiB();
+    await snapshot();
 
-    const series: { t: number; rss: number; load: number }[] = [];
+    type Sample = { t: number; rss: number; load: number; heap: Awaited<ReturnType<typeof heapOf>> };
+    const series: Sample[] = [];
     const t0 = Date.now();
-    const sample = () => series.push({ t: (Date.now() - t0) / 1000, rss: service!.rssMiB(), load: loadavg()[0]! });
-    const timer = setInterval(sample, SAMPLE_MS);
+    const sample = async () => {
+      const t = (Date.now() - t0) / 1000;
+      const rss = service!.rssMiB();
+      series.push({ t, rss, load: loadavg()[0]!, heap: await heapOf(service!.url) });
+    };
+    const timer = setInterval(() => void sample(), SAMPLE_MS);
     let n = 0;
     const result = await autocannon({
       url: service.url,
@@ -80,9 +114,11 @@ export async function run(): Promise<BenchSection[]> {
       ],
     });
     clearInterval(timer);
-    sample();
+    await sample();
     await sleep(SAMPLE_MS);
     const after = service.rssMiB();
+    const afterHeap = await heapOf(service.url);
+    await snapshot();
 
     const worst = Math.max(...series.map((s) => s.rss));
     const half = Math.floor(series.length / 2);
@@ -94,10 +130,16 @@ export async function run(): Promise<BenchSection[]> {
       `${VIDEOS} stored transcripts of ${SEGMENTS} segments; REST \`POST /api/v1/subtitles\` and MCP \`tools/call get_video_subtitles\``,
       `alternating, ${CONNECTIONS} connections, ${SECONDS} s (BENCH_SOAK_SECONDS), service as \`npm start\` runs it (MODE=all), load`,
       `generator in the bench process: ${fmt(result.requests.average, 0)} req/s, p99 ${result.latency.p99} ms,`,
-      `${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors. RSS every 10 s (MiB, with the 1-minute load average):`,
+      `${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors. RSS every 10 s in MiB, beside it the V8 heap`,
+      '(total / in use) and the memory V8 counts outside it (external: buffers), from /metrics, and the 1-minute load average:',
       '',
       '```',
-      series.map((s) => `${fmt(s.t, 0)}s ${fmt(s.rss, 0)} (load ${fmt(s.load, 1)})`).join('\n'),
+      [...series, { t: Number.NaN, rss: after, load: loadavg()[0]!, heap: afterHeap }]
+        .map(
+          (s) =>
+            `${Number.isNaN(s.t) ? '10 s after' : `${fmt(s.t, 0)}s`} rss ${fmt(s.rss, 0)}  heap ${fmt(s.heap.total, 0)} / ${fmt(s.heap.used, 0)}  external ${fmt(s.heap.external, 0)}  (load ${fmt(s.load, 1)})`,
+        )
+        .join('\n'),
       '```',
       '',
       table(
