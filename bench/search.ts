@@ -249,9 +249,16 @@ export async function run(): Promise<BenchSection[]> {
           all.push(...ms);
           worst = Math.max(worst, percentile(ms, 99));
         }
-        rows.push([name, fmt(percentile(ms, 50)), fmt(percentile(ms, 99)), load, Math.round(hits / PER)]);
+        rows.push([
+          name,
+          fmt(percentile(ms, 50)),
+          fmt(percentile(ms, 99)),
+          fmt(cpu / PER),
+          load,
+          Math.round(hits / PER),
+        ]);
         console.error(
-          `[search] ${size}: ${name}: p50 ${fmt(percentile(ms, 50))} p99 ${fmt(percentile(ms, 99))} load ${load}`,
+          `[search] ${size}: ${name}: p50 ${fmt(percentile(ms, 50))} p99 ${fmt(percentile(ms, 99))} cpu ${fmt(cpu / PER)} load ${load}`,
         );
       }
       rows.push([
