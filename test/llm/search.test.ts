@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticleCategory, ArticleDraft } from '../../src/domain/articles/schemas.ts';
 import { ARTICLE_CATEGORIES } from '../../src/domain/articles/schemas.ts';
-import { mcpClient, rest } from '../support/clients.ts';
+import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newVideoId } from './llm-fixtures.ts';
 import { storeArticle } from '../support/stores.ts';
@@ -337,6 +337,8 @@ describe('one article and MCP', () => {
     const viaRest = await search({ query: 'sourdough', limit: '5', cursor });
     expect(page2.structuredContent).toEqual(viaRest.json);
     expect(JSON.stringify(page2.content)).toContain(`6. ${viaRest.json.results[0].id}`);
+    const viaTrpc = await trpcClient(s.url, key).articles.search.query({ query: 'sourdough', limit: 5, cursor });
+    expect(viaTrpc).toEqual(viaRest.json);
     const one: any = await client.callTool({ name: 'get_article', arguments: { id: sourdoughId } });
     expect(one.structuredContent.id).toBe(sourdoughId);
     await client.close();
