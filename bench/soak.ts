@@ -24,10 +24,26 @@ const FLAT_MIB = 10;
 const HEAP_DIR = process.env.BENCH_SOAK_HEAP;
 
 const METRICS_TOKEN = 'bench-soak-metrics-token-0123456789';
+/** BENCH_SOAK_SURFACES=rest or mcp: one surface only, to tell which one makes the garbage (default: both, alternating). */
+const SURFACES = process.env.BENCH_SOAK_SURFACES ?? 'both';
 
 /** The V8 heap (total and in use) and memory outside it, in MiB, from the service's own /metrics. */
+async function metricsOf(url: string): Promise<string> {
+  return (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+}
+
+/** Major and minor collections so far, from the service's /metrics. */
+async function gcCounts(url: string): Promise<{ major: number; minor: number }> {
+  const text = await metricsOf(url);
+  const count = (kind: string) =>
+    Number(
+      new RegExp(`^subtext_nodejs_gc_duration_seconds_count\\{kind="${kind}"\\} (\\S+)`, 'm').exec(text)?.[1] ?? 0,
+    );
+  return { major: count('major'), minor: count('minor') };
+}
+
 async function heapOf(url: string): Promise<{ total: number; used: number; external: number }> {
-  const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const text = await metricsOf(url);
   const gauge = (name: string) => Number(new RegExp(`^subtext_${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 2 ** 20;
   return {
     total: gauge('nodejs_heap_size_total_bytes'),
@@ -89,6 +105,7 @@ export async function run(): Promise<BenchSection[]> {
 
     type Sample = { t: number; rss: number; load: number; heap: Awaited<ReturnType<typeof heapOf>> };
     const series: Sample[] = [];
+    const gcBefore = await gcCounts(service.url);
     const t0 = Date.now();
     const sample = async () => {
       const t = (Date.now() - t0) / 1000;
@@ -108,13 +125,16 @@ export async function run(): Promise<BenchSection[]> {
           setupRequest: (req: Record<string, unknown>) => {
             const k = n++;
             // REST and MCP alternating, the transcripts round-robin on each.
-            return { ...req, ...(k % 2 ? mcp((k >> 1) % VIDEOS) : rest((k >> 1) % VIDEOS)) };
+            const useMcp = SURFACES === 'mcp' || (SURFACES !== 'rest' && k % 2 === 1);
+            return { ...req, ...(useMcp ? mcp((k >> 1) % VIDEOS) : rest((k >> 1) % VIDEOS)) };
           },
         },
       ],
     });
     clearInterval(timer);
     await sample();
+    const gcAfter = await gcCounts(service.url);
+    const perK = (n: number) => fmt((n * 1000) / result.requests.total, 2);
     await sleep(SAMPLE_MS);
     const after = service.rssMiB();
     const afterHeap = await heapOf(service.url);
@@ -128,9 +148,10 @@ export async function run(): Promise<BenchSection[]> {
     const verdict = (ok: boolean) => (ok ? 'met' : 'missed');
     const markdown = [
       `${VIDEOS} stored transcripts of ${SEGMENTS} segments; REST \`POST /api/v1/subtitles\` and MCP \`tools/call get_video_subtitles\``,
-      `alternating, ${CONNECTIONS} connections, ${SECONDS} s (BENCH_SOAK_SECONDS), service as \`npm start\` runs it (MODE=all), load`,
+      `${SURFACES === 'both' ? 'alternating' : `(${SURFACES} only)`}, ${CONNECTIONS} connections, ${SECONDS} s (BENCH_SOAK_SECONDS), service as \`npm start\` runs it (MODE=all), load`,
       `generator in the bench process: ${fmt(result.requests.average, 0)} req/s, p99 ${result.latency.p99} ms,`,
-      `${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors. RSS every 10 s in MiB, beside it the V8 heap`,
+      `${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors; per 1,000 requests ${perK(gcAfter.major - gcBefore.major)} major and`,
+      `${perK(gcAfter.minor - gcBefore.minor)} minor collections. RSS every 10 s in MiB, beside it the V8 heap`,
       '(total / in use) and the memory V8 counts outside it (external: buffers), from /metrics, and the 1-minute load average:',
       '',
       '```',
