@@ -19,7 +19,8 @@ async function sources(dir: string): Promise<string[]> {
 
 /** Builds run one at a time: stopping esbuild's service after one must not cut another short. */
 let queue: Promise<unknown> = Promise.resolve();
-const bundle = (entry: string): Promise<string> => {
+/** The bundle of `entry` (an absolute path), built now; esbuild's service process is stopped once it is built. */
+export const bundle = (entry: string): Promise<string> => {
   const next = queue.then(() => build(entry));
   queue = next.catch(() => {});
   return next;

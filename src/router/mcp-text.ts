@@ -177,7 +177,7 @@ export function searchText(o: SearchArticlesOutput): string {
   if (o.hasMore)
     lines.push(
       '',
-      `More results: call search_articles again with page=${o.page + 1}. Read a whole article with get_article and its id.`,
+      `More results: call search_articles again with the same query and filters and cursor="${o.nextCursor}". Read a whole article with get_article and its id.`,
     );
   else if (o.results.length) lines.push('', 'Read a whole article with get_article and its id.');
   return lines.join('\n');
