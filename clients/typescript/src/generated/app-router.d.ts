@@ -344,6 +344,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				lang?: string | undefined;
 				page?: number | undefined;
 				limit?: number | undefined;
+				cursor?: string | undefined;
 			};
 			output: {
 				total: number;
@@ -352,6 +353,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				limit: number;
 				totalPages: number;
 				hasMore: boolean;
+				nextCursor: string | null;
 				results: {
 					id: string;
 					videoId: string;

@@ -149,7 +149,7 @@ export interface paths {
         };
         /**
          * Search generated articles
-         * @description Full-text search over every article generated on the service (title weighs most, then summary, then tags, key points and sections), best match first; without `query`, newest first. Filters: `category` (fixed list), `lang` (en also matches en-GB). Paging: `page` >= 1 (default 1), `limit` 1-50 (default 10), page * limit <= 10,000; the answer carries total, totalPages and hasMore, and a page past the end is empty (200). Any query text is safe: it is parsed as words and phrases, never as syntax. Free.
+         * @description Full-text search over every article generated on the service (title weighs most, then summary, then tags, key points and sections), best match first; without `query`, newest first. Filters: `category` (fixed list), `lang` (en also matches en-GB). Paging: `page` >= 1 (default 1), `limit` 1-50 (default 10), page * limit <= 10,000; the answer carries total, totalPages, hasMore and `nextCursor`, and a page past the end is empty (200). For deep pages pass `nextCursor` back as `cursor` with the same query, category and lang (and any limit): the next page starts right after the last article shown, as fast at page 100 as at page 2, and goes on past 10,000 matches; total is the count of the first page. A cursor from another search, or with `page`, is 400. Any query text is safe: it is parsed as words and phrases, never as syntax. Free.
          */
         get: operations["articles-search"];
         put?: never;
@@ -2492,6 +2492,7 @@ export interface operations {
                 lang?: string;
                 page?: number;
                 limit?: number;
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2520,6 +2521,8 @@ export interface operations {
                         totalPages: number;
                         /** @description A later page has results */
                         hasMore: boolean;
+                        /** @description Pass as `cursor` (same query and filters) for the next page; null when nothing follows */
+                        nextCursor: string | null;
                         /** @description Best match first (newest first without a query); empty past the last page */
                         results: {
                             /** @description art_...; GET /api/v1/articles/{id} has the whole article */
