@@ -1,0 +1,111 @@
+// Review (OAuth Client ID Metadata Documents): a document server that sends headers and then stalls, or drops the
+// connection mid-body, made the authorization endpoint answer 500 (the body's read error was not the documented
+// refusal). Every unusable document must be a 400 page, never a 500, and never redirected.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClientDocuments } from '../../src/infra/oauth/client-documents.ts';
+import { startCallbackServer } from '../support/oauth-client.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+
+function loopbackCertificate() {
+  const dir = mkdtempSync(join(tmpdir(), 'cimd-review-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('hostile client metadata document servers', () => {
+  let s: TestServer;
+  let callback: Awaited<ReturnType<typeof startCallbackServer>>;
+  let docs: Server;
+  let base: string;
+  const stalled: (() => void)[] = [];
+
+  beforeAll(async () => {
+    const tls = loopbackCertificate();
+    docs = createServer(tls, (req, res) => {
+      const url = `${base}${req.url}`;
+      const start = JSON.stringify({ client_id: url, redirect_uris: [callback.url] }).slice(0, 20);
+      if (req.url === '/stall.json') {
+        // Headers and a first chunk, then nothing until the test ends.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(start);
+        stalled.push(() => res.destroy());
+      } else if (req.url === '/drop.json') {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4000' });
+        res.write(start, () => res.socket?.destroy());
+      } else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => docs.listen(0, '127.0.0.1', () => r()));
+    base = `https://127.0.0.1:${(docs.address() as AddressInfo).port}`;
+    s = await startTestServer();
+    callback = await startCallbackServer();
+    s.deps.oauth.clientDocuments = createClientDocuments({
+      policy: () => true,
+      agent: new Agent({ connect: { ca: tls.cert } }),
+      // The stall must end by the server's own deadline, not the test's.
+      timeoutMs: 500,
+    });
+  });
+  afterAll(async () => {
+    for (const end of stalled) end();
+    await callback?.close();
+    await s?.close();
+    await new Promise((r) => docs?.close(r));
+  });
+
+  const authorize = (clientId: string) =>
+    fetch(
+      `${s.url}/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: callback.url,
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      })}`,
+      { redirect: 'manual' },
+    );
+
+  it('a body that stalls after the headers is refused on a page (400), not a 500', async () => {
+    const res = await authorize(`${base}/stall.json`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('could not be fetched');
+  });
+
+  it('a connection dropped mid-body is refused on a page (400), not a 500', async () => {
+    const res = await authorize(`${base}/drop.json`);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('could not be fetched');
+  });
+});
