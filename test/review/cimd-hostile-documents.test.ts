@@ -1,6 +1,7 @@
 // Review (OAuth Client ID Metadata Documents): a document server that sends headers and then stalls, or drops the
 // connection mid-body, made the authorization endpoint answer 500 (the body's read error was not the documented
-// refusal). Every unusable document must be a 400 page, never a 500, and never redirected.
+// refusal); a document whose client_name or a redirect URI held a NUL character (PostgreSQL refuses it in text and jsonb)
+// was answered as a JSON error blaming the request, not the authorization page. Every unusable document must be a 400 page, never a 500, and never redirected.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -65,6 +66,12 @@ describe('hostile client metadata document servers', () => {
       } else if (req.url === '/drop.json') {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4000' });
         res.write(start, () => res.socket?.destroy());
+      } else if (req.url === '/nul-name.json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ client_id: url, client_name: 'Nul\u0000Name', redirect_uris: [callback.url] }));
+      } else if (req.url === '/nul-uri.json') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ client_id: url, redirect_uris: [callback.url, `${callback.url}?x=\u0000`] }));
       } else res.writeHead(404).end();
     });
     await new Promise<void>((r) => docs.listen(0, '127.0.0.1', () => r()));
@@ -107,5 +114,36 @@ describe('hostile client metadata document servers', () => {
     const res = await authorize(`${base}/drop.json`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('could not be fetched');
+  });
+
+  it('a NUL character in a redirect URI is refused on the error page; in client_name it is dropped', async () => {
+    const res = await authorize(`${base}/nul-uri.json`);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    // The browser's page saying what is wrong with the document, not a JSON error about "the request".
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(await res.text()).toContain('cannot be used');
+    // Accepted: on to sign-in, as any usable client.
+    const named = await authorize(`${base}/nul-name.json`);
+    expect(named.status).toBe(302);
+    expect(named.headers.get('location')).toMatch(/^\/sign-in\?/);
+    expect((await s.deps.oauth.store.findClient(`${base}/nul-name.json`))?.name).toBe('NulName');
+  });
+
+  it('dynamic registration drops a NUL in client_name and refuses one in a redirect URI, in the OAuth shape', async () => {
+    const register = (body: Record<string, unknown>) =>
+      fetch(`${s.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ application_type: 'native', ...body }),
+      }).then(async (r) => ({ status: r.status, json: await r.json() }));
+    expect(await register({ client_name: 'A\u0000B', redirect_uris: [callback.url] })).toMatchObject({
+      status: 201,
+      json: { client_name: 'AB' },
+    });
+    expect(await register({ redirect_uris: [`${callback.url}?\u0000`] })).toMatchObject({
+      status: 400,
+      json: { error: 'invalid_redirect_uri' },
+    });
   });
 });
