@@ -31,7 +31,7 @@ const search = (query: Record<string, string>) => rest(s.url, 'GET', '/articles'
 
 describe('forged search cursors', () => {
   it('are a 400 or a page, never a 500', async () => {
-    for (const query of [{}, { query: 'cursors' }]) {
+    for (const query of [{}, { query: 'cursors' }] as Record<string, string>[]) {
       const first = await search({ ...query, limit: '1' });
       expect(first.status).toBe(200);
       const cursor = first.json.nextCursor as string;

@@ -79,7 +79,7 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
       application_type: applicationType,
       token_endpoint_auth_method: 'none',
       scope: MCP_SCOPE,
-      ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.replace(/\u0000/g, '').slice(0, 500) } : {}),
+      ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.replaceAll('\u0000', '').slice(0, 500) } : {}),
     },
   };
   await p.store.saveClient(client);

@@ -11,6 +11,7 @@ export const isClientIdUrl = (id: string) => id.startsWith('https://');
 /** The draft's limit an authorization server may apply to a document (section 6.1). */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
 const NOT_SHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /**
