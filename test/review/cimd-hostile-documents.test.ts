@@ -66,6 +66,19 @@ describe('hostile client metadata document servers', () => {
       } else if (req.url === '/drop.json') {
         res.writeHead(200, { 'content-type': 'application/json', 'content-length': '4000' });
         res.write(start, () => res.socket?.destroy());
+      } else if (req.url === '/huge-header.json') {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-pad': 'x'.repeat(100_000) });
+        res.end('{}');
+      } else if (req.url === '/endless.json') {
+        // Chunked, no length, never ending: it must be cut at the size limit, not read on.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const more = () => {
+          if (!res.destroyed && res.write(' '.repeat(1024))) setImmediate(more);
+          else if (!res.destroyed) res.once('drain', more);
+        };
+        res.write(start);
+        more();
+        stalled.push(() => res.destroy());
       } else if (req.url === '/nul-name.json') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ client_id: url, client_name: 'Nul\u0000Name', redirect_uris: [callback.url] }));
@@ -114,6 +127,17 @@ describe('hostile client metadata document servers', () => {
     const res = await authorize(`${base}/drop.json`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('could not be fetched');
+  });
+
+  it('huge headers and an endless body are refused on a page (400)', async () => {
+    for (const [path, why] of [
+      ['/huge-header.json', 'could not be fetched'],
+      ['/endless.json', 'larger than'],
+    ]) {
+      const res = await authorize(`${base}${path}`);
+      expect(res.status, path).toBe(400);
+      expect(await res.text(), path).toContain(why);
+    }
   });
 
   it('a NUL character in a redirect URI is refused on the error page; in client_name it is dropped', async () => {
