@@ -23,7 +23,7 @@ import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { DEFAULT_LLM_MODEL, lazyLlm } from './infra/llm/lazy-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { lazyYoutubeLister, lazyYoutubeSource } from './infra/youtube/lazy-youtube.ts';
-import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
+import { checkPoTokenProvider, createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
 import { youtubeSourceOptions } from './infra/youtube/source-options.ts';
 import { createEgressStore } from './infra/postgres/youtube-egress.ts';
 import type { Outcome } from './domain/youtube/egress.ts';
@@ -82,6 +82,9 @@ async function build(
   embedded: EmbeddedDatabase | undefined,
   overrides: Partial<Deps>,
 ): Promise<Runtime> {
+  // A PO token provider too old to mint tokens YouTube accepts stops the start before anything is opened.
+  const poTokens = createPoTokenProvider(config);
+  await checkPoTokenProvider(poTokens, log);
   const { sql, signingSecret, oauthSecret, blobs } = await openStorage(config, url, embedded);
   const metrics = createMetrics();
   const queue = createJobQueue({
@@ -95,7 +98,7 @@ async function build(
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
-  const yt = youtubeParts(config, log, sql, metrics);
+  const yt = youtubeParts(config, log, sql, metrics, poTokens);
   const media = mediaParts(config, log, ffmpegPath, overrides);
   const stores = createStores(sql);
 
@@ -166,9 +169,14 @@ async function openStorage(config: Config, url: string, embedded: EmbeddedDataba
 }
 
 /** The YouTube video source and lister, sharing one egress budget, the PO token provider they use and the options. */
-function youtubeParts(config: Config, log: Logger, sql: Sql, metrics: Metrics) {
+function youtubeParts(
+  config: Config,
+  log: Logger,
+  sql: Sql,
+  metrics: Metrics,
+  poTokens: ReturnType<typeof createPoTokenProvider>,
+) {
   const egressStore = createEgressStore(sql);
-  const poTokens = createPoTokenProvider(config);
   // One set of budgets and cool-downs for every request to YouTube: videos, captions, streams and listing pages.
   const egress = {
     store: egressStore,
@@ -182,6 +190,8 @@ function youtubeParts(config: Config, log: Logger, sql: Sql, metrics: Metrics) {
     poTokens,
     egress,
     log: log.child({ component: 'youtube' }),
+    onTokenMinted: (provider, path) => metrics.youtubePoTokenMints.inc({ provider, path }),
+    onClientRetired: (client, version) => metrics.youtubeClientRetired.set({ client, version }, 1),
   });
   const youtube = lazyYoutubeSource(youtubeOptions);
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".

@@ -99,16 +99,16 @@ describe('one token per video', () => {
     let clock = Date.now();
     const cache = createTokenCache(createHttpTokenProvider({ url: origin }), { now: () => clock });
     seen.length = 0;
-    const [a, b] = await Promise.all([cache.forVideo('aaaaaaaaaaa'), cache.forVideo('aaaaaaaaaaa')]);
+    const [a, b] = await Promise.all([cache.forVideo('aaaaaaaaaaa', 'direct'), cache.forVideo('aaaaaaaaaaa', 'direct')]);
     expect(a).toBe(b);
-    await cache.forVideo('bbbbbbbbbbb');
-    await cache.forVideo('aaaaaaaaaaa');
+    await cache.forVideo('bbbbbbbbbbb', 'direct');
+    await cache.forVideo('aaaaaaaaaaa', 'direct');
     expect(seen.map((s) => (s.body as { content_binding: string }).content_binding)).toEqual([
       'aaaaaaaaaaa',
       'bbbbbbbbbbb',
     ]);
     clock += 12 * 3_600_000;
-    await cache.forVideo('aaaaaaaaaaa');
+    await cache.forVideo('aaaaaaaaaaa', 'direct');
     expect(seen).toHaveLength(3);
   });
 });

@@ -11,6 +11,7 @@ import { YT, type Innertube, type Types } from 'youtubei.js';
 import { isServiceError, ServiceError } from '../../domain/errors.ts';
 import type { Chapter } from '../../domain/video/schemas.ts';
 import type { EgressPacer, OutcomeKind, Purpose } from '../../domain/youtube/egress.ts';
+import type { MintedToken } from '../../domain/youtube/po-token.ts';
 import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 import { findChapters } from './map-video.ts';
@@ -18,6 +19,7 @@ import { classifyHtmlPage, extractInitialData, extractPlayerResponse, looksLikeH
 import { WATCH_PAGE, WEB_CLIENTS } from './client-chains.ts';
 import { YoutubeNetworkError } from './network-error.ts';
 import { DIRECT } from './proxy-pool.ts';
+import type { RetiredClients } from './retired-clients.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
 
 /** Who answered, and how to use what it answered. */
@@ -29,6 +31,8 @@ export interface PlayerResult {
   chapters?: Chapter[];
   /** The video-bound PO token the request carried (web clients): its caption and stream URLs need it too. */
   poToken?: string;
+  /** The visitor data the token was minted with, sent on the player request in place of the session's. */
+  visitorData?: string;
   /** The egress identity the answer came through. */
   identity: string;
 }
@@ -42,8 +46,13 @@ export interface ChainContext {
   clients: string[];
   purpose: Purpose;
   log?: { warn: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
-  /** A web PO token bound to this video, or undefined when none can be minted (web clients are then skipped). */
-  webToken?: (videoId: string, signal?: AbortSignal) => Promise<string | undefined>;
+  /**
+   * A web PO token bound to this video and minted through `identity` (with the visitor data it is bound to), or
+   * undefined when none can be minted (web clients are then skipped).
+   */
+  webToken?: (videoId: string, identity: string, signal?: AbortSignal) => Promise<MintedToken | undefined>;
+  /** Client versions YouTube refused as retired: skipped for a while. */
+  retired?: RetiredClients;
   pacer?: EgressPacer;
   /** Runs `fn` with every request leaving from `identity` (see youtube-fetch.ts). */
   through?: <T>(identity: string, fn: () => Promise<T>) => Promise<T>;
@@ -78,17 +87,15 @@ export async function fetchPlayer(
   for (let i = 0; i < ctx.clients.length; i++) {
     const client = ctx.clients[i]!;
     signal?.throwIfAborted();
-    let poToken: string | undefined;
-    if (WEB_CLIENTS.has(client)) {
-      poToken = await ctx.webToken?.(videoId, signal).catch((e: unknown) => {
-        ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'no PO token could be minted');
-        return undefined;
-      });
-      if (!poToken) {
-        failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
-        await report(client, NO_IDENTITY, 'no_token');
-        continue;
-      }
+    if (ctx.retired?.has(client)) {
+      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, YouTube retired its version`));
+      continue;
+    }
+    const web = WEB_CLIENTS.has(client);
+    if (web && !ctx.webToken) {
+      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+      await report(client, NO_IDENTITY, 'no_token');
+      continue;
     }
     let identity = DIRECT;
     if (ctx.pacer) {
@@ -101,8 +108,21 @@ export async function fetchPlayer(
         throw e;
       }
     }
+    // The token is minted through the identity the player request leaves from: it is bound to that session.
+    let minted: MintedToken | undefined;
+    if (web) {
+      minted = await ctx.webToken?.(videoId, identity, signal).catch((e: unknown) => {
+        ctx.log?.warn({ videoId, client, identity, err: messageOf(e) }, 'no PO token could be minted');
+        return undefined;
+      });
+      if (!minted) {
+        failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+        await report(client, identity, 'no_token');
+        continue;
+      }
+    }
     const run = () =>
-      client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, poToken, signal);
+      client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, minted, signal);
     const attempt = ctx.through ? await ctx.through(identity, run) : await run();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
@@ -147,11 +167,12 @@ async function tryClient(
   ctx: ChainContext,
   videoId: string,
   client: string,
-  poToken: string | undefined,
+  minted: MintedToken | undefined,
   signal?: AbortSignal,
 ): Promise<Attempt> {
   const yt = await ctx.innertube();
-  const capture: PlayerCapture = { signal };
+  const capture: PlayerCapture = { signal, visitorData: minted?.visitorData };
+  const poToken = minted?.token;
   let info: YT.VideoInfo | undefined;
   let parseError: unknown;
   try {
@@ -163,9 +184,16 @@ async function tryClient(
   }
   signal?.throwIfAborted();
   const answer = judgeBody(capture.status, capture.body, capture.error ?? parseError);
-  if (!answer.ok) return answer;
+  if (!answer.ok) {
+    if (answer.kind !== 'client_retired') return answer;
+    ctx.retired?.mark(client, capture.clientVersion);
+    return retry(
+      `${client} ${capture.clientVersion ?? ''}: YouTube retired this client version (HTTP 400 FAILED_PRECONDITION)`,
+      'client_retired',
+    );
+  }
   if (!info) return retry(`${client}: could not read YouTube's answer (${messageOf(parseError)})`, 'error');
-  return { ok: true, result: { client, info, raw: answer.raw, poToken } };
+  return { ok: true, result: { client, info, raw: answer.raw, poToken, visitorData: minted?.visitorData } };
 }
 
 async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSignal): Promise<Attempt> {
@@ -215,6 +243,8 @@ function judgeBody(
   } catch {
     return retry(`YouTube answered HTTP ${status} with a body that is not JSON`, 'error');
   }
+  if (status === 400 && errorStatusOf(json) === 'FAILED_PRECONDITION')
+    return retry('YouTube answered HTTP 400 FAILED_PRECONDITION', 'client_retired');
   if (status !== undefined && status >= 400) return retry(`YouTube answered HTTP ${status}`, 'error');
   const raw = unwrapPlayerResponse(json);
   const verdict = classifyPlayability(raw);
@@ -233,5 +263,8 @@ const retry = (message: string, kind: OutcomeKind): Failure => ({
   error: new ServiceError('EXTRACTION_FAILED', message),
   kind,
 });
+/** `{"error": {"code": 400, "status": "FAILED_PRECONDITION", ...}}`: Google's API error shape. */
+const errorStatusOf = (json: unknown) =>
+  (json as { error?: { status?: unknown } } | null)?.error?.status as string | undefined;
 const isUnreachable = (e: unknown) => e instanceof YoutubeNetworkError && e.hostUnreachable;
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

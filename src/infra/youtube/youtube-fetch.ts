@@ -2,6 +2,7 @@
 // it moves every request onto `baseUrl` (tests and relays stand in for youtube.com and googlevideo.com), adds the
 // proxy, a timeout and the caller's abort signal, and hands the raw /player answer to whoever is waiting for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { applyClientIdentity, CLIENT_IDENTITIES, type ClientIdentity } from './client-identities.ts';
 import { describeNetworkError } from './network-error.ts';
 import type { ProxyPool } from './proxy-pool.ts';
 
@@ -13,6 +14,10 @@ export interface PlayerCapture {
   status?: number;
   body?: string;
   error?: unknown;
+  /** The visitor data the request's PO token is bound to (the minting page's): replaces the session's. */
+  visitorData?: string;
+  /** The client version the request was sent as (client-identities.ts), for the refusal that names it. */
+  clientVersion?: string;
 }
 
 // youtubei.js parses the player response and drops what we need for classification (errorScreen, microformat
@@ -29,6 +34,8 @@ export interface YoutubeFetchOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
   proxies: ProxyPool;
+  /** Client names, versions, user agents and OS sent on InnerTube requests (default: the table's). */
+  clients?: Record<string, ClientIdentity>;
 }
 
 export function rewriteOrigin(url: string | URL, baseUrl: string | undefined): URL {
@@ -51,11 +58,15 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
     const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);
     const identity = egressScope.getStore();
     const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
-    const body =
+    let body =
       init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
+    let headers: HeadersInit | undefined = init.headers ?? request?.headers;
+    if (method === 'POST' && url.pathname.includes('/youtubei/v1/') && body !== undefined && body !== null) {
+      ({ body, headers } = asClient(body, headers, opts.clients ?? CLIENT_IDENTITIES, capture));
+    }
     const forward = {
       method,
-      headers: init.headers ?? request?.headers,
+      headers,
       body,
       redirect: init.redirect ?? request?.redirect ?? 'follow',
       signal: AbortSignal.any(signals),
@@ -76,4 +87,42 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
       throw failure;
     }
   };
+}
+
+/**
+ * An InnerTube request as the client table says the client is (version, user agent, OS), with the visitor data its
+ * PO token was minted for. A body that is not JSON goes as it came.
+ */
+function asClient(
+  body: BodyInit,
+  headers: HeadersInit | undefined,
+  table: Record<string, ClientIdentity>,
+  capture: PlayerCapture | undefined,
+): { body: BodyInit; headers: HeadersInit | undefined } {
+  const text =
+    typeof body === 'string'
+      ? body
+      : body instanceof ArrayBuffer || ArrayBuffer.isView(body)
+        ? new TextDecoder().decode(body)
+        : undefined;
+  if (text === undefined) return { body, headers };
+  let json: { context?: { client?: Record<string, unknown> } };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    return { body, headers };
+  }
+  if (!json?.context?.client) return { body, headers };
+  const out = new Headers(headers);
+  const id = applyClientIdentity(json.context, table);
+  if (id) {
+    out.set('User-Agent', id.userAgent);
+    out.set('X-Youtube-Client-Version', id.version);
+    if (capture) capture.clientVersion = id.version;
+  }
+  if (capture?.visitorData) {
+    json.context.client.visitorData = capture.visitorData;
+    out.set('X-Goog-Visitor-Id', capture.visitorData);
+  }
+  return { body: JSON.stringify(json), headers: out };
 }
