@@ -3,12 +3,7 @@
 // (cluster-wide, from PostgreSQL) over the last hours.
 import type { Sql } from '../../db/client.ts';
 import type { Config } from '../config.ts';
-import {
-  captionBudgetStore,
-  OUTCOME_KINDS,
-  type IdentityState,
-  type OutcomeCount,
-} from '../domain/youtube/egress.ts';
+import { captionBudgetStore, OUTCOME_KINDS, type IdentityState, type OutcomeCount } from '../domain/youtube/egress.ts';
 import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
 import { resolveChains } from '../infra/youtube/client-chains.ts';
 import { clientIdentities } from '../infra/youtube/client-identities.ts';
@@ -178,7 +173,8 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
           ['SOURCE', (c) => c.source],
           [
             'RETIRED?',
-            (c) => (c.retired ? `yes: ${c.retired} x 400 FAILED_PRECONDITION in ${hours} h, set a newer version` : 'no'),
+            (c) =>
+              c.retired ? `yes: ${c.retired} x 400 FAILED_PRECONDITION in ${hours} h, set a newer version` : 'no',
           ],
         ],
         '  none',

@@ -276,7 +276,11 @@ function markOf(ref: string): { client: string; identity?: string } {
 }
 
 /** One caption download, from the caption budget of an identity (the one its token is bound to, when it is). */
-async function download({ captionPacer, ytFetch, report, identities }: SourceContext, ref: string, signal?: AbortSignal) {
+async function download(
+  { captionPacer, ytFetch, report, identities }: SourceContext,
+  ref: string,
+  signal?: AbortSignal,
+) {
   const { client, identity: bound } = markOf(ref);
   const among = bound && identities.includes(bound) ? [bound] : undefined;
   const identity = captionPacer ? await captionPacer.take(among) : (among?.[0] ?? DIRECT);

@@ -109,7 +109,11 @@ async function readVersion(send: typeof fetch, url: URL, timeoutMs: number, sign
   let body: { version?: unknown } = {};
   let status: number;
   try {
-    const res = await send(url, { headers: { accept: 'application/json' }, redirect: 'error', signal: AbortSignal.any(signals) });
+    const res = await send(url, {
+      headers: { accept: 'application/json' },
+      redirect: 'error',
+      signal: AbortSignal.any(signals),
+    });
     status = res.status;
     const text = await res.text();
     try {
@@ -118,7 +122,9 @@ async function readVersion(send: typeof fetch, url: URL, timeoutMs: number, sign
       // reported below
     }
   } catch (e) {
-    throw new Error(`PO token provider at ${url.origin} did not answer GET /ping: ${e instanceof Error ? e.message : String(e)}`);
+    throw new Error(
+      `PO token provider at ${url.origin} did not answer GET /ping: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const version = typeof body.version === 'string' ? body.version : undefined;
   if (!version || compareVersions(version, MIN_PROVIDER_VERSION) < 0) {

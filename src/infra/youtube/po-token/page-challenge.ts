@@ -52,8 +52,7 @@ export function readPageChallenge(html: string): PageChallenge | undefined {
     return undefined;
   }
   const challenge = (data.R as { bgChallenge?: Record<string, unknown> } | undefined)?.bgChallenge;
-  if (!challenge || typeof challenge.program !== 'string' || typeof challenge.globalName !== 'string')
-    return undefined;
+  if (!challenge || typeof challenge.program !== 'string' || typeof challenge.globalName !== 'string') return undefined;
   const wrapped = (v: unknown, key: string) => {
     const inner = (v as Record<string, unknown> | undefined)?.[key];
     return typeof inner === 'string' && inner ? inner : undefined;
