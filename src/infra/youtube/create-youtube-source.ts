@@ -81,12 +81,6 @@ export interface YoutubeSource extends VideoSource {
 
 type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
 
-/**
- * Which client a track's URL came from, and for a URL carrying a PO token the identity it is bound to, kept in the
- * URL's fragment (never sent): counted when it is downloaded, and downloaded through that identity.
- */
-const CLIENT_MARK = 'client=';
-
 export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSource {
   const ctx = sourceContext(opts);
   return {
@@ -269,7 +263,10 @@ async function usableTracks(
   });
 }
 
-/** The client a track's URL came from, and the identity its token binds it to (if any). */
+/**
+ * The client a track's URL came from, and for a URL carrying a PO token the identity it is bound to, kept in the
+ * URL's fragment (never sent): counted when it is downloaded, and downloaded through that identity.
+ */
 function markOf(ref: string): { client: string; identity?: string } {
   const mark = new URLSearchParams(ref.split('#')[1] ?? '');
   return { client: mark.get('client') ?? 'stored', identity: mark.get('identity') ?? undefined };
