@@ -10,8 +10,12 @@ import { createEgressStore } from '../../src/infra/postgres/youtube-egress.ts';
 import { CLIENT_IDENTITIES } from '../../src/infra/youtube/client-identities.ts';
 import { createYoutubeSource, type YoutubeSourceOptions } from '../../src/infra/youtube/create-youtube-source.ts';
 import { createTestDatabase } from '../support/databases.ts';
+import { rest } from '../support/clients.ts';
 import { fakeYoutube, json } from '../support/fake-youtube.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
+import { isPlayer, startLoopbackYoutube } from '../support/loopback-youtube.ts';
+import { startTestServer } from '../support/test-server.ts';
+import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
 
 const VIDEO = 'M4gD1WSo5mA';
 // Google's API error shape, as /player answers an ANDROID version it no longer serves.
@@ -146,6 +150,32 @@ describe.skipIf(!sharedAvailable)('a retired client version', () => {
       }),
     );
   }, 180_000); // a CLI process start: slow on a loaded machine
+});
+
+describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, () => {
+  it('/metrics names the retired version, and its attempt is counted; the video is served by the next client', async () => {
+    const base = recordedRoutes();
+    const yt = await startLoopbackYoutube({
+      ...base,
+      player: (client, videoId) => (client === 'ANDROID' ? json(RETIRED, 400) : base.player!('VISIONOS', videoId)),
+    });
+    const token = 'metrics-token-for-client-versions-1';
+    const s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, METRICS_TOKEN: token });
+    try {
+      const { key } = await s.newKey();
+      const r = await rest(s.url, 'GET', `/videos/${ID.manualAndAsrVisionos}`, { key });
+      expect(r.status, r.text).toBe(200);
+      expect(yt.requests.filter(isPlayer()).map((q) => q.client)).toEqual(['ANDROID', 'VISIONOS']);
+      const metrics = await (await fetch(`${s.url}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text();
+      expect(metrics).toContain('subtext_youtube_client_retired{client="ANDROID",version="21.26.364"} 1');
+      expect(metrics).toMatch(
+        /subtext_youtube_attempts_total\{client="ANDROID",purpose="metadata",identity="direct",kind="client_retired"\} 1/,
+      );
+    } finally {
+      await s.close();
+      await yt.close();
+    }
+  });
 });
 
 /** The operator CLI as a child process against the test database. */

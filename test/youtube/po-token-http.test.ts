@@ -211,6 +211,7 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
       YOUTUBE_POT_PROVIDER_URL: origin,
       YOUTUBE_CAPTION_CLIENTS: 'WATCH_PAGE',
       YOUTUBE_METADATA_CLIENTS: 'watch_page',
+      METRICS_TOKEN: 'metrics-token-for-po-token-http-01',
     });
     try {
       seen.length = 0;
@@ -225,6 +226,10 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
         download.url.searchParams.get('potc'),
         download.url.searchParams.get('c'),
       ]).toEqual([`tok_${ID.captions9}_0123456789abcdef`, '1', 'WEB']);
+      const metrics = await (
+        await fetch(`${s.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-po-token-http-01' } })
+      ).text();
+      expect(metrics).toContain('subtext_youtube_po_token_mints_total{provider="http",path="provider"} 1');
     } finally {
       await s.close();
       await yt.close();

@@ -64,7 +64,7 @@ export function createMetrics() {
     /** Each PO token minted, by provider and by where its BotGuard challenge came from (page, standalone). */
     youtubePoTokenMints: new Counter({
       name: 'subtext_youtube_po_token_mints_total',
-      help: 'PO tokens minted by this process, by provider (bgutils, http, static) and challenge path: page (the web page session, what YouTube accepts since July 2026), standalone (the fallback when the page had no challenge), unknown (the provider does not say)',
+      help: 'PO tokens minted by this process, by provider (bgutils, http, static) and challenge path: page (the web page session, what YouTube accepts since July 2026), standalone (the fallback when the page had no challenge), provider (a bgutil server, which takes the page challenge itself from 1.3.2, the oldest we accept)',
       labelNames: ['provider', 'path'] as const,
       registers: [registry],
     }),

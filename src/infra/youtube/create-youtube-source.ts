@@ -124,7 +124,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
   const tokens = provider
     ? createTokenCache(provider, {
-        onMint: (m: MintedToken) => opts.onTokenMinted?.(provider.kind, m.path ?? 'unknown'),
+        onMint: (m: MintedToken) => opts.onTokenMinted?.(provider.kind, m.path ?? 'provider'),
       })
     : undefined;
   const chains = sourceChains(opts, !!tokens);
