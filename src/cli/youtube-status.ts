@@ -150,36 +150,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
         '  none',
       ),
       '',
-      `Caption downloads (timedtext), a budget of ${status.captionBudgetPerHour} per hour and a 429 backoff of their own:`,
-      formatTable(
-        status.captionIdentities,
-        [
-          ['IDENTITY', (s) => s.id],
-          ['STATE', (s) => s.state],
-          ['USED THIS HOUR', (s) => s.used],
-          ['STRIKES', (s) => s.strikes],
-          ['LAST REFUSAL', (s) => s.lastReason],
-        ],
-        '  none',
-      ),
-      '',
-      'Client versions sent (YOUTUBE_CLIENT_VERSIONS over the built-in table):',
-      formatTable(
-        status.clientVersions,
-        [
-          ['CLIENT', (c) => c.client],
-          ['VERSION', (c) => c.version],
-          ['OS', (c) => c.os],
-          ['SOURCE', (c) => c.source],
-          [
-            'RETIRED?',
-            (c) =>
-              c.retired ? `yes: ${c.retired} x 400 FAILED_PRECONDITION in ${hours} h, set a newer version` : 'no',
-          ],
-        ],
-        '  none',
-      ),
-      '',
+      ...captionsAndVersions(status, hours),
       `Attempts in the last ${hours} h, by client (served, and refused by kind):`,
       formatTable(
         status.clients,
@@ -206,4 +177,39 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       ),
     ].join('\n'),
   );
+}
+
+/** Each identity's caption budget, and the client versions sent with any YouTube retired. */
+function captionsAndVersions(status: YoutubeStatus, hours: number): string[] {
+  return [
+    `Caption downloads (timedtext), a budget of ${status.captionBudgetPerHour} per hour and a 429 backoff of their own:`,
+    formatTable(
+      status.captionIdentities,
+      [
+        ['IDENTITY', (s) => s.id],
+        ['STATE', (s) => s.state],
+        ['USED THIS HOUR', (s) => s.used],
+        ['STRIKES', (s) => s.strikes],
+        ['LAST REFUSAL', (s) => s.lastReason],
+      ],
+      '  none',
+    ),
+    '',
+    'Client versions sent (YOUTUBE_CLIENT_VERSIONS over the built-in table):',
+    formatTable(
+      status.clientVersions,
+      [
+        ['CLIENT', (c) => c.client],
+        ['VERSION', (c) => c.version],
+        ['OS', (c) => c.os],
+        ['SOURCE', (c) => c.source],
+        [
+          'RETIRED?',
+          (c) => (c.retired ? `yes: ${c.retired} x 400 FAILED_PRECONDITION in ${hours} h, set a newer version` : 'no'),
+        ],
+      ],
+      '  none',
+    ),
+    '',
+  ];
 }

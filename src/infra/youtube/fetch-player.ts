@@ -97,29 +97,13 @@ export async function fetchPlayer(
       await report(client, NO_IDENTITY, 'no_token');
       continue;
     }
-    let identity = DIRECT;
-    if (ctx.pacer) {
-      try {
-        identity = await ctx.pacer.take();
-      } catch (e) {
-        if (isServiceError(e) && e.code === 'SERVICE_BUSY' && failures.length > 0) {
-          throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(failures)})`, e.retryAfter);
-        }
-        throw e;
-      }
-    }
+    const identity = await takeIdentity(ctx, failures);
     // The token is minted through the identity the player request leaves from: it is bound to that session.
-    let minted: MintedToken | undefined;
-    if (web) {
-      minted = await ctx.webToken?.(videoId, identity, signal).catch((e: unknown) => {
-        ctx.log?.warn({ videoId, client, identity, err: messageOf(e) }, 'no PO token could be minted');
-        return undefined;
-      });
-      if (!minted) {
-        failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
-        await report(client, identity, 'no_token');
-        continue;
-      }
+    const minted = web ? await mintFor(ctx, videoId, client, identity, signal) : undefined;
+    if (web && !minted) {
+      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+      await report(client, identity, 'no_token');
+      continue;
     }
     const run = () =>
       client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, minted, signal);
@@ -149,6 +133,27 @@ export async function fetchPlayer(
   // Usable metadata beats an error: the caller learns about the captions when it downloads them.
   if (fallback) return fallback;
   throw chainError(failures);
+}
+
+/** An identity with budget left (DIRECT without pacing); SERVICE_BUSY says what the chain met before. */
+async function takeIdentity(ctx: ChainContext, failures: ServiceError[]): Promise<string> {
+  if (!ctx.pacer) return DIRECT;
+  try {
+    return await ctx.pacer.take();
+  } catch (e) {
+    if (isServiceError(e) && e.code === 'SERVICE_BUSY' && failures.length > 0) {
+      throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(failures)})`, e.retryAfter);
+    }
+    throw e;
+  }
+}
+
+/** A web client's token for this video through this identity, or undefined (logged) when none can be minted. */
+function mintFor(ctx: ChainContext, videoId: string, client: string, identity: string, signal?: AbortSignal) {
+  return ctx.webToken?.(videoId, identity, signal).catch((e: unknown) => {
+    ctx.log?.warn({ videoId, client, identity, err: messageOf(e) }, 'no PO token could be minted');
+    return undefined;
+  });
 }
 
 const reasonsOf = (failures: ServiceError[]) => [...new Set(failures.map((f) => f.message))].join('; ');

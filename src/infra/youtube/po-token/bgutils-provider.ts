@@ -44,13 +44,10 @@ export function createInProcessTokenProvider(settings: {
       pending.delete(answer.id);
       clearTimeout(p.timer);
       if ('error' in answer) p.reject(new Error(`in-process PO token minting failed: ${answer.error}`));
-      else
-        p.resolve({
-          token: answer.token,
-          expiresAt: new Date(answer.expiresAt),
-          visitorData: answer.visitorData,
-          path: answer.path,
-        });
+      else {
+        const { id: _id, expiresAt, ...minted } = answer;
+        p.resolve({ ...minted, expiresAt: new Date(expiresAt) });
+      }
     });
     // A crashed worker is replaced on the next mint.
     const gone = (error: Error) => {

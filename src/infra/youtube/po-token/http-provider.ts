@@ -72,33 +72,38 @@ export function createHttpTokenProvider(opts: {
           `PO token provider at ${endpoint.origin} did not answer: ${e instanceof Error ? e.message : String(e)}`,
         );
       }
-      const text = await res.text();
-      if (text.length > MAX_ANSWER_BYTES)
-        throw new Error(`PO token provider answered ${text.length} bytes; expected a small JSON object`);
-      let body: { poToken?: unknown; contentBinding?: unknown; expiresAt?: unknown; error?: unknown } = {};
-      try {
-        body = JSON.parse(text) as typeof body;
-      } catch {
-        // reported below with the status
-      }
-      if (!res.ok)
-        throw new Error(
-          `PO token provider answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error.slice(0, 300)}` : ''}`,
-        );
-      if (typeof body.poToken !== 'string' || !/^[A-Za-z0-9_=-]{16,4096}$/.test(body.poToken)) {
-        throw new Error('PO token provider answered without a usable poToken');
-      }
-      // A token bound to something else (an older server ignoring content_binding) is no use for this video.
-      if (typeof body.contentBinding === 'string' && body.contentBinding !== videoId) {
-        throw new Error(`PO token provider minted for "${body.contentBinding.slice(0, 40)}", not for ${videoId}`);
-      }
-      const expires =
-        typeof body.expiresAt === 'string' || typeof body.expiresAt === 'number' ? new Date(body.expiresAt) : undefined;
-      const expiresAt =
-        expires && Number.isFinite(expires.getTime()) ? expires : new Date(Date.now() + DEFAULT_LIFETIME_MS);
-      return { token: body.poToken, expiresAt };
+      return readTokenAnswer(res, videoId);
     },
   };
+}
+
+/** The server's answer to POST /get_pot: the token for this video, or the error it said. */
+async function readTokenAnswer(res: Response, videoId: string): Promise<MintedToken> {
+  const text = await res.text();
+  if (text.length > MAX_ANSWER_BYTES)
+    throw new Error(`PO token provider answered ${text.length} bytes; expected a small JSON object`);
+  let body: { poToken?: unknown; contentBinding?: unknown; expiresAt?: unknown; error?: unknown } = {};
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    // reported below with the status
+  }
+  if (!res.ok)
+    throw new Error(
+      `PO token provider answered HTTP ${res.status}${typeof body.error === 'string' ? `: ${body.error.slice(0, 300)}` : ''}`,
+    );
+  if (typeof body.poToken !== 'string' || !/^[A-Za-z0-9_=-]{16,4096}$/.test(body.poToken)) {
+    throw new Error('PO token provider answered without a usable poToken');
+  }
+  // A token bound to something else (an older server ignoring content_binding) is no use for this video.
+  if (typeof body.contentBinding === 'string' && body.contentBinding !== videoId) {
+    throw new Error(`PO token provider minted for "${body.contentBinding.slice(0, 40)}", not for ${videoId}`);
+  }
+  const expires =
+    typeof body.expiresAt === 'string' || typeof body.expiresAt === 'number' ? new Date(body.expiresAt) : undefined;
+  const expiresAt =
+    expires && Number.isFinite(expires.getTime()) ? expires : new Date(Date.now() + DEFAULT_LIFETIME_MS);
+  return { token: body.poToken, expiresAt };
 }
 
 /** A provider older than MIN_PROVIDER_VERSION: its tokens come from the standalone challenge googlevideo refuses. */
