@@ -23,6 +23,7 @@ import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { DEFAULT_LLM_MODEL, lazyLlm } from './infra/llm/lazy-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { lazyYoutubeLister, lazyYoutubeSource } from './infra/youtube/lazy-youtube.ts';
+import { clientIdentities } from './infra/youtube/client-identities.ts';
 import { checkPoTokenProvider, createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
 import { youtubeSourceOptions } from './infra/youtube/source-options.ts';
 import { createEgressStore } from './infra/postgres/youtube-egress.ts';
@@ -200,6 +201,9 @@ function youtubeParts(
       for (const identity of youtube.identities)
         metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
   }
+  // Every client version sent has its retired series from the start (0), so an alert on it has something to read.
+  for (const [client, id] of Object.entries(clientIdentities(config.YOUTUBE_CLIENT_VERSIONS)))
+    metrics.youtubeClientRetired.set({ client, version: id.version }, 0);
   const lister = lazyYoutubeLister({
     baseUrl: config.YOUTUBE_BASE_URL,
     proxyUrls: config.YOUTUBE_PROXY_URLS,
