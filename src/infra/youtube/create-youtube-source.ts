@@ -1,9 +1,12 @@
 // The VideoSource for YouTube, built on youtubei.js.
 //
 // Each purpose has its own client chain (client-chains.ts: captions, metadata, streams), each replaceable from the
-// environment. Web clients (WEB, MWEB) are asked with a PO token minted for the video (po-token/), and the caption
-// and stream URLs they answer carry it too. With egress pacing (src/domain/youtube/egress.ts) every request to
-// YouTube leaves from an identity with budget left, and every attempt is counted per client and identity.
+// environment. Web clients (WEB, MWEB) are asked with a PO token minted for the video through the egress identity
+// that asks (po-token/: the token is bound to that identity's page session and visitor data), and the caption and
+// stream URLs they answer carry it and are fetched from that identity too. With egress pacing
+// (src/domain/youtube/egress.ts) every player request leaves from an identity with budget left, caption downloads
+// from an identity's caption budget (its own, with its own 429 backoff), and every attempt is counted per client and
+// identity. What each client says it is (version, user agent, OS) is client-identities.ts's table.
 // Live videos: getVideo answers (isLive true) so metadata works during a stream; the transcript path refuses them
 // with chooseTranscriptTrack (src/domain/video/choose-track.ts), which throws VIDEO_LIVE.
 import { ServiceError } from '../../domain/errors.ts';
