@@ -104,6 +104,32 @@ describe.skipIf(!sharedAvailable)('client identities', () => {
   });
 });
 
+describe.skipIf(!sharedAvailable)('TV_DOWNGRADED, a row of the table', () => {
+  it('goes out as TVHTML5 at its row’s version, which YOUTUBE_CLIENT_VERSIONS moves on; a plain TV request is not it', async () => {
+    const config = parseConfig({ YOUTUBE_CLIENT_VERSIONS: 'TV_DOWNGRADED=5.20260801' });
+    expect(config.YOUTUBE_CLIENT_VERSIONS).toEqual({ TV_DOWNGRADED: '5.20260801' });
+    const yt = fakeYoutube({ player: () => json(readShared('player.bot-check.login-required.json')) });
+    const h = harness({
+      clients: ['TV_DOWNGRADED', 'TV'],
+      clientVersions: config.YOUTUBE_CLIENT_VERSIONS,
+      fetch: yt.fetch,
+    });
+    await h.source.getVideo(VIDEO).catch(() => {});
+    expect(yt.calls.filter((c) => c.startsWith('PLAYER'))).toEqual([
+      `PLAYER TVHTML5 ${VIDEO}`,
+      `PLAYER TVHTML5 ${VIDEO}`,
+    ]);
+    const [downgraded, tv] = yt.bodies.map(
+      (b) => (JSON.parse(b) as { context: { client: Record<string, unknown> } }).context.client,
+    );
+    expect(downgraded).toMatchObject({ clientName: 'TVHTML5', clientVersion: '5.20260801' });
+    expect(yt.headers[0]!.get('x-youtube-client-version')).toBe('5.20260801');
+    // The TV client youtubei.js names keeps its own version: the row applies only when the chain asks for it.
+    expect(tv?.clientVersion).not.toBe('5.20260801');
+    expect(tv?.clientVersion).not.toBe(CLIENT_IDENTITIES.TV_DOWNGRADED!.version);
+  });
+});
+
 describe.skipIf(!sharedAvailable)('a retired client version', () => {
   it('400 FAILED_PRECONDITION: counted as client_retired, logged once, the chain moves on, the client skipped after', async () => {
     const h = harness();
