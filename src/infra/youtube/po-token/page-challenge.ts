@@ -43,11 +43,13 @@ export function visitorDataOf(ytcfg: Record<string, unknown>): string | undefine
 
 /** The BotGuard challenge the page hands to `window.ytAtN(...)`, or undefined when the page has none. */
 export function readPageChallenge(html: string): PageChallenge | undefined {
-  const call = /window\.ytAtN\(\s*(\{[\s\S]*?\})\s*\)/.exec(html);
-  if (!call) return undefined;
+  // The object is read by brace matching, not a lazy pattern (polynomial on a page with many braces).
+  const call = /window\.ytAtN\(\s*\{/.exec(html);
+  const text = call ? balancedObject(html, call.index + call[0].length - 1) : undefined;
+  if (!text) return undefined;
   let data: Record<string, unknown>;
   try {
-    data = parseLooseJSON(call[1]!);
+    data = parseLooseJSON(text);
   } catch {
     return undefined;
   }
