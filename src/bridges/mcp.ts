@@ -15,7 +15,9 @@ import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
 import { failure, failureOf } from './errors/failure.ts';
 import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
-import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
+import { parseStored, STORED, storedPartOf, type StoredPart } from '../domain/stored-json.ts';
+import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
+import { writeStored } from './stored-output.ts';
 import { toolsFor, type ToolDef } from './mcp-tools.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { callByPath } from './procedures.ts';
@@ -42,8 +44,19 @@ function resultText(def: ToolDef, output: unknown): string {
       : JSON.stringify(output);
 }
 
-function successResult(def: ToolDef, output: unknown): CallToolResult {
+function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts): CallToolResult {
   const mcp = def.entry.meta.mcp!;
+  const part = storedPartOf(output);
+  if (part) {
+    // A page of a stored answer: its text rendered once from the page's values; structuredContent keeps the
+    // placeholder, which the output step fills with the stored text.
+    const text = texts.text(def.name, output, part, () =>
+      resultText(def, { ...(output as object), [part.key]: parseStored(part) }),
+    );
+    // The SDK checks the result's shape: it sees no symbol key.
+    const { [STORED]: _part, ...structured } = output as Record<PropertyKey, unknown>;
+    return { content: [{ type: 'text', text }], structuredContent: structured };
+  }
   if (mcp.image) {
     const img = mcp.image(output);
     return {
@@ -59,33 +72,30 @@ function successResult(def: ToolDef, output: unknown): CallToolResult {
   };
 }
 
-/** A request's stored-page result, rendered (or found rendered) by its tool, for the bridge to splice into the SDK's answer. */
-type RenderedPages = WeakMap<Context, RenderedPage>;
+/** The stored part a request's tool result carries, for the output step once the SDK has serialized the result. */
+type StoredParts = WeakMap<Context, StoredPart>;
 
 /**
  * One MCP server for one request, its tools calling the router's procedures with the caller's context: limits,
  * credits and validation are the procedures' own, so a tool answers what REST and tRPC answer. Input that fails
- * validation is a tool execution error (`isError`) carrying the spec's error body. A page of a stored transcript
- * goes to the SDK with empty text and segments, its rendering kept in `rendered` (src/bridges/mcp-stored-results.ts).
+ * validation is a tool execution error (`isError`) carrying the spec's error body. A result showing a stored part
+ * is recorded in `parts` for the output step.
  */
-function buildServer(
-  ctx: Context,
-  results: StoredToolResults,
-  rendered: RenderedPages,
-  called: string | undefined,
-): McpServer {
+function buildServer(ctx: Context, texts: StoredToolTexts, parts: StoredParts, called: string | undefined): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
   for (const def of toolsFor(called)) {
     server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
       try {
-        const output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
-        const page = ctx.out.storedPage;
-        if (!page) return successResult(def, output);
-        rendered.set(
-          ctx,
-          results.render(def.name, output, page, (segments) => resultText(def, { ...(output as object), segments })),
-        );
-        return { content: [{ type: 'text', text: '' }], structuredContent: output as Record<string, unknown> };
+        let output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+        const part = storedPartOf(output);
+        // One tool call per request: the output step writes its stored part. In a batch (one context for several
+        // calls) the part is read as values instead.
+        if (part && called !== undefined) parts.set(ctx, part);
+        else if (part) {
+          const { [STORED]: _part, ...rest } = output as Record<PropertyKey, unknown>;
+          output = { ...rest, [part.key]: parseStored(part) };
+        }
+        return successResult(def, output, texts);
       } catch (err) {
         const f = failureOf(err, ctx.requestId);
         return errorResult(f.code, f.message);
@@ -130,14 +140,15 @@ async function serveLegacy(
 
 type Message = { id?: JsonRpcId; method?: string; params?: { name?: unknown; arguments?: unknown } };
 
-/** The MCP endpoint of one app, with the stored-page results it has rendered (`results`, bounded in bytes). */
-export function createMcpEndpoint(results: StoredToolResults) {
-  const rendered: RenderedPages = new WeakMap();
+/** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
+export function createMcpEndpoint(textBytes: number) {
+  const texts = createStoredToolTexts(textBytes);
+  const parts: StoredParts = new WeakMap();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   const modern = createMcpHandler(
     ({ authInfo }) => {
       const { context, called } = passedBy(authInfo);
-      return buildServer(context, results, rendered, called);
+      return buildServer(context, texts, parts, called);
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );
@@ -215,8 +226,6 @@ export function createMcpEndpoint(results: StoredToolResults) {
       );
     }
     const toolCtx: Context = { ...ctx, auth };
-    // One tool call per request: its answer can carry a stored page as rendered before (a batch shares one context).
-    toolCtx.out.takesStoredPage = single?.method === 'tools/call';
 
     // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
     if (single?.method === 'tools/call' && single.params && single.params.arguments === null)
@@ -234,16 +243,14 @@ export function createMcpEndpoint(results: StoredToolResults) {
     let response =
       parsed !== undefined && !(await isLegacyRequest(forward, parsed))
         ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
-        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, called));
+        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, called));
 
-    const page = rendered.get(toolCtx);
-    if (page && response.ok) {
+    const part = parts.get(toolCtx);
+    if (part && response.ok) {
       const text = await response.text();
-      const spliced = spliceRendered(text, page);
-      // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
-      if (!spliced && text.includes('"result"'))
-        ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
-      response = new Response(spliced ?? text, { status: response.status, headers: response.headers });
+      // The SDK may have answered an error instead (no placeholder then): sent as it is.
+      const body = text.includes('"result"') ? writeStored(text, [part]) : text;
+      response = new Response(body, { status: response.status, headers: response.headers });
     }
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
     // holds into a stream, piped chunk by chunk.

@@ -11,9 +11,10 @@ import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
-import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
+import type { GetSubtitlesRequest, TranscriptPage } from './schemas.ts';
 import type { Segment } from '../video/schemas.ts';
 import type { CachedTranscript } from './hot-cache.ts';
+import { parseStored, STORED, storedPage } from '../stored-json.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
 export interface TranscriptPorts extends PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
@@ -34,7 +35,7 @@ export async function fetchTranscript(
   deps: TranscriptPorts,
   req: TranscriptRequest,
   input: GetSubtitlesRequest,
-): Promise<Transcript> {
+): Promise<TranscriptPage> {
   const videoId = parseVideoRef(input);
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
   const requestedLang = input.lang ?? null;
@@ -107,25 +108,6 @@ export async function readCached(
   return stored && deps.hotCache.setTranscript(videoId, stored);
 }
 
-const storedJson = new WeakMap<Transcript, Uint8Array>();
-
-/**
- * The JSON text (UTF-8 bytes) of an answer's `segments` when they are a whole stored transcript: a bridge may send it
- * as is instead of serializing the segments again (it was validated when stored).
- */
-export const segmentsJsonOf = (t: Transcript): Uint8Array | undefined => storedJson.get(t);
-
-/** The stored transcript an answer is a page of: enough for a bridge to render that page once and keep it. */
-export interface StoredPage {
-  /** The whole transcript's segments as the JSON text stored (and validated) once, in UTF-8: the page's segments are a slice of these. */
-  segmentsJson: Uint8Array;
-  /** The page's segments, from the cache (shared by every request: never mutate). */
-  segments(): Segment[];
-}
-
-const storedPages = new WeakMap<Transcript, StoredPage>();
-export const storedPageOf = (t: Transcript): StoredPage | undefined => storedPages.get(t);
-
 const SOURCE_OF = {
   manual: 'manual',
   asr: 'auto-captions',
@@ -133,7 +115,7 @@ const SOURCE_OF = {
   translation: 'translation',
 } as const;
 
-/** One page (and rendering) of a stored transcript, as the transcript operations answer it. */
+/** One page (and rendering) of a stored transcript, as the transcript operations answer it: the segments as stored. */
 export function presentPage(
   videoId: string,
   requestedLang: string | null,
@@ -142,14 +124,12 @@ export function presentPage(
   cached: boolean,
   creditsCharged: number,
   view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit'>,
-): Transcript {
+): TranscriptPage {
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
-  const whole = offset === 0 && end === t.segmentCount;
-  // The cached array is shared by every request: slice, never splice. Read only when this answer needs it.
-  const page = () => (whole ? t.segments() : t.segments().slice(offset, end));
-  const answer: Transcript = {
+  const segments = storedPage('segments', t.segmentsJson, t.bounds, Math.min(offset, end), end);
+  return {
     status: 'succeeded',
     videoId,
     lang: t.lang,
@@ -163,15 +143,11 @@ export function presentPage(
     duration: t.duration,
     offset,
     nextOffset: end < t.segmentCount ? end : null,
-    get segments() {
-      return page();
-    },
     format,
-    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1) }),
+    // A file rendering reads the page's values: not the JSON hot path.
+    ...(format === 'json' ? {} : { content: renderTranscript(format, parseStored<Segment[]>(segments), offset + 1) }),
     cached,
     creditsCharged,
+    [STORED]: segments,
   };
-  if (whole && format === 'json') storedJson.set(answer, t.segmentsJson);
-  storedPages.set(answer, { segmentsJson: t.segmentsJson, segments: page });
-  return answer;
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Segment } from '../video/schemas.ts';
 import { JobResource } from '../tasks/schemas.ts';
 import { TRANSCRIPT_FORMATS } from './formats.ts';
+import type { Stored } from '../stored-json.ts';
 
 /** Segments per page: large enough for a three-hour talk in one answer, small enough to bound one. */
 export const MAX_PAGE_SEGMENTS = 5000;
@@ -151,3 +152,7 @@ export type PendingTranscript = z.infer<typeof PendingTranscript>;
 
 export const TranscriptAnswer = z.discriminatedUnion('status', [Transcript, PendingTranscript]);
 export type TranscriptAnswer = z.infer<typeof TranscriptAnswer>;
+
+/** A page of a stored transcript as the domain answers it: its segments are the stored text (src/domain/stored-json.ts). */
+export type TranscriptPage = Stored<Transcript, 'segments'>;
+export type TranscriptPageAnswer = TranscriptPage | PendingTranscript;
