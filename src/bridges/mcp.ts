@@ -18,6 +18,7 @@ import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
 import { parseStored, STORED, storedPartOf, type StoredPart } from '../domain/stored-json.ts';
 import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
 import { writeStored } from './stored-output.ts';
+import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
 import { toolsFor, type ToolDef } from './mcp-tools.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { callByPath } from './procedures.ts';
@@ -84,25 +85,35 @@ type StoredParts = WeakMap<Context, StoredPart>;
 function buildServer(ctx: Context, texts: StoredToolTexts, parts: StoredParts, called: string | undefined): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
   for (const def of toolsFor(called)) {
-    server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
-      try {
-        let output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
-        const part = storedPartOf(output);
-        // One tool call per request: the output step writes its stored part. In a batch (one context for several
-        // calls) the part is read as values instead.
-        if (part && called !== undefined) parts.set(ctx, part);
-        else if (part) {
-          const { [STORED]: _part, ...rest } = output as Record<PropertyKey, unknown>;
-          output = { ...rest, [part.key]: parseStored(part) };
-        }
-        return successResult(def, output, texts);
-      } catch (err) {
-        const f = failureOf(err, ctx.requestId);
-        return errorResult(f.code, f.message);
-      }
-    });
+    server.registerTool(def.name, def.config, (args: unknown) => runTool(def, ctx, args, texts, parts, called));
   }
   return server;
+}
+
+/** One tool call: the procedure with the caller's context, its answer (or failure) as a tool result. */
+async function runTool(
+  def: ToolDef,
+  ctx: Context,
+  args: unknown,
+  texts: StoredToolTexts,
+  parts: StoredParts,
+  called: string | undefined,
+): Promise<CallToolResult> {
+  try {
+    let output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+    const part = storedPartOf(output);
+    // One tool call per request: the output step writes its stored part. In a batch (one context for several
+    // calls) the part is read as values instead.
+    if (part && called !== undefined) parts.set(ctx, part);
+    else if (part) {
+      const { [STORED]: _part, ...rest } = output as Record<PropertyKey, unknown>;
+      output = { ...rest, [part.key]: parseStored(part) };
+    }
+    return successResult(def, output, texts);
+  } catch (err) {
+    const f = failureOf(err, ctx.requestId);
+    return errorResult(f.code, f.message);
+  }
 }
 
 /**
@@ -240,12 +251,19 @@ export function createMcpEndpoint(textBytes: number) {
       parsed === undefined
         ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
         : request;
-    let response =
-      parsed !== undefined && !(await isLegacyRequest(forward, parsed))
-        ? await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) })
-        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, called));
+    const legacy = parsed === undefined || (await isLegacyRequest(forward, parsed));
+    const direct = legacy ? directToolCall(request, single) : undefined;
+    let response: Response;
+    if (direct) {
+      const result = await runTool(direct.tool, toolCtx, direct.arguments, texts, parts, called);
+      response = jsonRpcResult(direct.id, result, parts.get(toolCtx));
+    } else {
+      response = legacy
+        ? await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, called))
+        : await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) });
+    }
 
-    const part = parts.get(toolCtx);
+    const part = direct ? undefined : parts.get(toolCtx);
     if (part && response.ok) {
       const text = await response.text();
       // The SDK may have answered an error instead (no placeholder then): sent as it is.
