@@ -37,6 +37,8 @@ export const HOT_VIDEO = 'HotPath0001';
 /** As the goals are stated: 32 connections, 10 s a row. BENCH_CONNECTIONS=1,8,32 adds rows. */
 const CONCURRENCIES = (process.env.BENCH_CONNECTIONS ?? '32').split(',').map(Number);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+/** BENCH_TARGETS=rest,mcp measures only those rows (with BENCH_PROFILE, to profile one surface). */
+const ONLY = process.env.BENCH_TARGETS?.split(',');
 /** Busy processes competing for the cores during the rows (a loaded run made on purpose); 0 by default. */
 const COMPETE = Number(process.env.BENCH_COMPETE ?? 0);
 
@@ -123,7 +125,13 @@ export async function run(): Promise<BenchSection[]> {
     const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
     const input = JSON.stringify({ videoId: HOT_VIDEO });
 
-    service = await startService({ DATABASE_URL: db.url, MODE: 'all' });
+    // BENCH_PROFILE=dir writes the service's CPU profile there when it stops (open it in Chrome's DevTools).
+    const profile = process.env.BENCH_PROFILE;
+    service = await startService({
+      DATABASE_URL: db.url,
+      MODE: 'all',
+      ...(profile ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profile}` } : {}),
+    });
     await sleep(3000); // let start-up work (migrations check, workers, JIT) settle
     const idleRss = service.rssMiB();
     // The same JSON body the service answers, for the ceiling.
@@ -173,6 +181,7 @@ export async function run(): Promise<BenchSection[]> {
     try {
       for (const c of CONCURRENCIES) {
         for (const [name, t] of Object.entries(targets)) {
+          if (ONLY && !ONLY.includes(name)) continue;
           // CPU per request of the process that answers: a cost that a shared machine's load barely moves.
           const pid = name === 'ceiling' || name === 'serialized' ? bare.pid : service.pid;
           const cpu0 = cpuSecondsOf(pid);
@@ -185,6 +194,7 @@ export async function run(): Promise<BenchSection[]> {
     } finally {
       competing.stop();
     }
+    if (ONLY) return []; // a partial run (a profile): its rows were printed as measured
     // Cost as work grows: 10,000 different stored transcripts (the same size), requested round-robin.
     let n = 0;
     const many = await load({

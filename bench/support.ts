@@ -119,9 +119,7 @@ export const loadAverage = () => os.loadavg()[0]!;
  * own loop, in a child process each, never in the load generator's.
  */
 export function competingLoad(n: number): { stop(): void } {
-  const children = Array.from({ length: n }, () =>
-    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
-  );
+  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
   return {
     stop: () => {
       for (const c of children) c.kill('SIGKILL');

@@ -178,10 +178,10 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   });
 
   app.all(`${TRPC_PREFIX}/*`, (c) =>
-    handleTrpc(
-      c.req.raw,
-      { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) },
-    ),
+    handleTrpc(c.req.raw, {
+      ...makeContext(c.req.raw, c.get('requestId'), 'trpc'),
+      clientIp: clientIp(c, deps.config.TRUST_PROXY),
+    }),
   );
 
   app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));

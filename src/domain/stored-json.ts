@@ -61,7 +61,8 @@ export function arrayItemBounds(json: Uint8Array): Uint32Array {
   for (let i = 0; i < json.length; i++) {
     const c = json[i]!;
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next byte is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next byte is escaped
       else if (c === 0x22) inString = false;
       continue;
     }
@@ -92,13 +93,7 @@ export function arrayItemBounds(json: Uint8Array): Uint32Array {
 }
 
 /** Items `from`..`to` (exclusive) of a stored array, as a part of an answer under `key`. */
-export function storedPage(
-  key: string,
-  source: Uint8Array,
-  bounds: Uint32Array,
-  from: number,
-  to: number,
-): StoredPart {
+export function storedPage(key: string, source: Uint8Array, bounds: Uint32Array, from: number, to: number): StoredPart {
   const count = bounds.length / 2;
   if (from === 0 && to === count) return { key, json: [source], source, from, to };
   if (from >= to) return { key, json: [OPEN, CLOSE], source, from, to };

@@ -78,7 +78,7 @@ async function ask(n: number, send: () => Promise<Response>): Promise<Uint8Array
 const sameBytes = (bodies: Uint8Array[]) => bodies.every((b) => Buffer.compare(b, bodies[0]!) === 0);
 
 describe('a stored transcript on the hot path', () => {
-  it('is answered 1,000 times on each surface from the bytes cached once; JSON.parse reads them only for MCP\'s first text lines', async () => {
+  it("is answered 1,000 times on each surface from the bytes cached once; JSON.parse reads them only for MCP's first text lines", async () => {
     const { key } = await s.newKey({ credits: 10, rateLimit: 1_000_000 });
     const headers = {
       authorization: `Bearer ${key}`,

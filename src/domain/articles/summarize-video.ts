@@ -175,7 +175,12 @@ async function sourceTranscript(
     deps.config.DAILY_FREE_CREDITS,
   );
   const t = await fetchTranscript(deps, req, { videoId, lang: track.lang });
-  return { lang: t.lang, segments: readStored<Transcript, 'segments'>(t).segments, duration: t.duration, charged: t.creditsCharged };
+  return {
+    lang: t.lang,
+    segments: readStored<Transcript, 'segments'>(t).segments,
+    duration: t.duration,
+    charged: t.creditsCharged,
+  };
 }
 
 async function cachedAnswer(
