@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { StoredPart } from '../domain/stored-json.ts';
 import { toolsFor, type ToolDef } from './mcp-tools.ts';
+import { STORED_PLACEHOLDER } from '../router/stored-output.ts';
 import { writeStored } from './stored-output.ts';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
@@ -47,10 +48,20 @@ export function directToolCall(request: Request, message: unknown): DirectCall |
   return { id, tool: tools[0]!, arguments: args };
 }
 
-/** The JSON-RPC response carrying a tool result, as the SDK's JSON transport writes it, with a stored part written in. */
-export function jsonRpcResult(id: string | number, result: CallToolResult, part: StoredPart | undefined): Response {
-  const json = JSON.stringify({ result, jsonrpc: '2.0', id });
-  return new Response(writeStored(json, part ? [part] : []), {
+/**
+ * The JSON-RPC response carrying a tool result, as the SDK's JSON transport writes it. A result showing a stored page
+ * is written with its text as kept in JSON (its first content, before structuredContent) and its stored part.
+ */
+export function jsonRpcResult(
+  id: string | number,
+  result: CallToolResult,
+  stored: { part: StoredPart; text?: StoredPart } | undefined,
+): Response {
+  const text = stored?.text;
+  const shown = text ? { ...result, content: [{ type: 'text', text: STORED_PLACEHOLDER }] } : result;
+  const json = JSON.stringify({ result: shown, jsonrpc: '2.0', id });
+  const parts = stored ? (text ? [text, stored.part] : [stored.part]) : [];
+  return new Response(writeStored(json, parts), {
     status: 200,
     headers: { 'content-type': 'application/json' },
   });

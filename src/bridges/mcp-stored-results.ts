@@ -4,6 +4,12 @@
 import { createLruCache } from '../domain/lru-cache.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
 
+/** A page's text, as a string (for the SDK) and as the JSON string it is written as (a part for the output step). */
+export interface RenderedText {
+  text: string;
+  json: StoredPart;
+}
+
 /** Rendered texts live as long as the cached transcripts they are made of. */
 const TEXT_TTL_MS = 10 * 60_000;
 
@@ -12,17 +18,22 @@ const TEXT_TTL_MS = 10 * 60_000;
  * there), each valid only for the very stored text it was made from; bounded in bytes.
  */
 export function createStoredToolTexts(maxBytes: number) {
-  const texts = createLruCache<{ source: Uint8Array; text: string }>({ maxBytes });
+  const texts = createLruCache<RenderedText>({ maxBytes });
   return {
-    text(tool: string, answer: unknown, part: StoredPart, render: () => string): string {
+    text(tool: string, answer: unknown, part: StoredPart, render: () => string): RenderedText {
       const key = `${tool}\u0000${JSON.stringify(answer)}`;
       const hit = texts.get(key);
-      if (hit && hit.source === part.source) return hit.text;
+      if (hit && hit.json.source === part.source) return hit;
       const text = render();
+      const rendered = {
+        text,
+        json: { ...part, key: 'text', json: [Buffer.from(JSON.stringify(text))] },
+      };
       // Strings count two bytes a character in V8 at worst; the stored text is held too (shared with the transcript
       // cache while it lives there): counted once more.
-      texts.set(key, { source: part.source, text }, 2 * (key.length + text.length) + part.source.length, TEXT_TTL_MS);
-      return text;
+      const bytes = 2 * (key.length + text.length) + rendered.json.json[0]!.length + part.source.length;
+      texts.set(key, rendered, bytes, TEXT_TTL_MS);
+      return rendered;
     },
     stats: () => texts.stats(),
   };

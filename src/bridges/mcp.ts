@@ -45,15 +45,16 @@ function resultText(def: ToolDef, output: unknown): string {
       : JSON.stringify(output);
 }
 
-function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts): CallToolResult {
+function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, stored?: Stored): CallToolResult {
   const mcp = def.entry.meta.mcp!;
   const part = storedPartOf(output);
   if (part) {
     // A page of a stored answer: its text rendered once from the page's values; structuredContent keeps the
     // placeholder, which the output step fills with the stored text.
-    const text = texts.text(def.name, output, part, () =>
+    const { text, json } = texts.text(def.name, output, part, () =>
       resultText(def, { ...(output as object), [part.key]: parseStored(part) }),
     );
+    if (stored) stored.text = json;
     // The SDK checks the result's shape: it sees no symbol key.
     const { [STORED]: _part, ...structured } = output as Record<PropertyKey, unknown>;
     return { content: [{ type: 'text', text }], structuredContent: structured };
@@ -73,8 +74,9 @@ function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts): C
   };
 }
 
-/** The stored part a request's tool result carries, for the output step once the SDK has serialized the result. */
-type StoredParts = WeakMap<Context, StoredPart>;
+/** The stored part a request's tool result carries (and its text as JSON), for the output step. */
+type Stored = { part: StoredPart; text?: StoredPart };
+type StoredParts = WeakMap<Context, Stored>;
 
 /**
  * One MCP server for one request, its tools calling the router's procedures with the caller's context: limits,
@@ -104,12 +106,13 @@ async function runTool(
     const part = storedPartOf(output);
     // One tool call per request: the output step writes its stored part. In a batch (one context for several
     // calls) the part is read as values instead.
-    if (part && called !== undefined) parts.set(ctx, part);
+    const stored = part && called !== undefined ? { part } : undefined;
+    if (stored) parts.set(ctx, stored);
     else if (part) {
       const { [STORED]: _part, ...rest } = output as Record<PropertyKey, unknown>;
       output = { ...rest, [part.key]: parseStored(part) };
     }
-    return successResult(def, output, texts);
+    return successResult(def, output, texts, stored);
   } catch (err) {
     const f = failureOf(err, ctx.requestId);
     return errorResult(f.code, f.message);
@@ -263,11 +266,11 @@ export function createMcpEndpoint(textBytes: number) {
         : await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) });
     }
 
-    const part = direct ? undefined : parts.get(toolCtx);
-    if (part && response.ok) {
+    const stored = direct ? undefined : parts.get(toolCtx);
+    if (stored && response.ok) {
       const text = await response.text();
       // The SDK may have answered an error instead (no placeholder then): sent as it is.
-      const body = text.includes('"result"') ? writeStored(text, [part]) : text;
+      const body = text.includes('"result"') ? writeStored(text, [stored.part]) : text;
       response = new Response(body, { status: response.status, headers: response.headers });
     }
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
