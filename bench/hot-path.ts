@@ -142,12 +142,15 @@ export async function run(): Promise<BenchSection[]> {
     writeFileSync(bodyFile, bodyText);
     bare = await startChild('bench/bare-hono.ts', { BODY_FILE: bodyFile });
 
-    const mcpBody = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'get_video_subtitles', arguments: { videoId: HOT_VIDEO } },
-    });
+    const mcpCall = (id: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'get_video_subtitles', arguments: { videoId: HOT_VIDEO } },
+      });
+    const mcpBody = mcpCall(1);
+    let mcpId = 1;
     const mcpHeaders = { ...auth, accept: 'application/json, text/event-stream' };
     const trpcProbe = await fetch(`${service.url}/trpc/subtitles.get`, { method: 'POST', headers: auth, body: input });
     const mcpProbe = await fetch(`${service.url}/mcp`, { method: 'POST', headers: mcpHeaders, body: mcpBody });
@@ -162,7 +165,8 @@ export async function run(): Promise<BenchSection[]> {
       serialized: { url: `${bare.url}/serialized`, headers: auth, body: input },
       rest: { url: `${service.url}/api/v1/subtitles`, headers: auth, body: input },
       trpc: { url: `${service.url}/trpc/subtitles.get`, headers: auth, body: input },
-      mcp: { url: `${service.url}/mcp`, headers: mcpHeaders, body: mcpBody },
+      // A new JSON-RPC id per call, as a client sends them.
+      mcp: { url: `${service.url}/mcp`, headers: mcpHeaders, body: mcpBody, nextBody: () => mcpCall(++mcpId) },
     };
     // Warm both processes (JIT, pools) before measuring.
     await load({ ...targets.rest, connections: 8, seconds: 2 });

@@ -16,6 +16,7 @@ import { mountSignedFrames } from './frame-routes.ts';
 import { serveSubtitlesFile } from './subtitles-file-route.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
+import { createStoredAnswers } from './stored-output.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
@@ -143,10 +144,13 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     serveSubtitlesFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
 
-  // An eighth of the cache budget holds the text of MCP tool results showing stored pages; the transcripts themselves
-  // take three quarters (src/build-deps.ts).
-  const handleMcp = createMcpEndpoint(Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8));
-  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'));
+  // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool
+  // results showing stored pages (an MCP answer carries the call's id: never the same twice); the transcripts
+  // themselves take the rest (src/build-deps.ts).
+  const renderedBytes = Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8);
+  const stored = createStoredAnswers(renderedBytes);
+  const handleMcp = createMcpEndpoint(renderedBytes);
+  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), stored);
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();
   const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');
@@ -178,10 +182,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   });
 
   app.all(`${TRPC_PREFIX}/*`, (c) =>
-    handleTrpc(c.req.raw, {
-      ...makeContext(c.req.raw, c.get('requestId'), 'trpc'),
-      clientIp: clientIp(c, deps.config.TRUST_PROXY),
-    }),
+    handleTrpc(
+      c.req.raw,
+      { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) },
+      stored,
+    ),
   );
 
   app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));

@@ -8,7 +8,7 @@ import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 import { pinCoercion, typedQuery } from './rest-query.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
-import { storedPartsOf, writeStored } from './stored-output.ts';
+import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -19,7 +19,7 @@ type ContextFactory = (req: Request) => Context;
  * the whole OpenAPI document) on every request, so we drive its node handler, built once, ourselves.
  * Errors are rendered by the REST renderer: { error: { code, message } } with the table's status and headers.
  */
-export function createRestHandler(router: AppRouter, makeContext: ContextFactory) {
+export function createRestHandler(router: AppRouter, makeContext: ContextFactory, stored: StoredAnswers) {
   pinCoercion(router);
   const getInputs = listProcedures(router)
     .filter((e) => e.meta.openapi?.method === 'GET')
@@ -94,7 +94,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
             for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
             headers.set('x-request-id', ctx.requestId);
             if (ctx.out.location) headers.set('location', ctx.out.location);
-            const body = writeStored(text, parts.get(ctx) ?? []);
+            const body = stored.write(text, parts.get(ctx) ?? []);
             resolve(new Response(body, { status: ctx.out.status ?? status, headers }));
             return;
           }

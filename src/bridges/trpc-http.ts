@@ -6,7 +6,7 @@ import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
-import { storedPartsOf, writeStored } from './stored-output.ts';
+import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -30,7 +30,7 @@ function allowedMethod(path: string): string | undefined {
  * text/plain 415); a query sent without `?input` gets `{}` (tRPC's client sends none when the input is omitted, so
  * `credits.get.query()` works); failures carry the same headers as REST (rate limit, Retry-After, WWW-Authenticate).
  */
-export async function handleTrpc(request: Request, ctx: Context): Promise<Response> {
+export async function handleTrpc(request: Request, ctx: Context, stored: StoredAnswers): Promise<Response> {
   const url = new URL(request.url);
   const rawPath = url.pathname.slice(TRPC_PREFIX.length + 1);
   let path = rawPath;
@@ -74,5 +74,5 @@ export async function handleTrpc(request: Request, ctx: Context): Promise<Respon
   if (parts.length === 0) return res;
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  return new Response(writeStored(await res.text(), parts), { status: res.status, headers });
+  return new Response(stored.write(await res.text(), parts), { status: res.status, headers });
 }
