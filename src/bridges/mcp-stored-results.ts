@@ -10,6 +10,8 @@ export interface RenderedText {
   json: StoredPart;
 }
 
+const TEXT_PATH = ['content', '0', 'text'];
+
 /** Rendered texts live as long as the cached transcripts they are made of. */
 const TEXT_TTL_MS = 10 * 60_000;
 
@@ -22,17 +24,17 @@ export function createStoredToolTexts(maxBytes: number) {
   return {
     text(tool: string, answer: unknown, part: StoredPart, render: () => string): RenderedText {
       const key = `${tool}\u0000${JSON.stringify(answer)}`;
-      const hit = texts.get(key);
+      const hit = part.repeats ? texts.get(key) : undefined;
       if (hit && hit.json.source === part.source) return hit;
       const text = render();
       const rendered = {
         text,
-        json: { ...part, key: 'text', json: [Buffer.from(JSON.stringify(text))] },
+        json: { ...part, path: TEXT_PATH, json: [Buffer.from(JSON.stringify(text))] },
       };
       // Strings count two bytes a character in V8 at worst; the stored text is held too (shared with the transcript
       // cache while it lives there): counted once more.
       const bytes = 2 * (key.length + text.length) + rendered.json.json[0]!.length + part.source.length;
-      texts.set(key, rendered, bytes, TEXT_TTL_MS);
+      if (part.repeats) texts.set(key, rendered, bytes, TEXT_TTL_MS);
       return rendered;
     },
     stats: () => texts.stats(),

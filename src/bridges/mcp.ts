@@ -15,7 +15,7 @@ import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
 import { failure, failureOf } from './errors/failure.ts';
 import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
-import { parseStored, STORED, storedPartOf, type StoredPart } from '../domain/stored-json.ts';
+import { parseStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../domain/stored-json.ts';
 import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
 import { writeStored } from './stored-output.ts';
 import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
@@ -52,7 +52,7 @@ function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, st
     // A page of a stored answer: its text rendered once from the page's values; structuredContent keeps the
     // placeholder, which the output step fills with the stored text.
     const { text, json } = texts.text(def.name, output, part, () =>
-      resultText(def, { ...(output as object), [part.key]: parseStored(part) }),
+      resultText(def, withValueAt(output as object, part.path, parseStored(part))),
     );
     if (stored) stored.text = json;
     // The SDK checks the result's shape: it sees no symbol key.
@@ -110,7 +110,7 @@ async function runTool(
     if (stored) parts.set(ctx, stored);
     else if (part) {
       const { [STORED]: _part, ...rest } = output as Record<PropertyKey, unknown>;
-      output = { ...rest, [part.key]: parseStored(part) };
+      output = withValueAt(rest, part.path, parseStored(part));
     }
     return successResult(def, output, texts, stored);
   } catch (err) {

@@ -8,7 +8,7 @@ const segments = [
   { start: 1, end: 2, text: 'ünïcödé' },
 ];
 const json = new TextEncoder().encode(JSON.stringify(segments));
-const part = storedPage('segments', json, arrayItemBounds(json), 0, 2);
+const part = storedPage(['segments'], json, arrayItemBounds(json), 0, 2);
 const meta = { videoId: 'abc', segments: STORED_PLACEHOLDER, segmentCount: 2 };
 const answer = { ...meta, [STORED]: part };
 const text = (b: string | Uint8Array) => (typeof b === 'string' ? b : new TextDecoder().decode(b));
@@ -22,7 +22,7 @@ describe('the output step', () => {
   });
 
   it('fills a batch’s answers in order, and leaves answers without a part as they are', () => {
-    const page = storedPage('segments', json, arrayItemBounds(json), 1, 2);
+    const page = storedPage(['segments'], json, arrayItemBounds(json), 1, 2);
     const batch = [answer, { other: true }, { ...answer, [STORED]: page }];
     const parts = storedPartsOf(batch);
     expect(parts).toEqual([part, page]);

@@ -52,10 +52,14 @@ export function createStoredAnswers(maxBytes: number) {
   const answers = createLruCache<{ parts: readonly StoredPart[]; bytes: Uint8Array<ArrayBuffer> }>({ maxBytes });
   const same = (a: readonly StoredPart[], b: readonly StoredPart[]) =>
     a.length === b.length &&
-    a.every((p, i) => p.source === b[i]!.source && p.from === b[i]!.from && p.to === b[i]!.to && p.key === b[i]!.key);
+    a.every(
+      (p, i) =>
+        p.source === b[i]!.source && p.from === b[i]!.from && p.to === b[i]!.to && p.path.join() === b[i]!.path.join(),
+    );
   return {
     write(json: string, parts: readonly StoredPart[]): string | Uint8Array<ArrayBuffer> {
-      if (parts.length === 0) return json;
+      // Answers that are new every time (they name a job of their own) would only push the others out.
+      if (parts.length === 0 || !parts.every((p) => p.repeats)) return writeStored(json, parts);
       const hit = answers.get(json);
       if (hit && same(hit.parts, parts)) return hit.bytes;
       const bytes = writeStored(json, parts) as Uint8Array<ArrayBuffer>;

@@ -22,7 +22,7 @@ describe('stored JSON arrays', () => {
   it('cut pages that read back as the slice of the values, without copying the whole text', () => {
     const json = utf8(JSON.stringify(items));
     const bounds = arrayItemBounds(json);
-    const whole = storedPage('segments', json, bounds, 0, 3);
+    const whole = storedPage(['segments'], json, bounds, 0, 3);
     expect(whole.json).toEqual([json]);
     for (const [from, to] of [
       [0, 1],
@@ -30,12 +30,12 @@ describe('stored JSON arrays', () => {
       [2, 3],
       [3, 3],
     ] as const)
-      expect(parseStored(storedPage('segments', json, bounds, from, to))).toEqual(items.slice(from, to));
+      expect(parseStored(storedPage(['segments'], json, bounds, from, to))).toEqual(items.slice(from, to));
   });
 
   it('read an answer carrying a part back as plain values', () => {
     const json = utf8(JSON.stringify(items));
-    const answer = { videoId: 'abc', [STORED]: storedPage('segments', json, arrayItemBounds(json), 1, 2) };
+    const answer = { videoId: 'abc', [STORED]: storedPage(['segments'], json, arrayItemBounds(json), 1, 2) };
     const read = readStored<{ videoId: string; segments: unknown[] }, 'segments'>(answer);
     expect(read).toEqual({ videoId: 'abc', segments: [items[1]] });
     expect(Object.getOwnPropertySymbols(read)).toEqual([]);

@@ -7,8 +7,13 @@ export const STORED = Symbol('stored part');
 
 /** A stored JSON array, or a page of one: its text as UTF-8 pieces written one after the other. */
 export interface StoredPart {
-  /** The answer's key whose value this is. */
-  readonly key: string;
+  /** Where in the answer the value goes: `['segments']`, or `['translation', 'segments']`. */
+  readonly path: readonly string[];
+  /**
+   * Whether the same answer comes again (a stored transcript's page, asked for again and again), so that a rendering
+   * of it is worth keeping; false when every answer is new (it names a job of its own).
+   */
+  readonly repeats: boolean;
   /** The value's JSON text: `[`, the page's items as stored, `]` (never copied, never parsed). */
   readonly json: readonly Uint8Array[];
   /** The whole stored text this page is cut from: the same object for as long as it is cached. */
@@ -46,7 +51,14 @@ export function parseStored<V>(part: StoredPart): V {
 /** The answer with its stored part parsed into place: a plain value for code that reads it. */
 export function readStored<T, K extends keyof T & string>(answer: Stored<T, K>): T {
   const { [STORED]: part, ...rest } = answer;
-  return { ...rest, [part.key]: parseStored(part) } as unknown as T;
+  return withValueAt(rest, part.path, parseStored(part)) as T;
+}
+
+/** `value` with `v` at `path`: copied along the path, never changed in place. */
+export function withValueAt(value: object, path: readonly string[], v: unknown): Record<PropertyKey, unknown> {
+  const [first, ...more] = path;
+  const o = value as Record<PropertyKey, unknown>;
+  return { ...o, [first!]: more.length === 0 ? v : withValueAt((o[first!] ?? {}) as object, more, v) };
 }
 
 /**
@@ -92,11 +104,25 @@ export function arrayItemBounds(json: Uint8Array): Uint32Array {
   return Uint32Array.from(out);
 }
 
-/** Items `from`..`to` (exclusive) of a stored array, as a part of an answer under `key`. */
-export function storedPage(key: string, source: Uint8Array, bounds: Uint32Array, from: number, to: number): StoredPart {
+/** Items `from`..`to` (exclusive) of a stored array, as a part of an answer at `path`. */
+export function storedPage(
+  path: readonly string[],
+  source: Uint8Array,
+  bounds: Uint32Array,
+  from: number,
+  to: number,
+  repeats = true,
+): StoredPart {
   const count = bounds.length / 2;
-  if (from === 0 && to === count) return { key, json: [source], source, from, to };
-  if (from >= to) return { key, json: [OPEN, CLOSE], source, from, to };
+  const page = { path, source, from, to, repeats };
+  if (from === 0 && to === count) return { ...page, json: [source] };
+  if (from >= to) return { ...page, json: [OPEN, CLOSE] };
   const items = source.subarray(bounds[2 * from]!, bounds[2 * (to - 1) + 1]!);
-  return { key, json: [OPEN, items, CLOSE], source, from, to };
+  return { ...page, json: [OPEN, items, CLOSE] };
+}
+
+/** A whole stored array (read from storage for one answer), as a part of an answer at `path`. */
+export function storedArray(path: readonly string[], text: string, count: number, repeats: boolean): StoredPart {
+  const source = new TextEncoder().encode(text);
+  return { path, source, from: 0, to: count, repeats, json: [source] };
 }

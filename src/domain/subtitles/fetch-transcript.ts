@@ -108,6 +108,8 @@ export async function readCached(
   return stored && deps.hotCache.setTranscript(videoId, stored);
 }
 
+const SEGMENTS = ['segments'];
+
 const SOURCE_OF = {
   manual: 'manual',
   asr: 'auto-captions',
@@ -128,7 +130,7 @@ export function presentPage(
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
-  const segments = storedPage('segments', t.segmentsJson, t.bounds, Math.min(offset, end), end);
+  const segments = storedPage(SEGMENTS, t.segmentsJson, t.bounds, Math.min(offset, end), end);
   return {
     status: 'succeeded',
     videoId,
