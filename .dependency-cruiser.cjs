@@ -32,6 +32,13 @@ module.exports = {
       to: { path: '^src/bridges/' },
     },
     {
+      name: 'router-not-jobs',
+      comment: 'Procedures reach the queue through the domain port (deps.jobs), never through pg-boss code.',
+      severity: 'error',
+      from: { path: '^src/router/' },
+      to: { path: '^src/jobs/' },
+    },
+    {
       name: 'infra-not-surfaces',
       comment: 'Adapters implement domain ports; they never call a procedure, a bridge or a worker.',
       severity: 'error',
@@ -72,6 +79,8 @@ module.exports = {
     parser: 'swc',
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
+    // A separate package that imports the packed client (test/clients/client-package.test.ts installs it).
+    exclude: { path: '^test/clients/consumer/' },
     enhancedResolveOptions: {
       extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
       // Packages that only declare "exports" (the MCP SDK, youtubei.js, hono) resolve as Node resolves them.

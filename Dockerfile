@@ -33,6 +33,8 @@ WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./
 COPY --chown=node:node package.json ./
+# The MCP Registry checks that an image it lists carries its server name (server.json `name`).
+LABEL io.modelcontextprotocol.server.name="io.github.subtext/subtext"
 USER node
 EXPOSE 3000
 # Liveness of whatever this container runs: the API port, or METRICS_PORT for a worker (which serves only that).

@@ -69,7 +69,11 @@ export function hourOfSegments(n = 1000): Segment[] {
   }));
 }
 
-export async function seedHotTranscript(sql: ReturnType<typeof connect>['sql'], videoId = HOT_VIDEO): Promise<void> {
+export async function seedHotTranscript(
+  sql: ReturnType<typeof connect>['sql'],
+  videoId = HOT_VIDEO,
+  segments = 1000,
+): Promise<void> {
   await storeVideo(sql, videoId, {
     info: {
       videoId,
@@ -92,7 +96,7 @@ export async function seedHotTranscript(sql: ReturnType<typeof connect>['sql'], 
     lang: 'en',
     origin: 'manual',
     trackName: 'English',
-    segments: hourOfSegments(),
+    segments: hourOfSegments(segments),
   });
 }
 

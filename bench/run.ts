@@ -3,6 +3,7 @@
 // one on 127.0.0.1:5432, as the tests), ffmpeg, and the shared YouTube fixtures. `npm run bench -- hot-path search`
 // runs a subset (the file is then written with only those sections). Search: BENCH_ARTICLES (sizes, default
 // 100000,300000), BENCH_SEARCHES (requests per kind) and BENCH_SEARCH_DB (a kept, reused database; bench/search.ts).
+// Soak: BENCH_SOAK_SECONDS (default 600) to try it shorter.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sharedAvailable } from '../test/support/fixture-files.ts';
@@ -16,6 +17,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>>
   start: () => import('./start.ts'),
   speech: () => import('./speech.ts'),
   invariants: () => import('./invariants.ts'),
+  soak: () => import('./soak.ts'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -8,6 +8,7 @@ import type { Logger } from './infra/log/logger.ts';
 import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
 import { storedSecret, storedSigningSecret } from './infra/postgres/settings.ts';
 import { createStores, createTransaction } from './infra/postgres/stores.ts';
+import { createResourceLibrary } from './infra/postgres/resource-library.ts';
 import { createFreeLookupCounter } from './infra/postgres/free-lookups.ts';
 import { createJobQueue, type JobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
 import { createWorkQueue } from './jobs/work-queue.ts';
@@ -15,6 +16,7 @@ import { addScrapeCollectors, createMetrics, type Metrics } from './infra/metric
 import { metricQueries } from './infra/metrics/metric-queries.ts';
 import { createOAuthStore } from './infra/postgres/oauth-store.ts';
 import { createAccessTokens } from './infra/oauth/access-tokens.ts';
+import { createClientDocuments } from './infra/oauth/client-documents.ts';
 import { verifyChallenge } from 'pkce-challenge';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import { createBlobStore } from './infra/blob/create-blob-store.ts';
@@ -33,6 +35,8 @@ import { createWebhookRepository } from './infra/postgres/webhooks.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
+import { createProxyPool } from './infra/youtube/proxy-pool.ts';
+import type { Dispatcher } from 'undici';
 import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
 import { withDirectMedia } from './infra/media/with-direct-media.ts';
@@ -105,6 +109,7 @@ async function build(
     sql,
     transaction: createTransaction(sql),
     freeLookups: createFreeLookupCounter(sql),
+    resourceLibrary: createResourceLibrary(sql),
     log,
     lastUsed,
     queue,
@@ -207,6 +212,9 @@ function mediaParts(config: Config, log: Logger, ffmpegPath: string, overrides: 
     config.YOUTUBE_BASE_URL !== 'https://www.youtube.com' ? [new URL(config.YOUTUBE_BASE_URL).origin] : [];
   const mediaGateway =
     overrides.mediaGateway ?? createMediaGateway({ allowed: parseAllowedNetworks(config.MEDIA_ALLOWED_NETWORKS) });
+  // ffmpeg fetches a YouTube stream through the egress identity that got its URL: the same proxies, by identity name.
+  const youtubeProxies = createProxyPool(config.YOUTUBE_PROXY_URLS);
+  const egress = (identity: string) => youtubeProxies.dispatcher(identity) as Dispatcher | undefined;
   const media = createMediaProber({
     ffprobePath: ffprobeBeside(ffmpegPath),
     gateway: mediaGateway,
@@ -218,11 +226,13 @@ function mediaParts(config: Config, log: Logger, ffmpegPath: string, overrides: 
     timeoutMs: config.FRAME_TIMEOUT_MS,
     maxConcurrent: config.FRAME_CONCURRENCY,
     gateway: mediaGateway,
+    egress,
   });
   const speech = createSpeech(config, {
     ffmpegPath,
     extraOrigins: customOrigin,
     gateway: mediaGateway,
+    egress,
     log: log.child({ component: 'speech' }),
   });
   return { media, mediaGateway, frames, speech };
@@ -250,6 +260,7 @@ function oauthPorts(config: Config, sql: Sql, secret: string, issuer: () => stri
     store: createOAuthStore(sql),
     tokens: createAccessTokens({ secret, issuer, ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS }),
     verifyPkce: verifyChallenge,
+    clientDocuments: createClientDocuments(),
   };
 }
 

@@ -23,7 +23,7 @@ const allowedNetworks = list
   )
   .default([]);
 
-/** InnerTube clients youtubei.js can speak as (its SUPPORTED_CLIENTS), plus the desktop watch page. */
+/** InnerTube clients youtubei.js can speak as (its SUPPORTED_CLIENTS), yt-dlp's TV_DOWNGRADED, and the watch page. */
 const YOUTUBE_CLIENTS = [
   'IOS',
   'WEB',
@@ -38,6 +38,7 @@ const YOUTUBE_CLIENTS = [
   'TV',
   'TV_SIMPLY',
   'TV_EMBEDDED',
+  'TV_DOWNGRADED',
   'WEB_EMBEDDED',
   'WEB_CREATOR',
   'WATCH_PAGE',
@@ -118,6 +119,11 @@ export const ConfigSchema = z
     /** One static PO token: the last resort (tokens are bound to one video); a provider below is what works. */
     YOUTUBE_PO_TOKEN: z.string().optional(),
     YOUTUBE_VISITOR_DATA: z.string().optional(),
+    /**
+     * A signed-in identity for age-gated videos only: a Netscape cookies.txt of a YouTube account, asked after the
+     * anonymous fallbacks (WEB_EMBEDDED, TV_DOWNGRADED) also hit the age gate. Off by default: the account can be banned.
+     */
+    YOUTUBE_AGE_GATE_COOKIES_FILE: z.string().min(1).optional(),
     YOUTUBE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
     /** Client chains per purpose (e.g. "ANDROID,VISIONOS,WEB,WATCH_PAGE"); unset: the defaults the evidence supports. */
     YOUTUBE_CAPTION_CLIENTS: clientChain,

@@ -18,6 +18,7 @@ import type { CanaryRun } from './infra/youtube/youtube-canary.ts';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import type { Speech } from './domain/speech/ports.ts';
 import type { FreeLookupCounter } from './domain/video/free-lookups.ts';
+import type { ResourceLibrary } from './domain/resources/resource-library.ts';
 
 /**
  * Everything a procedure or worker may hand to the domain, built once by build-deps.ts (or a test). Domain
@@ -59,6 +60,8 @@ export interface Deps extends Stores {
   jobs: WorkQueue;
   /** Stored transcripts and video rows kept in memory for the cached-transcript hot path. */
   hotCache: HotCache;
+  /** What each account has obtained as an MCP resource (resources/list). */
+  resourceLibrary: ResourceLibrary;
   /** Per-account counts of free video lookups that reach YouTube. */
   freeLookups: FreeLookupCounter;
   /** HMAC secret for signed URLs. */

@@ -1,7 +1,7 @@
 import { createServer as createProbe, type AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildDeps, type Runtime } from './build-deps.ts';
-import { createHttpApp } from './bridges/http-app.ts';
+import { closeLongStreams, createHttpApp } from './bridges/http-app.ts';
 import { serveHttp } from './bridges/http-server.ts';
 import { createOpsApp } from './bridges/ops-routes.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
@@ -37,12 +37,17 @@ async function main() {
   let runtime: Runtime | undefined;
   let server: Server | undefined;
   let opsServer: Server | undefined;
+  let closeStreams = () => Promise.resolve();
   try {
     // A taken port is known before the database starts: fail in a moment rather than after it.
     if (servesHttp) await probePort(config);
     runtime = await buildDeps(config, log);
     await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
-    if (servesHttp) server = await listen(createHttpApp(runtime.deps), config);
+    if (servesHttp) {
+      const app = createHttpApp(runtime.deps);
+      closeStreams = () => closeLongStreams(app);
+      server = await listen(app, config);
+    }
     // Metrics and probes on a port of their own: kept off the public listener, and the only HTTP a worker serves.
     if (config.METRICS_PORT)
       opsServer = await listen(createOpsApp(runtime.deps), { ...config, PORT: config.METRICS_PORT });
@@ -58,7 +63,7 @@ async function main() {
     log.info({ mode: config.MODE, pid: process.pid }, 'Subtext worker running');
   }
   if (opsServer) log.info({ port: (opsServer.address() as AddressInfo).port }, 'metrics and probes listening');
-  handleSignals(runtime!, server, opsServer, config, log);
+  handleSignals(runtime!, { server, opsServer, closeStreams }, config, log);
   handleCrash(runtime!, log);
 }
 
@@ -93,24 +98,26 @@ function failStart(err: unknown, config: Config, log: Logger): never {
 
 function handleSignals(
   runtime: Runtime,
-  server: Server | undefined,
-  opsServer: Server | undefined,
+  http: { server: Server | undefined; opsServer: Server | undefined; closeStreams: () => Promise<void> },
   config: Config,
   log: Logger,
 ) {
+  const { server, opsServer } = http;
   let stopping = false;
   const shutdown = async (signal: string) => {
     // `npm start` forwards the signal it gets, so a signal sent to the process group arrives here twice.
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down: finishing in-flight requests and jobs');
+    // MCP listen streams never end by themselves: each gets its closing result now, or close() would wait for them.
+    await http.closeStreams().catch((err: unknown) => log.warn({ err }, 'could not close MCP listen streams'));
     // Both at once, so the two waits overlap rather than add up:
     // - HTTP: the listener closes (new connections are refused), idle keep-alive connections are closed, and
     //   close() calls back once every in-flight request has been answered. A request waits for its job at most
     //   REQUEST_WAIT_MS, so past that (plus a margin) whatever connection is left is cut.
     // - Jobs: the workers stop claiming at once (a draining instance should not take work another instance could
     //   finish), finish what they hold within JOB_DRAIN_MS, and pg-boss hands back what is still running.
-    const http = new Promise<void>((resolve) => {
+    const answered = new Promise<void>((resolve) => {
       if (!server) return resolve();
       const cut = setTimeout(() => server.closeAllConnections(), config.REQUEST_WAIT_MS + 10_000);
       server.close(() => {
@@ -120,7 +127,7 @@ function handleSignals(
       server.closeIdleConnections();
     });
     await Promise.all([
-      http,
+      answered,
       runtime.drainJobs(JOB_DRAIN_MS).catch((err: unknown) => log.warn({ err }, 'job queue did not drain')),
     ]);
     // Last: while draining, /readyz on it answers 503 (queue stopped) rather than refusing connections.

@@ -95,6 +95,21 @@ describe('happy', () => {
     expect(r.query.has('filter_by')).toBe(false);
     expect(res).toMatchObject({ total: 3, page: 2, limit: 2 });
     expect(res.results.map((h) => h.id)).toEqual(['art_1']);
+    expect(res.next).toBeNull();
+  });
+
+  it('continues from a position (offset and limit, as Typesense pages) and refuses a forged one', async () => {
+    const s = search();
+    for (const k of [1, 2, 3, 4, 5]) await s.index(article(`art_${k}`));
+    const first = await s.search({ page: 1, limit: 2 });
+    expect(first.results.map((h) => h.id)).toEqual(['art_5', 'art_4']);
+    expect(first.next).toEqual({ o: 2 });
+    const second = await s.search({ page: 1, limit: 2, after: first.next! });
+    const r = ts.requests.at(-1)!;
+    expect([r.query.get('offset'), r.query.get('limit'), r.query.has('page')]).toEqual(['2', '2', false]);
+    expect(second.results.map((h) => h.id)).toEqual(['art_3', 'art_2']);
+    for (const after of [{ o: -1 }, { o: 1.5 }, { o: '2' }, {}])
+      await expect(s.search({ page: 1, limit: 2, after })).rejects.toMatchObject({ code: 'INVALID_REQUEST' });
   });
 });
 

@@ -9,3 +9,4 @@ export * from './batches.ts';
 export * from './webhooks.ts';
 export * from './oauth.ts';
 export * from './youtube-egress.ts';
+export * from './resources.ts';

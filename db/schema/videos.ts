@@ -24,6 +24,11 @@ export const transcripts = pgTable(
     /** Seconds: the end of the last segment. */
     duration: real('duration').notNull(),
     body: text('body').notNull(),
+    /**
+     * Word timings, serialized: one entry per segment of `body` (an array of `{start, end, text, confidence?}`, or
+     * null); null when the source has none (manual captions, translations, tracks without word offsets).
+     */
+    words: text('words'),
     /** Speech-to-text only: the engine (`local`, `openai-compatible`) and model that wrote it. */
     engine: text('engine'),
     model: text('model'),

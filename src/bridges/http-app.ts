@@ -45,6 +45,12 @@ export function renderForPath(
 
 type Env = HttpEnv;
 
+/** What an app must end before its server can close: the MCP endpoint's open `subscriptions/listen` streams. */
+const streamClosers = new WeakMap<Hono<Env>, () => Promise<void>>();
+
+/** Ends an app's long-lived streams (each with its closing message), as a shutdown starts. */
+export const closeLongStreams = (app: Hono<Env>): Promise<void> => streamClosers.get(app)?.() ?? Promise.resolve();
+
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /**
@@ -150,6 +156,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   const renderedBytes = Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8);
   const stored = createStoredAnswers(renderedBytes);
   const handleMcp = createMcpEndpoint(renderedBytes);
+  streamClosers.set(app, handleMcp.close);
   const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), stored);
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();

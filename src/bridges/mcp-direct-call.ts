@@ -1,8 +1,9 @@
 // A single tools/call on the 2025 revisions, answered without building an SDK server and transport for it (most of
 // an MCP call's cost). Only a request the SDK's stateless JSON transport would take as it is comes this way: the
 // same header checks, a well-formed JSON-RPC request naming one of our tools, nothing the SDK would act on besides
-// (task-augmented calls, unknown fields). The tool runs as the SDK server runs it, and the response is written as
-// the SDK writes it: `{"result":...,"jsonrpc":"2.0","id":...}`, application/json. Anything else goes to the SDK.
+// (task-augmented calls, unknown fields; src/bridges/mcp.ts keeps calls declaring the Tasks extension from here).
+// The tool runs as the SDK server runs it, and the response is written as the SDK writes it:
+// `{"result":...,"jsonrpc":"2.0","id":...}`, application/json. Anything else goes to the SDK.
 // test/contract/mcp-conformance.test.ts holds both paths to the conformance suite on every revision.
 import {
   type CallToolResult,
@@ -58,7 +59,10 @@ export function jsonRpcResult(
   stored: { part: StoredPart; text?: StoredPart } | undefined,
 ): Response {
   const text = stored?.text;
-  const shown = text ? { ...result, content: [{ type: 'text', text: STORED_PLACEHOLDER }] } : result;
+  // Only the text is kept as JSON: the contents after it (resource links) are written as they are.
+  const shown = text
+    ? { ...result, content: [{ type: 'text', text: STORED_PLACEHOLDER }, ...result.content.slice(1)] }
+    : result;
   const json = JSON.stringify({ result: shown, jsonrpc: '2.0', id });
   const parts = stored ? (text ? [text, stored.part] : [stored.part]) : [];
   return new Response(writeStored(json, parts), {

@@ -1,6 +1,7 @@
 import type { StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { appRouter } from '../router/index.ts';
+import { VIEWER_URI } from './mcp-app-resource.ts';
 import { listProcedures, type ProcedureEntry } from './procedures.ts';
 
 export interface ToolDef {
@@ -11,6 +12,7 @@ export interface ToolDef {
     inputSchema: StandardSchemaWithJSON;
     outputSchema?: StandardSchemaWithJSON;
     annotations: ToolAnnotations;
+    _meta?: Record<string, unknown>;
   };
 }
 
@@ -63,6 +65,8 @@ function buildTools(): ToolDef[] {
       };
       // An image tool answers image content, not structured data.
       if (def.output && !mcp.image) config.outputSchema = listedOnly(jsonSchema(def.output, 'output'));
+      // The MCP Apps extension: the preferred key and the legacy one older hosts read.
+      if (mcp.app) config._meta = { ui: { resourceUri: VIEWER_URI }, 'ui/resourceUri': VIEWER_URI };
       return { name: mcp.name, entry, config };
     });
 }

@@ -13,14 +13,27 @@ import type { Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
-import { failure, failureOf } from './errors/failure.ts';
-import { mcpErrorResponse, type JsonRpcId } from './errors/mcp-error.ts';
-import { parseStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../domain/stored-json.ts';
+import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
+import { mcpErrorResponse } from './errors/mcp-error.ts';
+import { idOf, inventedCursor, unsupportedVersion, withServedVersions, type McpMessage } from './mcp-edges.ts';
+import { registerPrompts } from './mcp-prompts.ts';
+import {
+  createLibraryNotes,
+  libraryEntries,
+  registerResources,
+  resourceLinksFor,
+  type LibraryNotes,
+} from './mcp-resources.ts';
+import { MCP_REVISIONS } from './mcp-versions.ts';
+import { parseStored, readStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../domain/stored-json.ts';
 import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
 import { writeStored } from './stored-output.ts';
 import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
-import { toolsFor, type ToolDef } from './mcp-tools.ts';
+import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
+import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
+import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './mcp-tasks.ts';
 import { originAllowed } from './mcp-origin.ts';
+import { MCP_SCOPE } from '../domain/oauth/authorization.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 
@@ -31,6 +44,10 @@ const createCaller = createCallerFactory(appRouter);
 
 /** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_REVISION = '2025-03-26';
+
+/** The messages that run an operation, each counted against the rate limit. */
+// tasks/* read a job or batch as get_job and get_batch do.
+const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }] };
@@ -47,6 +64,7 @@ function resultText(def: ToolDef, output: unknown): string {
 
 function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, stored?: Stored): CallToolResult {
   const mcp = def.entry.meta.mcp!;
+  const links = resourceLinksFor(def.name, output);
   const part = storedPartOf(output);
   if (part) {
     // A page of a stored answer: its text rendered once from the page's values; structuredContent keeps the
@@ -57,7 +75,7 @@ function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, st
     if (stored) stored.text = json;
     // The SDK checks the result's shape: it sees no symbol key.
     const { [STORED]: _part, ...structured } = output as Record<PropertyKey, unknown>;
-    return { content: [{ type: 'text', text }], structuredContent: structured };
+    return { content: [{ type: 'text', text }, ...links], structuredContent: structured };
   }
   if (mcp.image) {
     const img = mcp.image(output);
@@ -65,14 +83,17 @@ function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, st
       content: [
         { type: 'image', data: img.base64, mimeType: img.mimeType },
         { type: 'text', text: img.caption },
+        ...links,
       ],
     };
   }
   return {
-    content: [{ type: 'text', text: resultText(def, output) }],
+    content: [{ type: 'text', text: resultText(def, output) }, ...links],
     structuredContent: output as Record<string, unknown>,
   };
 }
+
+const toolNamed = (name: string): ToolDef => mcpTools().find((t) => t.name === name)!;
 
 /** The stored part a request's tool result carries (and its text as JSON), for the output step. */
 type Stored = { part: StoredPart; text?: StoredPart };
@@ -84,10 +105,35 @@ type StoredParts = WeakMap<Context, Stored>;
  * validation is a tool execution error (`isError`) carrying the spec's error body. A result showing a stored part
  * is recorded in `parts` for the output step.
  */
-function buildServer(ctx: Context, texts: StoredToolTexts, parts: StoredParts, called: string | undefined): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+function buildServer(
+  ctx: Context,
+  texts: StoredToolTexts,
+  parts: StoredParts,
+  notes: LibraryNotes,
+  called: string | undefined,
+): McpServer {
+  const accountId = ctx.auth!.caller.accountId;
+  const server = new McpServer(MCP_SERVER_INFO, {
+    capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
+    supportedProtocolVersions: [...MCP_REVISIONS],
+  });
+  // The SDK's server/discover lists only its modern revisions; /mcp names every revision it serves, everywhere.
+  const discover = server.server as unknown as { _ondiscover(): { supportedVersions: string[] } };
+  const ondiscover = discover._ondiscover.bind(discover);
+  discover._ondiscover = () => ({ ...ondiscover(), supportedVersions: [...MCP_REVISIONS] });
+  registerViewer(server);
+  registerResources(server, {
+    ctx,
+    accountId,
+    statics: [VIEWER_RESOURCE],
+    // A read renders the values: a stored part is parsed into place.
+    call: async (tool, args) => readStored(await callByPath(createCaller(ctx), toolNamed(tool).entry.path, args)),
+    text: (tool, output) => resultText(toolNamed(tool), output),
+    note: notes,
+  });
+  registerPrompts(server);
   for (const def of toolsFor(called)) {
-    server.registerTool(def.name, def.config, (args: unknown) => runTool(def, ctx, args, texts, parts, called));
+    server.registerTool(def.name, def.config, (args: unknown) => runTool(def, ctx, args, texts, parts, notes, called));
   }
   return server;
 }
@@ -99,20 +145,37 @@ async function runTool(
   args: unknown,
   texts: StoredToolTexts,
   parts: StoredParts,
+  notes: LibraryNotes,
   called: string | undefined,
 ): Promise<CallToolResult> {
   try {
     let output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+    await notes(ctx, ctx.auth!.caller.accountId, libraryEntries(resourceLinksFor(def.name, output)));
     const part = storedPartOf(output);
     // One tool call per request: the output step writes its stored part. In a batch (one context for several
     // calls) the part is read as values instead.
     const stored = part && called !== undefined ? { part } : undefined;
     if (stored) parts.set(ctx, stored);
-    else if (part) {
-      const { [STORED]: _part, ...rest } = output as Record<PropertyKey, unknown>;
-      output = withValueAt(rest, part.path, parseStored(part));
-    }
+    else if (part) output = readStored(output);
     return successResult(def, output, texts, stored);
+  } catch (err) {
+    const f = failureOf(err, ctx.requestId);
+    return errorResult(f.code, f.message);
+  }
+}
+
+/** A tool's result for `ctx`'s caller, as tools/call would answer it (tasks/get reads jobs and batches this way). */
+async function toolResult(
+  ctx: Context,
+  texts: StoredToolTexts,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const def = toolsFor(name).find((t) => t.name === name);
+  if (!def) return errorResult('INTERNAL_ERROR', `No tool ${name}`);
+  try {
+    // Inside a task's answer: a stored part is read as values.
+    return successResult(def, readStored(await callByPath(createCaller(ctx), def.entry.path, args)), texts);
   } catch (err) {
     const f = failureOf(err, ctx.requestId);
     return errorResult(f.code, f.message);
@@ -152,17 +215,60 @@ async function serveLegacy(
   }
 }
 
-type Message = { id?: JsonRpcId; method?: string; params?: { name?: unknown; arguments?: unknown } };
+type Message = McpMessage;
+
+/** Refused before the body is read: a foreign Origin (403, DNS rebinding), a method other than POST (405). */
+function refusedUnread(request: Request, ctx: Context, answer: AnswerContext): Response | undefined {
+  if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
+    return mcpErrorResponse(
+      failure(
+        'FORBIDDEN',
+        'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
+      ),
+      answer,
+    );
+  }
+  if (request.method !== 'POST') {
+    return mcpErrorResponse(
+      failure(
+        'METHOD_NOT_ALLOWED',
+        'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
+      ),
+      answer,
+      null,
+      { allow: 'POST' },
+    );
+  }
+  return undefined;
+}
+
+/** The body as text and parsed; undefined when it is not JSON (the SDK answers -32700). */
+async function readBody(request: Request): Promise<{ text: string; parsed: unknown }> {
+  const text = await request.text();
+  try {
+    return { text, parsed: JSON.parse(text) };
+  } catch {
+    return { text, parsed: undefined };
+  }
+}
+
+/** The SDK's answer with the stored part written in (the output step); an error answer is sent as it is. */
+async function withStoredPart(response: Response, part: StoredPart) {
+  const text = await response.text();
+  const body = text.includes('"result"') ? writeStored(text, [part]) : text;
+  return new Response(body, { status: response.status, headers: response.headers });
+}
 
 /** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
 export function createMcpEndpoint(textBytes: number) {
   const texts = createStoredToolTexts(textBytes);
   const parts: StoredParts = new WeakMap();
+  const notes = createLibraryNotes();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   const modern = createMcpHandler(
     ({ authInfo }) => {
       const { context, called } = passedBy(authInfo);
-      return buildServer(context, texts, parts, called);
+      return buildServer(context, texts, parts, notes, called);
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );
@@ -173,51 +279,32 @@ export function createMcpEndpoint(textBytes: number) {
    * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
    * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
    */
-  return async function handleMcp(request: Request, ctx: Context): Promise<Response> {
+  let closing = false;
+  async function handleMcp(request: Request, ctx: Context): Promise<Response> {
     // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
     const answer = {
       requestId: ctx.requestId,
       requestHeaders: request.headers,
-      challenge: { resource_metadata: resourceMetadataUrl(ctx.deps) },
+      // The scope a token needs (RFC 6750 3, MCP authorization "Scope Selection Strategy").
+      challenge: { resource_metadata: resourceMetadataUrl(ctx.deps), scope: MCP_SCOPE },
     };
-    if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
-      return mcpErrorResponse(
-        failure(
-          'FORBIDDEN',
-          'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
-        ),
-        answer,
-      );
-    }
-    if (request.method !== 'POST') {
-      return mcpErrorResponse(
-        failure(
-          'METHOD_NOT_ALLOWED',
-          'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
-        ),
-        answer,
-        null,
-        { allow: 'POST' },
-      );
-    }
+    const early = refusedUnread(request, ctx, answer);
+    if (early) return early;
 
-    const text = await request.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined; // the SDK answers -32700
-    }
+    const { text, parsed } = await readBody(request);
     const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
     const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
-    // The rate limit counts tool calls, not protocol traffic (initialize, tools/list, ping): they are counted with
-    // the caller's lookup, in the one statement every surface uses, and each tool's procedure spends one.
-    const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method === 'tools/call').length;
+    const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
+    // The rate limit counts operations (tool calls, resource reads), not protocol traffic (initialize, lists, ping):
+    // they are counted with the caller's lookup, in the one statement every surface uses, and each procedure call
+    // spends one.
+    const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method && CALLS.has(m.method)).length;
     let auth;
     try {
       auth = await authenticateRequest(ctx, toolCalls);
     } catch (err) {
-      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer);
+      // The body was read: the answer names the request it refuses.
+      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer, idOf(single));
       throw err;
     }
     if (refusedBatch) {
@@ -229,14 +316,18 @@ export function createMcpEndpoint(textBytes: number) {
         answer,
       );
     }
+    const refusal = unsupportedVersion(request.headers, single) ?? inventedCursor(single);
+    if (refusal) {
+      refusal.headers.set('x-request-id', ctx.requestId);
+      return refusal;
+    }
     const limit = auth.rateLimit ?? undefined;
-    const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
-    if (limit && !limit.allowed && single?.method === 'tools/call') {
-      // A rate-limited tool call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
+    if (limit && !limit.allowed && single?.method && CALLS.has(single.method)) {
+      // A rate-limited call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
       return mcpErrorResponse(
         failureOf(rateLimited(limit), ctx.requestId),
         { ...answer, rateLimit: limit },
-        single.id ?? null,
+        idOf(single),
       );
     }
     const toolCtx: Context = { ...ctx, auth };
@@ -254,29 +345,68 @@ export function createMcpEndpoint(textBytes: number) {
       parsed === undefined
         ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
         : request;
-    const legacy = parsed === undefined || (await isLegacyRequest(forward, parsed));
-    const direct = legacy ? directToolCall(request, single) : undefined;
+    const isModern = parsed !== undefined && !(await isLegacyRequest(forward, parsed));
+    if (isModern && closing)
+      return mcpErrorResponse(
+        failure('SERVICE_BUSY', 'The service is restarting; retry in a few seconds'),
+        answer,
+        idOf(single),
+      );
+    // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
+    if (isModern && single && isTaskMethod(single.method)) {
+      const body = await answerTaskRequest(single as { method: string }, (name, args) =>
+        toolResult(toolCtx, texts, name, args),
+      );
+      return Response.json(body, {
+        headers: { 'x-request-id': ctx.requestId, ...Object.fromEntries(rateLimitHeaders(limit)) },
+      });
+    }
+    // A single tools/call on a 2025 revision is answered without an SDK server (src/bridges/mcp-direct-call.ts);
+    // never one declaring the Tasks extension, which is the task machinery's.
+    const direct = isModern || declaresTasks(single?.params) ? undefined : directToolCall(forward, single);
     let response: Response;
     if (direct) {
-      const result = await runTool(direct.tool, toolCtx, direct.arguments, texts, parts, called);
+      const result = await runTool(direct.tool, toolCtx, direct.arguments, texts, parts, notes, called);
       response = jsonRpcResult(direct.id, result, parts.get(toolCtx));
     } else {
-      response = legacy
-        ? await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, called))
-        : await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) });
-    }
-
-    const stored = direct ? undefined : parts.get(toolCtx);
-    if (stored && response.ok) {
-      const text = await response.text();
-      // The SDK may have answered an error instead (no placeholder then): sent as it is.
-      const body = text.includes('"result"') ? writeStored(text, [stored.part]) : text;
-      response = new Response(body, { status: response.status, headers: response.headers });
+      response = isModern
+        ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
+        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, notes, called));
+      if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
+      const stored = parts.get(toolCtx);
+      if (stored && response.ok) response = await withStoredPart(response, stored.part);
     }
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
     // holds into a stream, piped chunk by chunk.
     for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
     response.headers.set('x-request-id', ctx.requestId);
     return response;
-  };
+  }
+
+  return Object.assign(handleMcp, {
+    /**
+     * Shutdown: every open `subscriptions/listen` stream gets its closing result (the listen request's own result)
+     * and ends, so a stopping instance is not held open by its listeners; later 2026-07-28 requests are 503.
+     */
+    async close(): Promise<void> {
+      closing = true;
+      await modern.close();
+    },
+  });
+}
+
+/** A tools/call answer that started long work, turned into a CreateTaskResult (the client declared the extension). */
+async function asTaskAnswer(response: Response): Promise<Response> {
+  const text = await response.text();
+  let body: { result?: CallToolResult } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const created = body?.result ? asCreatedTask(body.result) : null;
+  return new Response(created ? JSON.stringify({ ...body, result: created }) : text, {
+    status: response.status,
+    headers: response.headers,
+  });
 }

@@ -162,5 +162,21 @@ function subtitlesFileParameters() {
       description: 'auto (default), native or generate, as for POST /subtitles',
       schema: { type: 'string', enum: [...TRANSCRIPT_MODES] },
     },
+    {
+      name: 'words',
+      in: 'query',
+      required: false,
+      description:
+        'true: with format vtt, cues carry word timestamps as YouTube’s own VTT does (`hello<00:00:01.240><c> world</c>`) where the source timed its words (auto-captions, speech-to-text); free',
+      schema: { type: 'boolean', default: false },
+    },
+    {
+      name: 'chapters',
+      in: 'query',
+      required: false,
+      description:
+        'true: the video’s chapters as headings (format text: `## Title (m:ss)`; vtt: a `NOTE Chapter` before each chapter’s first cue); free',
+      schema: { type: 'boolean', default: false },
+    },
   ];
 }

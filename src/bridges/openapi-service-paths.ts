@@ -44,7 +44,11 @@ const RESOURCE_METADATA = {
 
 const AUTHORIZATION_PARAMS = [
   ['response_type', 'Must be `code`', true],
-  ['client_id', 'From registration', true],
+  [
+    'client_id',
+    'From registration, or the https URL of the client’s metadata document (Client ID Metadata Documents), which this server fetches',
+    true,
+  ],
   ['redirect_uri', 'One the client registered (optional when it registered exactly one)', false],
   ['code_challenge', 'PKCE: base64url of the SHA-256 of the verifier (43 characters)', true],
   ['code_challenge_method', 'Must be `S256`', true],
@@ -115,15 +119,16 @@ const SERVICE_OPERATIONS = {
       tags: ['oauth'],
       summary: 'Register an OAuth client',
       description:
-        'RFC 7591 dynamic registration. Public clients only: `token_endpoint_auth_method` is always `none` (PKCE protects the code). Redirect URIs must be https, http on loopback, or an application’s own scheme, without fragments, at most 10. At most 30 registrations per client address every 15 minutes.',
+        'RFC 7591 dynamic registration, kept for clients that cannot publish a Client ID Metadata Document (the preferred way: name the document’s https URL as `client_id`, no registration needed). Public clients only: `token_endpoint_auth_method` is always `none` (PKCE protects the code). `application_type` is required (MCP SEP-837): `web` clients are sent back to https redirect URIs only; `native` ones may also use http on loopback or their own scheme. Redirect URIs must be https, http on loopback, or an application’s own scheme, without fragments, at most 10. At most 30 registrations per client address every 15 minutes.',
       security: [],
       requestBody: {
         required: true,
         content: json({
           type: 'object',
-          required: ['redirect_uris'],
+          required: ['redirect_uris', 'application_type'],
           properties: {
             redirect_uris: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 10 },
+            application_type: { type: 'string', enum: ['web', 'native'] },
             client_name: { type: 'string' },
             client_uri: { type: 'string' },
             grant_types: { type: 'array', items: { type: 'string', enum: ['authorization_code', 'refresh_token'] } },
@@ -160,7 +165,7 @@ const SERVICE_OPERATIONS = {
       tags: ['oauth'],
       summary: 'Start an authorization (browser)',
       description:
-        'Authorization code with PKCE (`S256` only). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected.',
+        'Authorization code with PKCE (`S256` only). A `client_id` that is an https URL is a Client ID Metadata Document: fetched from public addresses only, without redirects, at most 5 KB, in 5 s, kept as its `Cache-Control` allows (1 minute to 1 day; 1 hour without one); its `client_id` must equal the URL and its `redirect_uris` bind the request as a registration’s do; the consent page shows the document’s host. At most 30 documents fetched per client address every 15 minutes (then a 429 page). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected.',
       security: [],
       parameters: AUTHORIZATION_PARAMS.map(([name, description, required]) => ({
         name,
@@ -172,7 +177,15 @@ const SERVICE_OPERATIONS = {
       responses: {
         '200': answer('The consent page', { content: html }),
         '302': AUTHORIZE_REDIRECT,
-        '400': answer('A page saying why: unknown client, or an unregistered redirect URI', { content: html }),
+        '400': answer(
+          'A page saying why: unknown client, an unusable client metadata document, or an unregistered redirect URI',
+          {
+            content: html,
+          },
+        ),
+        '429': answer('Too many client metadata documents fetched for this address; Retry-After says when to retry', {
+          content: html,
+        }),
         ...URI_TOO_LONG,
       },
     },

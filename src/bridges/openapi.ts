@@ -1,3 +1,4 @@
+import { MCP_REVISIONS } from './mcp-versions.ts';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.ts';
 import { appRouter } from '../router/index.ts';
@@ -37,7 +38,7 @@ const DESCRIPTION = `Timed transcripts, subtitle tracks, metadata, still frames,
 **Credits.** Subtitles on a cache miss: ${SUBTITLES_PRICE}. Frame: ${FRAME_PRICE} per frame newly captured. Translation and summary: ${PER_STARTED_HOUR} per started hour of the video (minimum ${hourlyPrice(1)}). Listing pages (playlists, channels, YouTube search): ${LISTING_PAGE_PRICE} per page fetched from YouTube. Batches: each video as its single-video operation. Metadata, tracks, article search, jobs, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
 **Limits.** A URL over 16 KiB is 414, a body over \`MAX_BODY_BYTES\` (64 KiB by default) 413, a POST body that is not \`application/json\` 415, and a method a path does not accept 405 with \`Allow\`; all in the same error body. Query strings take plain decimal numbers and \`true\`/\`false\` only (no \`1e1\`, \`0x10\`).
 **Headers.** Every answer carries \`x-request-id\` (quote it when reporting a problem); 429 and 503 carry \`Retry-After\` (seconds); 401 carries \`WWW-Authenticate: Bearer realm="subtext"\`.
-**MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions 2025-06-18, 2025-11-25 and 2026-07-28), with an API key or an OAuth access token.
+**MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions ${MCP_REVISIONS.join(', ')}), with an API key or an OAuth access token; stored transcripts, articles and frames are also resources (\`subtext://\`), and three prompts use them.
 **Outside /api/v1.** OAuth for MCP clients (\`/.well-known/oauth-protected-resource\`, \`/.well-known/oauth-authorization-server\`, \`/oauth/*\`; errors in OAuth's own shape) and the operations endpoints (\`/healthz\`, \`/readyz\`, \`/metrics\`) live at the service's origin; each of these paths names that server.`;
 
 /** Response headers the service sends, declared once and referenced from the responses that carry them. */

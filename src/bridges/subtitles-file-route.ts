@@ -10,6 +10,16 @@ const createCaller = createCallerFactory(appRouter);
 
 export const DEFAULT_FILE_FORMAT: FileFormat = 'srt';
 
+/** A boolean query parameter: true or false; anything else is left for the procedure's validation to refuse. */
+const flag = (value: string | undefined) =>
+  value === undefined || value === ''
+    ? undefined
+    : value === 'true'
+      ? true
+      : value === 'false'
+        ? false
+        : (value as never);
+
 /**
  * GET /api/v1/videos/{videoId}/subtitles?lang=&format=text|srt|vtt answers the file itself, so `curl -OJ` works.
  * trpc-to-openapi answers only JSON, so this plain route calls the same procedure as POST /subtitles (and MCP's
@@ -33,6 +43,8 @@ export async function serveSubtitlesFile(
       // Left for the procedure's validation, as format is: the cast lets an unchecked value through to be refused.
       mode: (query.mode || undefined) as never,
       format: FILE_FORMATS.includes(format) ? format : (`not ${format}` as never),
+      words: flag(query.words),
+      chapters: flag(query.chapters),
     });
     for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
     if (t.status !== 'succeeded') {

@@ -1,6 +1,7 @@
 // The outside world as the domain sees it. src/infra implements these; tests may hand in loopback ones.
 import type { AudioSource } from './speech/ports.ts';
-import type { Segment, Track, VideoInfo } from './video/schemas.ts';
+import type { WordedSegment } from './subtitles/words.ts';
+import type { Track, VideoInfo } from './video/schemas.ts';
 
 /** A caption track plus what is needed to download it. */
 export interface SourceTrack extends Track {
@@ -15,8 +16,12 @@ export interface SourceVideo {
 
 /** A URL ffmpeg can seek in, or storyboard sprites when no stream can be had. */
 export type FrameSource =
-  /** `direct`: a caller's media URL, read only through the SSRF-guarded media gateway. */
-  | { kind: 'stream'; url: string; width: number; height: number; direct?: boolean }
+  /**
+   * `direct`: a caller's media URL, read only through the SSRF-guarded media gateway. `egress`: the egress identity
+   * that got a YouTube stream URL; ffmpeg fetches it through the same one (googlevideo may bind a URL to the address
+   * that asked for it).
+   */
+  | { kind: 'stream'; url: string; width: number; height: number; direct?: boolean; egress?: string }
   | {
       kind: 'storyboard';
       /** Sprite sheet URL template, with $M for the sheet index already resolved per call by the adapter. */
@@ -28,6 +33,8 @@ export type FrameSource =
       /** Seconds between thumbnails. */
       interval: number;
       count: number;
+      /** The egress identity the sheets are fetched through (the one that got the player answer). */
+      egress?: string;
     };
 
 export interface VideoSource {
@@ -38,7 +45,7 @@ export interface VideoSource {
    */
   getVideo(videoId: string, signal?: AbortSignal, purpose?: 'captions' | 'metadata'): Promise<SourceVideo>;
   /** Downloads and parses one track. Throws ServiceError EXTRACTION_FAILED on upstream failure. */
-  fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<Segment[]>;
+  fetchTranscript(track: SourceTrack, signal?: AbortSignal): Promise<WordedSegment[]>;
   /** A seekable stream at least `width` wide when possible, else storyboards. */
   getFrameSource(videoId: string, width: number, signal?: AbortSignal): Promise<FrameSource>;
   /**

@@ -48,9 +48,10 @@ export function parseStored<V>(part: StoredPart): V {
   return JSON.parse(fromUtf8.decode(bytes)) as V;
 }
 
-/** The answer with its stored part parsed into place: a plain value for code that reads it. */
-export function readStored<T, K extends keyof T & string>(answer: Stored<T, K>): T {
-  const { [STORED]: part, ...rest } = answer;
+/** The answer with its stored part parsed into place: a plain value for code that reads it (as it is without one). */
+export function readStored<T, K extends keyof T & string>(answer: Stored<T, K> | T): T {
+  if (!storedPartOf(answer)) return answer as T;
+  const { [STORED]: part, ...rest } = answer as Stored<T, K>;
   return withValueAt(rest, part.path, parseStored(part)) as T;
 }
 

@@ -93,4 +93,8 @@ export interface WorkQueue {
   llmJobAlive(key: string): Promise<boolean | null>;
   /** The same for a speech-to-text job. */
   speechJobAlive(key: string): Promise<boolean | null>;
+  /** One job per batch item; enqueuing an item again is a no-op. */
+  batchItems(batchId: string, positions: number[]): Promise<void>;
+  /** One webhook delivery attempt, started no earlier than `at` (now when null). */
+  webhook(deliveryId: string, attempt: number, at: Date | null): Promise<void>;
 }

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { runBatchItem } from '../domain/batches/run-batch-item.ts';
 import { runBatchOperation } from '../domain/batches/run-operation.ts';
 import { BatchItemPayload } from './payloads.ts';
-import { batchDeps } from './batch-deps.ts';
+import { batchPorts } from '../domain/batches/batch-ports.ts';
 import { requeueBatchItem } from './batch-queues.ts';
 import { LLM_JOB_MAX_MS } from './queues.ts';
 
@@ -13,7 +13,7 @@ export function batchItemHandler(deps: Deps) {
   // as failed while the work could still succeed and be charged.
   const patient = { ...deps, config: { ...deps.config, REQUEST_WAIT_MS: LLM_JOB_MAX_MS } };
   const d = {
-    ...batchDeps(deps),
+    ...batchPorts(deps),
     tasks: deps.tasks,
     log: deps.log,
     run: (item: Parameters<typeof runBatchOperation>[1]) => runBatchOperation(patient, item),

@@ -4,7 +4,11 @@ import { BatchItemPayload, WebhookPayload } from './payloads.ts';
 import { BATCH_ITEM_QUEUE, WEBHOOK_QUEUE } from './queues.ts';
 
 /** One job per batch item; the key makes a repeated enqueue a no-op. */
-export async function enqueueBatchItems(queue: JobQueue, batchId: string, positions: number[]): Promise<void> {
+export async function enqueueBatchItems(
+  queue: Pick<JobQueue, 'boss'>,
+  batchId: string,
+  positions: number[],
+): Promise<void> {
   if (positions.length === 0) return;
   await queue.boss.insert(
     BATCH_ITEM_QUEUE,
@@ -17,7 +21,7 @@ export async function enqueueBatchItems(queue: JobQueue, batchId: string, positi
 
 /** A video sent again after a transient failure: its own key per attempt (the running job still holds the first). */
 export async function requeueBatchItem(
-  queue: JobQueue,
+  queue: Pick<JobQueue, 'boss'>,
   job: { batchId: string; position: number; attempt: number },
   at: Date,
 ): Promise<void> {
@@ -29,7 +33,7 @@ export async function requeueBatchItem(
 
 /** One job per delivery attempt, started no earlier than `at`. */
 export async function enqueueWebhook(
-  queue: JobQueue,
+  queue: Pick<JobQueue, 'boss'>,
   deliveryId: string,
   attempt: number,
   at: Date | null,

@@ -17,7 +17,7 @@ import { speechHandler } from './speech-worker.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
 import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
-import { taskWebhookDeps } from './batch-deps.ts';
+import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
 
 export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   await deps.queue.start(queueSpecs(deps.config));
@@ -36,7 +36,7 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   }
   if (opts.work) {
     // Tasks that ended without their worker noticing a callbackUrl (settled by a poll, a worker that died).
-    const sweep = setInterval(() => void armEndedTaskWebhooks(taskWebhookDeps(deps)).catch(() => {}), 5_000);
+    const sweep = setInterval(() => void armEndedTaskWebhooks(taskWebhookPorts(deps)).catch(() => {}), 5_000);
     sweep.unref();
   }
   const timer = setInterval(() => void deps.apiKeys.pruneRateCounters().catch(() => {}), 60_000);

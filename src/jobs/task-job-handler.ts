@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { isServiceError, type ErrorCode } from '../domain/errors.ts';
 import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
-import { taskWebhookDeps } from './batch-deps.ts';
+import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
 
 /**
  * A handler for work that moves tasks along (the `llm` and `speech` queues). A ServiceError is final: it is
@@ -18,7 +18,7 @@ export function taskJobHandler<J extends { key: string }>(
   return async (data: unknown, attempt: { retryCount: number; retryLimit: number }) => {
     const job = parse(data);
     const callBack = () =>
-      armEndedTaskWebhooks(taskWebhookDeps(deps), job.key).catch((err: unknown) =>
+      armEndedTaskWebhooks(taskWebhookPorts(deps), job.key).catch((err: unknown) =>
         deps.log.warn({ err }, 'task webhooks not queued'),
       );
     try {

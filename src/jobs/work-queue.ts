@@ -1,10 +1,11 @@
 import type { WorkQueue } from '../domain/work-queue.ts';
 import type { JobQueue } from '../infra/queue/job-queue.ts';
+import { enqueueBatchItems, enqueueWebhook } from './batch-queues.ts';
 import { ExtractPayload, FramePayload, LlmPayload, SpeechPayload } from './payloads.ts';
 import { EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, SPEECH_QUEUE } from './queues.ts';
 
 /** The domain's WorkQueue over pg-boss: each kind of job to its queue, its payload checked against its schema. */
-export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>): WorkQueue {
+export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists' | 'boss'>): WorkQueue {
   return {
     // Jobs carry the account that asked (pg-boss's group) so the queue can cap one account's share of it
     // (QUEUE_MAX_WAITING_PER_ACCOUNT); a metadata lookup asks for nobody in particular.
@@ -16,6 +17,8 @@ export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists'>):
       queue.run(SPEECH_QUEUE, SpeechPayload.parse(job), key, waitMs, { group: accountId }),
     llmJobAlive: (key) => queue.liveJobExists(LLM_QUEUE, key),
     speechJobAlive: (key) => queue.liveJobExists(SPEECH_QUEUE, key),
+    batchItems: (batchId, positions) => enqueueBatchItems(queue, batchId, positions),
+    webhook: (deliveryId, attempt, at) => enqueueWebhook(queue, deliveryId, attempt, at),
   };
 }
 

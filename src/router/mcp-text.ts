@@ -46,8 +46,14 @@ export function transcriptText(t: Transcript): string {
       ? `segments ${t.offset + 1}–${t.offset + n} of ${t.segmentCount}`
       : `no segments at offset ${t.offset} (the transcript has ${t.segmentCount})`;
   const header = `Transcript of ${t.videoId} in ${t.lang} (${kindOf(t)}), ${clock(t.duration)} long: ${range}; ${credits(t.creditsCharged, t.cached)}.`;
-  const body = t.content ?? toCiteLines(t.segments);
+  const headings = t.chapters?.map((c) => ({ at: c.offset - t.offset, title: c.title, start: c.start }));
+  const body = t.content ?? toCiteLines(t.segments, headings);
   const lines = [header];
+  if (t.wordTiming)
+    lines.push(
+      `${t.wordTiming.note}${t.wordTiming.available ? ': each segment’s words, with their own start and end, are in structuredContent (segments[].words)' : ''}.`,
+    );
+  if (t.chapters === null) lines.push('The video has no chapters.');
   if (body) lines.push('', body.trimEnd());
   if (t.nextOffset !== null) {
     const left = t.segmentCount - t.nextOffset;
@@ -171,7 +177,7 @@ export function searchText(o: SearchArticlesOutput): string {
   if (o.hasMore)
     lines.push(
       '',
-      `More results: call search_articles again with page=${o.page + 1}. Read a whole article with get_article and its id.`,
+      `More results: call search_articles again with the same query and filters and cursor="${o.nextCursor}". Read a whole article with get_article and its id.`,
     );
   else if (o.results.length) lines.push('', 'Read a whole article with get_article and its id.');
   return lines.join('\n');

@@ -26,6 +26,8 @@ export interface McpMeta {
    */
   // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
   text?: (output: any) => string;
+  /** The tool's answer is shown in the Subtext viewer, the MCP App (`_meta.ui.resourceUri`), by hosts that render apps. */
+  app?: boolean;
   /** Answer as an image content block instead of JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
   image?: (output: any) => { base64: string; mimeType: string; caption: string };

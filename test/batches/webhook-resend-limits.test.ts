@@ -7,7 +7,7 @@ import {
   RESENDS_PER_EVENT_PER_HOUR,
   resendWebhook,
 } from '../../src/domain/webhooks/deliver-webhook.ts';
-import { batchDeps } from '../../src/jobs/batch-deps.ts';
+import { batchPorts } from '../../src/domain/batches/batch-ports.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 let s: TestServer;
@@ -32,7 +32,7 @@ describe('webhook resends', () => {
   it(`are refused with RATE_LIMITED past ${RESENDS_PER_EVENT_PER_HOUR} per event per hour`, async () => {
     const { accountId } = await s.newKey();
     const id = await event(accountId, 'bat_one');
-    const deps = batchDeps(s.deps);
+    const deps = batchPorts(s.deps);
     for (let i = 0; i < RESENDS_PER_EVENT_PER_HOUR; i++) await resendWebhook(deps, accountId, id);
     expect(await refusal(resendWebhook(deps, accountId, id))).toBe('RATE_LIMITED');
     // A resend of a resend is the same event.
@@ -42,7 +42,7 @@ describe('webhook resends', () => {
 
   it(`are refused past ${RESENDS_PER_ACCOUNT_PER_HOUR} per account per hour, even spread over many events`, async () => {
     const { accountId } = await s.newKey();
-    const deps = batchDeps(s.deps);
+    const deps = batchPorts(s.deps);
     const ids = await Promise.all(
       Array.from({ length: RESENDS_PER_ACCOUNT_PER_HOUR + 1 }, (_, i) => event(accountId, `bat_${i}`)),
     );

@@ -80,9 +80,13 @@ describe('MCP conformance suite', () => {
       // The scenarios that must apply to any tools server did run and pass.
       for (const name of [
         'tools-list',
+        'resources-list',
+        'prompts-list',
         ...(revision === '2025-06-18' ? ['server-initialize', 'ping'] : []),
         ...(revision !== '2025-06-18' ? ['dns-rebinding-protection'] : []),
-        ...(revision === '2026-07-28' ? ['server-stateless', 'http-header-validation'] : []),
+        ...(revision === '2026-07-28'
+          ? ['server-stateless', 'http-header-validation', 'sep-2164-resource-not-found', 'caching']
+          : []),
       ]) {
         expect(r.scenarios[name], name).toBeDefined();
         expect(r.scenarios[name]!.passed, name).toBeGreaterThan(0);

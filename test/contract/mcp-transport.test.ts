@@ -77,7 +77,7 @@ describe('transport', () => {
     const r = await post(initialize('2025-11-25'), { authorization: 'Bearer sk_wrongwrongwrongwrongwrongwrong' });
     expectJsonRpcError(r, 401, 'INVALID_API_KEY');
     expect(r.headers.get('www-authenticate')).toBe(
-      `Bearer realm="subtext", error="invalid_token", error_description="The API key is invalid, revoked or expired", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', s.url)}"`,
+      `Bearer realm="subtext", error="invalid_token", error_description="The API key is invalid, revoked or expired", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', s.url)}", scope="mcp"`,
     );
   });
 

@@ -47,7 +47,7 @@ describe('the Bearer challenge', () => {
         // /mcp adds where its OAuth metadata is (RFC 9728), so MCP clients can start sign-in from the challenge.
         const mcp = new URL(res.url).pathname === '/mcp';
         const expected = mcp
-          ? `${challenge}, resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', res.url)}"`
+          ? `${challenge}, resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', res.url)}", scope="mcp"`
           : challenge;
         expect(res.headers.get('www-authenticate'), `${res.url} ${JSON.stringify(headers)}`).toBe(expected);
         await res.body?.cancel();

@@ -75,8 +75,8 @@ describe('errors in the spec shape', () => {
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({
       jsonrpc: '2.0',
-      id: null,
-      error: { message: expect.any(String), data: { code: 'INVALID_API_KEY' } },
+      id: 1,
+      error: { code: -31401, message: expect.any(String), data: { code: 'INVALID_API_KEY' } },
     });
   });
 

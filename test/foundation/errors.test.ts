@@ -165,9 +165,9 @@ describe('routes and methods', () => {
     const res = await rawMcp(shared.s.url, {});
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}"`,
+      `Bearer realm="subtext", resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', shared.s.url)}", scope="mcp"`,
     );
-    expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
+    expectMcpErrorBody(await res.json(), 'INVALID_API_KEY', 1);
     for (const method of ['GET', 'DELETE']) {
       const r = await fetch(`${shared.s.url}/mcp`, { method, headers: { ...auth(), accept: 'text/event-stream' } });
       expect(r.status, method).toBe(405);

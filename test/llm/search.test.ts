@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticleCategory, ArticleDraft } from '../../src/domain/articles/schemas.ts';
 import { ARTICLE_CATEGORIES } from '../../src/domain/articles/schemas.ts';
-import { mcpClient, rest } from '../support/clients.ts';
+import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newVideoId } from './llm-fixtures.ts';
 import { storeArticle } from '../support/stores.ts';
@@ -85,6 +85,31 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const search = (query: Record<string, string>) => rest(s.url, 'GET', '/articles', { key, query });
+
+/** Every result of a search, page after page by nextCursor (and the pages' own fields, to check them). */
+async function followCursor(find: typeof search, query: Record<string, string>) {
+  const ids: string[] = [];
+  const pages: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const r = await find({ ...query, ...(cursor ? { cursor } : {}) });
+    expect(r.status, JSON.stringify(r.json).slice(0, 300)).toBe(200);
+    pages.push(r.json);
+    ids.push(...r.json.results.map((h: { id: string }) => h.id));
+    cursor = r.json.nextCursor;
+  } while (cursor && pages.length < 1000);
+  return { ids, pages };
+}
+
+/** Every result of a search, page after page by number. */
+async function followPages(find: typeof search, query: Record<string, string>, limit: number) {
+  const ids: string[] = [];
+  for (let page = 1; ; page++) {
+    const r = await find({ ...query, limit: String(limit), page: String(page) });
+    ids.push(...r.json.results.map((h: { id: string }) => h.id));
+    if (!r.json.hasMore) return ids;
+  }
+}
 
 describe('relevance', () => {
   it('the article about the query comes first (title beats a passing mention in sections)', async () => {
@@ -174,8 +199,59 @@ describe('paging', () => {
       limit: 10,
       totalPages: 0,
       hasMore: false,
+      nextCursor: null,
       results: [],
     });
+  });
+
+  let walker = '';
+  beforeAll(async () => {
+    ({ key: walker } = await s.newKey({ rateLimit: 100_000 }));
+  });
+  const walk = (query: Record<string, string>) => rest(s.url, 'GET', '/articles', { key: walker, query });
+
+  it('nextCursor walks the same order as page numbers, in every tier, and ends with null', async () => {
+    for (const [query, limit] of [
+      [{}, 50], // no query: newest first
+      [{ query: 'sourdough' }, 50], // one title match, then 300 newest first
+      [{ query: 'sourdough', category: 'food' }, 3], // one title match, then a few ranked on the whole text
+      [{ query: 'volcano', lang: 'en' }, 4], // title matches only
+    ] as [Record<string, string>, number][]) {
+      const byPage = await followPages(walk, query, limit);
+      const { ids, pages } = await followCursor(walk, { ...query, limit: String(limit) });
+      expect(ids, JSON.stringify(query)).toEqual(byPage);
+      expect(pages.at(-1).nextCursor).toBeNull();
+      expect(pages.map((p) => p.page)).toEqual(pages.map((_, i) => i + 1));
+      expect(pages.every((p) => p.total === pages[0].total)).toBe(true);
+    }
+  });
+
+  it('a cursor from another search, a forged one, or one with page is 400', async () => {
+    const first = (await walk({ query: 'sourdough', limit: '5' })).json;
+    const cursor = first.nextCursor as string;
+    const forge = (p: unknown) => {
+      const e = JSON.parse(Buffer.from(cursor, 'base64url').toString());
+      return Buffer.from(JSON.stringify({ ...e, p }), 'utf8').toString('base64url');
+    };
+    for (const q of [
+      { query: 'volcano', cursor },
+      { query: 'sourdough', category: 'food', cursor },
+      { query: 'sourdough', cursor, page: '2' },
+      { query: 'sourdough', cursor: 'not-a-cursor' },
+      { query: 'sourdough', cursor: cursor.slice(0, -4) },
+      { query: 'sourdough', cursor: forge({ t: 'dated', k: ['2025-02-30T00:00:00.000000Z', 'x'] }) },
+      { query: 'sourdough', cursor: forge({ t: 'dated', k: ["1'; drop table articles --", 'x'] }) },
+      { query: 'sourdough', cursor: forge({ t: 'sideways', o: 1 }) },
+      { query: 'sourdough', cursor: forge({ t: 'head', o: -1 }) },
+    ] as Record<string, string>[]) {
+      const r = await walk(q);
+      expect(r.status, JSON.stringify(q)).toBe(400);
+      expect(r.json.error.code).toBe('INVALID_REQUEST');
+    }
+    const second = await walk({ query: 'sourdough', limit: '5', cursor });
+    expect(second.json.results.map((h: { id: string }) => h.id)).toEqual(
+      (await walk({ query: 'sourdough', limit: '5', page: '2' })).json.results.map((h: { id: string }) => h.id),
+    );
   });
 
   it('limit 1..50, page >= 1 and page * limit <= 10,000, else 400', async () => {
@@ -250,6 +326,19 @@ describe('one article and MCP', () => {
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ total: 1, page: 1, limit: 5, totalPages: 1, hasMore: false });
     expect(result.structuredContent.results[0].id).toBe(sourdoughId);
+    // The cursor travels over MCP as over REST: the same next page.
+    const page1: any = await client.callTool({ name: 'search_articles', arguments: { query: 'sourdough', limit: 5 } });
+    const cursor = page1.structuredContent.nextCursor;
+    expect(JSON.stringify(page1.content)).toContain(cursor);
+    const page2: any = await client.callTool({
+      name: 'search_articles',
+      arguments: { query: 'sourdough', limit: 5, cursor },
+    });
+    const viaRest = await search({ query: 'sourdough', limit: '5', cursor });
+    expect(page2.structuredContent).toEqual(viaRest.json);
+    expect(JSON.stringify(page2.content)).toContain(`6. ${viaRest.json.results[0].id}`);
+    const viaTrpc = await trpcClient(s.url, key).articles.search.query({ query: 'sourdough', limit: 5, cursor });
+    expect(viaTrpc).toEqual(viaRest.json);
     const one: any = await client.callTool({ name: 'get_article', arguments: { id: sourdoughId } });
     expect(one.structuredContent.id).toBe(sourdoughId);
     await client.close();
@@ -317,6 +406,9 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
       expect(ids.indexOf('art_okapi10')).toBe(TITLE_RANKED + 190);
       const across = await search({ query: 'okapi', limit: '30', page: '17' }); // positions 480-509: both tiers
       expect(across.json.results.map((r: { id: string }) => r.id)).toEqual(ids.slice(480, 510));
+      // By cursor, with page edges that fall anywhere in the tiers: the same order.
+      for (const limit of ['50', '47', '30'])
+        expect((await followCursor(search, { query: 'okapi', limit })).ids, limit).toEqual(ids);
     } finally {
       await s.deps.sql`delete from articles where id like 'art_okapi%'`;
     }
@@ -350,6 +442,14 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
           `page ${page}`,
         ).toEqual(truth.slice((page - 1) * limit, page * limit));
       }
+      // A cursor goes on past the 10,000 that page numbers reach, to the oldest match, and stops there.
+      const all = await s.deps.sql<{ id: string }[]>`
+        select id from articles where search_vector @@ (websearch_to_tsquery('english', 'ibis') || websearch_to_tsquery('simple', 'ibis'))
+        order by created_at desc, id`;
+      const from = (await search({ query: 'ibis', limit: '50', page: '190' })).json.nextCursor;
+      const { ids, pages } = await followCursor(search, { query: 'ibis', limit: '50', cursor: from });
+      expect(ids).toEqual(all.slice(190 * 50).map((r) => r.id));
+      expect(pages.at(-1)).toMatchObject({ total: 10_000, totalExact: false, hasMore: false, nextCursor: null });
     } finally {
       await s.deps.sql`delete from articles where id like 'art_ibis%'`;
     }
@@ -364,8 +464,10 @@ describe('the search index (article_search, kept in step by a trigger)', () => {
     try {
       const r = await search({ query: 'zebra', limit: '50', page: '200' });
       expect(r.status).toBe(200);
-      expect(r.json).toMatchObject({ total: 10_000, totalExact: false, totalPages: 200, hasMore: false });
+      // The last page numbers reach; a cursor goes on.
+      expect(r.json).toMatchObject({ total: 10_000, totalExact: false, totalPages: 200, hasMore: true });
       expect(r.json.results).toHaveLength(50);
+      expect((await search({ query: 'zebra', limit: '50', cursor: r.json.nextCursor })).json.results).toHaveLength(50);
       const exact = await search({ query: 'zebra -number' });
       expect(exact.json).toMatchObject({ total: 0, totalExact: true });
       const mcp = await mcpClient(s.url, many);

@@ -88,7 +88,7 @@ describe('MCP text for articles', () => {
     expect(lines[2]).toMatch(/^ {3}.*\*\*Sourdough\*\*/i); // the snippet, matches in bold
     expect(lines[3]).toMatch(/^2\. art_/);
     expect(lines.at(-1)).toBe(
-      'More results: call search_articles again with page=2. Read a whole article with get_article and its id.',
+      `More results: call search_articles again with the same query and filters and cursor="${page1.structuredContent.nextCursor}". Read a whole article with get_article and its id.`,
     );
     for (const hit of page1.structuredContent.results)
       expect(page1.content[0].text).toContain(`${hit.id}: "${hit.title}"`);

@@ -35,7 +35,12 @@ describe('OAuth for /mcp', () => {
     const res = await fetch(`${s.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: name, redirect_uris: redirectUris, token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: name,
+        redirect_uris: redirectUris,
+        token_endpoint_auth_method: 'none',
+        application_type: 'native',
+      }),
     });
     return { status: res.status, json: await res.json() };
   };
@@ -126,7 +131,7 @@ describe('OAuth for /mcp', () => {
       });
       expect(bare.status).toBe(401);
       expect(bare.headers.get('www-authenticate')).toBe(
-        `Bearer realm="subtext", resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp"`,
+        `Bearer realm="subtext", resource_metadata="${s.url}/.well-known/oauth-protected-resource/mcp", scope="mcp"`,
       );
       expect((await bare.json()).error.data.code).toBe('INVALID_API_KEY');
       const bad = await mcpWith('not.a.token');

@@ -22,7 +22,7 @@ afterAll(() => whisper.close());
 const pcmOf = (seconds: number) => Buffer.alloc(Math.round(seconds * SAMPLE_RATE) * 2);
 
 describe('OpenAI-compatible engine', () => {
-  it('posts multipart file, model, language, verbose_json and segment timestamps, and reads the segments', async () => {
+  it('posts multipart file, model, language, verbose_json and segment and word timestamps, and reads the segments', async () => {
     const engine = createOpenAiEngine({
       baseUrl: `${whisper.origin}/`,
       apiKey: 'sk-test-secret',
@@ -37,7 +37,7 @@ describe('OpenAI-compatible engine', () => {
     expect(seen.fields).toEqual({
       model: ['Systran/faster-whisper-small'],
       response_format: ['verbose_json'],
-      'timestamp_granularities[]': ['segment'],
+      'timestamp_granularities[]': ['segment', 'word'],
       language: ['en'],
     });
     expect(seen.file).toMatchObject({

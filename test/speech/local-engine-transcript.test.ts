@@ -1,11 +1,12 @@
 // The embedded default, end to end on real speech: a video without captions, its audio stream (five LibriVox
 // sentences with pauses and a 10-second silence) served by the loopback YouTube, transcribed by Debian's
 // pocketsphinx through POST /subtitles. The words are checked against the reference transcripts loosely (the local
-// engine is weak: about 40 % WER, see BENCHMARKS.md); the times are checked against where each sentence is.
+// engine is weak: about 40 % WER, see BENCHMARKS.md); the times are checked against where each sentence is, and the
+// word timings pocketsphinx reports come back with words=true on REST, tRPC and MCP (and as VTT word cues).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { findPocketsphinx } from '../../src/infra/speech/pocketsphinx-engine.ts';
-import { rest } from '../support/clients.ts';
+import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable, normalizeWords, wordErrorRate } from '../support/speech-audio.ts';
 import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
@@ -69,5 +70,47 @@ describe.skipIf(!run)('the local engine through POST /subtitles', () => {
         0,
       );
     }
+
+    // Word timings: pocketsphinx times each word. Asked for on the stored transcript (free), on every surface.
+    const worded = await rest(s.url, 'POST', '/subtitles', {
+      key,
+      body: { videoId: SPEECH_VIDEOS.noCaptions, words: true },
+    });
+    expect(worded.json).toMatchObject({ creditsCharged: 0, wordTiming: { available: true } });
+    expect(worded.json.segments.map(({ words: _w, ...x }: { words: unknown }) => x)).toEqual(t.segments);
+    for (const seg of worded.json.segments as Seg[]) {
+      expect(seg.words!.map((w) => w.text).join(' ')).toBe(seg.text);
+      let last = seg.start;
+      for (const w of seg.words!) {
+        expect(w.start).toBeGreaterThanOrEqual(last);
+        expect(w.end).toBeGreaterThanOrEqual(w.start);
+        expect(w.end).toBeLessThanOrEqual(seg.end);
+        expect(w.confidence).toBeGreaterThanOrEqual(0);
+        expect(w.confidence).toBeLessThanOrEqual(1);
+        last = w.start;
+      }
+    }
+    const viaTrpc = await trpcClient(s.url, key).subtitles.get.mutate({
+      videoId: SPEECH_VIDEOS.noCaptions,
+      words: true,
+    });
+    expect(viaTrpc.status === 'succeeded' && viaTrpc.segments).toEqual(worded.json.segments);
+    const client = await mcpClient(s.url, key);
+    const tool = (await client.callTool({
+      name: 'get_video_subtitles',
+      arguments: { videoId: SPEECH_VIDEOS.noCaptions, words: true, format: 'vtt' },
+    })) as unknown as { structuredContent: { segments: Seg[]; content: string } };
+    await client.close();
+    expect(tool.structuredContent.segments).toEqual(worded.json.segments);
+    const second = (worded.json.segments as Seg[]).find((x) => x.words!.length > 1 && x.words![1]!.start > x.start)!;
+    expect(tool.structuredContent.content).toContain(`<c> ${second.words![1]!.text}</c>`);
+    expect(tool.structuredContent.content).toMatch(/\d\d:\d\d:\d\d\.\d{3}><c> \S+<\/c>/);
   });
 });
+
+type Seg = {
+  start: number;
+  end: number;
+  text: string;
+  words: { start: number; end: number; text: string; confidence: number }[] | null;
+};

@@ -235,7 +235,14 @@ describe('download route', () => {
       'application/x-subrip; charset=utf-8',
       'text/vtt; charset=utf-8',
     ]);
-    expect(op.parameters.map((p: { name: string }) => p.name)).toEqual(['videoId', 'lang', 'format', 'mode']);
+    expect(op.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'videoId',
+      'lang',
+      'format',
+      'mode',
+      'words',
+      'chapters',
+    ]);
     expect(op.responses['402'].content['application/json'].schema.$ref).toBe('#/components/schemas/Error');
     const post = await rest(s.url, 'POST', `/videos/${freshVideoId()}/subtitles`, { body: {} });
     expect(post.status).toBe(405);

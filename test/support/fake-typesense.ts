@@ -120,7 +120,9 @@ function search(docs: Map<string, Doc>, p: URLSearchParams) {
     .filter((m): m is RegExpExecArray => m !== null);
   const exclude = new Set((p.get('exclude_fields') ?? '').split(','));
   const page = Number(p.get('page') ?? 1);
-  const perPage = Number(p.get('per_page') ?? 10);
+  const perPage = Number(p.get('limit') ?? p.get('per_page') ?? 10);
+  // `offset` and `limit` are Typesense's alternative to page and per_page.
+  const from = p.has('offset') ? Number(p.get('offset')) : (page - 1) * perPage;
   const words = q === '*' ? [] : q.toLowerCase().split(/\s+/);
   const matched = [...docs.values()]
     .filter((d) => filters.every((m) => String(d[m[1]!]) === m[2]))
@@ -134,7 +136,7 @@ function search(docs: Map<string, Doc>, p: URLSearchParams) {
       ),
     )
     .sort((a, b) => Number(b.created_at) - Number(a.created_at));
-  const hits = matched.slice((page - 1) * perPage, page * perPage).map((d) => {
+  const hits = matched.slice(from, from + perPage).map((d) => {
     const shown = Object.fromEntries(Object.entries(d).filter(([k]) => !exclude.has(k)));
     const field = fields.find(
       (f) =>

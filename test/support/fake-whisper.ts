@@ -118,3 +118,29 @@ export function verboseJson(seconds: number) {
     segments,
   };
 }
+
+/**
+ * verbose_json asked for word timestamps too: every word of each segment with its own times, spread over the
+ * segment. `openai`: a top-level `words` list of `{word, start, end}` (as OpenAI documents it); `segments`: each
+ * segment's own `words` with a `probability` (as faster-whisper servers such as speaches answer).
+ */
+export function verboseJsonWithWords(seconds: number, style: 'openai' | 'segments') {
+  const plain = verboseJson(seconds);
+  const timed = plain.segments.map((s) => {
+    const said = s.text.trim().split(' ');
+    const step = (s.end - s.start) / said.length;
+    return said.map((w, i) => ({
+      word: ` ${w}`,
+      start: Math.round((s.start + i * step) * 1000) / 1000,
+      end: Math.round((s.start + (i + 0.8) * step) * 1000) / 1000,
+    }));
+  });
+  if (style === 'openai') return { ...plain, words: timed.flat() };
+  return {
+    ...plain,
+    segments: plain.segments.map((s, i) => ({
+      ...s,
+      words: timed[i]!.map((w, k) => ({ ...w, probability: 0.5 + k / 20 })),
+    })),
+  };
+}

@@ -10,6 +10,8 @@ export interface FakeYoutube {
   urls: string[];
   /** The JSON body of every /player request, in order. */
   bodies: string[];
+  /** The headers of every /player request, in order. */
+  headers: Headers[];
 }
 
 export interface FakeRoutes {
@@ -24,6 +26,7 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
   const calls: string[] = [];
   const urls: string[] = [];
   const bodies: string[] = [];
+  const headers: Headers[] = [];
   const answer = (a: FakeAnswer | undefined): Response => {
     if (!a) return new Response('not found', { status: 404 });
     if (a instanceof Error) throw a;
@@ -37,6 +40,7 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
     urls.push(url.toString());
     if (url.pathname.endsWith('/youtubei/v1/player')) {
       bodies.push(String(init?.body ?? '{}'));
+      headers.push(new Headers(init?.headers));
       const body = JSON.parse(String(init?.body ?? '{}')) as {
         videoId?: string;
         context?: { client?: { clientName?: string } };
@@ -50,7 +54,7 @@ export function fakeYoutube(routes: FakeRoutes): FakeYoutube {
     if (url.pathname.endsWith('/watch')) return answer(routes.watch?.(url));
     return answer(routes.other?.(url, typeof init?.body === 'string' ? init.body : undefined));
   };
-  return { fetch: fetchImpl as typeof fetch, calls, urls, bodies };
+  return { fetch: fetchImpl as typeof fetch, calls, urls, bodies, headers };
 }
 
 export const json = (body: unknown, status = 200): FakeAnswer => ({

@@ -13,7 +13,7 @@ export const FRAME_FIXTURES: Record<string, string> = {
 };
 
 /** A storyboard sprite sheet the size YouTube's level-3 sheets have (3x3 thumbnails of 234x180). */
-function storyboardSheet(): string {
+export function storyboardSheet(): string {
   const file = path.join(os.tmpdir(), 'subtext-test-videos', 'storyboard-702x540.jpg');
   if (!existsSync(file)) {
     execFileSync('ffmpeg', [

@@ -16,9 +16,12 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   authorizationUrl?: URL;
   readonly redirectUrl: string;
   readonly clientName: string;
-  constructor(redirectUrl: string, clientName = 'Test MCP Client') {
+  /** Set: the client names itself by this metadata document URL instead of registering. */
+  readonly clientMetadataUrl?: string;
+  constructor(redirectUrl: string, clientName = 'Test MCP Client', clientMetadataUrl?: string) {
     this.redirectUrl = redirectUrl;
     this.clientName = clientName;
+    if (clientMetadataUrl) this.clientMetadataUrl = clientMetadataUrl;
   }
   get clientMetadata(): OAuthClientMetadata {
     return {
@@ -27,7 +30,9 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-    };
+      // MCP's SEP-837: a loopback redirect is a native application's.
+      application_type: 'native',
+    } as OAuthClientMetadata;
   }
   clientInformation() {
     return this.client;

@@ -219,7 +219,8 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
     const json = await res.json();
     if (res.status !== 401)
       throw new Error(`MCP refused the connection but answered ${res.status}: ${JSON.stringify(json)}`);
-    expectMcpErrorBody(json, 'INVALID_API_KEY');
+    // The body was read: the 401 names the request it refuses.
+    expectMcpErrorBody(json, 'INVALID_API_KEY', 1);
     return {
       surface: 'mcp',
       status: 401,
@@ -464,7 +465,7 @@ export function describeKeyedProcedureChecks(name: string, server: () => TestSer
             });
             expect(res.status).toBe(401);
             expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="subtext"/);
-            expectMcpErrorBody(await res.json(), 'INVALID_API_KEY');
+            expectMcpErrorBody(await res.json(), 'INVALID_API_KEY', 1);
           }
         }
         // The SDK client surfaces the refusal when it connects.

@@ -98,13 +98,24 @@ describe.skipIf(!sharedAvailable)('which client is asked for what', () => {
     expect(yt.calls).toEqual([`PLAYER ANDROID ${CLIENT_SPECIFIC}`]);
   });
 
-  it('a chain set to VISIONOS first: refused as "not available" for that client, so ANDROID is asked, and both are counted', async () => {
+  it('a chain set to VISIONOS first: refused as "not available" for that client (a video made for kids), so the kids fallbacks and then ANDROID are asked, and all are counted', async () => {
     const { yt, src, store } = source({ chains: { captions: ['VISIONOS', 'ANDROID'] } });
     const before = await store.counts(since());
     await src.getVideo(CLIENT_SPECIFIC);
-    expect(yt.calls).toEqual([`PLAYER VISIONOS ${CLIENT_SPECIFIC}`, `PLAYER ANDROID ${CLIENT_SPECIFIC}`]);
+    // WEB_EMBEDDED and TV_DOWNGRADED follow a "not available" (kids-and-age-gate.test.ts); here they are refused too.
+    expect(yt.calls).toEqual([
+      `PLAYER VISIONOS ${CLIENT_SPECIFIC}`,
+      `PLAYER WEB_EMBEDDED_PLAYER ${CLIENT_SPECIFIC}`,
+      `PLAYER TVHTML5 ${CLIENT_SPECIFIC}`,
+      `PLAYER ANDROID ${CLIENT_SPECIFIC}`,
+    ]);
     const added = diff(before, await store.counts(since()));
-    expect(added).toEqual({ 'VISIONOS/captions/direct/unplayable': 1, 'ANDROID/captions/direct/served': 1 });
+    expect(added).toEqual({
+      'VISIONOS/captions/direct/unplayable': 1,
+      'WEB_EMBEDDED/captions/direct/unplayable': 1,
+      'TV_DOWNGRADED/captions/direct/unplayable': 1,
+      'ANDROID/captions/direct/served': 1,
+    });
   });
 
   it('metadata has its own chain (YOUTUBE_METADATA_CLIENTS)', async () => {
@@ -127,8 +138,10 @@ describe.skipIf(!sharedAvailable)('which client is asked for what', () => {
     const { yt, src, store } = source({ chains: { streams: ['VISIONOS', 'WATCH_PAGE'] } });
     const before = await store.counts(since());
     const frames = await src.getFrameSource(PAGE_VIDEO, 320);
-    expect(yt.calls).toEqual([`PLAYER VISIONOS ${PAGE_VIDEO}`, 'GET /watch']);
-    expect(frames.kind).toBeDefined();
+    // The watch page's adaptive formats are SABR-only; its progressive itag 18 has a URL, checked with one request.
+    expect(yt.calls).toEqual([`PLAYER VISIONOS ${PAGE_VIDEO}`, 'GET /watch', 'GET /videoplayback']);
+    if (frames.kind !== 'stream') throw new Error('expected a stream');
+    expect(new URL(frames.url).searchParams.get('itag')).toBe('18');
     expect(diff(before, await store.counts(since()))).toEqual({
       'VISIONOS/streams/direct/bot_check': 1,
       'WATCH_PAGE/streams/direct/served': 1,

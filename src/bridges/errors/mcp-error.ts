@@ -2,11 +2,16 @@ import { failureHeaders, type AnswerContext, type Failure } from './failure.ts';
 
 export type JsonRpcId = string | number | null;
 
-/** JSON-RPC 2.0 error codes: -32600 for a request we cannot take, -32603 for our fault, -32000 (server-defined) else. */
-function jsonRpcCode(f: Failure): number {
+/**
+ * JSON-RPC 2.0 error codes: -32600 for a request we cannot take, -32603 for our fault. Everything else (401, 403, 405,
+ * 413, 415, 429, 503...) is ours, so it takes a code outside JSON-RPC's reserved range (-32768 to -32000; MCP
+ * 2026-07-28 "Error Codes": -32000 to -32019 are legacy, -32020 to -32099 the specification's): -31000 minus the
+ * HTTP status, e.g. -31401, -31429.
+ */
+export function jsonRpcCode(f: Pick<Failure, 'status'>): number {
   if (f.status === 400) return -32600;
   if (f.status >= 500 && f.status !== 503) return -32603;
-  return -32000;
+  return -31000 - f.status;
 }
 
 /**

@@ -37,11 +37,15 @@ export function renderConsentPage(
   } catch {
     to = a.redirectUri;
   }
+  // A client named by its metadata document is vouched for by that document's host only: show it (the draft's 6.3).
+  const vouched = a.client.metadata.client_id_metadata_document
+    ? `<p class="muted">This application describes itself at <strong id="client-host">${esc(new URL(a.client.id).host)}</strong>.</p>\n`
+    : '';
   return page(
     `Allow ${a.client.name}?`,
     `<section class="card">
 <h1>Allow <strong id="client-name">${esc(a.client.name)}</strong> to use Subtext as you?</h1>
-<p>Signed in as <strong>${esc(account.email)}</strong>. The application asks to:</p>
+${vouched}<p>Signed in as <strong>${esc(account.email)}</strong>. The application asks to:</p>
 <ul id="scopes">${scopes}</ul>
 <p>Calls it makes count against your rate limit and spend your credits, like an API key. You can revoke its
 access at any time on the <a href="/keys">API keys</a> page.</p>

@@ -26,6 +26,8 @@ export const resourceMetadataUrl = (deps: Deps) => `${deps.publicUrl}/.well-know
 
 /** Dynamic registrations allowed per client address in each 15-minute window. */
 const REGISTRATIONS_PER_IP = 30;
+/** Client metadata documents fetched (not cached) for one client address in each 15-minute window. */
+const DOCUMENT_FETCHES_PER_IP = 30;
 
 const AUTH_PARAMS = [
   'response_type',
@@ -116,6 +118,7 @@ function mountMetadata(app: Hono<HttpEnv>, deps: Deps) {
       revocation_endpoint_auth_methods_supported: ['none'],
       scopes_supported: [MCP_SCOPE],
       authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
     }),
   );
 }
@@ -152,13 +155,25 @@ async function register(c: HonoContext, deps: Deps) {
     );
   }
   try {
-    const registered = await registerClient(deps.oauth, parsed.data);
+    // The SDK's schema predates application_type (SEP-837) and drops it: read it from the body.
+    const applicationType = (body as { application_type?: unknown }).application_type;
+    const registered = await registerClient(deps.oauth, {
+      ...parsed.data,
+      application_type: typeof applicationType === 'string' ? applicationType : undefined,
+    });
     c.header('cache-control', 'no-store');
     return c.json(registered, 201);
   } catch (err) {
     if (err instanceof OAuthProblem) return oauthError(c, err);
     throw err;
   }
+}
+
+/** Anyone can make us fetch a document URL by naming it: bounded per client address, as registrations are. */
+async function countDocumentFetch(c: HonoContext, deps: Deps) {
+  await countAttempt(deps, [
+    { subject: `oauth-document:ip:${clientIp(c, deps.config.TRUST_PROXY)}`, limit: DOCUMENT_FETCHES_PER_IP },
+  ]);
 }
 
 /** The authorization endpoint: sign-in, the consent page, and the redirect back with a code or an error. */
@@ -175,9 +190,13 @@ async function authorize(
   c.header('cache-control', 'no-store');
   let checked;
   try {
-    checked = await checkAuthorization(p, params, mcpResource(deps));
+    checked = await checkAuthorization(p, params, mcpResource(deps), () => countDocumentFetch(c, deps));
   } catch (err) {
     if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message), 400);
+    if (isServiceError(err) && err.code === 'RATE_LIMITED') {
+      c.header('retry-after', String(err.retryAfter ?? 60));
+      return c.html(renderAuthorizationError(err.message), 429);
+    }
     throw err;
   }
   const back = (q: Record<string, string | undefined>) => {

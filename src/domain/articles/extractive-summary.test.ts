@@ -74,6 +74,21 @@ describe('extractiveArticle', () => {
     ]);
   });
 
+  it('a short article has a section per chapter too, however many, saying less under each', () => {
+    const chapters = Array.from({ length: 10 }, (_, k) => ({ title: `Part ${k}`, start: k * 120 }));
+    const a = extractiveArticle({
+      videoId: 'v',
+      segments: transcript(1200),
+      durationSeconds: 1200,
+      title: 'x',
+      length: 'short',
+      sourceLang: 'en',
+      chapters,
+    });
+    expect(a.sections.map((s) => s.heading)).toEqual(chapters.map((c) => c.title));
+    expect(a.sections.map((s) => s.start)).toEqual(chapters.map((c) => c.start));
+  });
+
   it('handles 3 hours of segments quickly, and an unknown duration', () => {
     const segs = transcript(3 * 3600);
     const t0 = performance.now();

@@ -31,8 +31,9 @@ const PICKS_PER_SECTION: Record<ArticleLength, number> = { short: 2, medium: 3, 
 
 function sectionWindows(input: ExtractiveInput, duration: number): TimeWindow[] {
   const spec = ARTICLE_LENGTHS[input.length];
+  // The video's chapters are its sections, at every length (a short article says less under each).
   const byChapter = windowsByChapters(input.segments, duration, input.chapters ?? []);
-  if (byChapter.length && (input.length === 'long' || byChapter.length <= spec.maxSections)) return byChapter;
+  if (byChapter.length) return byChapter;
   const fiveMinutes = Math.round(duration / 300);
   const count = Math.min(spec.maxSections, Math.max(spec.minSections, fiveMinutes));
   return windowsByTime(input.segments, duration, duration / count);
@@ -90,9 +91,12 @@ export function extractiveArticle(input: ExtractiveInput): ArticleDraft {
     u.score = distinct.size >= 3 ? sum / Math.sqrt(u.words.length + 1) : 0;
   }
 
+  // Many chapters share the length's budget of sentences; each keeps at least one.
+  const budget = spec.maxSections * PICKS_PER_SECTION[input.length];
+  const picks = Math.max(1, Math.min(PICKS_PER_SECTION[input.length], Math.floor(budget / windows.length)));
   const sections = windows.map((w, k) => {
     const own = units.filter((u) => u.section === k && u.score > 0);
-    const picked = topBy(own, PICKS_PER_SECTION[input.length], (u) => u.score).sort(byStart);
+    const picked = topBy(own, picks, (u) => u.score).sort(byStart);
     const terms = topBy(sectionTf[k] ?? new Map<string, number>(), 3, ([t, n]) => n * idf(t)).map(([t]) => t);
     return {
       heading: w.title ?? (terms.length ? terms.map(capitalize).join(', ') : `Part ${k + 1}`),

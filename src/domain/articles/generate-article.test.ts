@@ -53,6 +53,20 @@ describe('generateArticle', () => {
     expect(usage).toEqual({ inputTokens: 100, outputTokens: 10 });
   });
 
+  it('a video with chapters: at any length, one section per chapter, headed by its title', async () => {
+    const chapters = [
+      { title: 'Intro', start: 0 },
+      { title: 'Dough', start: 100 },
+      { title: 'Baking', start: 200 },
+    ];
+    for (const length of ['short', 'medium', 'long'] as const) {
+      const { llm, prompts } = fakeLlm(() => answer([[0, 300]]));
+      await generateArticle(llm, { ...base, length, segments: segments(300), durationSeconds: 300, chapters });
+      expect(prompts[0]).toContain('Chapters: [t=0] Intro; [t=100] Dough; [t=200] Baking');
+      expect(prompts[0]).toContain("one section per chapter (3 chapters), headed by the chapter's title");
+    }
+  });
+
   it('3-hour video: summarized window by window, then combined', async () => {
     const { llm, prompts } = fakeLlm((p) => {
       expect(p).toContain('Notes on the whole video');

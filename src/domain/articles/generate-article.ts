@@ -41,12 +41,13 @@ const MAX_TOKENS: Record<ArticleLength, number> = { short: 3_000, medium: 6_000,
 
 function lengthBrief(length: ArticleLength, duration: number, chapters: readonly Chapter[]): string {
   const spec = ARTICLE_LENGTHS[length];
+  // The video's chapters are the article's sections at every length; a shorter article says less under each.
   const sections =
-    length === 'long'
-      ? chapters.length >= 2
-        ? `one section per chapter (${chapters.length} chapters)`
-        : `about one section per 5 minutes (${Math.max(4, Math.round(duration / 300))} sections)`
-      : `${spec.minSections}-${spec.maxSections} sections`;
+    chapters.length >= 2
+      ? `one section per chapter (${chapters.length} chapters), headed by the chapter's title and spanning the chapter, from its start to the next chapter's start`
+      : length === 'long'
+        ? `about one section per 5 minutes (${Math.max(4, Math.round(duration / 300))} sections)`
+        : `${spec.minSections}-${spec.maxSections} sections`;
   return `Length: a summary of about ${spec.summaryWords} words, ${sections}, ${spec.keyPoints} key points, 3-8 tags.`;
 }
 

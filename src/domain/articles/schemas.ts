@@ -30,7 +30,7 @@ export type ArticleCategory = z.infer<typeof ArticleCategory>;
 export const ARTICLE_LENGTHS = {
   short: { summaryWords: 150, minSections: 3, maxSections: 4, keyPoints: 3 },
   medium: { summaryWords: 400, minSections: 4, maxSections: 8, keyPoints: 5 },
-  /** Sections follow chapters, else about one per 5 minutes. */
+  /** About one section per 5 minutes. A video's chapters are the sections of an article of any length. */
   long: { summaryWords: 1000, minSections: 4, maxSections: 60, keyPoints: 8 },
 } as const;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ServiceError } from '../errors.ts';
 import { LangCode } from '../subtitles/schemas.ts';
 import { ArticleCategory } from './schemas.ts';
+import { decodeSearchCursor, encodeSearchCursor, searchScope } from './search-cursor.ts';
 import type { ArticleSearch } from './search-port.ts';
 
 /** Deep pages cost the database more than they are worth: page * limit is capped. */
@@ -22,8 +23,17 @@ export const SearchArticlesInput = z.object({
     .min(1)
     .max(MAX_SEARCH_WINDOW)
     .default(1)
-    .describe('1-based page number; page * limit <= 10,000'),
+    .describe('1-based page number; page * limit <= 10,000. For deep pages follow nextCursor instead'),
   limit: z.number().int().min(1).max(50).default(10).describe('Results per page, 1-50'),
+  cursor: z
+    .string()
+    .trim()
+    .min(1)
+    .max(2_000)
+    .optional()
+    .describe(
+      'nextCursor of the previous page, with the same query, category and lang: the page after it, as fast at any depth (page is then left at 1)',
+    ),
 });
 export type SearchArticlesInput = z.infer<typeof SearchArticlesInput>;
 
@@ -59,35 +69,50 @@ export const SearchArticlesOutput = z.object({
   limit: z.number().int(),
   totalPages: z.number().int().describe('ceil(total / limit); 0 when nothing matches'),
   hasMore: z.boolean().describe('A later page has results'),
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe('Pass as `cursor` (same query and filters) for the next page; null when nothing follows'),
   results: z.array(ArticleHit).describe('Best match first (newest first without a query); empty past the last page'),
 });
 export type SearchArticlesOutput = z.infer<typeof SearchArticlesOutput>;
 
 export async function searchArticles(search: ArticleSearch, input: SearchArticlesInput): Promise<SearchArticlesOutput> {
-  const page = input.page ?? 1;
   const limit = input.limit ?? 10;
-  if (page * limit > MAX_SEARCH_WINDOW) {
+  const query = input.query?.trim() || undefined;
+  const scope = searchScope(query, input.category, input.lang);
+  const after = input.cursor ? decodeSearchCursor(input.cursor, scope) : undefined;
+  if (after && (input.page ?? 1) !== 1)
+    throw new ServiceError('INVALID_REQUEST', 'pass either page or cursor, not both');
+  const page = after ? Math.floor(after.shown / limit) + 1 : (input.page ?? 1);
+  if (!after && page * limit > MAX_SEARCH_WINDOW) {
     throw new ServiceError(
       'INVALID_REQUEST',
-      `page * limit must be at most ${MAX_SEARCH_WINDOW}; narrow the query instead of paging this deep`,
+      `page * limit must be at most ${MAX_SEARCH_WINDOW}; follow nextCursor to go deeper, or narrow the query`,
     );
   }
   const res = await search.search({
-    query: input.query?.trim() || undefined,
+    query,
     category: input.category,
     lang: input.lang,
     page,
     limit,
+    ...(after ? { after: after.position, counted: { total: after.total, exact: after.exact } } : {}),
   });
   const total = Math.min(res.total, MAX_SEARCH_WINDOW);
+  const exact = res.totalExact !== false && res.total <= MAX_SEARCH_WINDOW;
   const totalPages = Math.ceil(total / limit);
+  const shown = (after ? after.shown : (page - 1) * limit) + res.results.length;
+  // Past an inexact count, only a short page tells the end.
+  const more = res.results.length === limit && !!res.next && (shown < total || !exact);
   return {
     total,
-    totalExact: res.totalExact !== false && res.total <= MAX_SEARCH_WINDOW,
+    totalExact: exact,
     page,
     limit,
     totalPages,
-    hasMore: page < totalPages,
+    hasMore: more,
+    nextCursor: more ? encodeSearchCursor(scope, { position: res.next!, shown, total, exact }) : null,
     results: res.results,
   };
 }

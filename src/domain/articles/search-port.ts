@@ -13,14 +13,25 @@ export interface ArticleHit {
   snippet?: string;
 }
 
+/**
+ * Where a page ended, in the backend's own terms (e.g. a tier and the date and id of its last article): plain JSON the
+ * domain carries inside an opaque cursor and hands back unread. It comes back from callers, so the backend checks its
+ * shape and refuses a bad one with INVALID_REQUEST.
+ */
+export type SearchPosition = Record<string, unknown>;
+
 export interface ArticleSearchQuery {
   /** Full-text query; absent or blank lists the newest first. */
   query?: string;
   category?: ArticleCategory;
   lang?: string;
-  /** 1-based. */
+  /** 1-based; ignored when `after` is given. */
   page: number;
   limit: number;
+  /** Continue after this position (a previous result's `next`) instead of skipping to `page`. */
+  after?: SearchPosition;
+  /** The count of the first page, passed back with `after`: the backend need not count again. */
+  counted?: { total: number; exact: boolean };
 }
 
 export interface ArticleSearchResult {
@@ -30,6 +41,8 @@ export interface ArticleSearchResult {
   page: number;
   limit: number;
   results: ArticleHit[];
+  /** Where this page ended, to continue from; null or absent when nothing follows. */
+  next?: SearchPosition | null;
 }
 
 /** What a bulk upsert did: failures are per article, the rest were indexed. */

@@ -3,13 +3,11 @@ import { newId } from '../ids.ts';
 import { OAuthProblem, UnredirectableProblem } from './oauth-error.ts';
 import type { AccessTokens, Grant, OAuthClient, OAuthStore } from './ports.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
+import { type ClientDocuments, checkClientIdUrl, isClientIdUrl } from './client-documents.ts';
+import { MCP_SCOPE } from './scope.ts';
 
-/** The one scope: use the MCP tools as the account (its credits, its rate limit). */
-export const MCP_SCOPE = 'mcp';
-export const SCOPE_DESCRIPTIONS: Record<string, string> = {
-  [MCP_SCOPE]:
-    'Use the Subtext tools (transcripts, frames, translations, articles, search) as you, spending your credits',
-};
+export { MCP_SCOPE, SCOPE_DESCRIPTIONS } from './scope.ts';
+
 const CODE_TTL_S = 60;
 /** A refresh token unused this long dies; every use rotates it and restarts the clock. */
 export const REFRESH_TTL_S = 30 * 86_400;
@@ -19,6 +17,8 @@ export interface OAuthPorts {
   tokens: AccessTokens;
   /** PKCE S256 check (RFC 7636 4.6). */
   verifyPkce(verifier: string, challenge: string): Promise<boolean>;
+  /** Clients that name themselves by a metadata document URL instead of registering. */
+  clientDocuments: ClientDocuments;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -32,12 +32,33 @@ export interface ClientRegistration {
   grant_types?: string[];
   response_types?: string[];
   scope?: string;
+  application_type?: string;
   [k: string]: unknown;
 }
 
-/** RFC 7591: public clients only (no secret; PKCE protects the code), so the auth method is always "none". */
+/**
+ * OpenID Connect's application types, required of registering clients (MCP's SEP-837): a web client is sent back to
+ * https only; a native one may also use loopback http or its own scheme (RFC 8252).
+ */
+function checkApplicationType(type: string | undefined, uris: string[]): 'web' | 'native' {
+  if (type !== 'web' && type !== 'native') {
+    throw new OAuthProblem(
+      'invalid_client_metadata',
+      'application_type is required: "web" (https redirect URIs) or "native" (loopback or private-use schemes)',
+    );
+  }
+  if (type === 'web' && uris.some((u) => !u.startsWith('https://')))
+    throw new OAuthProblem('invalid_redirect_uri', 'A web application is sent back to https redirect URIs only');
+  return type;
+}
+
+/**
+ * RFC 7591: public clients only (no secret; PKCE protects the code), so the auth method is always "none". Kept for
+ * clients that cannot publish a metadata document, which is the preferred way (see client-documents.ts).
+ */
 export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegistration) {
   checkRedirectUris(m.redirect_uris);
+  const applicationType = checkApplicationType(m.application_type, m.redirect_uris);
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
   if (grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
     throw new OAuthProblem('invalid_client_metadata', 'grant_types may be authorization_code and refresh_token only');
@@ -55,6 +76,7 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
       redirect_uris: m.redirect_uris,
       grant_types: grantTypes,
       response_types: ['code'],
+      application_type: applicationType,
       token_endpoint_auth_method: 'none',
       scope: MCP_SCOPE,
       ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.slice(0, 500) } : {}),
@@ -89,11 +111,12 @@ export interface CheckedAuthorization {
  * to the user, never redirected); the rest throw OAuthProblem, sent back to the (registered) redirect URI.
  */
 export async function checkAuthorization(
-  p: Pick<OAuthPorts, 'store'>,
+  p: Pick<OAuthPorts, 'store' | 'clientDocuments'>,
   q: AuthorizationParams,
   ourResource: string,
+  beforeDocumentFetch?: () => Promise<void>,
 ): Promise<CheckedAuthorization & { problem?: OAuthProblem }> {
-  const client = q.client_id ? await p.store.findClient(q.client_id) : null;
+  const client = q.client_id ? await findClient(p, q.client_id, beforeDocumentFetch) : null;
   if (!client)
     throw new UnredirectableProblem('Unknown client_id: the application must register with this server first.');
   const redirectUri = q.redirect_uri ?? (client.redirectUris.length === 1 ? client.redirectUris[0] : undefined);
@@ -123,6 +146,21 @@ export async function checkAuthorization(
   const scopes = (q.scope ?? MCP_SCOPE).split(' ').filter(Boolean);
   if (scopes.some((s) => s !== MCP_SCOPE)) return fail('invalid_scope', `The only scope is "${MCP_SCOPE}"`);
   return base;
+}
+
+/**
+ * A registered client, or the one a metadata document URL names: fetched (or taken from the cache) and kept as a
+ * client row, which the codes and grants it gets point at.
+ */
+async function findClient(
+  p: Pick<OAuthPorts, 'store' | 'clientDocuments'>,
+  id: string,
+  beforeFetch?: () => Promise<void>,
+): Promise<OAuthClient | null> {
+  if (!isClientIdUrl(id)) return p.store.findClient(id);
+  const client = await p.clientDocuments.resolve(checkClientIdUrl(id).href, beforeFetch);
+  await p.store.upsertClient(client);
+  return client;
 }
 
 /** The signed-in account allowed the client: a single-use code bound to everything the request named. */

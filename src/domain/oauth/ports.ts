@@ -39,6 +39,8 @@ export interface GrantListing {
 
 export interface OAuthStore {
   saveClient(c: OAuthClient): Promise<void>;
+  /** A client named by its metadata document: inserted, or refreshed from the latest fetch of the document. */
+  upsertClient(c: OAuthClient): Promise<void>;
   findClient(id: string): Promise<OAuthClient | null>;
   saveCode(codeHash: string, c: Omit<StoredCode, 'fresh'>, ttlSeconds: number): Promise<void>;
   /** Marks the code used and returns it, once; null when unknown or already used. */

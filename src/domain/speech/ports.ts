@@ -1,5 +1,5 @@
 // What speech-to-text needs from the outside: where the audio is, something that decodes it, and an engine.
-import type { Segment } from '../video/schemas.ts';
+import type { WordedSegment } from '../subtitles/words.ts';
 
 /** An audio (or audio+video) stream to transcribe. */
 export interface AudioSource {
@@ -12,6 +12,8 @@ export interface AudioSource {
   kind?: 'file' | 'hls';
   /** A caller's media URL: read only through the SSRF-guarded media gateway, never by ffmpeg itself. */
   direct?: boolean;
+  /** The egress identity that got a YouTube stream URL: ffmpeg fetches it through the same one. */
+  egress?: string;
 }
 
 /** 16 kHz mono signed 16-bit PCM on disk, and its loudness per 20 ms frame (for splitting on silence). */
@@ -45,8 +47,8 @@ export const FRAME_SECONDS = 0.02;
 export interface EngineResult {
   /** ISO 639-1 code the engine detected or was told; null when it cannot say. */
   language: string | null;
-  /** Times relative to the start of the chunk. */
-  segments: Segment[];
+  /** Times relative to the start of the chunk; words when the engine timed them. */
+  segments: WordedSegment[];
 }
 
 export interface SpeechEngine {

@@ -99,7 +99,7 @@ export async function requestSpeech(
 
 /** The stored speech-to-text transcript a request asks for, as a page of it; null when there is none. */
 async function presentStored(
-  deps: Pick<SpeechRequestPorts, 'transcripts' | 'hotCache'>,
+  deps: Pick<SpeechRequestPorts, 'transcripts' | 'hotCache' | 'videos'>,
   input: GetSubtitlesRequest & { videoId: string },
   charged: number,
 ) {
@@ -110,5 +110,7 @@ async function presentStored(
     deps.hotCache.getTranscript(input.videoId, stored.lang, 'speech') ??
     deps.hotCache.setTranscript(input.videoId, stored);
   const matchedBy = !lang ? 'default' : stored.lang.toLowerCase() === lang.toLowerCase() ? 'exact' : 'base';
-  return presentPage(input.videoId, lang, matchedBy, t, charged === 0, charged, input);
+  // Chapters from the stored video (a speech-to-text request has loaded it): no lookup for them.
+  const video = input.chapters ? await deps.videos.read(input.videoId) : null;
+  return presentPage(input.videoId, lang, matchedBy, t, charged === 0, charged, input, video?.info);
 }

@@ -1,27 +1,35 @@
-import type { Segment } from '../video/schemas.ts';
+import { fitWords, type WordedSegment } from '../subtitles/words.ts';
 
 /**
  * Moves a chunk's segments (times relative to the chunk) onto the original timeline: shifted by the chunk's start,
  * clamped inside the chunk, empty text dropped, and each end kept after its start.
  */
-export function retimeSegments(segments: readonly Segment[], chunk: { start: number; end: number }): Segment[] {
-  const out: Segment[] = [];
+export function retimeSegments(
+  segments: readonly WordedSegment[],
+  chunk: { start: number; end: number },
+): WordedSegment[] {
+  const out: WordedSegment[] = [];
   for (const s of segments) {
     const text = s.text.replace(/\s+/g, ' ').trim();
     if (!text) continue;
     const start = clamp(chunk.start + s.start, chunk.start, chunk.end);
     const end = clamp(chunk.start + s.end, start, chunk.end);
-    out.push({ start: round3(start), end: round3(end > start ? end : Math.min(chunk.end, start + 0.01)), text });
+    const segment = { start: round3(start), end: round3(end > start ? end : Math.min(chunk.end, start + 0.01)), text };
+    const words = s.words?.map((w) => ({ ...w, start: chunk.start + w.start, end: chunk.start + w.end }));
+    out.push(words ? { ...segment, words: fitWords(words, segment) } : segment);
   }
   return out;
 }
 
 /** Segments of consecutive chunks, in order, with no overlap (an engine's last segment may run past a cut). */
-export function joinChunks(parts: readonly Segment[][]): Segment[] {
+export function joinChunks(parts: readonly WordedSegment[][]): WordedSegment[] {
   const all = parts.flat().sort((a, b) => a.start - b.start);
   for (let i = 0; i + 1 < all.length; i++) {
     const next = all[i + 1]!;
-    if (all[i]!.end > next.start) all[i] = { ...all[i]!, end: Math.max(all[i]!.start, next.start) };
+    if (all[i]!.end > next.start) {
+      const cut = { ...all[i]!, end: Math.max(all[i]!.start, next.start) };
+      all[i] = cut.words ? { ...cut, words: fitWords(cut.words, cut) } : cut;
+    }
   }
   return all.filter((s) => s.end > s.start || s.text.length > 0);
 }

@@ -10,6 +10,7 @@ import type { Stores } from '../stores.ts';
 import { commitResult, progressReporter, type CommitPorts } from '../tasks/llm-tasks.ts';
 import type { TaskResultRef } from '../tasks/task-store.ts';
 import { Segment } from '../video/schemas.ts';
+import { splitWords } from '../subtitles/words.ts';
 import { speechBudget } from './speech-budget.ts';
 import type { SpeechJob } from '../work-queue.ts';
 import type { Speech } from './ports.ts';
@@ -54,7 +55,9 @@ export async function runSpeechJob(
     await progress.flush();
     if (out.segments.length === 0)
       throw new ServiceError('NO_SUBTITLES', 'No speech was recognised in the audio; nothing was charged');
-    const segments = StoredSegments.parse(out.segments);
+    // Word timings are stored beside the segments (answers with `words=true` read them).
+    const { segments: plain, words } = splitWords(out.segments);
+    const segments = StoredSegments.parse(plain);
     const lang = job.lang ?? out.language ?? 'und';
     const price = speechPrice(out.seconds);
     await commitResult(deps, { ...job, price }, 'speech', async (tx) => {
@@ -63,6 +66,7 @@ export async function runSpeechJob(
         origin: 'speech',
         trackName: `Speech-to-text (${speech.engine.model})`,
         segments,
+        words,
         engine: speech.engine.name,
         model: speech.engine.model,
       });

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.ts';
-import type { Segment } from '../video/schemas.ts';
+import type { WordedSegment } from '../subtitles/words.ts';
 import { planChunks } from './plan-chunks.ts';
 import type { AudioDecoder, AudioSource, SpeechEngine } from './ports.ts';
 import { joinChunks, retimeSegments } from './retime-segments.ts';
@@ -7,7 +7,8 @@ import { joinChunks, retimeSegments } from './retime-segments.ts';
 export interface SpeechTranscript {
   /** The language the engine reports (or was asked for); null when it cannot tell. */
   language: string | null;
-  segments: Segment[];
+  /** With their words when the engine timed them. */
+  segments: WordedSegment[];
   /** Seconds of audio transcribed (what is charged). */
   seconds: number;
 }
@@ -58,7 +59,7 @@ export async function transcribeAudio(
         `The media is longer than the ${opts.maxSeconds} s allowed for speech-to-text (STT_MAX_SECONDS); nothing was sent to the engine and nothing was charged`,
       );
     const chunks = planChunks(audio.frameRms, audio.seconds, ports.engine.maxChunkSeconds);
-    const parts: Segment[][] = [];
+    const parts: WordedSegment[][] = [];
     let language: string | null = opts.language ?? null;
     for (const chunk of chunks) {
       opts.signal?.throwIfAborted();

@@ -11,8 +11,9 @@ import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
-import type { GetSubtitlesRequest, TranscriptPage } from './schemas.ts';
-import type { Segment } from '../video/schemas.ts';
+import type { GetSubtitlesRequest, Transcript, TranscriptPage } from './schemas.ts';
+import type { Chapter, Segment } from '../video/schemas.ts';
+import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { parseStored, STORED, storedPage } from '../stored-json.ts';
 import { originOf, type Origin } from './transcript-store.ts';
@@ -44,7 +45,7 @@ export async function fetchTranscript(
     t: CachedTranscript,
     cached: boolean,
     creditsCharged: number,
-  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input);
+  ) => presentPage(videoId, requestedLang, matchedBy, t, cached, creditsCharged, input, video.info);
   const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, SUBTITLES_PRICE);
 
   let choice;
@@ -117,7 +118,10 @@ const SOURCE_OF = {
   translation: 'translation',
 } as const;
 
-/** One page (and rendering) of a stored transcript, as the transcript operations answer it: the segments as stored. */
+/**
+ * One page (and rendering) of a stored transcript, as the transcript operations answer it: the segments as stored, or
+ * as values when a view (`words`, `chapters`) changes them. `video`: its chapters, for `chapters=true`.
+ */
 export function presentPage(
   videoId: string,
   requestedLang: string | null,
@@ -125,13 +129,19 @@ export function presentPage(
   t: CachedTranscript,
   cached: boolean,
   creditsCharged: number,
-  view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit'>,
+  view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit' | 'words' | 'chapters'>,
+  video?: { chapters: readonly Chapter[]; duration: number } | null,
 ): TranscriptPage {
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
   const segments = storedPage(SEGMENTS, t.segmentsJson, t.bounds, Math.min(offset, end), end);
-  return {
+  let parsed: Segment[] | undefined;
+  // The page's values, read only when this answer needs them (a file rendering, a view): not the JSON hot path.
+  const plain = () => (parsed ??= parseStored<Segment[]>(segments));
+  // `words` and `chapters` are views (transcript-views.ts).
+  const views = pageViews(t, view, offset, plain, video);
+  const answer: Omit<Transcript, 'segments'> = {
     status: 'succeeded',
     videoId,
     lang: t.lang,
@@ -145,11 +155,12 @@ export function presentPage(
     duration: t.duration,
     offset,
     nextOffset: end < t.segmentCount ? end : null,
+    ...views.fields,
     format,
-    // A file rendering reads the page's values: not the JSON hot path.
-    ...(format === 'json' ? {} : { content: renderTranscript(format, parseStored<Segment[]>(segments), offset + 1) }),
+    ...(format === 'json' ? {} : { content: renderTranscript(format, views.page(), offset + 1, views.headings) }),
     cached,
     creditsCharged,
-    [STORED]: segments,
   };
+  // Only the stored segments as they are travel as stored: a page with words or chapters is answered as values.
+  return views.changed ? { ...answer, segments: views.page() } : { ...answer, [STORED]: segments };
 }

@@ -2,6 +2,20 @@
 // `format` parameter, the download route, MCP text) and the website (downloads made in the browser) share these.
 import type { Segment } from '../video/schemas.ts';
 
+/** A segment with its word timings, when the answer asked for them (`words=true`). */
+type TimedSegment = Segment & { words?: readonly { start: number; text: string }[] | null };
+
+/** A chapter title to show before the segment at index `at` of the rendered page (`chapters=true`). */
+export interface ChapterHeading {
+  at: number;
+  title: string;
+  start: number;
+}
+
+/** The headings before segment `i`, as the lines a format wants. */
+const headingsAt = (headings: readonly ChapterHeading[] | undefined, i: number) =>
+  headings?.filter((h) => h.at === i) ?? [];
+
 export const TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'vtt'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 export type FileFormat = Exclude<TranscriptFormat, 'json'>;
@@ -45,8 +59,16 @@ const cueText = (text: string) =>
     .replace(/\n{2,}/g, '\n')
     .trim();
 
-export const toText = (segments: Segment[]) => {
-  const lines = segments.map((s) => s.text.trim()).filter(Boolean);
+/** Chapter headings as markdown headings with the chapter's start: readable as plain text too. */
+const headingLine = (h: ChapterHeading) => `## ${oneLine(h.title)} (${clock(h.start)})`;
+
+export const toText = (segments: Segment[], headings?: readonly ChapterHeading[]) => {
+  const lines: string[] = [];
+  segments.forEach((s, i) => {
+    for (const h of headingsAt(headings, i)) lines.push(...(lines.length ? [''] : []), headingLine(h), '');
+    const text = s.text.trim();
+    if (text) lines.push(text);
+  });
   return `${lines.join('\n')}\n`;
 };
 
@@ -56,11 +78,36 @@ export const toSrt = (segments: Segment[], firstNumber = 1) =>
     .map((s, i) => `${i + firstNumber}\n${stamp(s.start, ',')} --> ${stamp(s.end, ',')}\n${cueText(s.text)}\n`)
     .join('\n');
 
-export const toVtt = (segments: Segment[]) =>
+export const toVtt = (segments: TimedSegment[], headings?: readonly ChapterHeading[]) =>
   'WEBVTT\n\n' +
   segments
-    .map((s) => `${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${cueText(s.text).replace(/-->/g, '->')}\n`)
+    .map((s, i) => {
+      const notes = headingsAt(headings, i).map((h) => `NOTE Chapter ${clock(h.start)} ${vttNote(h.title)}\n\n`);
+      const payload = s.words?.length ? wordCues(s, s.words) : cueText(s.text).replace(/-->/g, '->');
+      return `${notes.join('')}${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${payload}\n`;
+    })
     .join('\n');
+
+const vttEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const vttNote = (text: string) => oneLine(text).replace(/-->/g, '->');
+
+/**
+ * A cue's words as YouTube's own VTT writes them: the first plain, each next one after its timestamp in a `<c>`
+ * span (`hello<00:00:01.240><c> world</c>`). WebVTT wants each timestamp after the cue's start, before its end and
+ * after the one before: a word whose time breaks that goes without one.
+ */
+function wordCues(s: Segment, words: readonly { start: number; text: string }[]): string {
+  let last = s.start;
+  return words
+    .map((w, i) => {
+      const text = vttEscape(oneLine(w.text));
+      if (i === 0) return text;
+      const timed = w.start > last && w.start < s.end;
+      if (timed) last = w.start;
+      return `${timed ? `<${stamp(w.start, '.')}>` : ''}<c> ${text}</c>`;
+    })
+    .join('');
+}
 
 // Lines trimmed and joined with one space (a pattern like /\s*\n\s*/ is quadratic on a long run of spaces).
 const oneLine = (text: string) =>
@@ -71,16 +118,26 @@ const oneLine = (text: string) =>
     .join(' ');
 
 /** One line per segment, `[h:mm:ss] text`, for reading and citing (MCP text content). */
-export const toCiteLines = (segments: Segment[]) =>
-  segments.map((s) => `[${hms(s.start)}] ${oneLine(s.text)}`).join('\n');
+export const toCiteLines = (segments: Segment[], headings?: readonly ChapterHeading[]) =>
+  segments
+    .flatMap((s, i) => [
+      ...headingsAt(headings, i).flatMap((h) => [...(i > 0 ? [''] : []), headingLine(h), '']),
+      `[${hms(s.start)}] ${oneLine(s.text)}`,
+    ])
+    .join('\n');
 
-export function renderTranscript(format: FileFormat, segments: Segment[], firstNumber = 1): string {
+export function renderTranscript(
+  format: FileFormat,
+  segments: TimedSegment[],
+  firstNumber = 1,
+  headings?: readonly ChapterHeading[],
+): string {
   switch (format) {
     case 'text':
-      return toText(segments);
+      return toText(segments, headings);
     case 'srt':
       return toSrt(segments, firstNumber);
     case 'vtt':
-      return toVtt(segments);
+      return toVtt(segments, headings);
   }
 }

@@ -2,8 +2,9 @@ import { createLruCache } from '../lru-cache.ts';
 import type { SourceVideo } from '../ports.ts';
 import { arrayItemBounds } from '../stored-json.ts';
 import type { StoredTranscript } from './transcript-store.ts';
+import type { Word } from './words.ts';
 
-export interface CachedTranscript extends Omit<StoredTranscript, 'body'> {
+export interface CachedTranscript extends Omit<StoredTranscript, 'body' | 'words'> {
   /**
    * The stored JSON text of the segments as UTF-8 bytes, never parsed here: answers carry it (or a page of it) as
    * it is. Kept as bytes, not as the string read from PostgreSQL, so that V8's heap does not grow (and stay grown)
@@ -12,9 +13,14 @@ export interface CachedTranscript extends Omit<StoredTranscript, 'body'> {
   segmentsJson: Uint8Array;
   /** Where each segment lies in `segmentsJson` (see arrayItemBounds): a page is a slice of the bytes. */
   bounds: Uint32Array;
+  /** Whether the source timed its words (stored beside the segments). */
+  hasWords: boolean;
+  /** The words of each segment (null where it has none), parsed on first use; null when the source has none. */
+  words(): (Word[] | null)[] | null;
 }
 
 const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
 
 /** Three quarters of CACHE_MAX_MB's default, as the service sizes it. */
 export const DEFAULT_CACHE_BYTES = 24 * 1024 * 1024;
@@ -32,14 +38,27 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
     getTranscript: (videoId: string, lang: string, origin: string) =>
       transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
     setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
-      const { body, ...meta } = t;
+      const { body, words: wordsText, ...meta } = t;
       const segmentsJson = utf8.encode(body);
-      // Counted as the stored text: the bounds (8 bytes a segment) ride along uncounted.
-      const value: CachedTranscript = { ...meta, segmentsJson, bounds: arrayItemBounds(segmentsJson) };
+      // Word timings are read only by answers that ask for them: kept as bytes, parsed then.
+      const wordsJson = wordsText ? utf8.encode(wordsText) : null;
+      let parsedWords: (Word[] | null)[] | undefined;
+      // Counted as the stored texts: the bounds (8 bytes a segment) ride along uncounted.
+      const value: CachedTranscript = {
+        ...meta,
+        segmentsJson,
+        bounds: arrayItemBounds(segmentsJson),
+        hasWords: wordsJson !== null,
+        words() {
+          if (!wordsJson) return null;
+          parsedWords ??= JSON.parse(fromUtf8.decode(wordsJson)) as (Word[] | null)[];
+          return parsedWords;
+        },
+      };
       transcripts.set(
         `${videoId}\u0000${t.lang}\u0000${t.origin}`,
         value,
-        segmentsJson.length,
+        segmentsJson.length + (wordsJson?.length ?? 0),
         t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS,
       );
       return value;

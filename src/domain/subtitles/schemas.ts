@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { Segment } from '../video/schemas.ts';
 import { JobResource } from '../tasks/schemas.ts';
 import { TRANSCRIPT_FORMATS } from './formats.ts';
 import type { Stored } from '../stored-json.ts';
+import { TranscriptChapter } from './transcript-chapters.ts';
+import { TranscriptSegment, WordTiming } from './words.ts';
 
 /** Segments per page: large enough for a three-hour talk in one answer, small enough to bound one. */
 export const MAX_PAGE_SEGMENTS = 5000;
@@ -78,6 +79,18 @@ export const GetSubtitlesInput = z.object({
     .max(MAX_PAGE_SEGMENTS)
     .optional()
     .describe(`Segments per page, 1-${MAX_PAGE_SEGMENTS}. Default: all of them (REST, tRPC); 300 on MCP`),
+  words: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: each segment also carries `words`, each word with its own start and end (from YouTube’s auto-captions when the track times its words, and from speech-to-text); null where the source has none (manual captions, translations), as `wordTiming` says. With format vtt, word cues as YouTube’s own VTT writes them (`<00:00:01.240><c> word</c>`). Free: the same call, the same price',
+    ),
+  chapters: z
+    .boolean()
+    .optional()
+    .describe(
+      'true: `chapters` groups the page’s segments under the video’s chapters (null when the video has none); format text, and the MCP text, put each chapter’s title as a heading, vtt as a NOTE. Free: the same call, the same price',
+    ),
 });
 export type GetSubtitlesInput = z.infer<typeof GetSubtitlesInput>;
 /** What callers may pass: the defaults (format json, offset 0, every segment) filled in when omitted. */
@@ -114,7 +127,15 @@ export const Transcript = z.object({
   duration: z.number().describe('Seconds: the end of the last segment'),
   offset: z.number().int().describe('Index of the first segment in `segments`'),
   nextOffset: z.number().int().nullable().describe('The offset of the next page; null when this page reaches the end'),
-  segments: z.array(Segment).describe('This page of segments, from `offset`'),
+  segments: z.array(TranscriptSegment).describe('This page of segments, from `offset`'),
+  wordTiming: WordTiming.optional(),
+  chapters: z
+    .array(TranscriptChapter)
+    .nullable()
+    .optional()
+    .describe(
+      'With `chapters=true`: the video’s chapters holding segments of this page, each with those segments (also in `segments`); null when the video has no chapters',
+    ),
   format: z.enum(TRANSCRIPT_FORMATS),
   content: z
     .string()
@@ -153,6 +174,9 @@ export type PendingTranscript = z.infer<typeof PendingTranscript>;
 export const TranscriptAnswer = z.discriminatedUnion('status', [Transcript, PendingTranscript]);
 export type TranscriptAnswer = z.infer<typeof TranscriptAnswer>;
 
-/** A page of a stored transcript as the domain answers it: its segments are the stored text (src/domain/stored-json.ts). */
-export type TranscriptPage = Stored<Transcript, 'segments'>;
+/**
+ * A page of a stored transcript as the domain answers it: its segments are the stored text (src/domain/stored-json.ts),
+ * or values when a view (`words`, `chapters`) changed them.
+ */
+export type TranscriptPage = Stored<Transcript, 'segments'> | Transcript;
 export type TranscriptPageAnswer = TranscriptPage | PendingTranscript;

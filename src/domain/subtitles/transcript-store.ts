@@ -1,4 +1,5 @@
 import type { Segment } from '../video/schemas.ts';
+import type { Word } from './words.ts';
 
 /** YouTube's tracks: 'manual', 'asr' (YouTube's auto-captions). Ours: 'translation', 'speech' (speech-to-text). */
 export type Origin = 'manual' | 'asr' | 'translation' | 'speech';
@@ -11,6 +12,8 @@ export interface StoredTranscript {
   duration: number;
   /** The segments array, serialized. */
   body: string;
+  /** Word timings, serialized: one entry (words or null) per segment; null when the source has none. */
+  words?: string | null;
   /** Speech-to-text only: the engine and model that wrote it. */
   engine?: string | null;
   model?: string | null;
@@ -23,6 +26,8 @@ export interface NewTranscript {
   origin: Origin;
   trackName: string;
   segments: Segment[];
+  /** One entry per segment (its words, or null); null or absent when the source has no word timing. */
+  words?: (Word[] | null)[] | null;
   engine?: string | null;
   model?: string | null;
 }

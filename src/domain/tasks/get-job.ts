@@ -57,9 +57,16 @@ async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): P
   if (ref?.kind !== 'transcript' || !stored)
     throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
   const requested = (task.input as { lang?: string | null }).lang ?? null;
-  const { body, ...meta } = stored;
+  const { body, words: _words, ...meta } = stored;
   const segmentsJson = new TextEncoder().encode(body);
-  const t = { ...meta, segmentsJson, bounds: arrayItemBounds(segmentsJson) };
+  const t = {
+    ...meta,
+    segmentsJson,
+    bounds: arrayItemBounds(segmentsJson),
+    // The job's result is the plain transcript: word timings are asked for with `words` on the transcript call.
+    hasWords: false,
+    words: () => null,
+  };
   // Nested in the job's answer: read as values (a job is polled, not served again and again).
   return readStored(
     presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, task.creditsCharged, {}),

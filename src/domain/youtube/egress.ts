@@ -14,6 +14,7 @@ export const OUTCOME_KINDS = [
   'unplayable', // refused for this client (not a verdict on the video)
   'empty_captions', // a caption URL that answered 200 and nothing (needs a PO token)
   'stream_403', // a stream URL refused
+  'no_stream', // an answer with no stream URL for frames or audio (storyboards only, SABR only)
   'no_token', // a web client skipped: no PO token could be minted
   'network', // no answer at all
   'video', // YouTube's final word on the video (not found, private, age-restricted...): the client worked

@@ -6,6 +6,7 @@ import { probeFfmpeg } from './probe-ffmpeg.ts';
 import { runFfmpeg } from './run-ffmpeg.ts';
 import { storyboardTile } from './storyboard-tile.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
+import type { Dispatcher } from 'undici';
 import type { MediaGateway } from '../net/media-gateway.ts';
 import { gatewayInputArgs } from './gateway-input.ts';
 
@@ -20,8 +21,10 @@ export interface FfmpegFrameGrabberOptions {
   timeoutMs?: number;
   /** ffmpeg processes at once in this process; further captures wait (within their timeout). */
   maxConcurrent?: number;
-  /** Direct media URLs (a caller's) are read only through it. */
+  /** Direct media URLs (a caller's) are read only through it, and YouTube streams an egress proxy got. */
   gateway?: MediaGateway;
+  /** The proxy of a YouTube egress identity (undefined: the machine's own address); see FrameSource.egress. */
+  egress?: (identity: string) => Dispatcher | undefined;
 }
 
 /** Bytes one frame of a direct media URL may read (a seek reads an index and one GOP, not the file). */
@@ -93,15 +96,34 @@ function oneJpeg(filter: string): string[] {
 }
 
 async function captureDirect(g: Grabber, source: Stream, t: number, width: number, signal: AbortSignal) {
-  if (!g.opts.gateway) throw new ServiceError('FRAME_FAILED', 'Direct media URLs are not enabled here');
-  const session = await g.opts.gateway.open(source.url, { maxBytes: DIRECT_MAX_BYTES });
+  return captureThroughGateway(g, source.url, t, width, signal, {});
+}
+
+/**
+ * ffmpeg reads the gateway's loopback URL, and the gateway fetches upstream: through the SSRF guard for a caller's
+ * URL, or through the egress proxy that got a YouTube stream URL (`via`, with the stream containers only).
+ */
+async function captureThroughGateway(
+  g: Grabber,
+  url: string,
+  t: number,
+  width: number,
+  signal: AbortSignal,
+  o: { via?: Dispatcher; formats?: string },
+) {
+  if (!g.opts.gateway)
+    throw new ServiceError(
+      'FRAME_FAILED',
+      o.via ? 'No media gateway to fetch through' : 'Direct media URLs are not enabled here',
+    );
+  const session = await g.opts.gateway.open(url, { maxBytes: DIRECT_MAX_BYTES, dispatcher: o.via });
   try {
     const args = [
       '-hide_banner',
       '-loglevel',
       'error',
       '-nostdin',
-      ...gatewayInputArgs(session.ffmpegArgs, g.timeoutMs),
+      ...gatewayInputArgs(session.ffmpegArgs, g.timeoutMs, o.formats),
       '-noaccurate_seek',
       '-ss',
       t.toFixed(3),
@@ -120,8 +142,11 @@ async function captureDirect(g: Grabber, source: Stream, t: number, width: numbe
 
 async function captureStream(g: Grabber, source: Stream, t: number, width: number, signal: AbortSignal) {
   if (source.direct) return captureDirect(g, source, t, width, signal);
+  // The proxy of the identity that got the URL: preflight and ffmpeg both go through it.
+  const via = source.egress ? g.opts.egress?.(source.egress) : undefined;
   // Preflight: follows redirects ourselves, each hop checked, so ffmpeg gets the final allowed URL.
-  const { url } = await fetchAllowed(source.url, { allow: g.allow, signal, probe: true });
+  const { url } = await fetchAllowed(source.url, { allow: g.allow, signal, probe: true, dispatcher: via });
+  if (via) return captureThroughGateway(g, url.href, t, width, signal, { via, formats: STREAM_FORMATS });
   g.capabilities ??= probeFfmpeg(g.opts.ffmpegPath);
   const { maxRedirects } = await g.capabilities;
   const args = [
@@ -157,7 +182,13 @@ async function captureStream(g: Grabber, source: Stream, t: number, width: numbe
 
 async function captureStoryboard(g: Grabber, sb: Storyboard, t: number, width: number, signal: AbortSignal) {
   const tile = storyboardTile(sb, t);
-  const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), { allow: g.allow, signal, maxBytes: MAX_SHEET_BYTES });
+  const via = sb.egress ? g.opts.egress?.(sb.egress) : undefined;
+  const { body } = await fetchAllowed(sb.sheetUrl(tile.sheet), {
+    allow: g.allow,
+    signal,
+    maxBytes: MAX_SHEET_BYTES,
+    dispatcher: via,
+  });
   // Storyboards are small; scaling one up only adds bytes, so the tile keeps its own width when that is smaller.
   const outWidth = Math.min(width, sb.thumbWidth);
   const args = [

@@ -19,6 +19,7 @@ import {
 import { fetchAllowed } from './fetch-allowed.ts';
 import { probeFfmpeg } from './probe-ffmpeg.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
+import type { Dispatcher } from 'undici';
 import type { MediaGateway } from '../net/media-gateway.ts';
 import { redactUrls } from './redact-urls.ts';
 import { gatewayInputArgs } from './gateway-input.ts';
@@ -38,6 +39,8 @@ export interface FfmpegAudioDecoderOptions {
   stallTimeoutMs?: number;
   /** Direct media URLs (a caller's) are read only through it; without one they are refused. */
   gateway?: MediaGateway;
+  /** The proxy of a YouTube egress identity (undefined: the machine's own address); see AudioSource.egress. */
+  egress?: (identity: string) => Dispatcher | undefined;
   /** The whole decode may take this long: a server trickling bytes must not hold a speech-to-text slot. */
   timeoutMs?: number;
 }
@@ -49,10 +52,23 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
     async decode(source, { maxSeconds, maxBytes, signal, onProgress }) {
       if (source.bytes && source.bytes > maxBytes) throw tooLarge(`${source.bytes} bytes`, maxBytes);
       if (source.direct) return decodeDirect(source, { maxSeconds, maxBytes, signal, onProgress });
+      // The proxy of the identity that got the URL (googlevideo may bind it to that address): preflight and ffmpeg
+      // both go through it, ffmpeg by way of the gateway.
+      const via = source.egress ? opts.egress?.(source.egress) : undefined;
       const preflight = await asAudioFailure(() =>
-        fetchAllowed(source.url, { allow, signal: signal ?? new AbortController().signal, probe: true }),
+        fetchAllowed(source.url, {
+          allow,
+          signal: signal ?? new AbortController().signal,
+          probe: true,
+          dispatcher: via,
+        }),
       );
       if (preflight.size && preflight.size > maxBytes) throw tooLarge(`${preflight.size} bytes`, maxBytes);
+      if (via)
+        return decodeDirect(
+          { ...source, url: preflight.url.href },
+          { maxSeconds, maxBytes, signal, onProgress, via, formats: AUDIO_FORMATS },
+        );
       capabilities ??= probeFfmpeg(opts.ffmpegPath);
       const { maxRedirects } = await capabilities;
       const args = [
@@ -76,20 +92,31 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
   };
 
   // A caller's URL: ffmpeg reads the gateway's loopback URL (plain http, nothing else), which fetches through the
-  // SSRF guard, follows redirects itself, rewrites playlists and stops at maxBytes.
+  // SSRF guard (or the egress proxy `via`), follows redirects itself, rewrites playlists and stops at maxBytes.
   async function decodeDirect(
     source: AudioSource,
-    o: { maxSeconds: number; maxBytes: number; signal?: AbortSignal; onProgress?: (seconds: number) => void },
+    o: {
+      maxSeconds: number;
+      maxBytes: number;
+      signal?: AbortSignal;
+      onProgress?: (seconds: number) => void;
+      via?: Dispatcher;
+      formats?: string;
+    },
   ) {
-    if (!opts.gateway) throw new ServiceError('EXTRACTION_FAILED', 'Direct media URLs are not enabled here');
-    const session = await opts.gateway.open(source.url, { maxBytes: o.maxBytes });
+    if (!opts.gateway)
+      throw new ServiceError(
+        'EXTRACTION_FAILED',
+        o.via ? 'No media gateway to fetch through' : 'Direct media URLs are not enabled here',
+      );
+    const session = await opts.gateway.open(source.url, { maxBytes: o.maxBytes, dispatcher: o.via });
     try {
       const args = [
         '-hide_banner',
         '-loglevel',
         'error',
         '-nostdin',
-        ...gatewayInputArgs(session.ffmpegArgs, opts.stallTimeoutMs ?? 30_000),
+        ...gatewayInputArgs(session.ffmpegArgs, opts.stallTimeoutMs ?? 30_000, o.formats),
         '-i',
         session.url,
         ...pcmOutputArgs(o.maxSeconds),

@@ -9,7 +9,7 @@ import { assertAllowedStreamUrl, type StreamAllowlist } from './stream-allowlist
  */
 export async function fetchAllowed(
   url: string,
-  opts: { allow: StreamAllowlist; signal: AbortSignal; probe?: boolean; maxBytes?: number },
+  opts: { allow: StreamAllowlist; signal: AbortSignal; probe?: boolean; maxBytes?: number; dispatcher?: object },
 ): Promise<{ url: URL; body: Buffer | null; size?: number | null }> {
   const { url: final, res } = await followRedirects(
     assertAllowedStreamUrl(url, opts.allow),
@@ -18,7 +18,9 @@ export async function fetchAllowed(
         redirect: 'manual',
         signal: opts.signal,
         headers: opts.probe ? { range: 'bytes=0-0' } : {},
-      }).catch((err: unknown) => {
+        // The egress identity's proxy (an undici dispatcher), for a URL bound to the address that asked for it.
+        ...(opts.dispatcher ? { dispatcher: opts.dispatcher } : {}),
+      } as RequestInit).catch((err: unknown) => {
         if (opts.signal.aborted) throw opts.signal.reason;
         throw new ServiceError('FRAME_FAILED', `frame source unreachable: ${(err as Error).message}`);
       }),

@@ -4,14 +4,15 @@ const MEDIA_FORMATS = 'hls,mpegts,mov,mp4,m4a,3gp,3g2,mj2,matroska,webm,mp3,wav,
 /**
  * The input options of every ffmpeg/ffprobe run that reads a direct media URL through the media gateway: http and tcp
  * only (never file:, never another protocol a playlist names), the gateway session's own options (its proxy), media
- * demuxers only, and a read timeout. One list, so no caller can forget a part of it.
+ * demuxers only (a YouTube stream's caller narrows them to its containers), and a read timeout. One list, so no
+ * caller can forget a part of it.
  */
-export const gatewayInputArgs = (sessionArgs: string[], timeoutMs: number): string[] => [
+export const gatewayInputArgs = (sessionArgs: string[], timeoutMs: number, formats = MEDIA_FORMATS): string[] => [
   '-protocol_whitelist',
   'http,tcp',
   ...sessionArgs,
   '-format_whitelist',
-  MEDIA_FORMATS,
+  formats,
   '-rw_timeout',
   String(timeoutMs * 1000),
 ];

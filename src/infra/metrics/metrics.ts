@@ -57,7 +57,7 @@ export function createMetrics() {
     /** Every attempt of a YouTube client (player request or caption download), by what it came to. */
     youtubeAttempts: new Counter({
       name: 'subtext_youtube_attempts_total',
-      help: 'YouTube client attempts made by this process, by client, purpose (captions, metadata, streams), egress identity and outcome kind (served, bot_check, rate_limited, sign_in, unplayable, empty_captions, stream_403, no_token, network, video, error)',
+      help: 'YouTube client attempts made by this process, by client, purpose (captions, metadata, streams), egress identity and outcome kind (served, bot_check, rate_limited, sign_in, unplayable, empty_captions, stream_403, no_stream, no_token, network, video, error)',
       labelNames: ['client', 'purpose', 'identity', 'kind'] as const,
       registers: [registry],
     }),

@@ -6,12 +6,15 @@
 // Rewriting alone is only as good as its parsing matches ffmpeg's, so the gateway is also ffmpeg's HTTP proxy
 // (`ffmpegArgs`, and an environment without no_proxy): any URL the rewriting missed still arrives here, in absolute
 // form, and is refused unless it is one of the gateway's own.
+// A YouTube stream goes through it too when the egress identity that got its URL is a proxy: the session fetches
+// upstream through that proxy (any kind undici speaks: http, https, socks5), since googlevideo may bind a URL to the
+// address that asked for it, and ffmpeg cannot speak https or socks5 proxies itself.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { fetch as undiciFetch, type Agent } from 'undici';
+import { fetch as undiciFetch, type Agent, type Dispatcher } from 'undici';
 import { ServiceError } from '../../domain/errors.ts';
 import { followRedirects, readCapped, totalSize } from './checked-fetch.ts';
 import { createGuardedAgent } from './guarded-agent.ts';
@@ -59,7 +62,8 @@ export interface MediaGateway {
     n: number,
     signal?: AbortSignal,
   ): Promise<{ contentType: string | null; bytes: Buffer; size: number | null }>;
-  open(raw: string, opts: { maxBytes: number }): Promise<GatewaySession>;
+  /** `dispatcher`: fetch upstream through it (an egress identity's proxy) rather than the guarded direct agent. */
+  open(raw: string, opts: { maxBytes: number; dispatcher?: Dispatcher }): Promise<GatewaySession>;
   stop(): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ const SNIFF_BYTES = 1024;
 const PLAYLIST_TYPES = /^(application\/(vnd\.apple\.mpegurl|x-mpegurl)|audio\/(x-)?mpegurl)\b/i;
 
 interface Session {
+  dispatcher?: Dispatcher;
   bytes: number;
   maxBytes: number;
   exceeded: boolean;
@@ -94,7 +99,7 @@ export function createMediaGateway(opts: MediaGatewayOptions = {}): MediaGateway
   return {
     check: (raw) => check(g, raw),
     head: (raw, n, signal) => head(g, raw, n, signal),
-    open: (raw, { maxBytes }) => open(g, raw, maxBytes),
+    open: (raw, { maxBytes, dispatcher }) => open(g, raw, maxBytes, dispatcher),
     async stop() {
       if (!g.server) return;
       const { server: s } = await g.server;
@@ -127,10 +132,16 @@ async function check({ opts, policy }: Gateway, raw: string): Promise<URL> {
 }
 
 /** GETs `url` through the guard, following redirects ourselves (each hop checked). */
-async function fetchChecked(g: Gateway, raw: string, headers: Record<string, string>, signal: AbortSignal) {
+async function fetchChecked(
+  g: Gateway,
+  raw: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  via?: Dispatcher,
+) {
   const start = await check(g, raw);
   g.agent ??= createGuardedAgent(g.policy, { connectTimeoutMs: g.timeoutMs });
-  const dispatcher = g.agent;
+  const dispatcher = via ?? g.agent;
   const unusable = (status: number) =>
     new ServiceError('EXTRACTION_FAILED', `the media URL answered ${status} without a usable redirect`);
   return followRedirects(
@@ -173,11 +184,11 @@ async function head(g: Gateway, raw: string, n: number, signal?: AbortSignal) {
   };
 }
 
-async function open(g: Gateway, raw: string, maxBytes: number): Promise<GatewaySession> {
+async function open(g: Gateway, raw: string, maxBytes: number, dispatcher?: Dispatcher): Promise<GatewaySession> {
   const url = await check(g, raw);
   const { origin } = await start(g);
   const token = randomBytes(16).toString('hex');
-  const session: Session = { bytes: 0, maxBytes, exceeded: false, aborts: new Set() };
+  const session: Session = { dispatcher, bytes: 0, maxBytes, exceeded: false, aborts: new Set() };
   g.sessions.set(token, session);
   return {
     url: sessionUrl(origin, token, url.href),
@@ -235,7 +246,7 @@ async function serve(g: Gateway, req: IncomingMessage, res: ServerResponse, orig
   try {
     const headers: Record<string, string> = {};
     if (req.headers.range) headers.range = req.headers.range;
-    const { url, res: up } = await fetchChecked(g, target, headers, ctl.signal);
+    const { url, res: up } = await fetchChecked(g, target, headers, ctl.signal, session.dispatcher);
     const type = up.headers.get('content-type') ?? '';
     const out: Record<string, string> = {};
     for (const h of ['content-type', 'content-range', 'accept-ranges']) {

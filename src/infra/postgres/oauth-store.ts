@@ -9,8 +9,16 @@ export function createOAuthStore(sql: Sql): OAuthStore {
       await sql`insert into oauth_clients (id, name, redirect_uris, metadata)
                 values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(c.metadata as never)})`;
     },
+    async upsertClient(c) {
+      await sql`insert into oauth_clients (id, name, redirect_uris, metadata)
+                values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(c.metadata as never)})
+                on conflict (id) do update set name = excluded.name, redirect_uris = excluded.redirect_uris,
+                  metadata = excluded.metadata
+                where oauth_clients.metadata is distinct from excluded.metadata
+                   or oauth_clients.redirect_uris is distinct from excluded.redirect_uris`;
+    },
     async findClient(id) {
-      if (id.length > 100) return null;
+      if (id.length > 2000) return null;
       const [row] = await sql<
         { id: string; name: string; redirect_uris: string[]; metadata: Record<string, unknown> }[]
       >`

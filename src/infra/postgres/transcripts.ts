@@ -1,6 +1,6 @@
 // Stored transcripts (YouTube's tracks and our translations) and translations per source language.
 import type { Sql } from '../../../db/client.ts';
-import type { Origin, TranscriptStore } from '../../domain/subtitles/transcript-store.ts';
+import type { NewTranscript, Origin, TranscriptStore } from '../../domain/subtitles/transcript-store.ts';
 import type { TranslationStore } from '../../domain/translations/translation-store.ts';
 import type { Segment } from '../../domain/video/schemas.ts';
 
@@ -11,6 +11,7 @@ type TranscriptRow = {
   segment_count: number;
   duration: number;
   body: string;
+  words: string | null;
   engine: string | null;
   model: string | null;
 };
@@ -22,6 +23,7 @@ const fromRow = (row: TranscriptRow) => ({
   segmentCount: row.segment_count,
   duration: row.duration,
   body: row.body,
+  words: row.words,
   engine: row.engine,
   model: row.model,
 });
@@ -32,16 +34,16 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
   return {
     async read(videoId, lang, origin) {
       const [row] = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body, engine, model from transcripts
+        select lang, origin, track_name, segment_count, duration, body, words, engine, model from transcripts
         where video_id = ${videoId} and lang = ${lang} and origin = ${origin}`;
       return row ? fromRow(row) : null;
     },
 
     async storeIfAbsent(videoId, t) {
       const rows = await sql`
-        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, engine, model)
+        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, words, engine, model)
         values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)},
-                ${t.engine ?? null}, ${t.model ?? null})
+                ${t.words ? JSON.stringify(t.words) : null}, ${t.engine ?? null}, ${t.model ?? null})
         on conflict (video_id, lang, origin) do nothing returning 1`;
       return rows.length > 0;
     },
@@ -50,7 +52,7 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
 
     async findSpeech(videoId, lang) {
       const [row] = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body, engine, model from transcripts
+        select lang, origin, track_name, segment_count, duration, body, words, engine, model from transcripts
         where video_id = ${videoId} and origin = 'speech'
           and (${lang}::text is null or lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(split_part(${lang}, '-', 1)))
         order by (lower(lang) = lower(coalesce(${lang}, lang))) desc, created_at desc
@@ -60,7 +62,7 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
 
     async findIn(videoId, lang) {
       const rows = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body, engine, model from transcripts
+        select lang, origin, track_name, segment_count, duration, body, words, engine, model from transcripts
         where video_id = ${videoId} and (lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(${lang}))
         order by (lower(lang) = lower(${lang})) desc,
           case origin when 'manual' then 0 when 'asr' then 1 when 'speech' then 2 else 3 end
@@ -74,14 +76,15 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
 async function storeTranscript(
   sql: Sql,
   videoId: string,
-  t: { lang: string; origin: Origin; trackName: string; segments: Segment[] },
+  t: { lang: string; origin: Origin; trackName: string; segments: Segment[]; words?: NewTranscript['words'] },
 ): Promise<void> {
   await sql`
-    insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body)
-    values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)})
+    insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, words)
+    values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)},
+            ${t.words ? JSON.stringify(t.words) : null})
     on conflict (video_id, lang, origin) do update set
       track_name = excluded.track_name, segment_count = excluded.segment_count, duration = excluded.duration,
-      body = excluded.body, created_at = now()`;
+      body = excluded.body, words = excluded.words, created_at = now()`;
 }
 
 export function createTranslationStore(sql: Sql): TranslationStore {

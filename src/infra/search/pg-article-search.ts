@@ -1,7 +1,9 @@
 import type { PendingQuery, Row as PgRow, TransactionSql } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import { searchConfigFor } from '../../domain/articles/search-config.ts';
-import type { ArticleHit, ArticleSearch } from '../../domain/articles/search-port.ts';
+import { z } from 'zod';
+import { ServiceError } from '../../domain/errors.ts';
+import type { ArticleHit, ArticleSearch, SearchPosition } from '../../domain/articles/search-port.ts';
 
 /** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
 export const COUNT_CAP = 10_000;
@@ -44,6 +46,19 @@ type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; creat
 /** A piece of SQL built with `sql` and spliced into another query. */
 type Fragment = PendingQuery<PgRow[]>;
 
+/** An article's place in date order: its creation time (UTC, to the microsecond) and id. */
+type Key = [at: string, id: string];
+
+/**
+ * Where a walk through the order stands: a tier, the last article passed in it (`after`, for the tiers in date order)
+ * and how many more to skip. A page asked for by number starts with an offset; a cursor starts right after its key.
+ */
+interface Position {
+  tier: 'newest' | 'head' | 'older' | 'rest' | 'ranked' | 'dated';
+  after?: Key;
+  skip: number;
+}
+
 /** What every tier of one search reads: the snapshot, the query's fragments and the page asked for. */
 interface Scope {
   sql: Sql;
@@ -56,11 +71,19 @@ interface Scope {
   filters: Fragment;
   /** What an article must hold to match (the vector, or the phrase pairs when they are the phrase match). */
   matches: Fragment;
+  /** A title match (with the whole match checked when the query excludes a word, which may lie outside the title). */
+  inTitle: Fragment;
+  /** A match whose title does not match. */
+  inRest: Fragment;
   narrowedByPhrase: boolean;
-  offset: number;
-  limit: number;
   /** Matches counted, up to COUNT_CAP + 1. */
   n: number;
+}
+
+/** One tier's share of a page: its ids and where the walk goes on (null: the order ends here). */
+interface Step {
+  ids: string[];
+  next: Position | null;
 }
 
 /**
@@ -71,14 +94,16 @@ interface Scope {
  * Ranking, in tiers so that a common word never ranks every match: articles whose title matches the query come first,
  * ranked by cover density on the title (the newest TITLE_RANKED of them; older ones after, newest first); then the
  * others, ranked on the whole weighted text when there are few of them, newest first when there are many. Every tier
- * is a fixed order, so pages never repeat or skip an article. Counting stops at COUNT_CAP.
+ * is a fixed order, so pages never repeat or skip an article. Counting stops at COUNT_CAP. A page ends at a position
+ * (`next`): the tiers in date order continue from its date and id (the date indexes), never by skipping an offset.
  */
 export function createPgArticleSearch(sql: Sql): ArticleSearch {
   return {
     async index() {
       // The trigger on articles indexes the row when the article is stored.
     },
-    async search({ query, category, lang, page, limit }) {
+    async search({ query, category, lang, page, limit, after, counted }) {
+      const resumed = after ? readPosition(after) : undefined;
       const q = query?.trim() || null;
       // Without a language filter, match both unstemmed words and English stems (the common case).
       const config = lang ? searchConfigFor(lang) : 'english';
@@ -92,144 +117,250 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
       return sql.begin('isolation level repeatable read read only', async (tx) => {
         // The planner cannot see that reading a vector means fetching it from TOAST: keep it on the indexes.
         await tx.unsafe('set local enable_seqscan = off; set local jit = off');
-        const { matches, narrowedByPhrase } = await matchClause(sql, tx, q, config, tq);
-        const [counted] = await tx<{ n: number }[]>`
-          select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters} limit ${COUNT_CAP + 1}) m`;
-        const n = counted!.n;
-        const total = Math.min(n, COUNT_CAP);
+        const scope = await scopeOf(sql, tx, q, config, tq, filters);
+        // A cursor carries the first page's count: deeper pages do not count again.
+        scope.n = counted ? (counted.exact ? counted.total : COUNT_CAP + 1) : await countMatches(scope);
+        const total = Math.min(scope.n, COUNT_CAP);
         const offset = (page - 1) * limit;
-        const scope: Scope = { sql, tx, q, tq, filters, matches, narrowedByPhrase, offset, limit, n };
-        const ids = offset >= total ? [] : q ? await matchingPage(scope) : await newestPage(scope);
+        const from: Position = resumed ?? {
+          tier: q ? (offset < TITLE_RANKED ? 'head' : 'older') : 'newest',
+          skip: offset,
+        };
+        const { ids, next } = !resumed && offset >= total ? { ids: [], next: null } : await walk(scope, from, limit);
         const results = await hitsInOrder(sql, tx, ids, q, config);
-        return { total, totalExact: n <= COUNT_CAP, page, limit, results };
+        return { total, totalExact: scope.n <= COUNT_CAP, page, limit, results, next: next && writePosition(next) };
       });
     },
   };
 }
 
-/** The condition a match meets: the vector, narrowed (or replaced) by the adjacent pairs of its quoted phrases. */
-async function matchClause(sql: Sql, tx: TransactionSql, q: string | null, config: string, tq: Fragment) {
-  if (!q) return { matches: sql`true`, narrowedByPhrase: false };
+/** The query's fragments, with the match narrowed (or replaced) by the adjacent pairs of its quoted phrases. */
+async function scopeOf(
+  sql: Sql,
+  tx: TransactionSql,
+  q: string | null,
+  config: string,
+  tq: Fragment,
+  filters: Fragment,
+) {
   // (A fragment is a thenable: it travels wrapped, or awaiting it would run it.)
-  const phrases = await phraseFilter(sql, tx, q, config);
-  if (!phrases.and) return { matches: sql`s.search_vector @@ ${tq}`, narrowedByPhrase: false };
-  const matches = phrases.exact ? phrases.and : sql`s.search_vector @@ ${tq} and ${phrases.and}`;
-  return { matches, narrowedByPhrase: true };
+  const phrases = q ? await phraseFilter(sql, tx, q, config) : { and: null, exact: false };
+  const matches = !q
+    ? sql`true`
+    : !phrases.and
+      ? sql`s.search_vector @@ ${tq}`
+      : phrases.exact
+        ? phrases.and
+        : sql`s.search_vector @@ ${tq} and ${phrases.and}`;
+  // An excluded word may appear outside the title: then the title tier checks the whole match too.
+  const excludes = !!q && /(^|\s)-\S/.test(q);
+  const scope: Scope = {
+    sql,
+    tx,
+    q,
+    tq,
+    filters,
+    matches,
+    inTitle: sql`s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}`,
+    inRest: sql`${matches} and not (s.title_vector @@ ${tq}) ${filters}`,
+    narrowedByPhrase: !!phrases.and,
+    n: 0,
+  };
+  return scope;
 }
 
-/** No query: every article that passes the filters, newest first. */
-async function newestPage({ tx, filters, offset, limit }: Scope): Promise<string[]> {
-  const rows = await tx<{ id: string }[]>`
-    select s.id from article_search s where true ${filters}
-    order by s.created_at desc, s.id limit ${limit} offset ${offset}`;
-  return rows.map((r) => r.id);
+async function countMatches({ tx, matches, filters }: Scope) {
+  const [counted] = await tx<{ n: number }[]>`
+    select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters} limit ${COUNT_CAP + 1}) m`;
+  return counted!.n;
 }
 
-/** A page of matches: the title tiers first, then the rest of the matches. */
-async function matchingPage(scope: Scope): Promise<string[]> {
-  const { sql, tx, q, tq, matches, filters, limit } = scope;
-  // An excluded word may appear outside the title: then the title tier checks the whole vector too.
-  const excludes = /(^|\s)-\S/.test(q!);
-  const inTitle = sql`s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}`;
+const TIERS: Record<Position['tier'], (scope: Scope, at: Position, want: number) => Promise<Step>> = {
+  newest: newestTier,
+  head: headTier,
+  older: olderTier,
+  rest: restTier,
+  ranked: rankedRestTier,
+  dated: datedRestTier,
+};
+
+/** Fills a page tier after tier from `from`; `next` is where the page ended. */
+async function walk(scope: Scope, from: Position, limit: number) {
   // The planner takes a phrase's title matches for as many as hold both words, and then walks the date index
   // through every article looking for them: a phrase's few title matches are found from the title index.
-  if (scope.narrowedByPhrase) await tx.unsafe('set local enable_indexscan = off');
-  const { ids, headCount } = await titlePage(scope, inTitle);
-  if (ids.length < limit) ids.push(...(await restPage(scope, inTitle, ids.length, headCount)));
-  return ids;
+  if (scope.narrowedByPhrase) await scope.tx.unsafe('set local enable_indexscan = off');
+  const ids: string[] = [];
+  let at: Position | null = from;
+  while (at && ids.length < limit) {
+    const step: Step = await TIERS[at.tier](scope, at, limit - ids.length);
+    ids.push(...step.ids);
+    at = step.next;
+  }
+  return { ids, next: at };
+}
+
+/** After `key` in date order (newest first, then by id), as the date indexes run. */
+function afterKey(sql: Sql, key: Key | undefined) {
+  if (!key) return sql``;
+  const [at, id] = key;
+  // As text: postgres.js sends a timestamptz parameter through Date, which drops the microseconds.
+  return sql`and s.created_at <= ${at}::text::timestamptz and (s.created_at < ${at}::text::timestamptz or s.id > ${id})`;
+}
+
+/** The key's date as text: UTC to the microsecond, as the cursor carries it. */
+const keyText = (sql: Sql) => sql`to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+type Dated = { id: string; at: string };
+const lastKey = (rows: Dated[]): Key => [rows.at(-1)!.at, rows.at(-1)!.id];
+
+/** No query: every article that passes the filters, newest first. */
+async function newestTier({ sql, tx, filters }: Scope, at: Position, want: number): Promise<Step> {
+  const rows = await tx<Dated[]>`
+    select s.id, ${keyText(sql)} as at from article_search s where true ${filters} ${afterKey(sql, at.after)}
+    order by s.created_at desc, s.id limit ${want} offset ${at.skip}`;
+  return {
+    ids: rows.map((r) => r.id),
+    next: rows.length === want ? { tier: 'newest', after: lastKey(rows), skip: 0 } : null,
+  };
 }
 
 /**
- * The page's title matches: the newest TITLE_RANKED ranked by cover density on the title, then older ones newest first.
- * `headCount` is the number of title matches when the page shows it without counting them.
+ * The newest TITLE_RANKED title matches, ranked by cover density on the title (a position in that ranking: ranking
+ * them is the same work at any depth). After them, the older title matches from the oldest of them.
  */
-async function titlePage({ tx, tq, offset, limit }: Scope, inTitle: Fragment) {
-  const ids: string[] = [];
-  let headCount: number | undefined;
-  if (offset < TITLE_RANKED) {
-    const head = await tx<{ id: string; head: number }[]>`
-      with recent as (
-        select s.id, s.created_at, s.title_vector from article_search s where ${inTitle}
-        order by s.created_at desc, s.id limit ${TITLE_RANKED})
-      select id, count(*) over ()::int as head from recent
-      order by ts_rank_cd(title_vector, ${tq}) desc, created_at desc, id
-      limit ${Math.min(limit, TITLE_RANKED - offset)} offset ${offset}`;
-    ids.push(...head.map((r) => r.id));
-    if (head.length && head[0]!.head < TITLE_RANKED) headCount = head[0]!.head;
-  }
-  if (ids.length < limit && headCount === undefined) {
-    // Past the ranked ones: the older title matches, newest first (the date index, stopping at the page).
-    const from = offset + ids.length;
-    const older = await tx<{ id: string }[]>`
-      select s.id from article_search s where ${inTitle}
-      order by s.created_at desc, s.id limit ${limit - ids.length} offset ${from}`;
-    ids.push(...older.map((r) => r.id));
-    if (ids.length < limit && older.length) headCount = from + older.length;
-  }
-  return { ids, headCount };
+async function headTier({ sql, tx, tq, inTitle }: Scope, at: Position, want: number): Promise<Step> {
+  const rows = await tx<{ id: string; head: number; edge_at: string; edge_id: string }[]>`
+    with recent as (
+      select s.id, s.created_at, s.title_vector, ${keyText(sql)} as at from article_search s where ${inTitle}
+      order by s.created_at desc, s.id limit ${TITLE_RANKED}),
+    edge as (select at, id from recent order by created_at, id desc limit 1)
+    select r.id, count(*) over ()::int as head, e.at as edge_at, e.id as edge_id from recent r, edge e
+    order by ts_rank_cd(r.title_vector, ${tq}) desc, r.created_at desc, r.id
+    limit ${want} offset ${at.skip}`;
+  const ids = rows.map((r) => r.id);
+  // Past the end of the ranking (a page asked for by number): the older ones count from the newest title match.
+  if (!rows.length) return { ids, next: { tier: 'older', skip: at.skip } };
+  const skip = at.skip + rows.length;
+  const { head, edge_at, edge_id } = rows[0]!;
+  if (skip < head) return { ids, next: { tier: 'head', skip } };
+  return {
+    ids,
+    next: head < TITLE_RANKED ? { tier: 'rest', skip: 0 } : { tier: 'older', after: [edge_at, edge_id], skip: 0 },
+  };
 }
 
-/** The matches whose title does not match, filling the page after `taken` title matches. */
-async function restPage(scope: Scope, inTitle: Fragment, taken: number, known: number | undefined) {
-  const { sql, tx, tq, matches, filters, offset, limit, n } = scope;
-  // A page past the last title match has no row to tell how many there are: count them.
-  const headCount =
-    known ?? (await tx<{ n: number }[]>`select count(*)::int as n from article_search s where ${inTitle}`)[0]!.n;
-  const rest: RestPage = {
-    where: sql`${matches} and not (s.title_vector @@ ${tq}) ${filters}`,
-    offset: Math.max(0, offset - headCount),
-    want: limit - taken,
-  };
-  const found = n > COUNT_CAP ? await newestRestByDate(scope, rest) : undefined;
+/** Title matches older than the ranked ones, newest first (the date index, stopping at the page). */
+async function olderTier({ sql, tx, inTitle }: Scope, at: Position, want: number): Promise<Step> {
+  const rows = await tx<Dated[]>`
+    select s.id, ${keyText(sql)} as at from article_search s where ${inTitle} ${afterKey(sql, at.after)}
+    order by s.created_at desc, s.id limit ${want} offset ${at.skip}`;
+  const ids = rows.map((r) => r.id);
+  if (rows.length === want) return { ids, next: { tier: 'older', after: lastKey(rows), skip: 0 } };
+  // The title matches ran out. A page past them (asked for by number) skips what is left of its offset in the rest.
+  let skip = 0;
+  if (!rows.length && at.skip > 0) {
+    const [c] = await tx<{ n: number }[]>`
+      select count(*)::int as n from article_search s where ${inTitle} ${afterKey(sql, at.after)}`;
+    skip = Math.max(0, at.skip - c!.n);
+  }
+  return { ids, next: { tier: 'rest', skip } };
+}
+
+/** The matches whose title does not match: ranked on the whole text when few, else newest first. */
+async function restTier(scope: Scope, at: Position, want: number): Promise<Step> {
+  const { tx, inRest, n } = scope;
+  let ranked = false;
+  if (n <= COUNT_CAP) {
+    const [c] = await tx<{ n: number }[]>`
+      select count(*)::int as n from (select 1 from article_search s where ${inRest} limit ${RANK_REST_UP_TO + 1}) m`;
+    ranked = c!.n <= RANK_REST_UP_TO;
+  }
+  return (ranked ? rankedRestTier : datedRestTier)(scope, { ...at, tier: ranked ? 'ranked' : 'dated' }, want);
+}
+
+/** Few matches outside titles: ranked on the whole weighted text (each means reading its whole vector). */
+async function rankedRestTier({ tx, tq, inRest }: Scope, at: Position, want: number): Promise<Step> {
   // A bitmap of the matches and a sort, not the date index with every vector read on the way.
   await tx.unsafe('set local enable_indexscan = off');
-  const rankRest = n <= COUNT_CAP && n - headCount <= RANK_REST_UP_TO;
-  const rows =
-    found ??
-    (await tx<{ id: string }[]>`
-      select s.id from article_search s where ${rest.where}
-      order by ${rankRest ? sql`ts_rank_cd(s.search_vector, ${tq}) desc,` : sql``} s.created_at desc, s.id
-      limit ${rest.want} offset ${rest.offset}`);
-  return rows.map((r) => r.id);
+  const rows = await tx<{ id: string }[]>`
+    select s.id from article_search s where ${inRest}
+    order by ts_rank_cd(s.search_vector, ${tq}) desc, s.created_at desc, s.id limit ${want} offset ${at.skip}`;
+  const ids = rows.map((r) => r.id);
+  return { ids, next: rows.length === want ? { tier: 'ranked', skip: at.skip + rows.length } : null };
 }
 
-interface RestPage {
-  where: Fragment;
-  offset: number;
-  want: number;
+/** Many matches outside titles: newest first. */
+async function datedRestTier(scope: Scope, at: Position, want: number): Promise<Step> {
+  const { sql, tx, inRest, n } = scope;
+  const found = n > COUNT_CAP ? await newestRestByDate(scope, at, want) : undefined;
+  await tx.unsafe('set local enable_indexscan = off');
+  const rows =
+    found ??
+    (await tx<Dated[]>`
+      select s.id, ${keyText(sql)} as at from article_search s where ${inRest} ${afterKey(sql, at.after)}
+      order by s.created_at desc, s.id limit ${want} offset ${at.skip}`);
+  const ids = rows.map((r) => r.id);
+  return { ids, next: rows.length === want ? { tier: 'dated', after: lastKey(rows), skip: 0 } : null };
 }
 
 /**
  * Newest first over more than COUNT_CAP matches: sorting them all (tens of thousands for a common word) was most of a
- * deep page. The page lies among the newest articles: look only at those after the date of the m-th newest (the date
- * index), widening (by the share of matches seen) until the page is full there or nothing older is left. Everything
- * outside is older than everything inside: the same page. Undefined when the widening gave up.
+ * deep page. The page lies among the newest articles after the position: look only at those after the date of the
+ * m-th of them (the date index), widening (by the share of matches seen) until the page is full there or nothing
+ * older is left. Everything outside is older than everything inside: the same page. Undefined when the widening gave
+ * up.
  */
-async function newestRestByDate({ tx, filters }: Scope, rest: RestPage) {
+async function newestRestByDate({ sql, tx, filters, inRest }: Scope, at: Position, want: number) {
+  const after = afterKey(sql, at.after);
   // The page among the matches since a date, after a first row that counts them all (to widen by).
-  const since = (at: string) => tx<{ id: string | null; n: number }[]>`
+  const since = (edge: string) => tx<{ id: string | null; at: string; n: number }[]>`
     with r as materialized (
-      select s.id, s.created_at from article_search s where ${rest.where} and s.created_at >= ${at}::timestamptz)
-    select null as id, count(*)::int as n from r
+      select s.id, s.created_at, ${keyText(sql)} as at from article_search s
+      where ${inRest} ${after} and s.created_at >= ${edge}::timestamptz)
+    select null as id, '' as at, count(*)::int as n from r
     union all
-    (select id, 0 from r order by created_at desc, id limit ${rest.want} offset ${rest.offset})`;
-  for (let m = 4 * (rest.offset + rest.want), tries = 0; tries < 4; tries++) {
+    (select id, at, 0 from r order by created_at desc, id limit ${want} offset ${at.skip})`;
+  for (let m = 4 * (at.skip + want), tries = 0; tries < 4; tries++) {
     await tx.unsafe('set local enable_indexscan = on');
     const [edge] = await tx<{ at: string }[]>`
-      select at::text from (select s.created_at as at from article_search s where true ${filters}
+      select at::text from (select s.created_at as at from article_search s where true ${filters} ${after}
       order by s.created_at desc, s.id offset ${m - 1} limit 1) e`;
     if (!edge) return undefined;
     await tx.unsafe('set local enable_indexscan = off');
     const rows = await since(edge.at);
     // SQL does not promise the union's order: the count is the row without an id.
     const count = rows.find((r) => r.id === null)!.n;
-    const found = rows.filter((r): r is { id: string; n: number } => r.id !== null);
-    if (found.length === rest.want) return found;
-    m = count ? Math.ceil((m * 1.5 * (rest.offset + rest.want)) / count) : m * 4;
+    const found = rows.filter((r): r is Dated & { n: number } => r.id !== null);
+    if (found.length === want) return found;
+    m = count ? Math.ceil((m * 1.5 * (at.skip + want)) / count) : m * 4;
   }
   return undefined;
 }
 
+const Key = z.tuple([
+  z
+    .string()
+    .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
+    .refine((t) => {
+      const d = new Date(`${t.slice(0, 23)}Z`);
+      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === t.slice(0, 19);
+    }),
+  z.string().min(1).max(64),
+]);
+/** A position as it travels in a cursor; anything else is a cursor this backend never wrote. */
+const Stored = z.discriminatedUnion('t', [
+  z.object({ t: z.enum(['newest', 'older', 'dated']), k: Key }),
+  z.object({ t: z.enum(['head', 'rest', 'ranked']), o: z.number().int().min(0).max(COUNT_CAP) }),
+]);
+
+function writePosition(p: Position): SearchPosition {
+  return p.after ? { t: p.tier, k: p.after } : { t: p.tier, o: p.skip };
+}
+
+function readPosition(raw: SearchPosition): Position {
+  const p = Stored.safeParse(raw);
+  if (!p.success) throw new ServiceError('INVALID_REQUEST', 'cursor is not a cursor this service issued');
+  return 'k' in p.data ? { tier: p.data.t, after: p.data.k, skip: 0 } : { tier: p.data.t, skip: p.data.o };
+}
 /** The articles behind `ids`, in that order, with a snippet of the summary around the query's words. */
 async function hitsInOrder(sql: Sql, tx: TransactionSql, ids: string[], q: string | null, config: string) {
   if (!ids.length) return [];

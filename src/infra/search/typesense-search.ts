@@ -8,6 +8,7 @@ import type {
   ArticleSearch,
   ArticleSearchQuery,
   BulkIndexResult,
+  SearchPosition,
 } from '../../domain/articles/search-port.ts';
 import type { Article, ArticleCategory } from '../../domain/articles/schemas.ts';
 
@@ -146,6 +147,8 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
       if (q.category) filters.push(`category:=${filterValue(q.category)}`);
       if (q.lang) filters.push(`lang:=${filterValue(q.lang)}`);
       const text = q.query?.trim() || '*';
+      // Typesense pages by offset whatever the depth: its cursor is where the page ended.
+      const from = q.after ? offsetOf(q.after) : (q.page - 1) * q.limit;
       try {
         await ensureCollection();
         const res = await docs().search({
@@ -156,8 +159,7 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
           sort_by: text === '*' ? 'created_at:desc' : '_text_match:desc,created_at:desc',
           exclude_fields: 'body,created_at',
           highlight_fields: 'summary,body',
-          page: q.page,
-          per_page: q.limit,
+          ...(q.after ? { offset: from, limit: q.limit } : { page: q.page, per_page: q.limit }),
         });
         const results = (res.hits ?? []).map((hit): ArticleHit => {
           const d = hit.document;
@@ -174,12 +176,20 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
             ...(snippet ? { snippet } : {}),
           };
         });
-        return { total: res.found, page: res.page ?? q.page, limit: q.limit, results };
+        const next = results.length === q.limit ? { o: from + results.length } : null;
+        return { total: res.found, page: q.page, limit: q.limit, results, next };
       } catch (e) {
         throw new ServiceError('SERVICE_BUSY', `Search is unavailable (${describe(e)})`, 5);
       }
     },
   };
+}
+
+function offsetOf(p: SearchPosition): number {
+  const o = p.o;
+  if (typeof o !== 'number' || !Number.isInteger(o) || o < 0 || o > 1_000_000)
+    throw new ServiceError('INVALID_REQUEST', 'cursor is not a cursor this service issued');
+  return o;
 }
 
 /** Error class and HTTP status only: Typesense bodies can echo the query, never the key, but keep it short. */

@@ -2,7 +2,7 @@
 // local pocketsphinx when Debian's package is installed, else none (mode=generate answers 501 STT_NOT_CONFIGURED).
 import type { Config } from '../../config.ts';
 import type { Speech, SpeechEngine } from '../../domain/speech/ports.ts';
-import { createFfmpegAudioDecoder } from '../ffmpeg/decode-audio.ts';
+import { createFfmpegAudioDecoder, type FfmpegAudioDecoderOptions } from '../ffmpeg/decode-audio.ts';
 import type { Logger } from '../log/logger.ts';
 import type { MediaGateway } from '../net/media-gateway.ts';
 import { createOpenAiEngine } from './openai-engine.ts';
@@ -15,7 +15,13 @@ type SpeechConfig = Pick<
 
 export function createSpeech(
   config: SpeechConfig,
-  opts: { ffmpegPath: string; extraOrigins: readonly string[]; gateway: MediaGateway; log?: Pick<Logger, 'warn'> },
+  opts: {
+    ffmpegPath: string;
+    extraOrigins: readonly string[];
+    gateway: MediaGateway;
+    egress?: FfmpegAudioDecoderOptions['egress'];
+    log?: Pick<Logger, 'warn'>;
+  },
 ): Speech | null {
   const engine = chooseEngine(config, opts.log);
   return engine
@@ -25,6 +31,7 @@ export function createSpeech(
           ffmpegPath: opts.ffmpegPath,
           extraOrigins: opts.extraOrigins,
           gateway: opts.gateway,
+          egress: opts.egress,
           timeoutMs: config.STT_DECODE_TIMEOUT_MS,
         }),
       }

@@ -1,14 +1,28 @@
 // Any OpenAI-compatible transcription server: POST {base}/v1/audio/transcriptions, multipart, verbose_json with
-// segment timestamps. OpenAI, Groq, speaches (faster-whisper-server) and whisper.cpp's server all answer it.
+// segment and word timestamps. OpenAI, Groq, speaches (faster-whisper-server) and whisper.cpp's server all answer it.
+// Words come as a top-level `words` list (OpenAI) or inside each segment (faster-whisper); a server that ignores the
+// word granularity sends neither, and the segments are stored without word timing.
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.ts';
 import { SAMPLE_RATE, type EngineResult, type SpeechEngine } from '../../domain/speech/ports.ts';
+import type { Word } from '../../domain/subtitles/words.ts';
 import type { Logger } from '../log/logger.ts';
 import { wavFile } from './wav.ts';
 
+const WhisperWord = z.object({
+  word: z.string(),
+  start: z.number(),
+  end: z.number(),
+  probability: z.number().nullish(),
+});
+/** Word timings are extra: a list we cannot read leaves the segments without words, never fails the chunk. */
+const WhisperWords = z.array(WhisperWord).nullish().catch(null);
+type WhisperWord = z.infer<typeof WhisperWord>;
+
 const VerboseJson = z.object({
   language: z.string().nullish(),
-  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string() })).nullish(),
+  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string(), words: WhisperWords })).nullish(),
+  words: WhisperWords,
   text: z.string().nullish(),
   duration: z.number().nullish(),
 });
@@ -45,6 +59,7 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
       form.append('model', opts.model);
       form.append('response_format', 'verbose_json');
       form.append('timestamp_granularities[]', 'segment');
+      form.append('timestamp_granularities[]', 'word');
       if (language) form.append('language', language.split('-')[0]!.toLowerCase());
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       let res: Response;
@@ -81,12 +96,45 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
         (body.text?.trim()
           ? [{ start: 0, end: body.duration ?? pcm.length / (2 * SAMPLE_RATE), text: body.text }]
           : []);
+      const words = wordsBySegment(segments, body.words ?? null);
       return {
         language: languageCode(body.language ?? language ?? null),
-        segments: segments.map((s) => ({ start: s.start, end: s.end, text: s.text.trim() })),
+        segments: segments.map((s, i) => ({
+          start: s.start,
+          end: s.end,
+          text: s.text.trim(),
+          ...(words[i] ? { words: words[i] } : {}),
+        })),
       };
     },
   };
+}
+
+const toWord = (w: WhisperWord): Word => ({
+  start: w.start,
+  end: w.end,
+  text: w.word.trim(),
+  ...(typeof w.probability === 'number' ? { confidence: Math.min(1, Math.max(0, w.probability)) } : {}),
+});
+
+/**
+ * Each segment's words: its own (faster-whisper), else those of the top-level list (OpenAI) whose middle falls in
+ * it, a word between segments going to the one before. Null for a segment without any.
+ */
+function wordsBySegment(
+  segments: readonly { start: number; words?: WhisperWord[] | null }[],
+  all: readonly WhisperWord[] | null,
+): (Word[] | null)[] {
+  const out: (Word[] | null)[] = segments.map((s) => (s.words?.length ? s.words.map(toWord) : null));
+  if (!all?.length || out.some((w) => w !== null)) return out;
+  const sorted = [...all].sort((a, b) => a.start - b.start);
+  let k = 0;
+  for (const w of sorted) {
+    const middle = (w.start + w.end) / 2;
+    while (k + 1 < segments.length && middle >= segments[k + 1]!.start) k++;
+    (out[k] ??= []).push(toWord(w));
+  }
+  return out;
 }
 
 // OpenAI answers language names ("english"); whisper.cpp and speaches answer codes ("en").

@@ -27,10 +27,19 @@ year 5.710 6.000 0.924031
 
 describe('parsePocketsphinx', () => {
   it('one segment per utterance, split at long pauses, fillers and pronunciation marks dropped', () => {
-    expect(parsePocketsphinx(OUTPUT)).toEqual([
+    const out = parsePocketsphinx(OUTPUT);
+    expect(out.map(({ start, end, text }) => ({ start, end, text }))).toEqual([
       { start: 0.23, end: 1.67, text: 'he was not an illness' },
       { start: 2.51, end: 3.5, text: 'closed young man' },
       { start: 5.13, end: 6, text: 'she had a year' },
+    ]);
+  });
+
+  it('keeps each word’s own times and its posterior as the confidence', () => {
+    expect(parsePocketsphinx(OUTPUT)[1]!.words).toEqual([
+      { start: 2.51, end: 2.82, text: 'closed', confidence: 0.020874 },
+      { start: 2.83, end: 3.04, text: 'young', confidence: 0.160155 },
+      { start: 3.05, end: 3.5, text: 'man', confidence: 0.753797 },
     ]);
   });
 

@@ -1,7 +1,7 @@
 // pocketsphinx_continuous -time yes prints, per utterance, the hypothesis and then one line per word:
 // "word start end posterior" (seconds), framed by <s> and </s>, with fillers ([NOISE], <sil>, ++UH++) and alternate
 // pronunciations marked "been(2)".
-import type { Segment } from '../../domain/video/schemas.ts';
+import type { WordedSegment } from '../../domain/subtitles/words.ts';
 
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
 
@@ -11,12 +11,18 @@ const MAX_SEGMENT_WORDS = 20;
 /** A pause this long inside an utterance starts a new segment. */
 const PAUSE_SECONDS = 0.6;
 
-export function parsePocketsphinx(output: string): Segment[] {
-  const segments: Segment[] = [];
-  let words: Array<{ w: string; start: number; end: number }> = [];
+/** Segments with their words: each word's own times, and its posterior probability as the confidence. */
+export function parsePocketsphinx(output: string): WordedSegment[] {
+  const segments: WordedSegment[] = [];
+  let words: Array<{ w: string; start: number; end: number; p: number }> = [];
   const flush = () => {
     if (words.length > 0)
-      segments.push({ start: words[0]!.start, end: words.at(-1)!.end, text: words.map((x) => x.w).join(' ') });
+      segments.push({
+        start: words[0]!.start,
+        end: words.at(-1)!.end,
+        text: words.map((x) => x.w).join(' '),
+        words: words.map((x) => ({ start: x.start, end: x.end, text: x.w, confidence: x.p })),
+      });
     words = [];
   };
   for (const line of output.split('\n')) {
@@ -39,7 +45,7 @@ export function parsePocketsphinx(output: string): Segment[] {
         words.length >= MAX_SEGMENT_WORDS)
     )
       flush();
-    words.push({ w, start, end });
+    words.push({ w, start, end, p: Math.min(1, Math.max(0, Number(m[4]))) });
   }
   flush();
   return segments;

@@ -1,19 +1,39 @@
 // Where frames come from: the smallest video-only stream at least as wide as asked (ffmpeg seeks in it), or the
-// storyboard sprites when no stream URL can be had.
+// storyboard sprites when no stream URL can be had. When every adaptive format is SABR-only (no URL, no cipher: what
+// some sessions get from MWEB and the web clients, yt-dlp/yt-dlp#17666), the progressive itag 18 (360p, video and
+// audio in one mp4) serves frames and audio instead.
 import type { YT } from 'youtubei.js';
 import { ServiceError } from '../../domain/errors.ts';
 import type { FrameSource } from '../../domain/ports.ts';
 import { parseStoryboardSpec } from './parse-storyboard-spec.ts';
 import type { RawPlayerResponse } from './player-response.ts';
 
-type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
+type StreamingData = NonNullable<YT.VideoInfo['streaming_data']>;
+type Format = StreamingData['adaptive_formats'][number];
+
+const hasUrl = (f: Format) => !!(f.url || f.signature_cipher || f.cipher);
+
+/** The progressive 360p format (itag 18), when it has a URL: what is left when the adaptive ones are SABR-only. */
+function progressive(data: StreamingData | undefined): Format | undefined {
+  return data?.formats.find((f) => f.itag === 18 && hasUrl(f));
+}
+
+/** The video format frames are taken from: adaptive when any has a URL, else itag 18. */
+export function chooseFrameFormat(data: StreamingData | undefined, width: number): Format | undefined {
+  return chooseVideoFormat(data?.adaptive_formats ?? [], width) ?? progressive(data);
+}
+
+/** The format audio is decoded from: adaptive audio-only when any has a URL, else itag 18. */
+export function chooseSpeechFormat(data: StreamingData | undefined): Format | undefined {
+  return chooseAudioFormat(data?.adaptive_formats ?? []) ?? progressive(data);
+}
 
 /** Video-only mp4/webm formats, the narrowest one with width >= `width`, else the widest. */
 export function chooseVideoFormat(formats: Format[], width: number): Format | undefined {
   // Adaptive video formats are video-only; has_video is unreliable (it keys on qualityLabel).
   const candidates = formats
     .filter((f) => !f.has_audio && /^video\/(mp4|webm)/.test(f.mime_type) && (f.width ?? 0) > 0)
-    .filter((f) => f.url || f.signature_cipher || f.cipher)
+    .filter(hasUrl)
     // Plain URLs before ciphered ones of the same width: they need no player script.
     .sort((a, b) => (a.width ?? 0) - (b.width ?? 0) || Number(!a.url) - Number(!b.url));
   return candidates.find((f) => (f.width ?? 0) >= width) ?? candidates.at(-1);
@@ -27,9 +47,7 @@ const ADEQUATE_AUDIO_BITRATE = 48_000;
  * smallest format at or above an adequate bitrate, else the best below it; plain URLs before ciphered ones.
  */
 export function chooseAudioFormat(formats: Format[]): Format | undefined {
-  let candidates = formats.filter(
-    (f) => /^audio\/(mp4|webm)/.test(f.mime_type) && (f.url || f.signature_cipher || f.cipher),
-  );
+  let candidates = formats.filter((f) => /^audio\/(mp4|webm)/.test(f.mime_type) && hasUrl(f));
   const original = candidates.filter((f) => f.is_original || f.audio_track?.audio_is_default);
   if (original.length > 0) candidates = original;
   const rate = (f: Format) => f.average_bitrate ?? f.bitrate ?? 0;

@@ -19,8 +19,15 @@ import {
 } from '../../domain/youtube/egress.ts';
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
-import { chooseAudioFormat, chooseVideoFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
-import { sourceChains, WATCH_PAGE, WEB_CLIENTS, type ChainPurpose, type ClientChains } from './client-chains.ts';
+import { chooseFrameFormat, chooseSpeechFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
+import {
+  SIGNED_IN,
+  sourceChains,
+  takesWebToken,
+  WATCH_PAGE,
+  type ChainPurpose,
+  type ClientChains,
+} from './client-chains.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
 import { fetchPlayer, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
@@ -49,13 +56,17 @@ export interface YoutubeSourceOptions {
   poToken?: string;
   /** Mints a PO token per video for the web clients. */
   poTokens?: PoTokenProvider;
+  /** The operator's signed-in identity (a Cookie header's value), asked for age-gated videos only. */
+  ageGateCookie?: string;
   visitorData?: string;
   fetch?: typeof fetch;
   timeoutMs?: number;
   /** Per-purpose client chains (InnerTube names, plus "WATCH_PAGE"); unset ones take the defaults. */
   chains?: Partial<ClientChains>;
-  /** One chain for every purpose (tests). */
+  /** One chain for every purpose (tests, the canary). */
   clients?: string[];
+  /** Follow a kids or age-gate refusal with WEB_EMBEDDED and TV_DOWNGRADED (fetch-player.ts); default true. */
+  gateFallbacks?: boolean;
   /** Budgets, cool-downs and outcome counts in PostgreSQL; without it requests are neither paced nor counted. */
   egress?: EgressOptions;
   log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
@@ -106,6 +117,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
     cookie: opts.cookie,
     poToken: opts.poToken,
     visitorData: opts.visitorData,
+    signedInCookie: opts.ageGateCookie,
   });
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
   const tokens = provider ? createTokenCache(provider) : undefined;
@@ -113,6 +125,8 @@ function sourceContext(opts: YoutubeSourceOptions) {
   const pacer = egressPacer(opts, proxies.identities);
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
+    signedIn: sessions.signedIn,
+    gateFallbacks: opts.gateFallbacks ?? true,
     fetch: ytFetch,
     clients: chains[purpose],
     purpose,
@@ -180,7 +194,8 @@ function streamAcceptance(ctx: SourceContext, choose: (r: PlayerResult) => Forma
   const urls = new WeakMap<PlayerResult, string | null>();
   const accept = async (r: PlayerResult): Promise<Refusal> => {
     const format = choose(r);
-    if (!format) return undefined; // storyboards, or the caller's own error
+    // Storyboards, or the caller's own error, when no later client gives a stream (the first answer is kept).
+    if (!format) return { reason: `${r.client}: no usable stream URL in its answer`, kind: 'no_stream' };
     let url: string | undefined;
     try {
       url = await streamUrl(ctx, r, format);
@@ -209,13 +224,14 @@ async function usableTracks(
   signal?: AbortSignal,
 ): Promise<SourceTrack[]> {
   const tracks = mapTracks(r.info, r.raw);
-  const web = WEB_CLIENTS.has(r.client) || r.client === WATCH_PAGE;
+  const base = r.client.replace(SIGNED_IN, '');
+  const web = takesWebToken(base) || r.client === WATCH_PAGE;
   let token = r.poToken;
   if (web && !token && tokens && tracks.some((t) => needsCaptionToken(t.ref))) {
     token = await tokens.forVideo(videoId, signal).catch(() => undefined);
   }
-  // The watch page is the WEB client's page: its URLs take c=WEB.
-  const clientName = r.client === WATCH_PAGE ? 'WEB' : r.client;
+  // The watch page is the WEB client's page: its URLs take c=WEB; c= is the client's InnerTube name.
+  const clientName = r.client === WATCH_PAGE ? 'WEB' : base === 'WEB_EMBEDDED' ? 'WEB_EMBEDDED_PLAYER' : base;
   return tracks.map((t) => {
     const ref = web && token && needsCaptionToken(t.ref) ? addCaptionToken(t.ref, token, clientName) : t.ref;
     return { ...t, ref: `${ref}#${CLIENT_MARK}${r.client}` };
@@ -291,21 +307,20 @@ async function frameSource(
   width: number,
   signal?: AbortSignal,
 ): Promise<FrameSource> {
-  const choose = (r: PlayerResult) => chooseVideoFormat(r.info.streaming_data?.adaptive_formats ?? [], width);
+  const choose = (r: PlayerResult) => chooseFrameFormat(r.info.streaming_data, width);
   const streams = streamAcceptance(ctx, choose, signal);
   const result = await fetchPlayer(ctx.chain('streams'), videoId, signal, streams.accept);
   const format = choose(result);
   const url = streams.urlOf(result);
   // A plain URL is used as is; a ciphered one needed YouTube's player script (run in node:vm).
-  if (format && url) return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0 };
-  return (
-    storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite) ??
-    Promise.reject(noFrameSource(videoId))
-  );
+  if (format && url)
+    return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0, egress: result.identity };
+  const storyboard = storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite);
+  return storyboard ? { ...storyboard, egress: result.identity } : Promise.reject(noFrameSource(videoId));
 }
 
 async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSignal): Promise<AudioSource> {
-  const choose = (r: PlayerResult) => chooseAudioFormat(r.info.streaming_data?.adaptive_formats ?? []);
+  const choose = (r: PlayerResult) => chooseSpeechFormat(r.info.streaming_data);
   const streams = streamAcceptance(ctx, choose, signal);
   const result = await fetchPlayer(ctx.chain('streams'), videoId, signal, streams.accept);
   const format = choose(result);
@@ -319,5 +334,5 @@ async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSi
   const seconds = format.approx_duration_ms
     ? format.approx_duration_ms / 1000
     : (result.info.basic_info.duration ?? null);
-  return { url, bytes: format.content_length ?? null, seconds, kind: 'file' };
+  return { url, bytes: format.content_length ?? null, seconds, kind: 'file', egress: result.identity };
 }

@@ -1,7 +1,7 @@
 // Downloads one timedtext track and parses whatever format came back. We ask for json3; XML (srv3/srv1) and WebVTT
 // are parsed too, since a relay or an older URL may answer in those.
 import { ServiceError } from '../../domain/errors.ts';
-import type { Segment } from '../../domain/video/schemas.ts';
+import type { WordedSegment } from '../../domain/subtitles/words.ts';
 import type { OutcomeKind } from '../../domain/youtube/egress.ts';
 import { parseJson3 } from './parse-json3.ts';
 import { isTimedTextXml, parseTimedTextXml } from './parse-srv3.ts';
@@ -23,7 +23,7 @@ export async function downloadCaptions(
   fetch: typeof globalThis.fetch,
   ref: string,
   signal?: AbortSignal,
-): Promise<Segment[]> {
+): Promise<WordedSegment[]> {
   const url = new URL(ref, YOUTUBE_ORIGIN);
   url.searchParams.set('fmt', 'json3');
   let response: Response;
@@ -50,7 +50,7 @@ export async function downloadCaptions(
   return parseCaptionBody(body);
 }
 
-export function parseCaptionBody(body: string): Segment[] {
+export function parseCaptionBody(body: string): WordedSegment[] {
   try {
     const text = body.replace(/^\ufeff/, '');
     if (text.trimStart().startsWith('{')) return parseJson3(text);

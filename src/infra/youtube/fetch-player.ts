@@ -7,7 +7,13 @@
 // of it (counted per client and identity); a refusal about the identity (bot check, 429, sign-in wall) cools it and
 // asks the same client again from another identity, and when no identity is usable the chain stops with
 // SERVICE_BUSY and the time until one is.
-import { YT, type Innertube, type Types } from 'youtubei.js';
+//
+// Kids and age-gated videos (yt-dlp/yt-dlp#17462): a client that answers "not available" for this client (VISIONOS
+// cannot play videos made for kids) or the age gate is followed at once by WEB_EMBEDDED, then TV_DOWNGRADED. After
+// the age gate the rest of the chain would only meet it again, so those two (and, when the operator set one, the
+// signed-in identity) are all that is left; when they too meet it, the answer is VIDEO_AGE_RESTRICTED as before.
+
+import { YT, type Innertube } from 'youtubei.js';
 import { isServiceError, ServiceError } from '../../domain/errors.ts';
 import type { Chapter } from '../../domain/video/schemas.ts';
 import type { EgressPacer, OutcomeKind, Purpose } from '../../domain/youtube/egress.ts';
@@ -15,7 +21,8 @@ import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 import { findChapters } from './map-video.ts';
 import { classifyHtmlPage, extractInitialData, extractPlayerResponse, looksLikeHtml } from './watch-page.ts';
-import { WATCH_PAGE, WEB_CLIENTS } from './client-chains.ts';
+import { GATE_FALLBACKS, SIGNED_IN, takesWebToken, WATCH_PAGE, WEB_CLIENTS } from './client-chains.ts';
+import { youtubeiClient } from './client-variants.ts';
 import { YoutubeNetworkError } from './network-error.ts';
 import { DIRECT } from './proxy-pool.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
@@ -38,6 +45,10 @@ type Attempt = { ok: true; result: Omit<PlayerResult, 'identity'> } | Failure;
 
 export interface ChainContext {
   innertube: () => Promise<Innertube>;
+  /** The operator's signed-in session (YOUTUBE_AGE_GATE_COOKIES_FILE), asked for age-gated videos only. */
+  signedIn?: () => Promise<Innertube>;
+  /** Whether a kids or age-gate refusal is followed by WEB_EMBEDDED and TV_DOWNGRADED (not for the canary). */
+  gateFallbacks?: boolean;
   fetch: typeof fetch;
   clients: string[];
   purpose: Purpose;
@@ -75,16 +86,18 @@ export async function fetchPlayer(
     }
   };
   let retriesLeft = Math.max(0, (ctx.pacer?.identities.length ?? 1) - 1);
-  for (let i = 0; i < ctx.clients.length; i++) {
-    const client = ctx.clients[i]!;
+  const clients = [...ctx.clients];
+  const gate: Gate = { kidsFallbacks: false, ageFallbacks: false };
+  for (let i = 0; i < clients.length; i++) {
+    const client = clients[i]!;
     signal?.throwIfAborted();
     let poToken: string | undefined;
-    if (WEB_CLIENTS.has(client)) {
+    if (takesWebToken(baseName(client))) {
       poToken = await ctx.webToken?.(videoId, signal).catch((e: unknown) => {
         ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'no PO token could be minted');
         return undefined;
       });
-      if (!poToken) {
+      if (!poToken && WEB_CLIENTS.has(client)) {
         failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
         await report(client, NO_IDENTITY, 'no_token');
         continue;
@@ -113,6 +126,7 @@ export async function fetchPlayer(
       failures.push(new ServiceError('EXTRACTION_FAILED', refusal.reason));
     } else {
       await report(client, identity, attempt.kind, attempt.error.message);
+      if (ctx.gateFallbacks && followGate(ctx, gate, clients, i, attempt)) continue;
       if (attempt.final) throw attempt.error;
       failures.push(attempt.error);
       // The host does not resolve: every other client (and a retry a second later) would fail the same way.
@@ -128,8 +142,48 @@ export async function fetchPlayer(
   }
   // Usable metadata beats an error: the caller learns about the captions when it downloads them.
   if (fallback) return fallback;
+  if (gate.ageGate) throw gate.ageGate;
   throw chainError(failures);
 }
+
+interface Gate {
+  kidsFallbacks: boolean;
+  ageFallbacks: boolean;
+  /** The first age-gate answer: what the caller is told when no fallback gets past it. */
+  ageGate?: ServiceError;
+}
+
+/**
+ * Puts the kids and age-gate fallbacks after `clients[i]` when its answer calls for them; true when the chain goes on
+ * past an answer that would otherwise have stopped it (the age gate).
+ */
+function followGate(ctx: ChainContext, gate: Gate, clients: string[], i: number, attempt: Failure): boolean {
+  const client = clients[i]!;
+  const asked = new Set(clients.slice(0, i + 1));
+  if (attempt.error.code === 'VIDEO_AGE_RESTRICTED') {
+    gate.ageGate ??= attempt.error;
+    if (!gate.ageFallbacks) {
+      gate.ageFallbacks = true;
+      const signedIn = ctx.signedIn ? GATE_FALLBACKS.map((c) => `${c}${SIGNED_IN}`) : [];
+      // Nothing else in the chain would get past the age gate: the fallbacks are all that is left.
+      clients.splice(i + 1, clients.length, ...GATE_FALLBACKS.filter((c) => !asked.has(c)), ...signedIn);
+      ctx.log?.debug({ client }, 'youtube: age gate, trying the fallbacks');
+    }
+    return true;
+  }
+  // "This video is not available" for this client, not a verdict on the video (classify-playability.ts).
+  const notForThisClient = attempt.kind === 'unplayable' && attempt.error.code === 'VIDEO_UNPLAYABLE' && !attempt.final;
+  if (notForThisClient && !gate.kidsFallbacks && !(GATE_FALLBACKS as readonly string[]).includes(client)) {
+    gate.kidsFallbacks = true;
+    const later = new Set(clients.slice(i + 1));
+    clients.splice(i + 1, 0, ...GATE_FALLBACKS.filter((c) => !asked.has(c) && !later.has(c)));
+    ctx.log?.debug({ client }, 'youtube: not available for this client (made for kids?), trying the fallbacks');
+  }
+  return false;
+}
+
+/** "TV_DOWNGRADED@signed-in" is TV_DOWNGRADED asked through the signed-in session. */
+const baseName = (client: string) => (client.endsWith(SIGNED_IN) ? client.slice(0, -SIGNED_IN.length) : client);
 
 const reasonsOf = (failures: ServiceError[]) => [...new Set(failures.map((f) => f.message))].join('; ');
 
@@ -150,13 +204,15 @@ async function tryClient(
   poToken: string | undefined,
   signal?: AbortSignal,
 ): Promise<Attempt> {
-  const yt = await ctx.innertube();
-  const capture: PlayerCapture = { signal };
+  const signedIn = client.endsWith(SIGNED_IN);
+  const yt = await (signedIn && ctx.signedIn ? ctx.signedIn() : ctx.innertube());
+  const { name, variant } = youtubeiClient(baseName(client));
+  const capture: PlayerCapture = { signal, variant };
   let info: YT.VideoInfo | undefined;
   let parseError: unknown;
   try {
     info = await playerCapture.run(capture, () =>
-      yt.getBasicInfo(videoId, { client: client as Types.InnerTubeClient, ...(poToken ? { po_token: poToken } : {}) }),
+      yt.getBasicInfo(videoId, { client: name, ...(poToken ? { po_token: poToken } : {}) }),
     );
   } catch (e) {
     parseError = e;

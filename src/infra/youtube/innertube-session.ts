@@ -9,6 +9,8 @@ export interface SessionOptions {
   cookie?: string;
   poToken?: string;
   visitorData?: string;
+  /** The operator's signed-in identity for age-gated videos (YOUTUBE_AGE_GATE_COOKIES_FILE); no session without it. */
+  signedInCookie?: string;
 }
 
 // youtubei.js takes its JavaScript evaluator from a process-wide shim; ours runs player code in node:vm.
@@ -20,7 +22,7 @@ Platform.shim.eval = createPlayerEvaluator();
 Parser.setParserErrorHandler(() => {});
 
 export function createSessions(opts: SessionOptions) {
-  const make = (retrievePlayer: boolean) =>
+  const make = (retrievePlayer: boolean, cookie = opts.cookie) =>
     Innertube.create({
       fetch: opts.fetch,
       retrieve_player: retrievePlayer,
@@ -30,12 +32,13 @@ export function createSessions(opts: SessionOptions) {
       // English reasons: classify-playability matches some of YouTube's English phrases.
       lang: 'en',
       location: 'US',
-      cookie: opts.cookie,
+      cookie,
       po_token: opts.poToken,
       visitor_data: opts.visitorData,
     });
   let plain: Promise<Innertube> | undefined;
   let deciphering: Promise<Innertube> | undefined;
+  let signedIn: Promise<Innertube> | undefined;
   // A failed creation is not cached, so the next call tries again.
   const cached = (
     get: () => Promise<Innertube> | undefined,
@@ -63,6 +66,14 @@ export function createSessions(opts: SessionOptions) {
         (p) => (deciphering = p),
         true,
       ),
+    // youtubei.js sends a cookie session's Cookie and SAPISIDHASH authorization on its InnerTube requests.
+    signedIn: opts.signedInCookie
+      ? () => {
+          signedIn ??= make(false, opts.signedInCookie);
+          signedIn.catch(() => (signedIn = undefined));
+          return signedIn;
+        }
+      : undefined,
   };
 }
 

@@ -1,12 +1,14 @@
 // One cleanup for every caption format, so json3, srv3/srv1 and WebVTT give the same Segment[] for the same track
 // (the srv3 and json3 fixtures of sc3-z_2aNX0 are the same 206 events and must come out identical).
-import type { Segment } from '../../domain/video/schemas.ts';
+import { fitWords, type WordedSegment } from '../../domain/subtitles/words.ts';
 
 /** A cue as a format parser read it: seconds, end optional, text still raw (entities, markup, newlines). */
 export interface RawCue {
   start: number;
   end?: number;
   text: string;
+  /** Word timings when the format has them (json3 ASR tracks): each word's start, raw text; ends are the next start. */
+  words?: { start: number; text: string }[];
 }
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
@@ -55,10 +57,10 @@ const MIN_DURATION = 0.01;
  *   start so a reader sees one line at a time. Cues that start together (positioned multi-line captions) are not
  *   clipped to zero length.
  */
-export function normalizeCues(cues: RawCue[]): Segment[] {
+export function normalizeCues(cues: RawCue[]): WordedSegment[] {
   const kept = cues
     .filter((c) => Number.isFinite(c.start) && c.start >= 0)
-    .map((c) => ({ start: c.start, end: c.end, text: cleanCueText(c.text) }))
+    .map((c) => ({ start: c.start, end: c.end, text: cleanCueText(c.text), words: c.words }))
     .filter((c) => c.text !== '')
     .sort((a, b) => a.start - b.start);
   return kept.map((cue, i) => {
@@ -66,6 +68,18 @@ export function normalizeCues(cues: RawCue[]): Segment[] {
     let end = cue.end !== undefined && Number.isFinite(cue.end) ? cue.end : (next?.start ?? cue.start + MIN_DURATION);
     if (next && next.start > cue.start && end > next.start) end = next.start;
     if (end - cue.start < MIN_DURATION) end = cue.start + MIN_DURATION;
-    return { start: ms(cue.start), end: ms(end), text: cue.text };
+    const segment = { start: ms(cue.start), end: ms(end), text: cue.text };
+    return cue.words ? { ...segment, words: cleanWords(cue.words, segment) } : segment;
   });
+}
+
+/** A cue's words cleaned like its text, each ending where the next starts (the last at the segment's end). */
+function cleanWords(raw: { start: number; text: string }[], segment: { start: number; end: number }) {
+  const words = raw
+    .map((w) => ({ start: w.start, text: cleanCueText(w.text) }))
+    .filter((w) => w.text !== '' && Number.isFinite(w.start));
+  return fitWords(
+    words.map((w, i) => ({ start: w.start, end: words[i + 1]?.start ?? segment.end, text: w.text })),
+    segment,
+  );
 }

@@ -58,10 +58,29 @@ describe('normalizeCues', () => {
 describe('parseJson3 (own ASR fixture)', () => {
   const segments = parseJson3(readOwn('timedtext.own.asr.json3.json'));
   it('joins word segments, drops window and append events, clips rolling overlaps', () => {
-    expect(segments).toEqual([
+    expect(segments.map(({ start, end, text }) => ({ start, end, text }))).toEqual([
       { start: 0.08, end: 2.02, text: 'hello and welcome' },
       { start: 2.02, end: 5.5, text: "Tom & Jerry it's" },
       { start: 5.5, end: 5.51, text: 'last line' },
+    ]);
+  });
+  it('times each word from its tOffsetMs; a seg of several words spreads them over its span', () => {
+    expect(segments.map((s) => s.words)).toEqual([
+      [
+        { start: 0.08, end: 0.48, text: 'hello' },
+        { start: 0.48, end: 0.98, text: 'and' },
+        { start: 0.98, end: 2.02, text: 'welcome' },
+      ],
+      [
+        { start: 2.02, end: 2.12, text: 'Tom' },
+        { start: 2.12, end: 2.22, text: '&' },
+        { start: 2.22, end: 2.32, text: 'Jerry' },
+        { start: 2.32, end: 5.5, text: "it's" },
+      ],
+      [
+        { start: 5.5, end: 5.5, text: 'last' },
+        { start: 5.5, end: 5.51, text: 'line' },
+      ],
     ]);
   });
 });
@@ -76,10 +95,20 @@ describe('parseTimedTextXml', () => {
   });
 
   it('reads srv3 (milliseconds) with <s> spans, <br/>, and a cue out of order', () => {
-    expect(parseTimedTextXml(readOwn('timedtext.own.srv3.xml'))).toEqual([
+    const segments = parseTimedTextXml(readOwn('timedtext.own.srv3.xml'));
+    expect(segments.map(({ start, end, text }) => ({ start, end, text }))).toEqual([
       { start: 0.5, end: 0.9, text: 'early' },
       { start: 1, end: 2.5, text: 'first words' },
       { start: 3, end: 4, text: 'second line ☺' },
+    ]);
+    // Spans with an offset (<s t="ms">, as srv3 auto-captions time their words) are read as word timings.
+    expect(segments.map((s) => s.words)).toEqual([
+      null,
+      [
+        { start: 1, end: 1.5, text: 'first' },
+        { start: 1.5, end: 2.5, text: 'words' },
+      ],
+      null,
     ]);
   });
 

@@ -3,8 +3,9 @@
 //   srv3  <timedtext format="3"><body><p t="ms" d="ms">text<s>word</s></p>
 //   srv2  <timedtext><text t="ms" d="ms">text</text>
 //   srv1  <transcript><text start="s" dur="s">text</text>   (the default when fmt is absent)
-import type { Segment } from '../../domain/video/schemas.ts';
+import type { WordedSegment } from '../../domain/subtitles/words.ts';
 import { decodeEntities, normalizeCues, type RawCue } from './normalize-cues.ts';
+import { wordsOfEvent } from './word-offsets.ts';
 
 // Linear-time patterns only: an opening tag ends at the first < or >, an attribute name starts after a non-name
 // character, and an element's end is found with indexOf (a lazy [\s\S]*? with a back-reference is polynomial).
@@ -50,9 +51,11 @@ export function isTimedTextXml(body: string): boolean {
   return /^\s*(?:<\?xml[^>]*>\s*)?<(timedtext|transcript)\b/.test(body);
 }
 
-export function parseTimedTextXml(body: string): Segment[] {
+export function parseTimedTextXml(body: string): WordedSegment[] {
   if (!isTimedTextXml(body)) throw new Error('not a timedtext XML document');
   const cues: RawCue[] = [];
+  // Word timing is a property of the track (an srv3 span with an offset anywhere).
+  const timed = /<s\b[^<>]*(?<![\w:-])t\s*=/.test(body);
   for (const [tag, attrText, inner] of elements(body)) {
     const attrs = attributes(attrText);
     // srv1 <text start dur> is in seconds; srv2 <text t d> and srv3 <p t d> in milliseconds.
@@ -64,9 +67,24 @@ export function parseTimedTextXml(body: string): Segment[] {
     // Strip the XML's own elements (<s>, <br/>), then undo XML escaping; what remains can still hold HTML-ish
     // markup YouTube escaped once more (srv1 "&lt;i>"), which cleanCueText strips and decodes.
     const text = decodeEntities(inner.replace(/<br\s*\/?>/gi, '\n').replace(/<\/?s\b[^<>]*>/g, ''));
-    cues.push({ start: start / scale, end: Number.isFinite(duration) ? (start + duration) / scale : undefined, text });
+    const end = Number.isFinite(duration) ? (start + duration) / scale : undefined;
+    // srv3 auto-captions time their words as json3 does: <s t="offset ms" ac="…">word</s> (word-offsets.ts).
+    const words = !inSeconds && timed ? { words: wordsOfEvent(start, spansOf(inner), end) } : {};
+    cues.push({ start: start / scale, end, text, ...words });
   }
   return normalizeCues(cues);
+}
+
+// A span's text ends at the next tag: linear, and <s> holds no markup of its own.
+const SPAN = /<s\b([^<>]*)>([^<]*)<\/s\s*>/g;
+const OFFSET = /(?<![\w:-])t\s*=\s*["'](\d{1,9})["']/;
+
+/** The <s> spans of a <p>, as pieces with their offsets. */
+function spansOf(inner: string) {
+  return [...inner.matchAll(SPAN)].map((m) => {
+    const t = OFFSET.exec(m[1] ?? '');
+    return { text: decodeEntities(m[2] ?? ''), offsetMs: t ? Number(t[1]) : undefined };
+  });
 }
 
 function attributes(text: string): Record<string, string> {

@@ -2,6 +2,7 @@
 // scheduled canary and `youtube check`, so the canary asks YouTube exactly as the service does.
 import type { Config } from '../../config.ts';
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import { readYoutubeCookies } from './cookies-file.ts';
 import type { EgressOptions, YoutubeSourceOptions } from './create-youtube-source.ts';
 
 export function youtubeSourceOptions(
@@ -15,6 +16,9 @@ export function youtubeSourceOptions(
     poToken: config.YOUTUBE_PO_TOKEN,
     poTokens: extra.poTokens ?? undefined,
     visitorData: config.YOUTUBE_VISITOR_DATA,
+    ageGateCookie: config.YOUTUBE_AGE_GATE_COOKIES_FILE
+      ? readYoutubeCookies(config.YOUTUBE_AGE_GATE_COOKIES_FILE)
+      : undefined,
     timeoutMs: config.YOUTUBE_TIMEOUT_MS,
     chains: {
       captions: config.YOUTUBE_CAPTION_CLIENTS,

@@ -95,6 +95,8 @@ async function checkOne(
     ...base,
     chains: undefined,
     clients: [client],
+    // The client alone: a kids or age-gate fallback serving in its place would hide that it broke.
+    gateFallbacks: false,
     poTokens: provider ? recordingProvider(provider, paths) : undefined,
     egress: base.egress && {
       ...base.egress,

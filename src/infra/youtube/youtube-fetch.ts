@@ -2,6 +2,7 @@
 // it moves every request onto `baseUrl` (tests and relays stand in for youtube.com and googlevideo.com), adds the
 // proxy, a timeout and the caller's abort signal, and hands the raw /player answer to whoever is waiting for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { rewriteClientContext, type ClientVariant } from './client-variants.ts';
 import { describeNetworkError } from './network-error.ts';
 import type { ProxyPool } from './proxy-pool.ts';
 
@@ -10,6 +11,8 @@ export const YOUTUBE_ORIGIN = 'https://www.youtube.com';
 /** What one player request saw; filled in by the fetch, read by the client chain (see fetch-player.ts). */
 export interface PlayerCapture {
   signal?: AbortSignal;
+  /** The request goes out as this variant of the client youtubei.js built it for (client-variants.ts). */
+  variant?: ClientVariant;
   status?: number;
   body?: string;
   error?: unknown;
@@ -51,11 +54,21 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
     const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);
     const identity = egressScope.getStore();
     const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
-    const body =
+    let body =
       init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
+    let headers = init.headers ?? request?.headers;
+    if (capture?.variant && body !== undefined && body !== null) {
+      body = rewriteClientContext(
+        typeof body === 'string' ? body : new TextDecoder().decode(body as ArrayBuffer),
+        capture.variant,
+      );
+      headers = new Headers(headers);
+      headers.set('X-Youtube-Client-Version', capture.variant.clientVersion);
+      if (capture.variant.userAgent) headers.set('User-Agent', capture.variant.userAgent);
+    }
     const forward = {
       method,
-      headers: init.headers ?? request?.headers,
+      headers,
       body,
       redirect: init.redirect ?? request?.redirect ?? 'follow',
       signal: AbortSignal.any(signals),

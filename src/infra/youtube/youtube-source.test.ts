@@ -122,7 +122,8 @@ describe('fetchTranscript', () => {
     const { yt, src } = source({ player: () => json(player), timedtext: () => captions });
     const video = await src.getVideo(ID);
     const segments = await src.fetchTranscript(video.tracks[1]!);
-    expect(segments[0]).toEqual({ start: 0.08, end: 2.02, text: 'hello and welcome' });
+    expect(segments[0]).toMatchObject({ start: 0.08, end: 2.02, text: 'hello and welcome' });
+    expect(segments[0]!.words?.map((w) => w.text)).toEqual(['hello', 'and', 'welcome']);
     const download = new URL(yt.urls.at(-1)!);
     expect([download.origin, download.searchParams.get('fmt'), download.searchParams.get('lang')]).toEqual([
       BASE,

@@ -2,10 +2,10 @@ import type { Deps } from '../../deps.ts';
 import type { CreateBatchDeps } from '../../domain/batches/create-batch.ts';
 import { getCredits } from '../../domain/credits/credits.ts';
 import { takeFreeLookup } from '../../domain/video/free-lookups.ts';
-import { batchDeps } from '../../jobs/batch-deps.ts';
+import { batchPorts } from '../../domain/batches/batch-ports.ts';
 
 export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
-  ...batchDeps(d),
+  ...batchPorts(d),
   listing: { lister: d.lister, listingCache: d.listingCache },
   balance: async (accountId) => (await getCredits(d, accountId, d.config.DAILY_FREE_CREDITS)).balance,
   takeFreeLookup: (accountId) => takeFreeLookup(d, accountId, d.config.FREE_LOOKUPS_PER_10_MIN),

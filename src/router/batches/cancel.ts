@@ -1,6 +1,6 @@
 import { cancelBatch } from '../../domain/batches/cancel-batch.ts';
 import { Batch, BatchIdInput } from '../../domain/batches/schemas.ts';
-import { batchDeps } from '../../jobs/batch-deps.ts';
+import { batchPorts } from '../../domain/batches/batch-ports.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { batchText } from './batch-text.ts';
 
@@ -25,4 +25,4 @@ export const cancelBatchProcedure = keyedProcedure
   })
   .input(BatchIdInput)
   .output(Batch)
-  .mutation(({ ctx, input }) => cancelBatch(batchDeps(ctx.deps), ctx.caller.accountId, input.id));
+  .mutation(({ ctx, input }) => cancelBatch(batchPorts(ctx.deps), ctx.caller.accountId, input.id));

@@ -1,6 +1,6 @@
 import { getBatch } from '../../domain/batches/get-batch.ts';
 import { Batch, BatchIdInput } from '../../domain/batches/schemas.ts';
-import { batchDeps } from '../../jobs/batch-deps.ts';
+import { batchPorts } from '../../domain/batches/batch-ports.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { batchText } from './batch-text.ts';
 
@@ -26,4 +26,4 @@ export const getBatchProcedure = keyedProcedure
   })
   .input(BatchIdInput)
   .output(Batch)
-  .query(({ ctx, input }) => getBatch(batchDeps(ctx.deps), ctx.caller.accountId, input.id));
+  .query(({ ctx, input }) => getBatch(batchPorts(ctx.deps), ctx.caller.accountId, input.id));
