@@ -50,7 +50,8 @@ const BATCH_REVISION = '2025-03-26';
 const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }] };
+  // Keys in the order the SDK's result schema writes them (the direct path answers the same text).
+  return { content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }], isError: true };
 }
 
 function resultText(def: ToolDef, output: unknown): string {
