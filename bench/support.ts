@@ -60,7 +60,8 @@ export async function startChild(
   const port = await freePort();
   const child = spawn(process.execPath, Array.isArray(entry) ? entry : ['--import', 'tsx', entry], {
     cwd: REPO,
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), ...env },
+    // NODE_ENV is left to what the started program does (`npm start` sets production), as a new user gets it.
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -96,6 +97,12 @@ export async function startChild(
   };
 }
 
+/** CPU seconds a process has used (user and system), from /proc (Linux; clock ticks of 1/100 s). */
+export function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Resident set size of a process, from /proc (Linux). */
 export function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -103,6 +110,22 @@ export function rssOf(pid: number): number {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The machine's 1-minute load average, to print beside a figure measured on a machine others may share. */
+export const loadAverage = () => os.loadavg()[0]!;
+
+/**
+ * `n` processes that each keep one core busy (a competing load), until stopped: a loaded run made on purpose. Their
+ * own loop, in a child process each, never in the load generator's.
+ */
+export function competingLoad(n: number): { stop(): void } {
+  const children = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return {
+    stop: () => {
+      for (const c of children) c.kill('SIGKILL');
+    },
+  };
+}
 
 export interface LoadResult {
   rps: number;

@@ -25,7 +25,8 @@ import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
 import { DEFAULT_LLM_MODEL, lazyLlm } from './infra/llm/lazy-llm.ts';
 import { createArticleSearch } from './infra/search/create-article-search.ts';
 import { lazyYoutubeLister, lazyYoutubeSource } from './infra/youtube/lazy-youtube.ts';
-import { createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
+import { clientIdentities } from './infra/youtube/client-identities.ts';
+import { checkPoTokenProvider, createPoTokenProvider } from './infra/youtube/po-token/create-provider.ts';
 import { youtubeSourceOptions } from './infra/youtube/source-options.ts';
 import { createEgressStore } from './infra/postgres/youtube-egress.ts';
 import type { Outcome } from './domain/youtube/egress.ts';
@@ -86,6 +87,9 @@ async function build(
   embedded: EmbeddedDatabase | undefined,
   overrides: Partial<Deps>,
 ): Promise<Runtime> {
+  // A PO token provider too old to mint tokens YouTube accepts stops the start before anything is opened.
+  const poTokens = createPoTokenProvider(config);
+  await checkPoTokenProvider(poTokens, log);
   const { sql, signingSecret, oauthSecret, blobs } = await openStorage(config, url, embedded);
   const metrics = createMetrics();
   const queue = createJobQueue({
@@ -99,7 +103,7 @@ async function build(
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
-  const yt = youtubeParts(config, log, sql, metrics);
+  const yt = youtubeParts(config, log, sql, metrics, poTokens);
   const media = mediaParts(config, log, ffmpegPath, overrides);
   const stores = createStores(sql);
 
@@ -171,9 +175,14 @@ async function openStorage(config: Config, url: string, embedded: EmbeddedDataba
 }
 
 /** The YouTube video source and lister, sharing one egress budget, the PO token provider they use and the options. */
-function youtubeParts(config: Config, log: Logger, sql: Sql, metrics: Metrics) {
+function youtubeParts(
+  config: Config,
+  log: Logger,
+  sql: Sql,
+  metrics: Metrics,
+  poTokens: ReturnType<typeof createPoTokenProvider>,
+) {
   const egressStore = createEgressStore(sql);
-  const poTokens = createPoTokenProvider(config);
   // One set of budgets and cool-downs for every request to YouTube: videos, captions, streams and listing pages.
   const egress = {
     store: egressStore,
@@ -187,6 +196,8 @@ function youtubeParts(config: Config, log: Logger, sql: Sql, metrics: Metrics) {
     poTokens,
     egress,
     log: log.child({ component: 'youtube' }),
+    onTokenMinted: (provider, path) => metrics.youtubePoTokenMints.inc({ provider, path }),
+    onClientRetired: (client, version) => metrics.youtubeClientRetired.set({ client, version }, 1),
   });
   const youtube = lazyYoutubeSource(youtubeOptions);
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".
@@ -195,6 +206,9 @@ function youtubeParts(config: Config, log: Logger, sql: Sql, metrics: Metrics) {
       for (const identity of youtube.identities)
         metrics.youtubeAttempts.inc({ client, purpose, identity, kind: 'served' }, 0);
   }
+  // Every client version sent has its retired series from the start (0), so an alert on it has something to read.
+  for (const [client, id] of Object.entries(clientIdentities(config.YOUTUBE_CLIENT_VERSIONS)))
+    metrics.youtubeClientRetired.set({ client, version: id.version }, 0);
   const lister = lazyYoutubeLister({
     baseUrl: config.YOUTUBE_BASE_URL,
     proxyUrls: config.YOUTUBE_PROXY_URLS,

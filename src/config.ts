@@ -138,6 +138,32 @@ export const ConfigSchema = z
       .transform((v) => v === 'true' || v === '1'),
     /** Requests to YouTube each egress identity may make per hour (all instances together). */
     YOUTUBE_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(1000),
+    /**
+     * Caption downloads (timedtext) each egress identity may make per hour: a budget and 429 backoff of their own,
+     * apart from player requests (timedtext meets 429s sooner: yt-dlp/yt-dlp#13831, 60 in 5 minutes was enough).
+     */
+    YOUTUBE_CAPTION_REQUESTS_PER_HOUR: z.coerce.number().int().min(1).default(300),
+    /**
+     * Client versions over the built-in table (src/infra/youtube/client-identities.ts), "ANDROID=21.30.1,IOS=21.30.2":
+     * the way on when YouTube retires a version (400 FAILED_PRECONDITION), without a release.
+     */
+    YOUTUBE_CLIENT_VERSIONS: list
+      .transform((items, ctx) => {
+        const out: Record<string, string> = {};
+        for (const item of items) {
+          const m = /^([A-Za-z_]+)=(\d+(?:\.\d+)+)$/.exec(item);
+          if (!m || !['ANDROID', 'IOS', 'MWEB', 'TV_DOWNGRADED', 'VISIONOS'].includes(m[1]!.toUpperCase())) {
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${item}": write CLIENT=VERSION for ANDROID, IOS, MWEB, TV_DOWNGRADED or VISIONOS (e.g. ANDROID=21.30.1)`,
+            });
+            return z.NEVER;
+          }
+          out[m[1]!.toUpperCase()] = m[2]!;
+        }
+        return out;
+      })
+      .default({}),
     /** First cool-down of an identity YouTube refused (doubling per refusal in a row); 0 turns cooling off. */
     YOUTUBE_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(300),
     YOUTUBE_COOLDOWN_MAX_SECONDS: z.coerce

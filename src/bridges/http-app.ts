@@ -15,12 +15,11 @@ import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
 import { serveSubtitlesFile } from './subtitles-file-route.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
-import { createStoredToolResults } from './mcp-stored-results.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
+import { createStoredAnswers } from './stored-output.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
-import { createSplicedAnswers } from './stored-segments.ts';
 import { clientIp } from './client-ip.ts';
 import { handleTrpc, TRPC_PREFIX } from './trpc-http.ts';
 import { mountWebsite } from './web.ts';
@@ -151,13 +150,14 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     serveSubtitlesFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
 
-  // A quarter of the cache budget holds rendered answers, half of it REST and tRPC answers, half MCP tool results;
-  // the transcripts themselves take the rest (src/build-deps.ts).
+  // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool
+  // results showing stored pages (an MCP answer carries the call's id: never the same twice); the transcripts
+  // themselves take the rest (src/build-deps.ts).
   const renderedBytes = Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8);
-  const spliced = createSplicedAnswers(renderedBytes);
-  const handleMcp = createMcpEndpoint(createStoredToolResults(renderedBytes));
+  const stored = createStoredAnswers(renderedBytes);
+  const handleMcp = createMcpEndpoint(renderedBytes);
   streamClosers.set(app, handleMcp.close);
-  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), spliced);
+  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), stored);
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();
   const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');
@@ -192,7 +192,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     handleTrpc(
       c.req.raw,
       { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) },
-      spliced,
+      stored,
     ),
   );
 

@@ -55,27 +55,31 @@ interface Outputs {
 
 function transcriptLink(videoId: string, lang: string, source: string): ResourceLink {
   return {
-    type: 'resource_link',
-    uri: transcriptUri(videoId, lang),
     name: `transcript-${videoId}-${lang}`,
     title: `Transcript of ${videoId} (${lang}${source === 'translation' ? ', translation' : ''})`,
+    uri: transcriptUri(videoId, lang),
     description: 'Timed transcript as "[h:mm:ss] text" lines; reading it again is free.',
     mimeType: 'text/plain',
+    type: 'resource_link',
   };
 }
 
 function articleLink(a: Article): ResourceLink {
   return {
-    type: 'resource_link',
-    uri: articleUri(a.id),
     name: `article-${a.id}`,
     title: String(a.title ?? a.id),
+    uri: articleUri(a.id),
     description: `Article about ${a.videoId} in ${a.lang}, sections with timestamps; free to read.`,
     mimeType: 'text/markdown',
+    type: 'resource_link',
   };
 }
 
-/** The resources a tool's successful output made or names, as `resource_link` content for its result. */
+/**
+ * The resources a tool's successful output made or names, as `resource_link` content for its result. Links are
+ * written with their keys in the order the SDK's result schema writes them, so that a tool result answered without
+ * the SDK (src/bridges/mcp-direct-call.ts) is the same text (test/contract/mcp-transport.test.ts).
+ */
 export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] {
   if (!output || typeof output !== 'object') return [];
   const as = <K extends keyof Outputs>(_: K) => output as Outputs[K];
@@ -105,11 +109,11 @@ export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] 
       const o = as('get_video_frame');
       return [
         {
-          type: 'resource_link',
-          uri: frameUri(o.videoId, o.t),
           name: `frame-${o.videoId}-${o.t}`,
           title: `Frame of ${o.videoId} at ${o.t} s`,
+          uri: frameUri(o.videoId, o.t),
           mimeType: o.mimeType,
+          type: 'resource_link',
         },
       ];
     }

@@ -32,7 +32,10 @@ import {
   type LibraryNotes,
 } from './mcp-resources.ts';
 import { MCP_REVISIONS } from './mcp-versions.ts';
-import { spliceRendered, type RenderedPage, type StoredToolResults } from './mcp-stored-results.ts';
+import { parseStored, readStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../domain/stored-json.ts';
+import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
+import { writeStored } from './stored-output.ts';
+import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
 import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
 import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
 import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './mcp-tasks.ts';
@@ -54,7 +57,8 @@ const BATCH_REVISION = '2025-03-26';
 const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }] };
+  // Keys in the order the SDK's result schema writes them (the direct path answers the same text).
+  return { content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }], isError: true };
 }
 
 function resultText(def: ToolDef, output: unknown): string {
@@ -66,9 +70,21 @@ function resultText(def: ToolDef, output: unknown): string {
       : JSON.stringify(output);
 }
 
-function successResult(def: ToolDef, output: unknown): CallToolResult {
+function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, stored?: Stored): CallToolResult {
   const mcp = def.entry.meta.mcp!;
   const links = resourceLinksFor(def.name, output);
+  const part = storedPartOf(output);
+  if (part) {
+    // A page of a stored answer: its text rendered once from the page's values; structuredContent keeps the
+    // placeholder, which the output step fills with the stored text.
+    const { text, json } = texts.text(def.name, output, part, () =>
+      resultText(def, withValueAt(output as object, part.path, parseStored(part))),
+    );
+    if (stored) stored.text = json;
+    // The SDK checks the result's shape: it sees no symbol key.
+    const { [STORED]: _part, ...structured } = output as Record<PropertyKey, unknown>;
+    return { content: [{ type: 'text', text }, ...links], structuredContent: structured };
+  }
   if (mcp.image) {
     const img = mcp.image(output);
     return {
@@ -87,19 +103,20 @@ function successResult(def: ToolDef, output: unknown): CallToolResult {
 
 const toolNamed = (name: string): ToolDef => mcpTools().find((t) => t.name === name)!;
 
-/** A request's stored-page result, rendered (or found rendered) by its tool, for the bridge to splice into the SDK's answer. */
-type RenderedPages = WeakMap<Context, RenderedPage>;
+/** The stored part a request's tool result carries (and its text as JSON), for the output step. */
+type Stored = { part: StoredPart; text?: StoredPart };
+type StoredParts = WeakMap<Context, Stored>;
 
 /**
  * One MCP server for one request, its tools calling the router's procedures with the caller's context: limits,
  * credits and validation are the procedures' own, so a tool answers what REST and tRPC answer. Input that fails
- * validation is a tool execution error (`isError`) carrying the spec's error body. A page of a stored transcript
- * goes to the SDK with empty text and segments, its rendering kept in `rendered` (src/bridges/mcp-stored-results.ts).
+ * validation is a tool execution error (`isError`) carrying the spec's error body. A result showing a stored part
+ * is recorded in `parts` for the output step.
  */
 function buildServer(
   ctx: Context,
-  results: StoredToolResults,
-  rendered: RenderedPages,
+  texts: StoredToolTexts,
+  parts: StoredParts,
   notes: LibraryNotes,
   called: string | undefined,
 ): McpServer {
@@ -117,41 +134,56 @@ function buildServer(
     ctx,
     accountId,
     statics: [VIEWER_RESOURCE],
-    call: (tool, args) => callByPath(createCaller(ctx), toolNamed(tool).entry.path, args),
+    // A read renders the values: a stored part is parsed into place.
+    call: async (tool, args) => readStored(await callByPath(createCaller(ctx), toolNamed(tool).entry.path, args)),
     text: (tool, output) => resultText(toolNamed(tool), output),
     note: notes,
   });
   registerPrompts(server);
   for (const def of toolsFor(called)) {
-    server.registerTool(def.name, def.config, async (args: unknown): Promise<CallToolResult> => {
-      try {
-        const output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
-        await notes(ctx, accountId, libraryEntries(resourceLinksFor(def.name, output)));
-        const page = ctx.out.storedPage;
-        if (!page) return successResult(def, output);
-        rendered.set(
-          ctx,
-          results.render(def.name, output, page, (segments) => resultText(def, { ...(output as object), segments })),
-        );
-        return {
-          content: [{ type: 'text', text: '' }, ...resourceLinksFor(def.name, output)],
-          structuredContent: output as Record<string, unknown>,
-        };
-      } catch (err) {
-        const f = failureOf(err, ctx.requestId);
-        return errorResult(f.code, f.message);
-      }
-    });
+    server.registerTool(def.name, def.config, (args: unknown) => runTool(def, ctx, args, texts, parts, notes, called));
   }
   return server;
 }
 
+/** One tool call: the procedure with the caller's context, its answer (or failure) as a tool result. */
+async function runTool(
+  def: ToolDef,
+  ctx: Context,
+  args: unknown,
+  texts: StoredToolTexts,
+  parts: StoredParts,
+  notes: LibraryNotes,
+  called: string | undefined,
+): Promise<CallToolResult> {
+  try {
+    let output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+    await notes(ctx, ctx.auth!.caller.accountId, libraryEntries(resourceLinksFor(def.name, output)));
+    const part = storedPartOf(output);
+    // One tool call per request: the output step writes its stored part. In a batch (one context for several
+    // calls) the part is read as values instead.
+    const stored = part && called !== undefined ? { part } : undefined;
+    if (stored) parts.set(ctx, stored);
+    else if (part) output = readStored(output);
+    return successResult(def, output, texts, stored);
+  } catch (err) {
+    const f = failureOf(err, ctx.requestId);
+    return errorResult(f.code, f.message);
+  }
+}
+
 /** A tool's result for `ctx`'s caller, as tools/call would answer it (tasks/get reads jobs and batches this way). */
-async function toolResult(ctx: Context, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+async function toolResult(
+  ctx: Context,
+  texts: StoredToolTexts,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   const def = toolsFor(name).find((t) => t.name === name);
   if (!def) return errorResult('INTERNAL_ERROR', `No tool ${name}`);
   try {
-    return successResult(def, await callByPath(createCaller(ctx), def.entry.path, args));
+    // Inside a task's answer: a stored part is read as values.
+    return successResult(def, readStored(await callByPath(createCaller(ctx), def.entry.path, args)), texts);
   } catch (err) {
     const f = failureOf(err, ctx.requestId);
     return errorResult(f.code, f.message);
@@ -228,25 +260,23 @@ async function readBody(request: Request): Promise<{ text: string; parsed: unkno
   }
 }
 
-/** The SDK's answer with a stored page's rendered text and segments spliced in. */
-async function withStoredPage(response: Response, page: RenderedPage, ctx: Context, called: string | undefined) {
+/** The SDK's answer with the stored part written in (the output step); an error answer is sent as it is. */
+async function withStoredPart(response: Response, part: StoredPart) {
   const text = await response.text();
-  const spliced = spliceRendered(text, page);
-  // No placeholders: the SDK answered an error instead, sent as it is. A result without them would go out empty.
-  if (!spliced && text.includes('"result"'))
-    ctx.log.error({ tool: called }, 'stored page not spliced into the tool result');
-  return new Response(spliced ?? text, { status: response.status, headers: response.headers });
+  const body = text.includes('"result"') ? writeStored(text, [part]) : text;
+  return new Response(body, { status: response.status, headers: response.headers });
 }
 
-/** The MCP endpoint of one app, with the stored-page results it has rendered (`results`, bounded in bytes). */
-export function createMcpEndpoint(results: StoredToolResults) {
-  const rendered: RenderedPages = new WeakMap();
+/** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
+export function createMcpEndpoint(textBytes: number) {
+  const texts = createStoredToolTexts(textBytes);
+  const parts: StoredParts = new WeakMap();
   const notes = createLibraryNotes();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   const modern = createMcpHandler(
     ({ authInfo }) => {
       const { context, called } = passedBy(authInfo);
-      return buildServer(context, results, rendered, notes, called);
+      return buildServer(context, texts, parts, notes, called);
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );
@@ -309,8 +339,6 @@ export function createMcpEndpoint(results: StoredToolResults) {
       );
     }
     const toolCtx: Context = { ...ctx, auth };
-    // One tool call per request: its answer can carry a stored page as rendered before (a batch shares one context).
-    toolCtx.out.takesStoredPage = single?.method === 'tools/call';
 
     // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
     if (single?.method === 'tools/call' && single.params && single.params.arguments === null)
@@ -335,18 +363,27 @@ export function createMcpEndpoint(results: StoredToolResults) {
     // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
     if (isModern && single && isTaskMethod(single.method)) {
       const body = await answerTaskRequest(single as { method: string }, (name, args) =>
-        toolResult(toolCtx, name, args),
+        toolResult(toolCtx, texts, name, args),
       );
       return Response.json(body, {
         headers: { 'x-request-id': ctx.requestId, ...Object.fromEntries(rateLimitHeaders(limit)) },
       });
     }
-    let response = isModern
-      ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
-      : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, results, rendered, notes, called));
-    if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
-    const page = rendered.get(toolCtx);
-    if (page && response.ok) response = await withStoredPage(response, page, ctx, called);
+    // A single tools/call on a 2025 revision is answered without an SDK server (src/bridges/mcp-direct-call.ts);
+    // never one declaring the Tasks extension, which is the task machinery's.
+    const direct = isModern || declaresTasks(single?.params) ? undefined : directToolCall(forward, single);
+    let response: Response;
+    if (direct) {
+      const result = await runTool(direct.tool, toolCtx, direct.arguments, texts, parts, notes, called);
+      response = jsonRpcResult(direct.id, result, parts.get(toolCtx));
+    } else {
+      response = isModern
+        ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
+        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, notes, called));
+      if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
+      const stored = parts.get(toolCtx);
+      if (stored && response.ok) response = await withStoredPart(response, stored.part);
+    }
     // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
     // holds into a stream, piped chunk by chunk.
     for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);

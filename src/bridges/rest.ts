@@ -7,7 +7,8 @@ import { restErrorResponse } from './errors/rest-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 import { pinCoercion, typedQuery } from './rest-query.ts';
-import type { SplicedAnswers } from './stored-segments.ts';
+import type { StoredPart } from '../domain/stored-json.ts';
+import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -18,7 +19,7 @@ type ContextFactory = (req: Request) => Context;
  * the whole OpenAPI document) on every request, so we drive its node handler, built once, ourselves.
  * Errors are rendered by the REST renderer: { error: { code, message } } with the table's status and headers.
  */
-export function createRestHandler(router: AppRouter, makeContext: ContextFactory, spliced: SplicedAnswers) {
+export function createRestHandler(router: AppRouter, makeContext: ContextFactory, stored: StoredAnswers) {
   pinCoercion(router);
   const getInputs = listProcedures(router)
     .filter((e) => e.meta.openapi?.method === 'GET')
@@ -28,9 +29,15 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
     }));
   const contexts = new WeakMap<object, Context>();
   const failures = new WeakMap<object, Failure>();
+  /** A stored part an answer carries, found where trpc-to-openapi hands the answer over before serializing it. */
+  const parts = new WeakMap<object, StoredPart[]>();
   const handler = createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: object }) => contexts.get(req)!,
+    responseMeta: ({ ctx, data }: { ctx?: object; data: unknown[] }) => {
+      if (ctx) parts.set(ctx, storedPartsOf(data));
+      return {};
+    },
     onError: ({ error, req }: { error: TRPCError; req: object }) => {
       const ctx = contexts.get(req);
       failures.set(req, failureOf(error, ctx?.requestId ?? 'unknown'));
@@ -39,7 +46,6 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
 
   return async (request: Request): Promise<Response> => {
     const ctx = makeContext(request);
-    ctx.out.splicesSegments = true;
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(REST_PREFIX.length) || '/';
     const body = await readJson(request);
@@ -88,7 +94,7 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
             for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
             headers.set('x-request-id', ctx.requestId);
             if (ctx.out.location) headers.set('location', ctx.out.location);
-            const body = ctx.out.segmentsJson === undefined ? text : spliced.render(text, ctx.out.segmentsJson);
+            const body = stored.write(text, parts.get(ctx) ?? []);
             resolve(new Response(body, { status: ctx.out.status ?? status, headers }));
             return;
           }

@@ -5,7 +5,8 @@ import { failure, failureHeaders, failureOf } from './errors/failure.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
-import type { SplicedAnswers } from './stored-segments.ts';
+import type { StoredPart } from '../domain/stored-json.ts';
+import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -29,7 +30,7 @@ function allowedMethod(path: string): string | undefined {
  * text/plain 415); a query sent without `?input` gets `{}` (tRPC's client sends none when the input is omitted, so
  * `credits.get.query()` works); failures carry the same headers as REST (rate limit, Retry-After, WWW-Authenticate).
  */
-export async function handleTrpc(request: Request, ctx: Context, spliced: SplicedAnswers): Promise<Response> {
+export async function handleTrpc(request: Request, ctx: Context, stored: StoredAnswers): Promise<Response> {
   const url = new URL(request.url);
   const rawPath = url.pathname.slice(TRPC_PREFIX.length + 1);
   let path = rawPath;
@@ -50,14 +51,15 @@ export async function handleTrpc(request: Request, ctx: Context, spliced: Splice
     url.searchParams.set('input', '{}');
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
   }
-  // One procedure per request (not a batch): its answer can carry stored segments as they are.
-  ctx.out.splicesSegments = !url.searchParams.has('batch');
+  let parts: StoredPart[] = [];
   const res = await fetchRequestHandler({
     endpoint: TRPC_PREFIX,
     req,
     router: appRouter,
     createContext: () => ctx,
-    responseMeta: ({ errors }) => {
+    responseMeta: ({ errors, data }) => {
+      // Answers that carry a stored part, in the order they are serialized (a batch has several).
+      parts = storedPartsOf(data.map((d) => (d as { result?: { data?: unknown } })?.result?.data));
       const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
       // Answers may carry a session cookie or a CSRF token: never stored by a cache.
       headers.set('cache-control', 'no-store');
@@ -69,8 +71,8 @@ export async function handleTrpc(request: Request, ctx: Context, spliced: Splice
       return errors.length === 1 ? { headers, status: f.status } : { headers };
     },
   });
-  if (ctx.out.segmentsJson === undefined || !res.ok) return res;
+  if (parts.length === 0) return res;
   const headers = new Headers(res.headers);
   headers.delete('content-length');
-  return new Response(spliced.render(await res.text(), ctx.out.segmentsJson), { status: res.status, headers });
+  return new Response(stored.write(await res.text(), parts), { status: res.status, headers });
 }

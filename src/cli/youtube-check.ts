@@ -3,7 +3,7 @@
 import type { Sql } from '../../db/client.ts';
 import type { Config } from '../config.ts';
 import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
-import { createPoTokenProvider } from '../infra/youtube/po-token/create-provider.ts';
+import { checkPoTokenProvider, createPoTokenProvider } from '../infra/youtube/po-token/create-provider.ts';
 import { youtubeSourceOptions } from '../infra/youtube/source-options.ts';
 import { runYoutubeCanary, type CanaryRun } from '../infra/youtube/youtube-canary.ts';
 import type { Io } from './commands.ts';
@@ -11,6 +11,8 @@ import { formatTable } from './format-table.ts';
 
 export async function checkYoutube(sql: Sql, config: Config, videoIds: string[]): Promise<CanaryRun> {
   const poTokens = createPoTokenProvider(config);
+  // A provider too old to mint tokens YouTube accepts is said first, not as every web client's no_token.
+  await checkPoTokenProvider(poTokens, { info: () => {}, warn: () => {} });
   const options = youtubeSourceOptions(config, {
     poTokens,
     // Paced and counted like the service's own requests: the check spends the same budgets.

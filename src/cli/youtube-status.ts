@@ -3,9 +3,10 @@
 // (cluster-wide, from PostgreSQL) over the last hours.
 import type { Sql } from '../../db/client.ts';
 import type { Config } from '../config.ts';
-import { OUTCOME_KINDS, type IdentityState, type OutcomeCount } from '../domain/youtube/egress.ts';
+import { captionBudgetStore, OUTCOME_KINDS, type IdentityState, type OutcomeCount } from '../domain/youtube/egress.ts';
 import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
 import { resolveChains } from '../infra/youtube/client-chains.ts';
+import { clientIdentities } from '../infra/youtube/client-identities.ts';
 import { createProxyPool } from '../infra/youtube/proxy-pool.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
@@ -16,6 +17,11 @@ export interface YoutubeStatus {
   tokenProvider: string;
   budgetPerHour: number;
   identities: (IdentityState & { state: string })[];
+  /** Each identity's caption (timedtext) budget: its own, apart from player requests. */
+  captionBudgetPerHour: number;
+  captionIdentities: (IdentityState & { state: string })[];
+  /** What each client says it is, and how often YouTube refused its version as retired in the window. */
+  clientVersions: { client: string; name: string; version: string; os: string; source: string; retired: number }[];
   clients: ClientRow[];
   byIdentity: { identity: string; tried: number; served: number; refused: number; lastReason: string | null }[];
 }
@@ -56,14 +62,31 @@ export async function readYoutubeStatus(
     canMint,
   );
   const since = new Date(now.getTime() - hours * 3_600_000);
-  const [states, counts] = await Promise.all([store.states(identities), store.counts(since)]);
+  const [states, captionStates, counts] = await Promise.all([
+    store.states(identities),
+    captionBudgetStore(store).states(identities),
+    store.counts(since),
+  ]);
   const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
+  const captionBudget = config.YOUTUBE_CAPTION_REQUESTS_PER_HOUR;
+  const retired = (client: string) =>
+    counts.filter((c) => c.client === client && c.kind === 'client_retired').reduce((n, c) => n + c.count, 0);
   return {
     since: since.toISOString(),
     chains,
     tokenProvider: tokenProviderOf(config),
     budgetPerHour: budget,
     identities: states.map((s) => ({ ...s, state: stateOf(s, budget, now) })),
+    captionBudgetPerHour: captionBudget,
+    captionIdentities: captionStates.map((s) => ({ ...s, state: stateOf(s, captionBudget, now) })),
+    clientVersions: Object.entries(clientIdentities(config.YOUTUBE_CLIENT_VERSIONS)).map(([client, id]) => ({
+      client,
+      name: id.name,
+      version: id.version,
+      os: id.osName ? `${id.osName} ${id.osVersion ?? ''}`.trim() : '-',
+      source: id.source,
+      retired: retired(client),
+    })),
     clients: byClient(counts),
     byIdentity: byIdentity(counts, states),
   };
@@ -127,6 +150,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
         '  none',
       ),
       '',
+      ...captionsAndVersions(status, hours),
       `Attempts in the last ${hours} h, by client (served, and refused by kind):`,
       formatTable(
         status.clients,
@@ -153,4 +177,39 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       ),
     ].join('\n'),
   );
+}
+
+/** Each identity's caption budget, and the client versions sent with any YouTube retired. */
+function captionsAndVersions(status: YoutubeStatus, hours: number): string[] {
+  return [
+    `Caption downloads (timedtext), a budget of ${status.captionBudgetPerHour} per hour and a 429 backoff of their own:`,
+    formatTable(
+      status.captionIdentities,
+      [
+        ['IDENTITY', (s) => s.id],
+        ['STATE', (s) => s.state],
+        ['USED THIS HOUR', (s) => s.used],
+        ['STRIKES', (s) => s.strikes],
+        ['LAST REFUSAL', (s) => s.lastReason],
+      ],
+      '  none',
+    ),
+    '',
+    'Client versions sent (YOUTUBE_CLIENT_VERSIONS over the built-in table):',
+    formatTable(
+      status.clientVersions,
+      [
+        ['CLIENT', (c) => c.client],
+        ['VERSION', (c) => c.version],
+        ['OS', (c) => c.os],
+        ['SOURCE', (c) => c.source],
+        [
+          'RETIRED?',
+          (c) => (c.retired ? `yes: ${c.retired} x 400 FAILED_PRECONDITION in ${hours} h, set a newer version` : 'no'),
+        ],
+      ],
+      '  none',
+    ),
+    '',
+  ];
 }

@@ -336,4 +336,33 @@ describe('tools', () => {
       for (const segment of structuredContent.segments) expect(content[0].text).toContain(segment.text);
     }
   });
+
+  it('a 2025 tools/call answered without an SDK server is the SDK server’s answer, resource links and all', async () => {
+    // A params field the direct path does not know (or a call declaring the Tasks extension) goes to the SDK.
+    const call = (args: object, params: object = {}) =>
+      post(
+        {
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'get_video_subtitles', arguments: { videoId: VIDEO, ...args }, ...params },
+        },
+        { 'mcp-protocol-version': '2025-11-25' },
+      );
+    const viaSdk = {
+      _meta: { 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+    };
+    await call({});
+    const pages = [{}, { limit: 1 }, { offset: 1, format: 'vtt' }, { words: true }, { chapters: true }];
+    for (const args of [...pages, { limit: 0 }]) {
+      const direct = await call(args);
+      // A page links its transcript; input the tool refuses is a tool execution error.
+      if (args.limit === 0) expect(direct.json.result.isError).toBe(true);
+      else expect(direct.json.result.content.some((c: { type: string }) => c.type === 'resource_link')).toBe(true);
+      for (const params of [{ unknownField: 1 }, viaSdk]) {
+        const sdk = await call(args, params);
+        expect(sdk.text, JSON.stringify({ args, params })).toBe(direct.text);
+      }
+    }
+  });
 });

@@ -1,8 +1,9 @@
 // In-process PO token minting (bgutils-js + jsdom in a worker thread), wired against a loopback YouTube. The real
 // BotGuard interpreter is Google's and cannot be had offline: the challenge here carries a stand-in interpreter that
 // implements the VM interface bgutils-js drives (vm.a(program, setup...), the snapshot callback, the minter it
-// pushes into webPoSignalOutput). What this proves: the worker starts with a DOM on its globalThis, fetches the
-// challenge from /api/jnn/v1/Create with YouTube's request key, runs the interpreter, trades the snapshot for an
+// pushes into webPoSignalOutput). The page here carries no ytAtN challenge, so the worker takes the standalone one
+// (po-token-page.test.ts has the page's). What this proves: the worker starts with a DOM on its globalThis, loads
+// the page, fetches the challenge from /api/jnn/v1/Create with YouTube's request key, runs the interpreter, trades the snapshot for an
 // integrity token at /api/jnn/v1/GenerateIT, builds a WebPoMinter from it, mints one token per video id, reuses the
 // minter for the integrity token's lifetime, and reports failures. What it cannot prove: that Google's BotGuard
 // accepts jsdom, or that YouTube accepts the tokens.
@@ -41,6 +42,12 @@ beforeAll(async () => {
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as unknown;
       seen.push({ path: req.url ?? '', body });
+      if (req.url === '/') {
+        res.setHeader('content-type', 'text/html');
+        return res.end(
+          '<!DOCTYPE html><html><body><script>ytcfg.set({"VISITOR_DATA":"CgtTdGFuZGluVmlz"});</script></body></html>',
+        );
+      }
       res.setHeader('content-type', 'application/json');
       if (req.url === '/api/jnn/v1/Create') {
         res.statusCode = createStatus;
@@ -83,7 +90,9 @@ describe('in-process minting (bgutils-js, jsdom, a worker thread)', { timeout: 6
       // The integrity token lives 3600 s, refreshed 300 s early.
       expect(first.expiresAt.getTime()).toBeGreaterThan(Date.now() + 3200_000);
       expect(first.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3300_000);
+      expect(first).toMatchObject({ path: 'standalone', visitorData: 'CgtTdGFuZGluVmlz' });
       expect(seen).toEqual([
+        { path: '/', body: null },
         { path: '/api/jnn/v1/Create', body: [REQUEST_KEY] },
         // The snapshot was taken with a DOM and a navigator on the worker's globalThis.
         { path: '/api/jnn/v1/GenerateIT', body: [REQUEST_KEY, 'snapshot|PROGRAM-1|object|string'] },

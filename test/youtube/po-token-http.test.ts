@@ -1,10 +1,13 @@
 // The HTTP PO token provider against a loopback server speaking bgutil-ytdlp-pot-provider's documented API
-// (POST /get_pot with content_binding -> poToken, contentBinding, expiresAt; errors as {"error"}), and the
-// per-video cache in front of it.
+// (POST /get_pot with content_binding and proxy -> poToken, contentBinding, expiresAt; errors as {"error"};
+// GET /ping -> {server_uptime, version}), the version check (1.3.2 or newer, read once, refused at start below it),
+// and the per-identity, per-video cache in front of it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpTokenProvider } from '../../src/infra/youtube/po-token/http-provider.ts';
+import { checkPoTokenProvider } from '../../src/infra/youtube/po-token/create-provider.ts';
+import { compareVersions, createHttpTokenProvider } from '../../src/infra/youtube/po-token/http-provider.ts';
+import { createTestDatabase } from '../support/databases.ts';
 import { createTokenCache } from '../../src/infra/youtube/po-token/token-cache.ts';
 import { rest } from '../support/clients.ts';
 import { html } from '../support/fake-youtube.ts';
@@ -23,6 +26,8 @@ interface Seen {
 let server: ReturnType<typeof createServer>;
 let origin: string;
 const seen: Seen[] = [];
+let version: string | undefined = '1.3.2';
+let pings = 0;
 let answer: (body: { content_binding?: string }) => { status: number; body: unknown } = (b) => ({
   status: 200,
   body: {
@@ -38,6 +43,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
+      if (req.method === 'GET' && req.url === '/ping') {
+        pings++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return res.end(JSON.stringify({ server_uptime: 12.5, ...(version ? { version } : {}) }));
+      }
       const body = text ? (JSON.parse(text) as { content_binding?: string }) : {};
       seen.push({ method: req.method ?? '', path: req.url ?? '', contentType: req.headers['content-type'], body });
       if (req.method !== 'POST' || req.url !== '/get_pot') {
@@ -94,21 +104,94 @@ describe('bgutil-ytdlp-pot-provider over HTTP', () => {
   });
 });
 
+describe('the provider’s version (GET /ping)', () => {
+  const quiet = { info: () => {}, warn: () => {} };
+
+  it('compares dotted versions numerically', () => {
+    expect(compareVersions('1.3.2', '1.3.2')).toBe(0);
+    expect(compareVersions('1.3.10', '1.3.2')).toBe(1);
+    expect(compareVersions('1.2.9', '1.3.2')).toBe(-1);
+    expect(compareVersions('2.0', '1.3.2')).toBe(1);
+    expect(compareVersions('v1.3.2-rc1', '1.3.2')).toBe(0);
+  });
+
+  it('below 1.3.2 is refused at start with a message that says why and what to do, and never asked for a token', async () => {
+    version = '1.3.1';
+    try {
+      const provider = createHttpTokenProvider({ url: origin });
+      seen.length = 0;
+      const refusal =
+        /bgutil-ytdlp-pot-provider 1\.3\.1; 1\.3\.2 or newer is needed .*standalone challenge.*upgrade it/;
+      await expect(checkPoTokenProvider(provider, quiet)).rejects.toThrow(refusal);
+      await expect(provider.mint('dQw4w9WgXcQ')).rejects.toThrow(refusal);
+      expect(seen).toEqual([]);
+      // A server that does not say its version is refused the same way.
+      version = undefined;
+      await expect(checkPoTokenProvider(createHttpTokenProvider({ url: origin }), quiet)).rejects.toThrow(
+        /of unknown version .*1\.3\.2 or newer is needed/,
+      );
+    } finally {
+      version = '1.3.2';
+    }
+  });
+
+  it('the service does not start with a provider below 1.3.2', async () => {
+    version = '1.2.0';
+    const database = await createTestDatabase();
+    try {
+      await expect(startTestServer({ YOUTUBE_POT_PROVIDER_URL: origin }, {}, { database })).rejects.toThrow(
+        /bgutil-ytdlp-pot-provider 1\.2\.0; 1\.3\.2 or newer is needed/,
+      );
+    } finally {
+      version = '1.3.2';
+      await database.drop();
+    }
+  });
+
+  it('1.3.2 and later are read once, then tokens are asked for with the identity’s proxy; unreachable is retried', async () => {
+    version = '1.10.0';
+    try {
+      const provider = createHttpTokenProvider({
+        url: origin,
+        proxyFor: (identity) => (identity === 'proxy-1:res.example:1080' ? 'socks5://u:p@res.example:1080' : undefined),
+      });
+      pings = 0;
+      seen.length = 0;
+      expect(await provider.checkVersion()).toBe('1.10.0');
+      await provider.mint('aaaaaaaaaaa', undefined, 'proxy-1:res.example:1080');
+      await provider.mint('bbbbbbbbbbb', undefined, 'direct');
+      expect(pings).toBe(1);
+      expect(seen.map((x) => x.body)).toEqual([
+        { content_binding: 'aaaaaaaaaaa', proxy: 'socks5://u:p@res.example:1080' },
+        { content_binding: 'bbbbbbbbbbb' },
+      ]);
+      const down = createHttpTokenProvider({ url: 'http://127.0.0.1:1', timeoutMs: 2000 });
+      await expect(checkPoTokenProvider(down, quiet)).resolves.toBeUndefined();
+      await expect(down.mint('ccccccccccc')).rejects.toThrow(/did not answer GET \/ping/);
+    } finally {
+      version = '1.3.2';
+    }
+  });
+});
+
 describe('one token per video', () => {
   it('asks once per video while the token is fresh, concurrent asks included, and again once it nears expiry', async () => {
     let clock = Date.now();
     const cache = createTokenCache(createHttpTokenProvider({ url: origin }), { now: () => clock });
     seen.length = 0;
-    const [a, b] = await Promise.all([cache.forVideo('aaaaaaaaaaa'), cache.forVideo('aaaaaaaaaaa')]);
+    const [a, b] = await Promise.all([
+      cache.forVideo('aaaaaaaaaaa', 'direct'),
+      cache.forVideo('aaaaaaaaaaa', 'direct'),
+    ]);
     expect(a).toBe(b);
-    await cache.forVideo('bbbbbbbbbbb');
-    await cache.forVideo('aaaaaaaaaaa');
+    await cache.forVideo('bbbbbbbbbbb', 'direct');
+    await cache.forVideo('aaaaaaaaaaa', 'direct');
     expect(seen.map((s) => (s.body as { content_binding: string }).content_binding)).toEqual([
       'aaaaaaaaaaa',
       'bbbbbbbbbbb',
     ]);
     clock += 12 * 3_600_000;
-    await cache.forVideo('aaaaaaaaaaa');
+    await cache.forVideo('aaaaaaaaaaa', 'direct');
     expect(seen).toHaveLength(3);
   });
 });
@@ -128,6 +211,7 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
       YOUTUBE_POT_PROVIDER_URL: origin,
       YOUTUBE_CAPTION_CLIENTS: 'WATCH_PAGE',
       YOUTUBE_METADATA_CLIENTS: 'watch_page',
+      METRICS_TOKEN: 'metrics-token-for-po-token-http-01',
     });
     try {
       seen.length = 0;
@@ -142,6 +226,10 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
         download.url.searchParams.get('potc'),
         download.url.searchParams.get('c'),
       ]).toEqual([`tok_${ID.captions9}_0123456789abcdef`, '1', 'WEB']);
+      const metrics = await (
+        await fetch(`${s.url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-po-token-http-01' } })
+      ).text();
+      expect(metrics).toContain('subtext_youtube_po_token_mints_total{provider="http",path="provider"} 1');
     } finally {
       await s.close();
       await yt.close();

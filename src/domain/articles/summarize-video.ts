@@ -3,6 +3,7 @@ import { ServiceError } from '../errors.ts';
 import type { Llm, Log, SourceVideo } from '../ports.ts';
 import { hourlyPrice, PER_STARTED_HOUR, pricedDuration, SUBTITLES_PRICE } from '../pricing/prices.ts';
 import type { Stores, Transaction } from '../stores.ts';
+import { readStored } from '../stored-json.ts';
 import { fetchTranscript, type TranscriptPorts } from '../subtitles/fetch-transcript.ts';
 import { originOf } from '../subtitles/transcript-store.ts';
 import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
@@ -17,6 +18,7 @@ import { extractiveArticle } from './extractive-summary.ts';
 import type { Article } from './schemas.ts';
 import type { ArticleSearch } from './search-port.ts';
 import type { SummarizeInput, SummarizeOutput } from './summarize-schemas.ts';
+import type { Transcript } from '../subtitles/schemas.ts';
 
 export interface SummarizePorts extends TranscriptPorts, LlmTaskPorts, IndexPorts {
   llm: Llm | null;
@@ -173,7 +175,12 @@ async function sourceTranscript(
     deps.config.DAILY_FREE_CREDITS,
   );
   const t = await fetchTranscript(deps, req, { videoId, lang: track.lang });
-  return { lang: t.lang, segments: t.segments, duration: t.duration, charged: t.creditsCharged };
+  return {
+    lang: t.lang,
+    segments: readStored<Transcript, 'segments'>(t).segments,
+    duration: t.duration,
+    charged: t.creditsCharged,
+  };
 }
 
 async function cachedAnswer(

@@ -126,7 +126,7 @@ async function transcriptWaiting(
   deps: OperationPorts,
   req: WorkRequest,
   input: { videoId: string; lang?: string; mode: TranscriptMode },
-): Promise<Transcript> {
+): Promise<Omit<Transcript, 'segments'>> {
   const first = await getTranscript(deps, req, { ...input, limit: 1 });
   if (first.status === 'succeeded') return first;
   // getJob settles a task whose job died without moving it, so this ends.

@@ -8,7 +8,7 @@ import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { presentPage } from '../subtitles/fetch-transcript.ts';
 import type { HotCache } from '../subtitles/hot-cache.ts';
-import type { GetSubtitlesRequest, TranscriptAnswer } from '../subtitles/schemas.ts';
+import type { GetSubtitlesRequest, TranscriptPageAnswer } from '../subtitles/schemas.ts';
 import { runTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
 import { presentTask } from '../tasks/task-store.ts';
 import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
@@ -34,7 +34,7 @@ export async function requestSpeech(
   req: WorkRequest,
   input: GetSubtitlesRequest & { videoId: string },
   refusal?: ServiceError,
-): Promise<TranscriptAnswer> {
+): Promise<TranscriptPageAnswer> {
   const { videoId } = input;
   const lang = input.lang ?? null;
   const stored = await presentStored(deps, input, 0);

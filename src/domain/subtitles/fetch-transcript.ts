@@ -11,10 +11,11 @@ import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
-import type { GetSubtitlesRequest, Transcript } from './schemas.ts';
+import type { GetSubtitlesRequest, Transcript, TranscriptPage } from './schemas.ts';
 import type { Chapter, Segment } from '../video/schemas.ts';
 import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
+import { parseStored, STORED, storedPage } from '../stored-json.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 
 export interface TranscriptPorts extends PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
@@ -35,7 +36,7 @@ export async function fetchTranscript(
   deps: TranscriptPorts,
   req: TranscriptRequest,
   input: GetSubtitlesRequest,
-): Promise<Transcript> {
+): Promise<TranscriptPage> {
   const videoId = parseVideoRef(input);
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
   const requestedLang = input.lang ?? null;
@@ -108,24 +109,7 @@ export async function readCached(
   return stored && deps.hotCache.setTranscript(videoId, stored);
 }
 
-const storedJson = new WeakMap<Transcript, Uint8Array>();
-
-/**
- * The JSON text (UTF-8 bytes) of an answer's `segments` when they are a whole stored transcript: a bridge may send it
- * as is instead of serializing the segments again (it was validated when stored).
- */
-export const segmentsJsonOf = (t: Transcript): Uint8Array | undefined => storedJson.get(t);
-
-/** The stored transcript an answer is a page of: enough for a bridge to render that page once and keep it. */
-export interface StoredPage {
-  /** The whole transcript's segments as the JSON text stored (and validated) once, in UTF-8: the page's segments are a slice of these. */
-  segmentsJson: Uint8Array;
-  /** The page's segments, from the cache (shared by every request: never mutate). */
-  segments(): Segment[];
-}
-
-const storedPages = new WeakMap<Transcript, StoredPage>();
-export const storedPageOf = (t: Transcript): StoredPage | undefined => storedPages.get(t);
+const SEGMENTS = ['segments'];
 
 const SOURCE_OF = {
   manual: 'manual',
@@ -135,8 +119,8 @@ const SOURCE_OF = {
 } as const;
 
 /**
- * One page (and rendering) of a stored transcript, as the transcript operations answer it. `video`: its chapters,
- * for `chapters=true`.
+ * One page (and rendering) of a stored transcript, as the transcript operations answer it: the segments as stored, or
+ * as values when a view (`words`, `chapters`) changes them. `video`: its chapters, for `chapters=true`.
  */
 export function presentPage(
   videoId: string,
@@ -147,17 +131,17 @@ export function presentPage(
   creditsCharged: number,
   view: Pick<GetSubtitlesRequest, 'format' | 'offset' | 'limit' | 'words' | 'chapters'>,
   video?: { chapters: readonly Chapter[]; duration: number } | null,
-): Transcript {
+): TranscriptPage {
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
-  const whole = offset === 0 && end === t.segmentCount;
-  // The cached array is shared by every request: slice, never splice. Read only when this answer needs it.
-  const plain = () => (whole ? t.segments() : t.segments().slice(offset, end));
-  // `words` and `chapters` are views too (transcript-views.ts).
+  const segments = storedPage(SEGMENTS, t.segmentsJson, t.bounds, Math.min(offset, end), end);
+  let parsed: Segment[] | undefined;
+  // The page's values, read only when this answer needs them (a file rendering, a view): not the JSON hot path.
+  const plain = () => (parsed ??= parseStored<Segment[]>(segments));
+  // `words` and `chapters` are views (transcript-views.ts).
   const views = pageViews(t, view, offset, plain, video);
-  const page = views.page;
-  const answer: Transcript = {
+  const answer: Omit<Transcript, 'segments'> = {
     status: 'succeeded',
     videoId,
     lang: t.lang,
@@ -171,18 +155,12 @@ export function presentPage(
     duration: t.duration,
     offset,
     nextOffset: end < t.segmentCount ? end : null,
-    get segments() {
-      return page();
-    },
     ...views.fields,
     format,
-    ...(format === 'json' ? {} : { content: renderTranscript(format, page(), offset + 1, views.headings) }),
+    ...(format === 'json' ? {} : { content: renderTranscript(format, views.page(), offset + 1, views.headings) }),
     cached,
     creditsCharged,
   };
-  // Only the stored segments as they are may be sent as stored: an answer with words or chapters is serialized.
-  if (views.changed) return answer;
-  if (whole && format === 'json') storedJson.set(answer, t.segmentsJson);
-  storedPages.set(answer, { segmentsJson: t.segmentsJson, segments: page });
-  return answer;
+  // Only the stored segments as they are travel as stored: a page with words or chapters is answered as values.
+  return views.changed ? { ...answer, segments: views.page() } : { ...answer, [STORED]: segments };
 }

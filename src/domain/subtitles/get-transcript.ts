@@ -7,7 +7,7 @@ import { loadVideoForPayer } from '../video/paid-load.ts';
 import { SUBTITLES_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
 import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
-import type { GetSubtitlesRequest, TranscriptAnswer } from './schemas.ts';
+import type { GetSubtitlesRequest, TranscriptPageAnswer } from './schemas.ts';
 
 export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
 
@@ -15,7 +15,7 @@ export async function getTranscript(
   deps: GetTranscriptPorts,
   req: WorkRequest,
   input: GetSubtitlesRequest,
-): Promise<TranscriptAnswer> {
+): Promise<TranscriptPageAnswer> {
   const mode = input.mode ?? 'auto';
   // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
   const videoId = await resolveVideoRef(deps, input, req.caller.accountId);

@@ -1,18 +1,18 @@
 import { createLruCache } from '../lru-cache.ts';
 import type { SourceVideo } from '../ports.ts';
-import type { Segment } from '../video/schemas.ts';
+import { arrayItemBounds } from '../stored-json.ts';
 import type { StoredTranscript } from './transcript-store.ts';
 import type { Word } from './words.ts';
 
 export interface CachedTranscript extends Omit<StoredTranscript, 'body' | 'words'> {
   /**
-   * The stored JSON text of the segments as UTF-8 bytes: a whole transcript in JSON is answered with them. Kept as
-   * bytes, not as the string read from PostgreSQL, so that V8's heap does not grow (and stay grown) with every
-   * transcript cached: the string dies young, the bytes live outside the heap and are freed with the entry.
+   * The stored JSON text of the segments as UTF-8 bytes, never parsed here: answers carry it (or a page of it) as
+   * it is. Kept as bytes, not as the string read from PostgreSQL, so that V8's heap does not grow (and stay grown)
+   * with every transcript cached: the string dies young, the bytes live outside the heap and are freed with the entry.
    */
   segmentsJson: Uint8Array;
-  /** The segments, parsed on first use and kept with the entry, shared by every request that reads them: never mutate. */
-  segments(): Segment[];
+  /** Where each segment lies in `segmentsJson` (see arrayItemBounds): a page is a slice of the bytes. */
+  bounds: Uint32Array;
   /** Whether the source timed its words (stored beside the segments). */
   hasWords: boolean;
   /** The words of each segment (null where it has none), parsed on first use; null when the source has none. */
@@ -22,8 +22,6 @@ export interface CachedTranscript extends Omit<StoredTranscript, 'body' | 'words
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
-/** Parsed segments take about three times their JSON text in memory. */
-const PARSED_FACTOR = 3;
 /** Three quarters of CACHE_MAX_MB's default, as the service sizes it. */
 export const DEFAULT_CACHE_BYTES = 24 * 1024 * 1024;
 const TRANSCRIPT_TTL_MS = 10 * 60_000;
@@ -40,25 +38,16 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
     getTranscript: (videoId: string, lang: string, origin: string) =>
       transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
     setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
-      const key = `${videoId}\u0000${t.lang}\u0000${t.origin}`;
-      // The bytes are what is kept; parsed segments are counted once they exist.
       const { body, words: wordsText, ...meta } = t;
       const segmentsJson = utf8.encode(body);
       // Word timings are read only by answers that ask for them: kept as bytes, parsed then.
       const wordsJson = wordsText ? utf8.encode(wordsText) : null;
-      const size = segmentsJson.length + (wordsJson?.length ?? 0);
-      let parsed: Segment[] | undefined;
       let parsedWords: (Word[] | null)[] | undefined;
+      // Counted as the stored texts: the bounds (8 bytes a segment) ride along uncounted.
       const value: CachedTranscript = {
         ...meta,
         segmentsJson,
-        segments() {
-          if (!parsed) {
-            parsed = JSON.parse(fromUtf8.decode(segmentsJson)) as Segment[];
-            transcripts.resize(key, size * (1 + PARSED_FACTOR));
-          }
-          return parsed;
-        },
+        bounds: arrayItemBounds(segmentsJson),
         hasWords: wordsJson !== null,
         words() {
           if (!wordsJson) return null;
@@ -66,7 +55,12 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
           return parsedWords;
         },
       };
-      transcripts.set(key, value, size, t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS);
+      transcripts.set(
+        `${videoId}\u0000${t.lang}\u0000${t.origin}`,
+        value,
+        segmentsJson.length + (wordsJson?.length ?? 0),
+        t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS,
+      );
       return value;
     },
     /** Bytes held by cached transcripts (for the bench and tests). */

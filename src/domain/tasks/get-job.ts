@@ -11,6 +11,7 @@ import { presentTask, type TaskRow } from './task-store.ts';
 import { Transcript } from '../subtitles/schemas.ts';
 import { presentPage } from '../subtitles/fetch-transcript.ts';
 import type { Stores } from '../stores.ts';
+import { arrayItemBounds, readStored } from '../stored-json.ts';
 
 export const GetJobInput = z.object({
   id: z
@@ -55,16 +56,19 @@ async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): P
   const stored = ref?.kind === 'transcript' ? await deps.transcripts.read(ref.videoId, ref.lang, ref.origin) : null;
   if (ref?.kind !== 'transcript' || !stored)
     throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
-  let parsed: Transcript['segments'] | undefined;
   const requested = (task.input as { lang?: string | null }).lang ?? null;
   const { body, words: _words, ...meta } = stored;
+  const segmentsJson = new TextEncoder().encode(body);
   const t = {
     ...meta,
-    segmentsJson: new TextEncoder().encode(body),
-    segments: () => (parsed ??= JSON.parse(body)),
+    segmentsJson,
+    bounds: arrayItemBounds(segmentsJson),
     // The job's result is the plain transcript: word timings are asked for with `words` on the transcript call.
     hasWords: false,
     words: () => null,
   };
-  return presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, task.creditsCharged, {});
+  // Nested in the job's answer: read as values (a job is polled, not served again and again).
+  return readStored(
+    presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, task.creditsCharged, {}),
+  );
 }

@@ -9,7 +9,9 @@ import { presentTask, type TaskRow } from '../tasks/task-store.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { normalizeLang, sameLang } from './normalize-lang.ts';
-import type { TranslateInput, TranslateOutput } from './schemas.ts';
+import type { TranslateAnswer, TranslateInput, TranslatedTranscript } from './schemas.ts';
+import type { StoredTranslation } from './translation-store.ts';
+import { STORED, storedArray } from '../stored-json.ts';
 
 export interface TranslationPorts extends LlmTaskPorts, Pick<Stores, 'transcripts' | 'videos' | 'ledger'> {
   llm: Llm | null;
@@ -28,7 +30,7 @@ export async function requestTranslation(
   deps: TranslationPorts,
   req: WorkRequest,
   input: TranslateInput,
-): Promise<TranslateOutput> {
+): Promise<TranslateAnswer> {
   const startedAt = Date.now();
   const videoId = parseVideoRef({ videoId: input.videoId });
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
@@ -63,7 +65,7 @@ export async function requestTranslation(
       status: 'succeeded',
       result: { kind: 'translation', videoId, sourceLang: source.lang, targetLang },
     });
-    return { status: 'succeeded', cached: true, creditsCharged: 0, job: presentTask(task), translation: cached };
+    return withTranslation({ status: 'succeeded', cached: true, creditsCharged: 0, job: presentTask(task) }, cached);
   }
 
   if (!deps.llm) {
@@ -87,20 +89,33 @@ export async function requestTranslation(
   return presentTranslationTask(deps, task);
 }
 
-async function presentTranslationTask(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<TranslateOutput> {
+async function presentTranslationTask(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<TranslateAnswer> {
   if (task.status === 'failed') throw taskError(task);
   const job = presentTask(task);
   if (task.status !== 'succeeded') return { status: task.status, cached: false, creditsCharged: 0, job };
-  const translation = await translationOf(deps, task);
-  return { status: 'succeeded', cached: false, creditsCharged: task.creditsCharged, job, translation };
+  const stored = await storedTranslationOf(deps, task);
+  return withTranslation({ status: 'succeeded', cached: false, creditsCharged: task.creditsCharged, job }, stored);
 }
 
-/** The stored translation a succeeded task points at. */
-export async function translationOf(deps: Pick<Stores, 'translations'>, task: TaskRow) {
+const SEGMENTS = ['translation', 'segments'];
+
+/** The answer with its translation, whose segments are the stored text (each answer names its own job: never kept). */
+function withTranslation(answer: Omit<TranslateAnswer, 'translation'>, t: StoredTranslation): TranslateAnswer {
+  const { body, ...translation } = t;
+  return { ...answer, translation, [STORED]: storedArray(SEGMENTS, body, t.segmentCount, false) };
+}
+
+async function storedTranslationOf(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<StoredTranslation> {
   const ref = task.result;
   const translation =
     ref?.kind === 'translation' ? await deps.translations.read(ref.videoId, ref.sourceLang, ref.targetLang) : null;
   if (!translation)
     throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its translation is missing`);
   return translation;
+}
+
+/** The stored translation a succeeded task points at, as values (nested in a job's answer). */
+export async function translationOf(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<TranslatedTranscript> {
+  const { body, ...translation } = await storedTranslationOf(deps, task);
+  return { ...translation, segments: JSON.parse(body) as TranslatedTranscript['segments'] };
 }

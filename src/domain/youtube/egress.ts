@@ -17,6 +17,7 @@ export const OUTCOME_KINDS = [
   'no_stream', // an answer with no stream URL for frames or audio (storyboards only, SABR only)
   'no_token', // a web client skipped: no PO token could be minted
   'network', // no answer at all
+  'client_retired', // HTTP 400 FAILED_PRECONDITION from /player: YouTube no longer serves this client version
   'video', // YouTube's final word on the video (not found, private, age-restricted...): the client worked
   'error', // an answer we could not read
 ] as const;
@@ -72,12 +73,17 @@ export interface PacingSettings {
   /** First cool-down; 0 turns cooling off (outcomes are still counted). */
   cooldownBaseSeconds: number;
   cooldownMaxSeconds: number;
+  /** What the budget is for, in the SERVICE_BUSY message ("route to YouTube", "caption budget"). */
+  noun?: string;
 }
 
 export interface EgressPacer {
   readonly identities: string[];
-  /** An identity to send the next player request from; throws SERVICE_BUSY (with Retry-After) when none is usable. */
-  take(): Promise<string>;
+  /**
+   * An identity to send the next request from, among `among` (default: all; a URL bound to one identity names it);
+   * throws SERVICE_BUSY (with Retry-After) when none is usable.
+   */
+  take(among?: string[]): Promise<string>;
   report(outcome: Outcome, reason?: string): Promise<void>;
   /** Whether a refusal of this kind should be retried from another identity (cooling is on and there is another). */
   movesOn(kind: OutcomeKind): boolean;
@@ -95,16 +101,17 @@ export function createEgressPacer(
   const cooling = settings.cooldownBaseSeconds > 0;
   return {
     identities: ids,
-    async take() {
+    async take(among) {
+      const pool = among ? ids.filter((id) => among.includes(id)) : ids;
       for (let i = 0; i < TAKE_ATTEMPTS; i++) {
-        const id = await store.take(ids, settings.budgetPerHour);
+        const id = await store.take(pool, settings.budgetPerHour);
         if (id) return id;
         // Another instance may have taken the last request of the identity we raced for while another is free.
-        const states = await store.states(ids);
+        const states = await store.states(pool);
         if (!states.some((s) => usableAt(s, settings.budgetPerHour, now())))
-          throw busy(states, settings.budgetPerHour, now());
+          throw busy(states, settings.budgetPerHour, now(), settings.noun);
       }
-      throw busy(await store.states(ids), settings.budgetPerHour, now());
+      throw busy(await store.states(pool), settings.budgetPerHour, now(), settings.noun);
     },
     async report(outcome, reason) {
       opts.onOutcome?.(outcome);
@@ -140,7 +147,7 @@ export function secondsUntilUsable(states: IdentityState[], budget: number, at: 
   return Math.max(1, Math.ceil((first - at) / 1000));
 }
 
-function busy(states: IdentityState[], budget: number, at: number): ServiceError {
+function busy(states: IdentityState[], budget: number, at: number, noun = 'route to YouTube'): ServiceError {
   const wait = secondsUntilUsable(states, budget, at);
   const cooling = states.filter((s) => s.coolingUntil && s.coolingUntil.getTime() > at).length;
   const spent = states.length - cooling;
@@ -150,7 +157,31 @@ function busy(states: IdentityState[], budget: number, at: number): ServiceError
   ].filter(Boolean);
   return new ServiceError(
     'SERVICE_BUSY',
-    `Every route to YouTube is resting (${states.length} identit${states.length === 1 ? 'y' : 'ies'}: ${parts.join(', ')}); retry in ${wait} s`,
+    `Every ${noun} is resting (${states.length} identit${states.length === 1 ? 'y' : 'ies'}: ${parts.join(', ')}); retry in ${wait} s`,
     wait,
   );
+}
+
+/** Caption downloads (timedtext) have their own budget and cool-down per identity, kept under this prefix. */
+export const CAPTIONS_PREFIX = 'timedtext:';
+
+/**
+ * The store seen through each identity's caption budget: timedtext meets 429s long before /player does
+ * (yt-dlp/yt-dlp#13831: 60 requests in 5 minutes), and a captions backoff must not stop player requests. Outcomes
+ * are recorded under the identity's own name; budgets and cool-downs live in rows of their own.
+ */
+export function captionBudgetStore(store: EgressStore): EgressStore {
+  const key = (id: string) => `${CAPTIONS_PREFIX}${id}`;
+  const unkey = (id: string) => (id.startsWith(CAPTIONS_PREFIX) ? id.slice(CAPTIONS_PREFIX.length) : id);
+  return {
+    take: async (ids, budget) => {
+      const id = await store.take(ids.map(key), budget);
+      return id && unkey(id);
+    },
+    cool: (id, reason, base, max) => store.cool(key(id), reason, base, max),
+    served: (id) => store.served(key(id)),
+    states: async (ids) => (await store.states(ids.map(key))).map((s) => ({ ...s, id: unkey(s.id) })),
+    record: (o) => store.record(o),
+    counts: (since) => store.counts(since),
+  };
 }

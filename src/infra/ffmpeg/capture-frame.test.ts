@@ -210,10 +210,12 @@ describe('errors', () => {
 
   it('times out and kills ffmpeg', async () => {
     // Long enough for ffmpeg to start and connect on a loaded machine; the slow stream never finishes in it.
-    await expect(grabber({ timeoutMs: 5000 }).capture(stream(server.url('/slow.mp4')), 4, 160)).rejects.toMatchObject({
-      code: 'FRAME_FAILED',
-      message: expect.stringMatching(/timed out/),
-    });
+    await expect(grabber({ timeoutMs: 10_000 }).capture(stream(server.url('/slow.mp4')), 4, 160)).rejects.toMatchObject(
+      {
+        code: 'FRAME_FAILED',
+        message: expect.stringMatching(/timed out/),
+      },
+    );
     const ffmpegRequest = server.requests.find((r) => r.range !== 'bytes=0-0');
     expect(ffmpegRequest).toBeDefined();
     await ffmpegRequest!.closed; // the connection closes only when the process is gone

@@ -57,8 +57,22 @@ export function createMetrics() {
     /** Every attempt of a YouTube client (player request or caption download), by what it came to. */
     youtubeAttempts: new Counter({
       name: 'subtext_youtube_attempts_total',
-      help: 'YouTube client attempts made by this process, by client, purpose (captions, metadata, streams), egress identity and outcome kind (served, bot_check, rate_limited, sign_in, unplayable, empty_captions, stream_403, no_stream, no_token, network, video, error)',
+      help: 'YouTube client attempts made by this process, by client, purpose (captions, metadata, streams), egress identity and outcome kind (served, bot_check, rate_limited, sign_in, unplayable, empty_captions, stream_403, no_stream, no_token, network, client_retired, video, error)',
       labelNames: ['client', 'purpose', 'identity', 'kind'] as const,
+      registers: [registry],
+    }),
+    /** Each PO token minted, by provider and by where its BotGuard challenge came from (page, standalone). */
+    youtubePoTokenMints: new Counter({
+      name: 'subtext_youtube_po_token_mints_total',
+      help: 'PO tokens minted by this process, by provider (bgutils, http, static) and challenge path: page (the web page session, what YouTube accepts since July 2026), standalone (the fallback when the page had no challenge), provider (a bgutil server, which takes the page challenge itself from 1.3.2, the oldest we accept)',
+      labelNames: ['provider', 'path'] as const,
+      registers: [registry],
+    }),
+    /** 1 for a client version YouTube refused with 400 FAILED_PRECONDITION (retired) in this process. */
+    youtubeClientRetired: new Gauge({
+      name: 'subtext_youtube_client_retired',
+      help: '1 when YouTube refused this client version as retired (HTTP 400 FAILED_PRECONDITION from /player) in this process: set a newer one in YOUTUBE_CLIENT_VERSIONS',
+      labelNames: ['client', 'version'] as const,
       registers: [registry],
     }),
     /** Set by the scheduled canary on the instance that ran it (src/jobs/youtube-canary-worker.ts). */

@@ -19,12 +19,13 @@ export function createResourceLibrary(sql: Sql): ResourceLibrary {
           set name = excluded.name, title = excluded.title, mime_type = excluded.mime_type, seen_at = now()`;
     },
     async page(accountId, after, limit) {
-      // The position goes as text: a timestamptz parameter would pass through a JavaScript Date, cut to the
-      // millisecond, and the rows sharing the page's last millisecond would be skipped.
       const rows = await sql<{ uri: string; name: string; title: string; mime_type: string; seen_at: string }[]>`
         select uri, name, title, mime_type, seen_at::text as seen_at from account_resources
         where account_id = ${accountId}
-          ${after ? sql`and (seen_at, uri) < (cast(${after.seenAt}::text as timestamptz), ${after.uri})` : sql``}
+          ${
+            // Bound as text: postgres.js sends a string for a timestamptz parameter through Date, losing microseconds.
+            after ? sql`and (seen_at, uri) < (${after.seenAt}::text::timestamptz, ${after.uri})` : sql``
+          }
         order by seen_at desc, uri desc
         limit ${limit}`;
       return rows.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mime_type, seenAt: r.seen_at }));

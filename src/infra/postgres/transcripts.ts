@@ -102,7 +102,7 @@ export function createTranslationStore(sql: Sql): TranslationStore {
         targetLang,
         segmentCount: row.segment_count,
         duration: row.duration,
-        segments: JSON.parse(row.body) as Segment[],
+        body: row.body,
         model: row.model,
         createdAt: row.created_at.toISOString(),
       };

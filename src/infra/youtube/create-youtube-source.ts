@@ -1,15 +1,21 @@
 // The VideoSource for YouTube, built on youtubei.js.
 //
 // Each purpose has its own client chain (client-chains.ts: captions, metadata, streams), each replaceable from the
-// environment. Web clients (WEB, MWEB) are asked with a PO token minted for the video (po-token/), and the caption
-// and stream URLs they answer carry it too. With egress pacing (src/domain/youtube/egress.ts) every request to
-// YouTube leaves from an identity with budget left, and every attempt is counted per client and identity.
+// environment. Web clients (WEB, MWEB) are asked with a PO token minted for the video through the egress identity
+// that asks (po-token/: the token is bound to that identity's page session and visitor data), and the caption and
+// stream URLs they answer carry it and are fetched from that identity too. With egress pacing
+// (src/domain/youtube/egress.ts) every player request leaves from an identity with budget left, caption downloads
+// from an identity's caption budget (its own, with its own 429 backoff), and every attempt is counted per client and
+// identity. What each client says it is (version, user agent, OS) is client-identities.ts's table.
+// Kids and age-gated videos fall back to WEB_EMBEDDED and TV_DOWNGRADED, and past the age gate to the operator's
+// signed-in identity when one is set (fetch-player.ts); the signed-in requests carry no minted token.
 // Live videos: getVideo answers (isLive true) so metadata works during a stream; the transcript path refuses them
 // with chooseTranscriptTrack (src/domain/video/choose-track.ts), which throws VIDEO_LIVE.
 import { ServiceError } from '../../domain/errors.ts';
 import type { FrameSource, SourceTrack, SourceVideo, VideoSource } from '../../domain/ports.ts';
 import type { AudioSource } from '../../domain/speech/ports.ts';
 import {
+  captionBudgetStore,
   createEgressPacer,
   type EgressPacer,
   type EgressStore,
@@ -17,7 +23,7 @@ import {
   type OutcomeKind,
   type Purpose,
 } from '../../domain/youtube/egress.ts';
-import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import type { MintedToken, PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import type { YT } from 'youtubei.js';
 import { chooseFrameFormat, chooseSpeechFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
 import {
@@ -28,6 +34,7 @@ import {
   type ChainPurpose,
   type ClientChains,
 } from './client-chains.ts';
+import { clientIdentities } from './client-identities.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
 import { fetchPlayer, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
@@ -36,6 +43,7 @@ import { addCaptionToken, addStreamToken, needsCaptionToken } from './po-token/a
 import { createStaticTokenProvider } from './po-token/static-provider.ts';
 import { createTokenCache } from './po-token/token-cache.ts';
 import { createProxyPool, DIRECT } from './proxy-pool.ts';
+import { createRetiredClients } from './retired-clients.ts';
 import { createYoutubeFetch, egressScope, rewriteOrigin, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
 
 export interface EgressOptions {
@@ -43,6 +51,8 @@ export interface EgressOptions {
   budgetPerHour: number;
   cooldownBaseSeconds: number;
   cooldownMaxSeconds: number;
+  /** Caption downloads (timedtext) per identity and hour: a budget and cool-down of their own (default: budgetPerHour). */
+  captionBudgetPerHour?: number;
   /** Called for every attempt, before it is stored (this process's /metrics counters). */
   onOutcome?: (o: Outcome) => void;
 }
@@ -70,6 +80,12 @@ export interface YoutubeSourceOptions {
   /** Budgets, cool-downs and outcome counts in PostgreSQL; without it requests are neither paced nor counted. */
   egress?: EgressOptions;
   log?: { warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
+  /** Client versions over the table's (YOUTUBE_CLIENT_VERSIONS; client-identities.ts). */
+  clientVersions?: Record<string, string>;
+  /** Each token minted: which provider, and which challenge path served it (/metrics). */
+  onTokenMinted?: (provider: string, path: string) => void;
+  /** A client version YouTube refused as retired (/metrics). */
+  onClientRetired?: (client: string, version: string) => void;
 }
 
 export interface YoutubeSource extends VideoSource {
@@ -80,9 +96,6 @@ export interface YoutubeSource extends VideoSource {
 }
 
 type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
-
-/** Which client a track's URL came from, kept in the URL's fragment (never sent): counted when it is downloaded. */
-const CLIENT_MARK = 'client=';
 
 export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSource {
   const ctx = sourceContext(opts);
@@ -111,7 +124,13 @@ type SourceContext = ReturnType<typeof sourceContext>;
 function sourceContext(opts: YoutubeSourceOptions) {
   const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
   const proxies = createProxyPool(opts.proxyUrls);
-  const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies });
+  const ytFetch = createYoutubeFetch({
+    baseUrl,
+    fetch: opts.fetch,
+    timeoutMs: opts.timeoutMs,
+    proxies,
+    clients: clientIdentities(opts.clientVersions),
+  });
   const sessions = createSessions({
     fetch: ytFetch,
     cookie: opts.cookie,
@@ -120,9 +139,15 @@ function sourceContext(opts: YoutubeSourceOptions) {
     signedInCookie: opts.ageGateCookie,
   });
   const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
-  const tokens = provider ? createTokenCache(provider) : undefined;
+  const tokens = provider
+    ? createTokenCache(provider, {
+        onMint: (m: MintedToken) => opts.onTokenMinted?.(provider.kind, m.path ?? 'provider'),
+      })
+    : undefined;
   const chains = sourceChains(opts, !!tokens);
   const pacer = egressPacer(opts, proxies.identities);
+  const captionPacer = egressPacer(opts, proxies.identities, 'captions');
+  const retired = createRetiredClients({ log: opts.log, onRetired: opts.onClientRetired });
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
     signedIn: sessions.signedIn,
@@ -131,27 +156,46 @@ function sourceContext(opts: YoutubeSourceOptions) {
     clients: chains[purpose],
     purpose,
     log: opts.log,
-    webToken: tokens ? (videoId, signal) => tokens.forVideo(videoId, signal) : undefined,
+    webToken: tokens ? (videoId, identity, signal) => tokens.forVideo(videoId, identity, signal) : undefined,
+    retired,
     pacer,
     through: (identity, fn) => egressScope.run(identity, fn),
   });
   const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
   const report = async (client: string, purpose: Purpose, identity: string, kind: OutcomeKind, reason?: string) => {
-    await pacer
+    await (purpose === 'captions' ? captionPacer : pacer)
       ?.report({ client, purpose, identity, kind }, reason)
       .catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube outcome not recorded'));
   };
   const identities = proxies.identities;
-  return { ytFetch, sessions, provider, tokens, chains, pacer, chain, rewrite, report, identities, log: opts.log };
+  return {
+    ytFetch,
+    sessions,
+    provider,
+    tokens,
+    chains,
+    pacer,
+    captionPacer,
+    chain,
+    rewrite,
+    report,
+    identities,
+    log: opts.log,
+  };
 }
 
-function egressPacer(opts: YoutubeSourceOptions, identities: string[]): EgressPacer | undefined {
+/** Player requests' budget, or (captions) the caption downloads' own, per identity. */
+function egressPacer(opts: YoutubeSourceOptions, identities: string[], budget?: 'captions'): EgressPacer | undefined {
   if (!opts.egress) return undefined;
+  const captions = budget === 'captions';
   return createEgressPacer(
-    opts.egress.store,
+    captions ? captionBudgetStore(opts.egress.store) : opts.egress.store,
     {
       identities,
-      budgetPerHour: opts.egress.budgetPerHour,
+      noun: captions ? 'caption budget' : undefined,
+      budgetPerHour: captions
+        ? (opts.egress.captionBudgetPerHour ?? opts.egress.budgetPerHour)
+        : opts.egress.budgetPerHour,
       cooldownBaseSeconds: opts.egress.cooldownBaseSeconds,
       cooldownMaxSeconds: opts.egress.cooldownMaxSeconds,
     },
@@ -228,18 +272,36 @@ async function usableTracks(
   const web = takesWebToken(base) || r.client === WATCH_PAGE;
   let token = r.poToken;
   if (web && !token && tokens && tracks.some((t) => needsCaptionToken(t.ref))) {
-    token = await tokens.forVideo(videoId, signal).catch(() => undefined);
+    token = (await tokens.forVideo(videoId, r.identity, signal).catch(() => undefined))?.token;
   }
   // The watch page is the WEB client's page: its URLs take c=WEB; c= is the client's InnerTube name.
   const clientName = r.client === WATCH_PAGE ? 'WEB' : base === 'WEB_EMBEDDED' ? 'WEB_EMBEDDED_PLAYER' : base;
   return tracks.map((t) => {
-    const ref = web && token && needsCaptionToken(t.ref) ? addCaptionToken(t.ref, token, clientName) : t.ref;
-    return { ...t, ref: `${ref}#${CLIENT_MARK}${r.client}` };
+    const bound = web && token && needsCaptionToken(t.ref);
+    const ref = bound ? addCaptionToken(t.ref, token!, clientName) : t.ref;
+    const mark = new URLSearchParams({ client: r.client, ...(bound ? { identity: r.identity } : {}) });
+    return { ...t, ref: `${ref}#${mark}` };
   });
 }
 
-async function download({ pacer, ytFetch, report }: SourceContext, ref: string, client: string, signal?: AbortSignal) {
-  const identity = pacer ? await pacer.take() : DIRECT;
+/**
+ * The client a track's URL came from, and for a URL carrying a PO token the identity it is bound to, kept in the
+ * URL's fragment (never sent): counted when it is downloaded, and downloaded through that identity.
+ */
+function markOf(ref: string): { client: string; identity?: string } {
+  const mark = new URLSearchParams(ref.split('#')[1] ?? '');
+  return { client: mark.get('client') ?? 'stored', identity: mark.get('identity') ?? undefined };
+}
+
+/** One caption download, from the caption budget of an identity (the one its token is bound to, when it is). */
+async function download(
+  { captionPacer, ytFetch, report, identities }: SourceContext,
+  ref: string,
+  signal?: AbortSignal,
+) {
+  const { client, identity: bound } = markOf(ref);
+  const among = bound && identities.includes(bound) ? [bound] : undefined;
+  const identity = captionPacer ? await captionPacer.take(among) : (among?.[0] ?? DIRECT);
   try {
     const segments = await egressScope.run(identity, () => downloadCaptions(ytFetch, ref, signal));
     await report(client, 'captions', identity, 'served');
@@ -259,14 +321,25 @@ async function download({ pacer, ytFetch, report }: SourceContext, ref: string, 
 
 async function transcriptOf(ctx: SourceContext, track: SourceTrack, signal?: AbortSignal) {
   const bare = (ref: string) => ref.split('#')[0]!;
-  const clientOf = (ref: string) => new URLSearchParams(ref.split('#')[1] ?? '').get('client') ?? 'stored';
   const tried = new Set([bare(track.ref)]);
-  let lastError: ServiceError;
+  let lastError: RetryableCaptionError;
   try {
-    return await download(ctx, track.ref, clientOf(track.ref), signal);
+    return await download(ctx, track.ref, signal);
   } catch (e) {
     if (!(e instanceof RetryableCaptionError)) throw e;
     lastError = e;
+  }
+  // A 429 is about the identity's caption budget, not the URL: another client's URL would meet the same limit. The
+  // same URL again takes another identity's caption budget, or says SERVICE_BUSY until one rests enough.
+  if (lastError.kind === 'rate_limited') {
+    if (!ctx.captionPacer) throw lastError;
+    for (let left = ctx.identities.length; ; left--) {
+      try {
+        return await download(ctx, track.ref, signal);
+      } catch (e) {
+        if (!(e instanceof RetryableCaptionError && e.kind === 'rate_limited') || left <= 1) throw e;
+      }
+    }
   }
   // The URL we were given failed in a way another client's URL for the same track may not: ask each client again.
   const videoId = new URL(track.ref, YOUTUBE_ORIGIN).searchParams.get('v');
@@ -285,7 +358,7 @@ async function transcriptOf(ctx: SourceContext, track: SourceTrack, signal?: Abo
     if (!same) continue;
     tried.add(bare(same.ref));
     try {
-      return await download(ctx, same.ref, client, signal);
+      return await download(ctx, same.ref, signal);
     } catch (e) {
       if (!(e instanceof RetryableCaptionError)) throw e;
       lastError = e;

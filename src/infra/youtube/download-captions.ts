@@ -26,6 +26,8 @@ export async function downloadCaptions(
 ): Promise<WordedSegment[]> {
   const url = new URL(ref, YOUTUBE_ORIGIN);
   url.searchParams.set('fmt', 'json3');
+  // Never YouTube's own translation: `tlang` needs cookies on some addresses now (OpenTubeX#1126); we translate.
+  url.searchParams.delete('tlang');
   let response: Response;
   let body: string;
   try {

@@ -17,14 +17,16 @@ import { YT, type Innertube } from 'youtubei.js';
 import { isServiceError, ServiceError } from '../../domain/errors.ts';
 import type { Chapter } from '../../domain/video/schemas.ts';
 import type { EgressPacer, OutcomeKind, Purpose } from '../../domain/youtube/egress.ts';
+import type { MintedToken } from '../../domain/youtube/po-token.ts';
 import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';
 import { findChapters } from './map-video.ts';
 import { classifyHtmlPage, extractInitialData, extractPlayerResponse, looksLikeHtml } from './watch-page.ts';
 import { GATE_FALLBACKS, SIGNED_IN, takesWebToken, WATCH_PAGE, WEB_CLIENTS } from './client-chains.ts';
-import { youtubeiClient } from './client-variants.ts';
+import { youtubeiClient } from './client-identities.ts';
 import { YoutubeNetworkError } from './network-error.ts';
 import { DIRECT } from './proxy-pool.ts';
+import type { RetiredClients } from './retired-clients.ts';
 import { playerCapture, type PlayerCapture } from './youtube-fetch.ts';
 
 /** Who answered, and how to use what it answered. */
@@ -36,6 +38,8 @@ export interface PlayerResult {
   chapters?: Chapter[];
   /** The video-bound PO token the request carried (web clients): its caption and stream URLs need it too. */
   poToken?: string;
+  /** The visitor data the token was minted with, sent on the player request in place of the session's. */
+  visitorData?: string;
   /** The egress identity the answer came through. */
   identity: string;
 }
@@ -53,8 +57,13 @@ export interface ChainContext {
   clients: string[];
   purpose: Purpose;
   log?: { warn: (...a: unknown[]) => void; debug: (...a: unknown[]) => void };
-  /** A web PO token bound to this video, or undefined when none can be minted (web clients are then skipped). */
-  webToken?: (videoId: string, signal?: AbortSignal) => Promise<string | undefined>;
+  /**
+   * A web PO token bound to this video and minted through `identity` (with the visitor data it is bound to), or
+   * undefined when none can be minted (web clients are then skipped).
+   */
+  webToken?: (videoId: string, identity: string, signal?: AbortSignal) => Promise<MintedToken | undefined>;
+  /** Client versions YouTube refused as retired: skipped for a while. */
+  retired?: RetiredClients;
   pacer?: EgressPacer;
   /** Runs `fn` with every request leaving from `identity` (see youtube-fetch.ts). */
   through?: <T>(identity: string, fn: () => Promise<T>) => Promise<T>;
@@ -91,31 +100,29 @@ export async function fetchPlayer(
   for (let i = 0; i < clients.length; i++) {
     const client = clients[i]!;
     signal?.throwIfAborted();
-    let poToken: string | undefined;
-    if (takesWebToken(baseName(client))) {
-      poToken = await ctx.webToken?.(videoId, signal).catch((e: unknown) => {
-        ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'no PO token could be minted');
-        return undefined;
-      });
-      if (!poToken && WEB_CLIENTS.has(client)) {
-        failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
-        await report(client, NO_IDENTITY, 'no_token');
-        continue;
-      }
+    const base = baseName(client);
+    if (ctx.retired?.has(base)) {
+      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, YouTube retired its version`));
+      continue;
     }
-    let identity = DIRECT;
-    if (ctx.pacer) {
-      try {
-        identity = await ctx.pacer.take();
-      } catch (e) {
-        if (isServiceError(e) && e.code === 'SERVICE_BUSY' && failures.length > 0) {
-          throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(failures)})`, e.retryAfter);
-        }
-        throw e;
-      }
+    // WEB, MWEB need a token; WEB_EMBEDDED takes one when it can be had. The signed-in clients are asked without one:
+    // a minted token is bound to an anonymous page session, not to the account's.
+    const needsToken = WEB_CLIENTS.has(client);
+    if (needsToken && !ctx.webToken) {
+      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+      await report(client, NO_IDENTITY, 'no_token');
+      continue;
+    }
+    const identity = await takeIdentity(ctx, failures);
+    // The token is minted through the identity the player request leaves from: it is bound to that session.
+    const minted = takesWebToken(client) ? await mintFor(ctx, videoId, client, identity, signal) : undefined;
+    if (needsToken && !minted) {
+      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+      await report(client, identity, 'no_token');
+      continue;
     }
     const run = () =>
-      client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, poToken, signal);
+      client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, minted, signal);
     const attempt = ctx.through ? await ctx.through(identity, run) : await run();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
@@ -185,6 +192,27 @@ function followGate(ctx: ChainContext, gate: Gate, clients: string[], i: number,
 /** "TV_DOWNGRADED@signed-in" is TV_DOWNGRADED asked through the signed-in session. */
 const baseName = (client: string) => (client.endsWith(SIGNED_IN) ? client.slice(0, -SIGNED_IN.length) : client);
 
+/** An identity with budget left (DIRECT without pacing); SERVICE_BUSY says what the chain met before. */
+async function takeIdentity(ctx: ChainContext, failures: ServiceError[]): Promise<string> {
+  if (!ctx.pacer) return DIRECT;
+  try {
+    return await ctx.pacer.take();
+  } catch (e) {
+    if (isServiceError(e) && e.code === 'SERVICE_BUSY' && failures.length > 0) {
+      throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(failures)})`, e.retryAfter);
+    }
+    throw e;
+  }
+}
+
+/** A web client's token for this video through this identity, or undefined (logged) when none can be minted. */
+function mintFor(ctx: ChainContext, videoId: string, client: string, identity: string, signal?: AbortSignal) {
+  return ctx.webToken?.(videoId, identity, signal).catch((e: unknown) => {
+    ctx.log?.warn({ videoId, client, identity, err: messageOf(e) }, 'no PO token could be minted');
+    return undefined;
+  });
+}
+
 const reasonsOf = (failures: ServiceError[]) => [...new Set(failures.map((f) => f.message))].join('; ');
 
 function chainError(failures: ServiceError[]): ServiceError {
@@ -201,13 +229,14 @@ async function tryClient(
   ctx: ChainContext,
   videoId: string,
   client: string,
-  poToken: string | undefined,
+  minted: MintedToken | undefined,
   signal?: AbortSignal,
 ): Promise<Attempt> {
   const signedIn = client.endsWith(SIGNED_IN);
   const yt = await (signedIn && ctx.signedIn ? ctx.signedIn() : ctx.innertube());
   const { name, variant } = youtubeiClient(baseName(client));
-  const capture: PlayerCapture = { signal, variant };
+  const capture: PlayerCapture = { signal, variant, visitorData: minted?.visitorData };
+  const poToken = minted?.token;
   let info: YT.VideoInfo | undefined;
   let parseError: unknown;
   try {
@@ -219,9 +248,16 @@ async function tryClient(
   }
   signal?.throwIfAborted();
   const answer = judgeBody(capture.status, capture.body, capture.error ?? parseError);
-  if (!answer.ok) return answer;
+  if (!answer.ok) {
+    if (answer.kind !== 'client_retired') return answer;
+    ctx.retired?.mark(baseName(client), capture.clientVersion);
+    return retry(
+      `${client} ${capture.clientVersion ?? ''}: YouTube retired this client version (HTTP 400 FAILED_PRECONDITION)`,
+      'client_retired',
+    );
+  }
   if (!info) return retry(`${client}: could not read YouTube's answer (${messageOf(parseError)})`, 'error');
-  return { ok: true, result: { client, info, raw: answer.raw, poToken } };
+  return { ok: true, result: { client, info, raw: answer.raw, poToken, visitorData: minted?.visitorData } };
 }
 
 async function tryWatchPage(ctx: ChainContext, videoId: string, signal?: AbortSignal): Promise<Attempt> {
@@ -271,6 +307,8 @@ function judgeBody(
   } catch {
     return retry(`YouTube answered HTTP ${status} with a body that is not JSON`, 'error');
   }
+  if (status === 400 && errorStatusOf(json) === 'FAILED_PRECONDITION')
+    return retry('YouTube answered HTTP 400 FAILED_PRECONDITION', 'client_retired');
   if (status !== undefined && status >= 400) return retry(`YouTube answered HTTP ${status}`, 'error');
   const raw = unwrapPlayerResponse(json);
   const verdict = classifyPlayability(raw);
@@ -289,5 +327,8 @@ const retry = (message: string, kind: OutcomeKind): Failure => ({
   error: new ServiceError('EXTRACTION_FAILED', message),
   kind,
 });
+/** `{"error": {"code": 400, "status": "FAILED_PRECONDITION", ...}}`: Google's API error shape. */
+const errorStatusOf = (json: unknown) =>
+  (json as { error?: { status?: unknown } } | null)?.error?.status as string | undefined;
 const isUnreachable = (e: unknown) => e instanceof YoutubeNetworkError && e.hostUnreachable;
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));

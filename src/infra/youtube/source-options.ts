@@ -7,7 +7,13 @@ import type { EgressOptions, YoutubeSourceOptions } from './create-youtube-sourc
 
 export function youtubeSourceOptions(
   config: Config,
-  extra: { poTokens?: PoTokenProvider | null; egress?: EgressOptions; log?: YoutubeSourceOptions['log'] },
+  extra: {
+    poTokens?: PoTokenProvider | null;
+    egress?: EgressOptions;
+    log?: YoutubeSourceOptions['log'];
+    onTokenMinted?: YoutubeSourceOptions['onTokenMinted'];
+    onClientRetired?: YoutubeSourceOptions['onClientRetired'];
+  },
 ): YoutubeSourceOptions {
   return {
     baseUrl: config.YOUTUBE_BASE_URL,
@@ -25,7 +31,13 @@ export function youtubeSourceOptions(
       metadata: config.YOUTUBE_METADATA_CLIENTS,
       streams: config.YOUTUBE_STREAM_CLIENTS,
     },
-    egress: extra.egress,
+    egress: extra.egress && {
+      captionBudgetPerHour: config.YOUTUBE_CAPTION_REQUESTS_PER_HOUR,
+      ...extra.egress,
+    },
     log: extra.log,
+    clientVersions: config.YOUTUBE_CLIENT_VERSIONS,
+    onTokenMinted: extra.onTokenMinted,
+    onClientRetired: extra.onClientRetired,
   };
 }

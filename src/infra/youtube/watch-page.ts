@@ -61,7 +61,7 @@ export function classifyHtmlPage(html: string, status?: number): ServiceError {
 export const looksLikeHtml = (body: string) => /^\s*(?:<!doctype html|<html)/i.test(body);
 
 /** The text of the {...} starting at `start`, matching braces outside JSON strings. */
-function balancedObject(text: string, start: number): string | undefined {
+export function balancedObject(text: string, start: number): string | undefined {
   if (start < 0 || text[start] !== '{') return undefined;
   let depth = 0;
   let inString = false;

@@ -149,8 +149,8 @@ async function checkOne(
 function recordingProvider(provider: PoTokenProvider, paths: Set<string>): PoTokenProvider {
   return {
     kind: provider.kind,
-    async mint(videoId, signal) {
-      const minted = (await provider.mint(videoId, signal)) as MintedToken & { path?: string };
+    async mint(videoId, signal, identity) {
+      const minted: MintedToken = await provider.mint(videoId, signal, identity);
       paths.add(minted.path ? `${provider.kind}:${minted.path}` : provider.kind);
       return minted;
     },

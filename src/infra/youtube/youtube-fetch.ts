@@ -2,7 +2,7 @@
 // it moves every request onto `baseUrl` (tests and relays stand in for youtube.com and googlevideo.com), adds the
 // proxy, a timeout and the caller's abort signal, and hands the raw /player answer to whoever is waiting for it.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { rewriteClientContext, type ClientVariant } from './client-variants.ts';
+import { applyClientIdentity, CLIENT_IDENTITIES, type ClientIdentity } from './client-identities.ts';
 import { describeNetworkError } from './network-error.ts';
 import type { ProxyPool } from './proxy-pool.ts';
 
@@ -11,11 +11,15 @@ export const YOUTUBE_ORIGIN = 'https://www.youtube.com';
 /** What one player request saw; filled in by the fetch, read by the client chain (see fetch-player.ts). */
 export interface PlayerCapture {
   signal?: AbortSignal;
-  /** The request goes out as this variant of the client youtubei.js built it for (client-variants.ts). */
-  variant?: ClientVariant;
+  /** The table row the request goes out as, for a client youtubei.js does not name (client-identities.ts). */
+  variant?: string;
   status?: number;
   body?: string;
   error?: unknown;
+  /** The visitor data the request's PO token is bound to (the minting page's): replaces the session's. */
+  visitorData?: string;
+  /** The client version the request was sent as (client-identities.ts), for the refusal that names it. */
+  clientVersion?: string;
 }
 
 // youtubei.js parses the player response and drops what we need for classification (errorScreen, microformat
@@ -32,6 +36,8 @@ export interface YoutubeFetchOptions {
   fetch?: typeof fetch;
   timeoutMs?: number;
   proxies: ProxyPool;
+  /** Client names, versions, user agents and OS sent on InnerTube requests (default: the table's). */
+  clients?: Record<string, ClientIdentity>;
 }
 
 export function rewriteOrigin(url: string | URL, baseUrl: string | undefined): URL {
@@ -56,15 +62,9 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
     const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
     let body =
       init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
-    let headers = init.headers ?? request?.headers;
-    if (capture?.variant && body !== undefined && body !== null) {
-      body = rewriteClientContext(
-        typeof body === 'string' ? body : new TextDecoder().decode(body as ArrayBuffer),
-        capture.variant,
-      );
-      headers = new Headers(headers);
-      headers.set('X-Youtube-Client-Version', capture.variant.clientVersion);
-      if (capture.variant.userAgent) headers.set('User-Agent', capture.variant.userAgent);
+    let headers: HeadersInit | undefined = init.headers ?? request?.headers;
+    if (method === 'POST' && url.pathname.includes('/youtubei/v1/') && body !== undefined && body !== null) {
+      ({ body, headers } = asClient(body, headers, opts.clients ?? CLIENT_IDENTITIES, capture));
     }
     const forward = {
       method,
@@ -89,4 +89,42 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
       throw failure;
     }
   };
+}
+
+/**
+ * An InnerTube request as the client table says the client is (version, user agent, OS), with the visitor data its
+ * PO token was minted for. A body that is not JSON goes as it came.
+ */
+function asClient(
+  body: BodyInit,
+  headers: HeadersInit | undefined,
+  table: Record<string, ClientIdentity>,
+  capture: PlayerCapture | undefined,
+): { body: BodyInit; headers: HeadersInit | undefined } {
+  const text =
+    typeof body === 'string'
+      ? body
+      : body instanceof ArrayBuffer || ArrayBuffer.isView(body)
+        ? new TextDecoder().decode(body)
+        : undefined;
+  if (text === undefined) return { body, headers };
+  let json: { context?: { client?: Record<string, unknown> } };
+  try {
+    json = JSON.parse(text) as typeof json;
+  } catch {
+    return { body, headers };
+  }
+  if (!json?.context?.client) return { body, headers };
+  const out = new Headers(headers);
+  const id = applyClientIdentity(json.context, table, capture?.variant);
+  if (id) {
+    out.set('User-Agent', id.userAgent);
+    out.set('X-Youtube-Client-Version', id.version);
+    if (capture) capture.clientVersion = id.version;
+  }
+  if (capture?.visitorData) {
+    json.context.client.visitorData = capture.visitorData;
+    out.set('X-Goog-Visitor-Id', capture.visitorData);
+  }
+  return { body: JSON.stringify(json), headers: out };
 }

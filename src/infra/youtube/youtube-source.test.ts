@@ -156,7 +156,13 @@ describe('getFrameSource', () => {
   it('picks the narrowest video-only stream at least as wide as asked, on baseUrl', async () => {
     const { src } = source({ player: () => json(player) });
     const frames = await src.getFrameSource(ID, 600);
-    expect(frames).toEqual({ kind: 'stream', url: `${BASE}/videoplayback?itag=134&id=own`, width: 640, height: 360 });
+    expect(frames).toEqual({
+      kind: 'stream',
+      url: `${BASE}/videoplayback?itag=134&id=own`,
+      width: 640,
+      height: 360,
+      egress: 'direct',
+    });
     expect(await src.getFrameSource(ID, 4000)).toMatchObject({ width: 1280 });
   });
 
@@ -175,6 +181,7 @@ describe('getFrameSource', () => {
       rows: 5,
       interval: 5,
       count: 24,
+      egress: 'direct',
     });
     expect(frames.sheetUrl(1)).toBe(`${BASE}/sb/OwnVideo001/storyboard3_L2/M1.jpg?sqp=own&sigh=rs%24CCC`);
   });

@@ -1,8 +1,8 @@
-import { segmentsJsonOf, storedPageOf } from '../../domain/subtitles/fetch-transcript.ts';
 import { getTranscript } from '../../domain/subtitles/get-transcript.ts';
 import { GetSubtitlesInput, TranscriptAnswer } from '../../domain/subtitles/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { MCP_PAGE_SEGMENTS, transcriptAnswerText } from '../mcp-text.ts';
+import { storedOutput } from '../stored-output.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { credits, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../../domain/pricing/prices.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
@@ -57,7 +57,7 @@ export const getSubtitles = keyedProcedure
     ],
   })
   .input(GetSubtitlesInput.extend({ callbackUrl: CallbackUrl }))
-  .output(TranscriptAnswer)
+  .output(storedOutput(TranscriptAnswer))
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) => {
     const out = await withJobCallback(ctx, callbackUrl, () =>
       getTranscript(
@@ -66,20 +66,5 @@ export const getSubtitles = keyedProcedure
         { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) },
       ),
     );
-    if (out.status !== 'succeeded') return acceptedUnlessDone(ctx, out);
-    const page = ctx.out.takesStoredPage ? storedPageOf(out) : undefined;
-    if (page) {
-      // A page of a stored transcript: its segments were validated when stored, and the bridge renders them itself.
-      ctx.out.takesStoredPage = false;
-      ctx.out.storedPage = page;
-      return { ...out, segments: [] };
-    }
-    const json = ctx.out.splicesSegments ? segmentsJsonOf(out) : undefined;
-    if (json === undefined) return out;
-    // A whole stored transcript: the bridge sends its stored JSON text in place of the empty array (no parse,
-    // no validation of 1,000 segments, no serialization).
-    ctx.out.splicesSegments = false;
-    ctx.out.segmentsJson = json;
-    const { segments: _whole, ...rest } = out;
-    return { ...rest, segments: [] };
+    return out.status === 'succeeded' ? out : acceptedUnlessDone(ctx, out);
   });

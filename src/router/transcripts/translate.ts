@@ -1,8 +1,9 @@
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { withCallback } from '../task-callback.ts';
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
-import { TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
+import { type TranslateAnswer, TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
+import { storedOutput } from '../stored-output.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { credits, hourlyPrice, PER_STARTED_HOUR } from '../../domain/pricing/prices.ts';
 
@@ -39,7 +40,7 @@ export const translateTranscript = keyedProcedure
     errors: ['TRANSCRIPT_NOT_FOUND', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDITS', 'LLM_FAILED'],
   })
   .input(TranslateInput.extend({ callbackUrl: CallbackUrl }))
-  .output(TranslateOutput)
+  .output(storedOutput<typeof TranslateOutput, TranslateAnswer>(TranslateOutput))
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
     acceptedUnlessDone(
       ctx,

@@ -1,11 +1,12 @@
 // In-process PO token minting with bgutils-js and jsdom, in a worker thread of its own (bgutils-worker.ts): the DOM
 // globals BotGuard needs and the interpreter script YouTube sends stay out of the service's realm. The worker
-// caches its minter for the integrity token's lifetime; token-cache.ts keeps one token per video on this side.
+// keeps one minter per egress identity (its page, fetched through that identity's proxy) for the integrity token's
+// lifetime; token-cache.ts keeps one token per identity and video on this side.
 // The HTTP provider (a bgutil-ytdlp-pot-provider container) does the same work out of process and is the one to
 // prefer in production.
 import { Worker } from 'node:worker_threads';
 import type { MintedToken, PoTokenProvider } from '../../../domain/youtube/po-token.ts';
-import type { WorkerAnswer, WorkerSettings } from './bgutils-worker.ts';
+import type { WorkerAnswer, WorkerRequest, WorkerSettings } from './bgutils-worker.ts';
 
 export interface InProcessProvider extends PoTokenProvider {
   close(): Promise<void>;
@@ -13,11 +14,12 @@ export interface InProcessProvider extends PoTokenProvider {
 
 export function createInProcessTokenProvider(settings: {
   baseUrl?: string;
-  proxyUrl?: string;
+  /** The proxy URL of an egress identity (none: direct): the page and BotGuard's requests leave through it. */
+  proxyFor?: (identity: string) => string | undefined;
   timeoutMs?: number;
 }): InProcessProvider {
   const timeoutMs = settings.timeoutMs ?? 30_000;
-  const workerSettings: WorkerSettings = { baseUrl: settings.baseUrl, proxyUrl: settings.proxyUrl, timeoutMs };
+  const workerSettings: WorkerSettings = { baseUrl: settings.baseUrl, timeoutMs };
   // Sources run as .ts (type stripping) or, in the image, compiled to .js beside this file.
   const script = new URL(`./bgutils-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   let worker: Worker | undefined;
@@ -42,7 +44,10 @@ export function createInProcessTokenProvider(settings: {
       pending.delete(answer.id);
       clearTimeout(p.timer);
       if ('error' in answer) p.reject(new Error(`in-process PO token minting failed: ${answer.error}`));
-      else p.resolve({ token: answer.token, expiresAt: new Date(answer.expiresAt) });
+      else {
+        const { id: _id, expiresAt, ...minted } = answer;
+        p.resolve({ ...minted, expiresAt: new Date(expiresAt) });
+      }
     });
     // A crashed worker is replaced on the next mint.
     const gone = (error: Error) => {
@@ -55,7 +60,7 @@ export function createInProcessTokenProvider(settings: {
   };
   return {
     kind: 'bgutils',
-    mint(videoId, signal) {
+    mint(videoId, signal, identity) {
       signal?.throwIfAborted();
       worker ??= start();
       const id = ++next;
@@ -66,7 +71,8 @@ export function createInProcessTokenProvider(settings: {
           reject(new Error(`in-process PO token minting took longer than ${timeoutMs} ms`));
         }, timeoutMs * 2);
         pending.set(id, { resolve, reject, timer });
-        worker!.postMessage({ id, videoId });
+        const request: WorkerRequest = { id, videoId, proxyUrl: identity ? settings.proxyFor?.(identity) : undefined };
+        worker!.postMessage(request);
       });
     },
     async close() {

@@ -1,5 +1,6 @@
-// One token per video, kept until shortly before it expires; concurrent asks for one video share one mint. Bounded:
-// the oldest entries go first once `max` videos are held.
+// One token per egress identity and video, kept until shortly before it expires; concurrent asks share one mint.
+// Per identity: a token is bound to the page session (visitor data) its identity was given, so the requests that
+// use it must leave from the same identity. Bounded: the oldest entries go first once `max` are held.
 import type { MintedToken, PoTokenProvider } from '../../../domain/youtube/po-token.ts';
 
 /** A token is not used in its last minutes: a request made with it must still be accepted when it arrives. */
@@ -7,13 +8,13 @@ const MARGIN_MS = 5 * 60_000;
 
 export interface TokenCache {
   readonly kind: string;
-  /** The cached or freshly minted token for this video; throws what the provider threw. */
-  forVideo(videoId: string, signal?: AbortSignal): Promise<string>;
+  /** The cached or freshly minted token for this video through this identity; throws what the provider threw. */
+  forVideo(videoId: string, identity: string, signal?: AbortSignal): Promise<MintedToken>;
 }
 
 export function createTokenCache(
   provider: PoTokenProvider,
-  opts: { max?: number; now?: () => number } = {},
+  opts: { max?: number; now?: () => number; onMint?: (minted: MintedToken) => void } = {},
 ): TokenCache {
   const max = opts.max ?? 5_000;
   const now = opts.now ?? Date.now;
@@ -21,20 +22,22 @@ export function createTokenCache(
   const minting = new Map<string, Promise<MintedToken>>();
   return {
     kind: provider.kind,
-    async forVideo(videoId, signal) {
-      const held = tokens.get(videoId);
-      if (held && held.expiresAt.getTime() - MARGIN_MS > now()) return held.token;
-      tokens.delete(videoId);
-      let pending = minting.get(videoId);
+    async forVideo(videoId, identity, signal) {
+      const key = `${identity}\u0000${videoId}`;
+      const held = tokens.get(key);
+      if (held && held.expiresAt.getTime() - MARGIN_MS > now()) return held;
+      tokens.delete(key);
+      let pending = minting.get(key);
       if (!pending) {
         // The first asker's signal does not cancel a mint others may be waiting for.
-        pending = provider.mint(videoId).finally(() => minting.delete(videoId));
-        minting.set(videoId, pending);
+        pending = provider.mint(videoId, undefined, identity).finally(() => minting.delete(key));
+        pending.then(opts.onMint, () => {});
+        minting.set(key, pending);
       }
       const minted = await (signal ? raceAbort(pending, signal) : pending);
       if (tokens.size >= max) tokens.delete(tokens.keys().next().value!);
-      tokens.set(videoId, minted);
-      return minted.token;
+      tokens.set(key, minted);
+      return minted;
     },
   };
 }
