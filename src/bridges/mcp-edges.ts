@@ -1,6 +1,7 @@
 // Answers /mcp gives before the SDK sees a message, where the SDK's own would break a MUST of the revision served:
 // an unsupported MCP-Protocol-Version (its 2025 transport answers -32000 with "id": null), a cursor on a list that
-// has one page only (its handlers ignore it and answer the whole list).
+// has one page only (its handlers ignore it and answer the whole list), params of the wrong type (its handlers
+// answer -32603 with the validator's dump).
 import type { JsonRpcId } from './errors/mcp-error.ts';
 import { INVALID_PARAMS, isServedRevision, MCP_REVISIONS, UNSUPPORTED_VERSION } from './mcp-versions.ts';
 
@@ -70,4 +71,36 @@ export async function withServedVersions(response: Response): Promise<Response> 
   if (body?.error?.code !== UNSUPPORTED_VERSION) return new Response(text, response);
   body.error.data = { ...body.error.data, supported: [...MCP_REVISIONS] };
   return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+}
+
+/** The params whose type the SDK checks only as it calls a handler, where a mismatch is an internal error. */
+const STRING_PARAMS: Record<string, { required?: 'uri' | 'name'; optional?: 'cursor' }> = {
+  'resources/read': { required: 'uri' },
+  'prompts/get': { required: 'name' },
+  'resources/list': { optional: 'cursor' },
+  'resources/templates/list': { optional: 'cursor' },
+  'prompts/list': { optional: 'cursor' },
+  'tools/list': { optional: 'cursor' },
+};
+
+/** Params of the wrong type on those methods: invalid params (-32602), as the SDK answers them for tools/call. */
+export function malformedParams(message: McpMessage | undefined): Response | undefined {
+  const rule = message?.method ? STRING_PARAMS[message.method] : undefined;
+  if (!rule) return undefined;
+  const p = message?.params ?? {};
+  const bad = (why: string) => jsonRpcError(200, message, INVALID_PARAMS, `Invalid ${message?.method} request: ${why}`);
+  if (rule.required && typeof p[rule.required] !== 'string') return bad(`params.${rule.required} must be a string`);
+  if (rule.optional && p[rule.optional] !== undefined && typeof p[rule.optional] !== 'string')
+    return bad(`params.${rule.optional} must be a string`);
+  const args = p.arguments;
+  if (
+    message?.method === 'prompts/get' &&
+    args !== undefined &&
+    (typeof args !== 'object' ||
+      args === null ||
+      Array.isArray(args) ||
+      Object.values(args).some((v) => typeof v !== 'string'))
+  )
+    return bad('params.arguments must be an object of strings');
+  return undefined;
 }

@@ -157,6 +157,16 @@ function encodeCursor(p: LibraryPosition): string {
   return Buffer.from(JSON.stringify([p.seenAt, p.uri])).toString('base64url');
 }
 
+/** PostgreSQL's text form of a timestamptz that is a real instant (a month 13 or a 31 February would fail the query). */
+function isTimestamp(s: string): boolean {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?[+-](\d\d)(?::\d\d)?$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d, h, mi, sec, oh] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
+  const day = new Date(0);
+  day.setUTCFullYear(y, mo - 1, d);
+  return y >= 1 && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 16;
+}
+
 /** A cursor we gave, or -32602: it names a position in the account's own list, nothing else. */
 function decodeCursor(cursor: string): LibraryPosition {
   const invalid = () =>
@@ -170,8 +180,7 @@ function decodeCursor(cursor: string): LibraryPosition {
   }
   if (!Array.isArray(v) || v.length !== 2) throw invalid();
   const [seenAt, uri] = v;
-  if (typeof seenAt !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?[+-]\d\d(:\d\d)?$/.test(seenAt))
-    throw invalid();
+  if (typeof seenAt !== 'string' || !isTimestamp(seenAt)) throw invalid();
   if (typeof uri !== 'string' || !uri.startsWith('subtext://') || uri.length > 1024) throw invalid();
   return { seenAt, uri };
 }

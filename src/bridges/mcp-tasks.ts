@@ -125,9 +125,11 @@ export async function answerTaskRequest(
   try {
     if (message.method === 'tasks/get')
       return { jsonrpc: '2.0', id, result: { resultType: 'complete', ...(await getTask(taskId, callTool)) } };
-    // Both need the task to exist and be the caller's.
-    await getTask(taskId, callTool);
-    if (message.method === 'tasks/cancel' && taskId.startsWith('bat_')) await callTool('cancel_batch', { id: taskId });
+    // The request was counted as one call: a batch is cancelled by cancel_batch alone (it answers another account's
+    // batch as not found), the rest need the task to exist and be the caller's.
+    if (message.method === 'tasks/cancel' && taskId.startsWith('bat_')) {
+      if ((await callTool('cancel_batch', { id: taskId })).isError) throw new TaskNotFound(taskId);
+    } else await getTask(taskId, callTool);
     // tasks/update: no Subtext task ever asks for input, so any inputResponses are for keys never issued: ignored.
     return { jsonrpc: '2.0', id, result: { resultType: 'complete' } };
   } catch (err) {

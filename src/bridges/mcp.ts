@@ -15,7 +15,14 @@ import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
 import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
-import { idOf, inventedCursor, unsupportedVersion, withServedVersions, type McpMessage } from './mcp-edges.ts';
+import {
+  idOf,
+  inventedCursor,
+  malformedParams,
+  unsupportedVersion,
+  withServedVersions,
+  type McpMessage,
+} from './mcp-edges.ts';
 import { registerPrompts } from './mcp-prompts.ts';
 import {
   createLibraryNotes,
@@ -317,7 +324,7 @@ export function createMcpEndpoint(textBytes: number) {
         answer,
       );
     }
-    const refusal = unsupportedVersion(request.headers, single) ?? inventedCursor(single);
+    const refusal = unsupportedVersion(request.headers, single) ?? inventedCursor(single) ?? malformedParams(single);
     if (refusal) {
       refusal.headers.set('x-request-id', ctx.requestId);
       return refusal;

@@ -3,7 +3,7 @@ import { newId } from '../ids.ts';
 import { OAuthProblem, UnredirectableProblem } from './oauth-error.ts';
 import type { AccessTokens, Grant, OAuthClient, OAuthStore } from './ports.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
-import { type ClientDocuments, checkClientIdUrl, isClientIdUrl } from './client-documents.ts';
+import { type ClientDocuments, checkClientIdUrl, isClientIdUrl, shownClientName } from './client-documents.ts';
 import { MCP_SCOPE } from './scope.ts';
 
 export { MCP_SCOPE, SCOPE_DESCRIPTIONS } from './scope.ts';
@@ -66,7 +66,7 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
   if ((m.response_types ?? ['code']).some((r) => r !== 'code')) {
     throw new OAuthProblem('invalid_client_metadata', 'response_types may be code only');
   }
-  const name = (m.client_name ?? '').trim().slice(0, 100) || 'Unnamed MCP client';
+  const name = shownClientName(m.client_name) || 'Unnamed MCP client';
   const client: OAuthClient = {
     id: newId('oac'),
     name,
@@ -79,7 +79,7 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
       application_type: applicationType,
       token_endpoint_auth_method: 'none',
       scope: MCP_SCOPE,
-      ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.slice(0, 500) } : {}),
+      ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.replaceAll('\u0000', '').slice(0, 500) } : {}),
     },
   };
   await p.store.saveClient(client);

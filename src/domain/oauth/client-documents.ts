@@ -11,6 +11,16 @@ export const isClientIdUrl = (id: string) => id.startsWith('https://');
 /** The draft's limit an authorization server may apply to a document (section 6.1). */
 export const MAX_DOCUMENT_BYTES = 5 * 1024;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
+const NOT_SHOWN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * A client's name as the consent page shows it: control and bidirectional-override characters dropped (a NUL cannot
+ * be stored; an override could make the page read otherwise than it says), trimmed, at most 100 characters.
+ */
+export const shownClientName = (name: unknown) =>
+  typeof name === 'string' ? name.replace(NOT_SHOWN, '').trim().slice(0, 100) : '';
+
 const refuse = (why: string) =>
   new UnredirectableProblem(`The client_id is a client metadata document URL that cannot be used: ${why}.`);
 
@@ -52,7 +62,7 @@ export function clientFromDocument(url: string, doc: unknown): OAuthClient {
     throw refuse(`its redirect_uris are not allowed (${(err as Error).message})`);
   }
   const host = new URL(url).host;
-  const given = typeof d.client_name === 'string' ? d.client_name.trim().slice(0, 100) : '';
+  const given = shownClientName(d.client_name);
   return {
     id: url,
     name: given || host,

@@ -17,6 +17,10 @@ export function checkRedirectUris(uris: string[]): void {
     } catch {
       throw new OAuthProblem('invalid_redirect_uri', `Not an absolute URI: ${JSON.stringify(raw.slice(0, 100))}`);
     }
+    // Control characters (NUL above all, which PostgreSQL cannot store) have no place in a URI.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
+    if (/[\u0000-\u001f\u007f]/.test(raw))
+      throw new OAuthProblem('invalid_redirect_uri', 'A redirect URI must not contain control characters');
     if (raw.length > 2000)
       throw new OAuthProblem('invalid_redirect_uri', 'A redirect URI is limited to 2,000 characters');
     if (u.hash || raw.includes('#'))

@@ -83,13 +83,15 @@ export const toVtt = (segments: TimedSegment[], headings?: readonly ChapterHeadi
   segments
     .map((s, i) => {
       const notes = headingsAt(headings, i).map((h) => `NOTE Chapter ${clock(h.start)} ${vttNote(h.title)}\n\n`);
-      const payload = s.words?.length ? wordCues(s, s.words) : cueText(s.text).replace(/-->/g, '->');
+      const payload = s.words?.length ? wordCues(s, s.words) : noArrow(cueText(s.text));
       return `${notes.join('')}${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${payload}\n`;
     })
     .join('\n');
 
 const vttEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const vttNote = (text: string) => oneLine(text).replace(/-->/g, '->');
+/** No "-->" left (it starts a cue): a run of dashes before ">" becomes one, so "--->" cannot leave an arrow behind. */
+const noArrow = (text: string) => text.replace(/-{2,}>/g, '->');
+const vttNote = (text: string) => noArrow(oneLine(text));
 
 /**
  * A cue's words as YouTube's own VTT writes them: the first plain, each next one after its timestamp in a `<c>`
@@ -109,10 +111,11 @@ function wordCues(s: Segment, words: readonly { start: number; text: string }[])
     .join('');
 }
 
-// Lines trimmed and joined with one space (a pattern like /\s*\n\s*/ is quadratic on a long run of spaces).
+// Lines trimmed and joined with one space (a pattern like /\s*\n\s*/ is quadratic on a long run of spaces). A lone
+// carriage return is a line break to WebVTT too.
 const oneLine = (text: string) =>
   text
-    .split('\n')
+    .split(/\r\n|\r|\n/)
     .map((l) => l.trim())
     .filter(Boolean)
     .join(' ');

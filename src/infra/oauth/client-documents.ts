@@ -61,9 +61,12 @@ export function createClientDocuments(opts: ClientDocumentOptions = {}): ClientD
         `fetching it answered HTTP ${res.status}${res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : ''}`,
       );
     }
+    // A body that stalls past the deadline or is cut off mid-way is as unusable as a failed request.
     const body = await readCapped(res.body as AsyncIterable<Uint8Array> | null, MAX_DOCUMENT_BYTES, () =>
       unusable(`its document is larger than ${MAX_DOCUMENT_BYTES} bytes`),
-    );
+    ).catch((err: unknown) => {
+      throw err instanceof UnredirectableProblem ? err : unusable('it could not be fetched');
+    });
     try {
       return { doc: JSON.parse(body.toString('utf8')), ttl: ttlOf(res.headers.get('cache-control')) };
     } catch {

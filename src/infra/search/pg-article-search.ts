@@ -339,7 +339,8 @@ async function newestRestByDate({ sql, tx, filters, inRest }: Scope, at: Positio
 const Key = z.tuple([
   z
     .string()
-    .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
+    // Year 1 on: PostgreSQL has no year 0 (the query would fail on it).
+    .regex(/^(?!0000)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
     .refine((t) => {
       const d = new Date(`${t.slice(0, 23)}Z`);
       return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === t.slice(0, 19);
