@@ -17,6 +17,12 @@ const SIZE = Number(process.env.BENCH_INVARIANT_SIZE ?? 25);
 const WIDTH = Number(process.env.BENCH_INVARIANT_WIDTH ?? 4);
 
 export async function run(): Promise<BenchSection[]> {
+  // An unhandled rejection ends the run, as it would end the service: say which query it was (postgres.js errors
+  // carry it, not enumerable), since the stack may show only the driver's frames.
+  process.on('unhandledRejection', (e: any) => {
+    console.error('[invariants] unhandled rejection:', e?.code, e?.message, 'query:', e?.query, '\n', e?.stack);
+    process.exit(1);
+  });
   if (!audioAvailable || !browseAvailable) throw new Error('the shared audio and browse fixtures are needed');
   const rows: (string | number)[][] = [];
   const found: string[] = [];

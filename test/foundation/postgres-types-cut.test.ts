@@ -1,0 +1,75 @@
+// postgres.js 3.4.9 sends the array-types query (`fetch_types`) first on every new connection and drops its promise:
+// a connection cut during it became an unhandled rejection that ended the process (a database blip during the long
+// invariant run). patches/postgres+3.4.9.patch catches it; the query that waited for the connection still gets the
+// error, and the pool goes on. vitest fails this file on any unhandled rejection.
+import net from 'node:net';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../support/databases.ts';
+
+/**
+ * A relay to the database that cuts the first connection whose client sends the array-types query and resets the
+ * reconnection that follows (the database still away), then passes everything.
+ */
+async function cutOnTypesQuery(target: URL) {
+  let cuts = 0;
+  let resets = 0;
+  const server = net.createServer((client) => {
+    if (cuts === 1 && resets === 0) {
+      resets++;
+      return client.resetAndDestroy();
+    }
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    const both = () => (client.destroy(), upstream.destroy());
+    client.on('error', both);
+    upstream.on('error', both);
+    client.on('data', (chunk: Buffer) => {
+      if (cuts === 0 && chunk.includes('pg_catalog.pg_type')) {
+        cuts++;
+        return both();
+      }
+      upstream.write(chunk);
+    });
+    upstream.pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as net.AddressInfo).port, cuts: () => cuts, close: () => server.close() };
+}
+
+describe('postgres.js: a connection cut while it fetches array types', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let relay: Awaited<ReturnType<typeof cutOnTypesQuery>>;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    relay = await cutOnTypesQuery(new URL(db.url));
+  });
+  afterAll(async () => {
+    relay?.close();
+    await db?.drop();
+  });
+
+  it('fails the waiting query (or it runs on the reconnection) and leaves no unhandled rejection', async () => {
+    const url = new URL(db.url);
+    url.host = `127.0.0.1:${relay.port}`;
+    const sql = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const first = await sql`select 1 as one`.then(
+        (rows) => rows[0]?.one,
+        (err: { code?: string }) => err.code,
+      );
+      expect(relay.cuts()).toBe(1);
+      expect([1, 'CONNECTION_CLOSED', 'ECONNRESET']).toContain(first);
+      expect(unhandled).toEqual([]);
+      // The pool goes on: the next query runs on a new connection, array types fetched.
+      expect((await sql`select ${[1, 2]}::int[] as xs`)[0]!.xs).toEqual([1, 2]);
+      await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
