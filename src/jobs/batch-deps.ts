@@ -2,6 +2,8 @@
 import type { Deps } from '../deps.ts';
 import type { WebhookDeps } from '../domain/webhooks/deliver-webhook.ts';
 import { enqueueBatchItems, enqueueWebhook } from './batch-queues.ts';
+import { BATCH_ITEM_QUEUE } from './queues.ts';
+import type { SweepItemsDeps } from '../domain/batches/sweep-stalled-items.ts';
 import { getJob } from '../domain/tasks/get-job.ts';
 import { isFinal } from '../domain/tasks/schemas.ts';
 import type { TaskWebhookDeps } from '../domain/webhooks/task-webhooks.ts';
@@ -22,6 +24,14 @@ export const batchDeps = (d: Deps) => ({
   webhooks: d.webhooks,
   enqueue: webhookDeps(d).enqueue,
   enqueueItems: (batchId: string, positions: number[]) => enqueueBatchItems(d.queue, batchId, positions),
+});
+
+export const sweepItemsDeps = (d: Deps): SweepItemsDeps => ({
+  ...batchDeps(d),
+  tasks: d.tasks,
+  ledger: d.ledger,
+  log: d.log,
+  queue: BATCH_ITEM_QUEUE,
 });
 
 export const taskWebhookDeps = (d: Deps): TaskWebhookDeps => ({

@@ -1,0 +1,50 @@
+// A job (translation, article, speech-to-text) whose task no run will move again: a request that joined the job
+// after its last update, with its wait run out, or a job given up after its worker was killed on every attempt. GET
+// /jobs/{id} settled such a task when read; nobody reading it left it queued forever, and its callback never fired
+// (the long invariant run found a joined translation left `queued`). The workers' sweep settles it from what is
+// stored, and the callback is sent. A task whose job is still queued or running is left alone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedAvailable } from '../support/fixture-files.ts';
+import { browseAvailable } from '../support/youtube-browse-replay.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { pollUntil } from '../subtitles/recorded-youtube.ts';
+import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
+
+describe.skipIf(!sharedAvailable || !browseAvailable)('tasks whose job ended without them', { timeout: 60_000 }, () => {
+  let h: BatchHarness;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    h = await startBatchHarness();
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await receiver?.close();
+  });
+
+  it('are settled by the sweep (failed, nothing stored) and their callback fires; one with a live job is not', async () => {
+    const { accountId } = await h.s.newKey({ credits: 5 });
+    const deps = h.s.deps;
+    const task = (key: string) =>
+      deps.tasks.create({
+        accountId,
+        kind: 'translation',
+        input: { videoId: 'ud9d5cMDP_0', sourceLang: 'de', targetLang: 'fr', resolvedSourceLang: 'de' },
+        requestId: `req_${key}`,
+        jobKey: key,
+      });
+    const orphan = await task('tr:ud9d5cMDP_0:de:fr:orphan');
+    const alive = await task('tr:ud9d5cMDP_0:de:fr:alive');
+    // The live one's job waits in the queue (start_after far ahead): the sweep must leave its task alone.
+    await deps.queue.boss.send('llm', { kind: 'noop' }, { singletonKey: alive.jobKey!, startAfter: 3600 });
+    await deps.webhooks.register({ accountId, jobId: orphan.id, url: receiver.url });
+    // Both untouched for a minute, as a task nobody read since its job ended.
+    await deps.sql`update tasks set updated_at = now() - interval '1 minute' where account_id = ${accountId}`;
+
+    await pollUntil(async () => (await deps.tasks.read(orphan.id, accountId))!.status === 'failed', 'the sweep', 20_000);
+    expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
+    const [hook] = await receiver.waitFor(1);
+    expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });
+    expect((await deps.tasks.read(alive.id, accountId))!.status).toBe('queued');
+  });
+});
