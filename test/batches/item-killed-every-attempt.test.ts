@@ -38,7 +38,9 @@ describe.skipIf(!sharedAvailable)('a batch item killed on every attempt', { time
     // pg-boss's least heartbeat: a killed worker's jobs are retried about 10-15 s after the kill.
     JOB_EXPIRE_SECONDS: '10',
   });
-  const overrides = () => ({ webhookTransport: createWebhookTransport({ policy: (ip: string) => ip === '127.0.0.1' }) });
+  const overrides = () => ({
+    webhookTransport: createWebhookTransport({ policy: (ip: string) => ip === '127.0.0.1' }),
+  });
 
   beforeAll(async () => {
     yt = await startLoopbackYoutube(recordedRoutes());

@@ -41,7 +41,11 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('tasks whose job ended wit
     // Both untouched for a minute, as a task nobody read since its job ended.
     await deps.sql`update tasks set updated_at = now() - interval '1 minute' where account_id = ${accountId}`;
 
-    await pollUntil(async () => (await deps.tasks.read(orphan.id, accountId))!.status === 'failed', 'the sweep', 20_000);
+    await pollUntil(
+      async () => (await deps.tasks.read(orphan.id, accountId))!.status === 'failed',
+      'the sweep',
+      20_000,
+    );
     expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
     const [hook] = await receiver.waitFor(1);
     expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });

@@ -20,7 +20,10 @@ async function cutOnTypesQuery(target: URL) {
       return client.resetAndDestroy();
     }
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    const both = () => (client.destroy(), upstream.destroy());
+    const both = () => {
+      client.destroy();
+      upstream.destroy();
+    };
     client.on('error', both);
     upstream.on('error', both);
     client.on('data', (chunk: Buffer) => {

@@ -52,7 +52,9 @@ export interface BatchStore {
   stalledItems(
     queue: string,
     queuedGraceSeconds: number,
-  ): Promise<{ batchId: string; position: number; accountId: string; requestId: string; status: 'queued' | 'running' }[]>;
+  ): Promise<
+    { batchId: string; position: number; accountId: string; requestId: string; status: 'queued' | 'running' }[]
+  >;
   /** Every queued item becomes cancelled; returns how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;
   /**

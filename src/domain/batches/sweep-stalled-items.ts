@@ -7,7 +7,8 @@
 import type { JobError } from '../tasks/schemas.ts';
 import { settleBatch, type RunItemDeps } from './run-batch-item.ts';
 
-export interface SweepItemsDeps extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'tasks' | 'ledger' | 'log'> {
+export interface SweepItemsDeps
+  extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'tasks' | 'ledger' | 'log'> {
   /** The batch-item queue's name, whose live jobs keep an item out of the sweep. */
   queue: string;
   /** Sends the first job of these items again (same key: a no-op for an item whose job exists). */
