@@ -226,6 +226,9 @@ export async function makeAccounts(stack: InvariantStack): Promise<Account[]> {
   );
 }
 
+/** Longer than any one operation may take: its calls time out at 60 s, a worker restart is retried 5 times. */
+const OP_TIMEOUT_MS = 180_000;
+
 /** Runs `program` with up to `width` operations in flight at once. */
 export async function runProgram(
   stack: InvariantStack,
@@ -239,10 +242,17 @@ export async function runProgram(
     while (next < program.length) {
       const op = program[next++]!;
       const t0 = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      // An operation that never ends is a violation too (a hang), and must not stall the rest of the run.
+      const hung = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no end after ${OP_TIMEOUT_MS / 1000} s`)), OP_TIMEOUT_MS);
+      });
       try {
-        await runOp(stack, accounts, op, log);
+        await Promise.race([runOp(stack, accounts, op, log), hung]);
       } catch (e) {
         log.violations.push(`operation ${JSON.stringify(op)} threw: ${(e as Error).message}`);
+      } finally {
+        clearTimeout(timer);
       }
       log.operations++;
       const kind = 'broken' in op && op.broken ? `${op.kind} (broken)` : op.kind;

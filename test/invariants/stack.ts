@@ -103,7 +103,18 @@ export async function startInvariantStack(
     async replaceWorker() {
       await worker.kill();
       stack.kills++;
-      worker = await startKillableWorker(database.url, env, overrides());
+      // The new one may meet a database briefly away (a blip) or full (other clients of a shared server): it is
+      // started again once `select 1` answers, a few times.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          worker = await startKillableWorker(database.url, env, overrides());
+          return;
+        } catch (err) {
+          if (attempt === 5) throw err;
+          await s.deps.sql`select 1`.catch(() => {});
+          await new Promise((r) => setTimeout(r, 500 * attempt));
+        }
+      }
     },
     async close() {
       await worker.close();

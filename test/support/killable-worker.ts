@@ -41,8 +41,9 @@ export async function startKillableWorker(
     runtime = await buildDeps(config, createLogger(config.LOG_LEVEL), overrides);
     await startWorkers(runtime.deps, { work: true });
   } catch (err) {
-    await runtime?.close().catch(() => {});
+    // Cut first and do not wait: a pg-boss that never started may never finish stopping.
     relay.cut();
+    void runtime?.close().catch(() => {});
     throw err;
   }
   const rt = runtime;
@@ -59,7 +60,10 @@ export async function startKillableWorker(
     async close() {
       if (dead) return;
       dead = true;
-      await rt.close().catch(() => {});
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((r) => (timer = setTimeout(r, 30_000)));
+      await Promise.race([rt.close().catch(() => {}), late]);
+      clearTimeout(timer);
       relay.cut();
     },
   };
