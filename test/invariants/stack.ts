@@ -100,28 +100,36 @@ export async function startInvariantStack(
     tokens: [],
     kills: 0,
     databaseUrl: database.url,
-    async replaceWorker() {
-      await worker.kill();
-      stack.kills++;
-      // The new one may meet a database briefly away (a blip) or full (other clients of a shared server): it is
-      // started again once `select 1` answers, a few times.
-      for (let attempt = 1; ; attempt++) {
-        try {
-          worker = await startKillableWorker(database.url, env, overrides());
-          return;
-        } catch (err) {
-          if (attempt === 5) throw err;
-          await s.deps.sql`select 1`.catch(() => {});
-          await new Promise((r) => setTimeout(r, 500 * attempt));
-        }
-      }
+    replaceWorker() {
+      // One replacement at a time: two at once would each start a worker, and one would never be killed.
+      const next = replacing.then(replace, replace);
+      replacing = next.catch(() => {});
+      return next;
     },
     async close() {
+      await replacing;
       await worker.close();
       await s.close();
       await Promise.all([yt.close(), files.close(), whisper.close(), model.close(), receiver.close()]);
       if (!opts.database) await database.drop();
     },
   };
+  let replacing: Promise<void> = Promise.resolve();
+  async function replace() {
+    await worker.kill();
+    stack.kills++;
+    // The new one may meet a database briefly away (a blip) or full (other clients of a shared server): it is
+    // started again once `select 1` answers, a few times.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        worker = await startKillableWorker(database.url, env, overrides());
+        return;
+      } catch (err) {
+        if (attempt === 5) throw err;
+        await s.deps.sql`select 1`.catch(() => {});
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  }
   return stack;
 }
