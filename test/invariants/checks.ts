@@ -6,7 +6,7 @@ import { hole } from './known-holes.ts';
 import type { Account, Log } from './program.ts';
 import { record } from './program.ts';
 import { DAILY_FREE_CREDITS, type InvariantStack } from './stack.ts';
-import type { Surface } from './surfaces.ts';
+import type { Answer, Surface } from './surfaces.ts';
 
 /**
  * Stored results and the ledger operation that pays for them. A stored row is paid by exactly one charge that was
@@ -63,6 +63,20 @@ export async function checkInvariants(stack: InvariantStack, accounts: Account[]
   await checkIsolation(stack, accounts, log);
 }
 
+/**
+ * A check's read, asked again while it answers 503: after the program nothing is cut, but a database server shared
+ * with other clients may be full for a moment (53300, answered 503 SERVICE_BUSY), and a 503 says "retry".
+ */
+async function readSettled(stack: InvariantStack, read: () => Promise<Answer>): Promise<Answer> {
+  let answer = await read();
+  for (let i = 1; i <= 5 && answer.status === 503; i++) {
+    await stack.s.deps.sql`select 1`.catch(() => {});
+    await new Promise((r) => setTimeout(r, 200 * i));
+    answer = await read();
+  }
+  return answer;
+}
+
 /** Every balance is the sum of its ledger entries (the free half: today's allowance plus today's free deltas). */
 async function checkBalances(stack: InvariantStack, accounts: Account[], log: Log) {
   const sql = stack.s.deps.sql;
@@ -100,7 +114,7 @@ async function checkBalances(stack: InvariantStack, accounts: Account[], log: Lo
         log.violations.push(`account ${a.index}: balance below zero (${r.free}, ${r.purchased})`);
       // The API's balance is the ledger's too, on every surface.
       for (const surface of ['rest', 'trpc', 'mcp'] as Surface[]) {
-        const answer = await a.caller.call(surface, 'credits', {});
+        const answer = await readSettled(stack, () => a.caller.call(surface, 'credits', {}));
         record(log, a.index, 'check:credits', answer);
         const total = r.purchased + (r.free_day === today ? r.free : DAILY_FREE_CREDITS);
         const said = answer.data?.balance ?? answer.data?.total;
@@ -230,7 +244,7 @@ async function isolationOf(stack: InvariantStack, accounts: Account[], log: Log,
           [log.jobs, 'getJob'],
         ] as const) {
           for (const target of pool) {
-            const answer = await reader.caller.call(surface, route, { id: target.id });
+            const answer = await readSettled(stack, () => reader.caller.call(surface, route, { id: target.id }));
             record(log, reader.index, `check:${route}`, answer);
             const mine = target.owner === reader.index;
             if (mine && answer.status !== 200)
@@ -243,9 +257,9 @@ async function isolationOf(stack: InvariantStack, accounts: Account[], log: Log,
         }
         for (const owner of accounts) {
           if (owner === reader || hole(3)) continue;
-          const answer = await reader.caller.call(surface, 'videoInfo', {
-            videoId: mediaIdOf(owner.mediaUrl, owner.accountId),
-          });
+          const answer = await readSettled(stack, () =>
+            reader.caller.call(surface, 'videoInfo', { videoId: mediaIdOf(owner.mediaUrl, owner.accountId) }),
+          );
           record(log, reader.index, 'check:videoInfo', answer);
         }
       }),
