@@ -1,7 +1,12 @@
-// postgres.js 3.4.9 sends the array-types query (`fetch_types`) first on every new connection and drops its promise:
+// What patches/postgres+3.4.9.patch fixes in postgres.js 3.4.9, each found by the long invariant run.
+//
+// 1. It sends the array-types query (`fetch_types`) first on every new connection and drops its promise:
 // a connection cut during it became an unhandled rejection that ended the process (a database blip during the long
 // invariant run). patches/postgres+3.4.9.patch catches it; the query that waited for the connection still gets the
 // error, and the pool goes on. vitest fails this file on any unhandled rejection.
+// 2. A query that fails after some of its rows arrived (an error mid-result; a backend terminated mid-stream, as in a
+// blip) left the connection's row index where it stopped, so the next query on it got its rows after as many holes:
+// `const [row] = await sql...` read undefined, and `new Map(rows.map(...))` threw (a 500 on keyed requests).
 import net from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +77,30 @@ describe('postgres.js: a connection cut while it fetches array types', () => {
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
+      await sql.end({ timeout: 1 });
+    }
+  });
+});
+
+describe('postgres.js: a query that fails after some of its rows arrived', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+  });
+  afterAll(() => db?.drop());
+
+  it('leaves the next query on that connection its own rows, from the first', async () => {
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      // Four rows are sent, then the fifth divides by zero: the error ends the query mid-result.
+      const failed = await sql`select case when i < 5 then i else 1 / (i - i) end as x from generate_series(1, 10) i`
+        .then(() => null)
+        .catch((err: { code?: string }) => err.code);
+      expect(failed).toBe('22012');
+      const rows = await sql`select 1 as one`;
+      expect(rows.length).toBe(1);
+      expect(rows[0]).toEqual({ one: 1 });
+    } finally {
       await sql.end({ timeout: 1 });
     }
   });
