@@ -2,7 +2,8 @@
 // after its last update, with its wait run out, or a job given up after its worker was killed on every attempt. GET
 // /jobs/{id} settled such a task when read; nobody reading it left it queued forever, and its callback never fired
 // (the long invariant run found a joined translation left `queued`). The workers' sweep settles it from what is
-// stored, and the callback is sent. A task whose job is still queued or running is left alone.
+// stored, and the callback is sent. A task whose job is still queued or running is left alone. A batch whose ending run
+// died before it queued the event gets the event from the same sweep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
@@ -10,45 +11,72 @@ import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-r
 import { pollUntil } from '../subtitles/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
 
-describe.skipIf(!sharedAvailable || !browseAvailable)('tasks whose job ended without them', { timeout: 60_000 }, () => {
-  let h: BatchHarness;
-  let receiver: WebhookReceiver;
-  beforeAll(async () => {
-    h = await startBatchHarness();
-    receiver = await startWebhookReceiver();
-  });
-  afterAll(async () => {
-    await h?.close();
-    await receiver?.close();
-  });
+describe.skipIf(!sharedAvailable || !browseAvailable)(
+  'work no run will finish: stalled tasks, batch events never queued',
+  { timeout: 60_000 },
+  () => {
+    let h: BatchHarness;
+    let receiver: WebhookReceiver;
+    beforeAll(async () => {
+      h = await startBatchHarness();
+      receiver = await startWebhookReceiver();
+    });
+    afterAll(async () => {
+      await h?.close();
+      await receiver?.close();
+    });
 
-  it('are settled by the sweep (failed, nothing stored) and their callback fires; one with a live job is not', async () => {
-    const { accountId } = await h.s.newKey({ credits: 5 });
-    const deps = h.s.deps;
-    const task = (key: string) =>
-      deps.tasks.create({
+    it('are settled by the sweep (failed, nothing stored) and their callback fires; one with a live job is not', async () => {
+      const { accountId } = await h.s.newKey({ credits: 5 });
+      const deps = h.s.deps;
+      const task = (key: string) =>
+        deps.tasks.create({
+          accountId,
+          kind: 'translation',
+          input: { videoId: 'ud9d5cMDP_0', sourceLang: 'de', targetLang: 'fr', resolvedSourceLang: 'de' },
+          requestId: `req_${key}`,
+          jobKey: key,
+        });
+      const orphan = await task('tr:ud9d5cMDP_0:de:fr:orphan');
+      const alive = await task('tr:ud9d5cMDP_0:de:fr:alive');
+      // The live one's job waits in the queue (start_after far ahead): the sweep must leave its task alone.
+      await deps.queue.boss.send('llm', { kind: 'noop' }, { singletonKey: alive.jobKey!, startAfter: 3600 });
+      await deps.webhooks.register({ accountId, jobId: orphan.id, url: receiver.url });
+      // Both untouched for a minute, as a task nobody read since its job ended.
+      await deps.sql`update tasks set updated_at = now() - interval '1 minute' where account_id = ${accountId}`;
+
+      await pollUntil(
+        async () => (await deps.tasks.read(orphan.id, accountId))!.status === 'failed',
+        'the sweep',
+        20_000,
+      );
+      expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
+      const [hook] = await receiver.waitFor(1);
+      expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });
+      expect((await deps.tasks.read(alive.id, accountId))!.status).toBe('queued');
+    });
+
+    it('a batch ended by a run that died before queuing its event gets its webhook from the sweep', async () => {
+      // The long invariant run found one: a worker killed between ending the batch and queuing its event; the status
+      // moves once, so no later run queued it.
+      const { accountId } = await h.s.newKey({ credits: 5 });
+      const deps = h.s.deps;
+      const start = receiver.received.length;
+      const batch = await deps.batches.create({
         accountId,
-        kind: 'translation',
-        input: { videoId: 'ud9d5cMDP_0', sourceLang: 'de', targetLang: 'fr', resolvedSourceLang: 'de' },
-        requestId: `req_${key}`,
-        jobKey: key,
+        requestId: `req_silent_${accountId}`,
+        operation: { type: 'transcript' },
+        source: { videos: 1 },
+        callbackUrl: receiver.url,
+        videoIds: ['ud9d5cMDP_0'],
       });
-    const orphan = await task('tr:ud9d5cMDP_0:de:fr:orphan');
-    const alive = await task('tr:ud9d5cMDP_0:de:fr:alive');
-    // The live one's job waits in the queue (start_after far ahead): the sweep must leave its task alone.
-    await deps.queue.boss.send('llm', { kind: 'noop' }, { singletonKey: alive.jobKey!, startAfter: 3600 });
-    await deps.webhooks.register({ accountId, jobId: orphan.id, url: receiver.url });
-    // Both untouched for a minute, as a task nobody read since its job ended.
-    await deps.sql`update tasks set updated_at = now() - interval '1 minute' where account_id = ${accountId}`;
-
-    await pollUntil(
-      async () => (await deps.tasks.read(orphan.id, accountId))!.status === 'failed',
-      'the sweep',
-      20_000,
-    );
-    expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
-    const [hook] = await receiver.waitFor(1);
-    expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });
-    expect((await deps.tasks.read(alive.id, accountId))!.status).toBe('queued');
-  });
-});
+      await deps.batches.cancelQueued(batch.id, accountId);
+      expect((await deps.batches.settleIfDone(batch.id))?.status).toBe('cancelled');
+      await deps.sql`update batches set finished_at = now() - interval '1 minute' where id = ${batch.id}`;
+      const [hook] = (await receiver.waitFor(start + 1)).slice(start);
+      expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: batch.id, status: 'cancelled' } });
+      const rows = await deps.sql`select status from webhook_deliveries where job_id = ${batch.id}`;
+      expect(rows).toHaveLength(1);
+    });
+  },
+);

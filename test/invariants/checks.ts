@@ -69,7 +69,9 @@ export async function checkInvariants(stack: InvariantStack, accounts: Account[]
  */
 async function readSettled(stack: InvariantStack, read: () => Promise<Answer>): Promise<Answer> {
   let answer = await read();
-  for (let i = 1; i <= 5 && answer.status === 503; i++) {
+  // MCP answers a tool error (any code) as 400 here: its SERVICE_BUSY is the same 503.
+  const busy = (a: Answer) => a.status === 503 || a.code === 'SERVICE_BUSY';
+  for (let i = 1; i <= 5 && busy(answer); i++) {
     await stack.s.deps.sql`select 1`.catch(() => {});
     await new Promise((r) => setTimeout(r, 200 * i));
     answer = await read();

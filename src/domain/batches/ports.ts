@@ -55,6 +55,11 @@ export interface BatchStore {
   ): Promise<
     { batchId: string; position: number; accountId: string; requestId: string; status: 'queued' | 'running' }[]
   >;
+  /**
+   * Batches with a callback that ended `graceSeconds` ago or more (within the last day) and have no webhook delivery:
+   * the one run that ended them died (or lost the database) before it queued the event.
+   */
+  endedWithoutWebhook(graceSeconds: number): Promise<BatchRow[]>;
   /** Every queued item becomes cancelled; returns how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;
   /**

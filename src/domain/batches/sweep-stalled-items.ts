@@ -3,9 +3,10 @@
 // (the database went away in between). Without this sweep the item stays queued or running and its batch `running`
 // forever, with no webhook. A queued item never started: it is sent again. A running one ends as failed, reporting
 // what the ledger took for its request (a charge is taken with the result it pays for, so it stands: the same rule
-// as an item that fails in its worker), and the work it waited on is given up so it cannot charge later.
+// as an item that fails in its worker), and the work it waited on is given up so it cannot charge later. A batch
+// that ended without its event queued (the run that ended it died right after) gets it queued.
 import type { JobError } from '../tasks/schemas.ts';
-import { settleBatch, type RunItemDeps } from './run-batch-item.ts';
+import { queueBatchWebhook, settleBatch, type RunItemDeps } from './run-batch-item.ts';
 
 export interface SweepItemsDeps
   extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'tasks' | 'ledger' | 'log'> {
@@ -42,5 +43,11 @@ export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
     });
     await settleBatch(deps, item.batchId);
   }
-  return stalled.length;
+  // The run that ended a batch queues its event right after; one that died in between left it with none.
+  const silent = await deps.batches.endedWithoutWebhook(ENDED_WITHOUT_WEBHOOK_SECONDS);
+  for (const batch of silent) await queueBatchWebhook(deps, batch);
+  return stalled.length + silent.length;
 }
+
+/** An ended batch gets this long to have its event queued by the run that ended it. */
+export const ENDED_WITHOUT_WEBHOOK_SECONDS = 30;

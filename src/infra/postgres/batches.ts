@@ -140,6 +140,16 @@ export function createBatchRepository(sql: Sql): BatchStore {
       }));
     },
 
+    async endedWithoutWebhook(graceSeconds) {
+      const rows = await sql<Row[]>`
+        select * from batches b
+        where b.status <> 'running' and b.callback_url is not null
+          and b.finished_at between now() - interval '1 day' and now() - make_interval(secs => ${graceSeconds})
+          and not exists (select 1 from webhook_deliveries d where d.job_id = b.id)
+        order by b.finished_at limit 100`;
+      return rows.map(fromRow);
+    },
+
     async cancelQueued(batchId, accountId) {
       const rows = await sql`
         update batch_items i set status = 'cancelled', updated_at = now()
