@@ -43,9 +43,11 @@ export async function runSeed(
     };
     await runProgram(stack, accounts, program, log, opts.width);
     lap('run');
-    await settle(stack, accounts, log);
+    // A check that cannot run is reported with the program, not allowed to end the whole run.
+    const report = (what: string) => (e: unknown) => log.violations.push(`${what} threw: ${(e as Error).message}`);
+    await settle(stack, accounts, log).catch(report('settle'));
     lap('settle');
-    await checkInvariants(stack, accounts, log);
+    await checkInvariants(stack, accounts, log).catch(report('the checks'));
     lap('check');
     await Promise.all(accounts.map((a) => a.caller.close()));
     run.programs++;
