@@ -251,7 +251,7 @@ async function isolationOf(stack: InvariantStack, accounts: Account[], log: Log,
             const mine = target.owner === reader.index;
             if (mine && answer.status !== 200)
               log.violations.push(
-                `account ${reader.index} cannot read its own ${target.id} on ${surface}: ${answer.status}`,
+                `account ${reader.index} cannot read its own ${target.id} on ${surface}: ${answer.status} ${answer.code ?? ''} ${answer.text.slice(0, 200)}`,
               );
             if (!mine && answer.status === 200)
               log.violations.push(`account ${reader.index} read ${target.id} of account ${target.owner} on ${surface}`);
