@@ -17,7 +17,7 @@ export interface SeedRun {
 }
 
 /** Settle gives up at 90 s and each check's call at 60 s; a phase still running after this is stuck. */
-const PHASE_MS = 600_000;
+const PHASE_MS = 300_000;
 
 function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
