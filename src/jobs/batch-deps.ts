@@ -2,7 +2,7 @@
 import type { Deps } from '../deps.ts';
 import type { WebhookDeps } from '../domain/webhooks/deliver-webhook.ts';
 import { enqueueBatchItems, enqueueWebhook } from './batch-queues.ts';
-import { BATCH_ITEM_QUEUE } from './queues.ts';
+import { BATCH_ITEM_QUEUE, WEBHOOK_QUEUE } from './queues.ts';
 import type { SweepItemsDeps } from '../domain/batches/sweep-stalled-items.ts';
 import { getJob } from '../domain/tasks/get-job.ts';
 import { isFinal } from '../domain/tasks/schemas.ts';
@@ -32,6 +32,7 @@ export const sweepItemsDeps = (d: Deps): SweepItemsDeps => ({
   ledger: d.ledger,
   log: d.log,
   queue: BATCH_ITEM_QUEUE,
+  webhookQueue: WEBHOOK_QUEUE,
 });
 
 export const taskWebhookDeps = (d: Deps): TaskWebhookDeps => ({

@@ -78,5 +78,24 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
       const rows = await deps.sql`select status from webhook_deliveries where job_id = ${batch.id}`;
       expect(rows).toHaveLength(1);
     });
+
+    it('a pending delivery whose attempt was never enqueued is sent by the sweep', async () => {
+      // Found by the long run: the delivery row was stored, then a blip or a kill lost its enqueue; it stayed pending.
+      const { accountId } = await h.s.newKey({ credits: 5 });
+      const deps = h.s.deps;
+      const start = receiver.received.length;
+      const jobId = `bat_unsent_${accountId}`;
+      const id = await deps.webhooks.create({
+        accountId,
+        jobId,
+        url: receiver.url,
+        event: 'job.completed',
+        body: JSON.stringify({ type: 'job.completed', data: { id: jobId } }),
+      });
+      await deps.sql`update webhook_deliveries set next_attempt_at = now() - interval '1 minute' where id = ${id}`;
+      const [hook] = (await receiver.waitFor(start + 1)).slice(start);
+      expect(JSON.parse(hook!.body)).toMatchObject({ data: { id: jobId } });
+      await pollUntil(async () => (await deps.webhooks.get(id))?.status === 'delivered', 'the delivery is recorded');
+    });
   },
 );

@@ -12,6 +12,8 @@ export interface SweepItemsDeps
   extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'tasks' | 'ledger' | 'log'> {
   /** The batch-item queue's name, whose live jobs keep an item out of the sweep. */
   queue: string;
+  /** The webhook queue's name, whose live jobs keep a pending delivery out of the sweep. */
+  webhookQueue: string;
   /** Sends the first job of these items again (same key: a no-op for an item whose job exists). */
   enqueueItems: (batchId: string, positions: number[]) => Promise<void>;
 }
@@ -46,7 +48,10 @@ export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
   // The run that ended a batch queues its event right after; one that died in between left it with none.
   const silent = await deps.batches.endedWithoutWebhook(ENDED_WITHOUT_WEBHOOK_SECONDS);
   for (const batch of silent) await queueBatchWebhook(deps, batch);
-  return stalled.length + silent.length;
+  // A delivery whose attempt was never put on the queue (its row stored, then the enqueue lost): sent now.
+  const unsent = await deps.webhooks.stalledPending(deps.webhookQueue, ENDED_WITHOUT_WEBHOOK_SECONDS);
+  for (const d of unsent) await deps.enqueue(d.id, d.attempts + 1, null);
+  return stalled.length + silent.length + unsent.length;
 }
 
 /** An ended batch gets this long to have its event queued by the run that ended it. */
