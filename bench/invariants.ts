@@ -1,7 +1,9 @@
 // The invariant harness of test/invariants run long: BENCH_INVARIANT_SEEDS seeds (default 3), each with programs of
-// BENCH_INVARIANT_SIZE operations (default 25) until BENCH_INVARIANT_OPS operations (default 10,000) have run,
-// BENCH_INVARIANT_WIDTH in flight (default 4). Prints operations, programs, seeds, violations and duration; each
-// violation with its seed and program, to reproduce with the same seed.
+// BENCH_INVARIANT_SIZE operations (default 40) until BENCH_INVARIANT_OPS operations (default 10,000) have run,
+// BENCH_INVARIANT_WIDTH in flight (default 6). Prints operations, programs, seeds, violations and duration; each
+// violation with its seed and program, to reproduce with the same seed. Where the time goes is printed per round of
+// ten programs (run, settle, check; and per kind of operation): see RELIABILITY.md section 7.
+import { loadavg } from 'node:os';
 import { fmt, table, type BenchSection } from './support.ts';
 import { audioAvailable } from '../test/support/speech-audio.ts';
 import { browseAvailable } from '../test/support/youtube-browse-replay.ts';
@@ -13,10 +15,16 @@ import { benchDatabase } from './support.ts';
 const FIRST_SEED = Number(process.env.BENCH_INVARIANT_FIRST_SEED ?? 1);
 const SEEDS = Number(process.env.BENCH_INVARIANT_SEEDS ?? 3);
 const OPS = Number(process.env.BENCH_INVARIANT_OPS ?? 10_000);
-const SIZE = Number(process.env.BENCH_INVARIANT_SIZE ?? 25);
-const WIDTH = Number(process.env.BENCH_INVARIANT_WIDTH ?? 4);
+const SIZE = Number(process.env.BENCH_INVARIANT_SIZE ?? 40);
+const WIDTH = Number(process.env.BENCH_INVARIANT_WIDTH ?? 6);
 
 export async function run(): Promise<BenchSection[]> {
+  // An unhandled rejection ends the run, as it would end the service: say which query it was (postgres.js errors
+  // carry it, not enumerable), since the stack may show only the driver's frames.
+  process.on('unhandledRejection', (e: any) => {
+    console.error('[invariants] unhandled rejection:', e?.code, e?.message, 'query:', e?.query, '\n', e?.stack);
+    process.exit(1);
+  });
   if (!audioAvailable || !browseAvailable) throw new Error('the shared audio and browse fixtures are needed');
   const rows: (string | number)[][] = [];
   const found: string[] = [];
@@ -24,6 +32,7 @@ export async function run(): Promise<BenchSection[]> {
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
     // One service per seed: what is stored accumulates over its programs, as on a live service.
     const stack = await startInvariantStack({ database: await benchDatabase(`inv${seed}`) });
+    const started = Date.now();
     const runs: SeedRun[] = [];
     try {
       // Programs are drawn in rounds of 10 from seed, seed+1000, ...: each round reproducible on its own.
@@ -36,7 +45,7 @@ export async function run(): Promise<BenchSection[]> {
           console.error(`[invariants] violation, ${found.at(-1)}`);
         }
         console.error(
-          `[invariants] seed ${seed} round ${round}: ${runs.reduce((n, x) => n + x.operations, 0)} operations, ${found.length} violating programs; ms ${JSON.stringify(r.phases)} ${JSON.stringify(r.spent)}`,
+          `[invariants] seed ${seed} round ${round}: ${runs.reduce((n, x) => n + x.operations, 0)} operations, ${found.length} violating programs, ${stack.kills} workers killed, ${Math.round((Date.now() - started) / 1000)} s, load ${loadavg()[0]!.toFixed(1)}; ms ${JSON.stringify(r.phases)} ${JSON.stringify(r.spent)}`,
         );
       }
     } finally {

@@ -4,6 +4,8 @@ export function isDatabaseDown(err: unknown): boolean {
   return (
     code === 'ECONNREFUSED' ||
     code === 'ECONNRESET' ||
+    // A write on a socket the server has just closed (a terminated backend), before the close is seen.
+    code === 'EPIPE' ||
     code === 'CONNECTION_CLOSED' ||
     code === 'CONNECTION_ENDED' ||
     code === 'CONNECTION_DESTROYED' ||

@@ -84,7 +84,11 @@ export interface SpeechJob {
 }
 
 export interface WorkQueue {
-  extract<T>(job: ExtractJob, key: string, waitMs: number): Promise<JobRun<T>>;
+  /**
+   * `accountId`: whose request a metadata lookup counts against (QUEUE_MAX_WAITING_PER_ACCOUNT); a transcript job
+   * carries its payer.
+   */
+  extract<T>(job: ExtractJob, key: string, waitMs: number, accountId?: string): Promise<JobRun<T>>;
   frame<T>(job: FrameJob, key: string, waitMs: number): Promise<JobRun<T>>;
   llm<T>(job: LlmJob, key: string, waitMs: number): Promise<JobRun<T>>;
   /** `accountId` is whose requests the job counts against (STT_ACCOUNT_CONCURRENCY: one account's jobs run a few at a time). */

@@ -18,6 +18,12 @@ import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
 import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
 import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
+import { sweepItemsDeps } from './sweep-deps.ts';
+import { sweepStalledItems } from '../domain/batches/sweep-stalled-items.ts';
+import { sweepStalledTasks } from '../domain/tasks/sweep-stalled-tasks.ts';
+
+/** How often a worker instance looks for stalled batch items and tasks, and for task callbacks to send. */
+export const SWEEP_INTERVAL_MS = 5_000;
 
 export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   await deps.queue.start(queueSpecs(deps.config));
@@ -35,8 +41,23 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     }
   }
   if (opts.work) {
-    // Tasks that ended without their worker noticing a callbackUrl (settled by a poll, a worker that died).
-    const sweep = setInterval(() => void armEndedTaskWebhooks(taskWebhookPorts(deps)).catch(() => {}), 5_000);
+    // Batch items and tasks whose jobs died on every attempt (or were never enqueued) are ended, and tasks that
+    // ended without their worker noticing a callbackUrl (settled by a poll, a worker that died) get it sent. One
+    // pass at a time; a failed pass (the database away) is simply the next one's to do.
+    let sweeping = false;
+    const sweep = setInterval(async () => {
+      // This instance stopped (its queue with it): so does its sweep.
+      if (!deps.queue.isRunning()) return clearInterval(sweep);
+      if (sweeping) return;
+      sweeping = true;
+      try {
+        await sweepStalledItems(sweepItemsDeps(deps)).catch((err) => deps.log.warn({ err }, 'batch item sweep failed'));
+        await sweepStalledTasks(deps).catch((err) => deps.log.warn({ err }, 'task sweep failed'));
+        await armEndedTaskWebhooks(taskWebhookPorts(deps)).catch(() => {});
+      } finally {
+        sweeping = false;
+      }
+    }, SWEEP_INTERVAL_MS);
     sweep.unref();
   }
   const timer = setInterval(() => void deps.apiKeys.pruneRateCounters().catch(() => {}), 60_000);

@@ -8,8 +8,9 @@ import { EXTRACT_QUEUE, FRAMES_QUEUE, LLM_QUEUE, SPEECH_QUEUE } from './queues.t
 export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists' | 'boss'>): WorkQueue {
   return {
     // Jobs carry the account that asked (pg-boss's group) so the queue can cap one account's share of it
-    // (QUEUE_MAX_WAITING_PER_ACCOUNT); a metadata lookup asks for nobody in particular.
-    extract: (job, key, waitMs) => queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs, accountOf(job)),
+    // (QUEUE_MAX_WAITING_PER_ACCOUNT); a metadata lookup counts against the account whose request sends it.
+    extract: (job, key, waitMs, accountId) =>
+      queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs, accountOf(job, accountId)),
     frame: (job, key, waitMs) =>
       queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs, { group: job.accountId }),
     llm: (job, key, waitMs) => queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs),
@@ -22,4 +23,7 @@ export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists' | 
   };
 }
 
-const accountOf = (job: { kind: string; accountId?: string }) => (job.accountId ? { group: job.accountId } : {});
+const accountOf = (job: { kind: string; accountId?: string }, asker?: string) => {
+  const group = job.accountId ?? asker;
+  return group ? { group } : {};
+};

@@ -8,6 +8,11 @@ describe('isDatabaseDown', () => {
     expect(isDatabaseDown({ code: 'CONNECTION_CLOSED' })).toBe(true);
   });
 
+  it('counts a write to a socket the server just closed (EPIPE) as the database away, not a 500', () => {
+    // Found by the long invariant run: a request whose query was written as a blip cut its connection.
+    expect(isDatabaseDown({ code: 'EPIPE' })).toBe(true);
+  });
+
   it('leaves errors of the query itself alone', () => {
     expect(isDatabaseDown({ code: '23505' })).toBe(false);
     expect(isDatabaseDown(new Error('boom'))).toBe(false);

@@ -6,7 +6,7 @@ import { hole } from './known-holes.ts';
 import type { Account, Log } from './program.ts';
 import { record } from './program.ts';
 import { DAILY_FREE_CREDITS, type InvariantStack } from './stack.ts';
-import type { Surface } from './surfaces.ts';
+import type { Answer, Surface } from './surfaces.ts';
 
 /**
  * Stored results and the ledger operation that pays for them. A stored row is paid by exactly one charge that was
@@ -63,21 +63,38 @@ export async function checkInvariants(stack: InvariantStack, accounts: Account[]
   await checkIsolation(stack, accounts, log);
 }
 
+/**
+ * A check's read, asked again while it answers 503: after the program nothing is cut, but a database server shared
+ * with other clients may be full for a moment (53300, answered 503 SERVICE_BUSY), and a 503 says "retry".
+ */
+async function readSettled(stack: InvariantStack, read: () => Promise<Answer>): Promise<Answer> {
+  let answer = await read();
+  // MCP answers a tool error (any code) as 400 here: its SERVICE_BUSY is the same 503.
+  const busy = (a: Answer) => a.status === 503 || a.code === 'SERVICE_BUSY';
+  for (let i = 1; i <= 5 && busy(answer); i++) {
+    await stack.s.deps.sql`select 1`.catch(() => {});
+    await new Promise((r) => setTimeout(r, 200 * i));
+    answer = await read();
+  }
+  return answer;
+}
+
 /** Every balance is the sum of its ledger entries (the free half: today's allowance plus today's free deltas). */
 async function checkBalances(stack: InvariantStack, accounts: Account[], log: Log) {
   const sql = stack.s.deps.sql;
   const today = utcDay(new Date());
-  for (const a of accounts) {
-    const [row] = await sql<
-      {
-        purchased: number;
-        free: number;
-        free_day: string | null;
-        purchased_sum: number;
-        free_today: number;
-        free_other: number;
-      }[]
-    >`
+  await Promise.all(
+    accounts.map(async (a) => {
+      const [row] = await sql<
+        {
+          purchased: number;
+          free: number;
+          free_day: string | null;
+          purchased_sum: number;
+          free_today: number;
+          free_other: number;
+        }[]
+      >`
       select purchased_balance as purchased, free_remaining as free, to_char(free_day, 'YYYY-MM-DD') as free_day,
              (select coalesce(sum(purchased_delta), 0)::int from credit_ledger where account_id = a.id) as purchased_sum,
              (select coalesce(sum(free_delta), 0)::int from credit_ledger where account_id = a.id
@@ -85,28 +102,29 @@ async function checkBalances(stack: InvariantStack, accounts: Account[], log: Lo
              (select count(*)::int from credit_ledger where account_id = a.id and free_delta <> 0
                 and (created_at at time zone 'UTC')::date is distinct from a.free_day) as free_other
       from accounts a where id = ${a.accountId}`;
-    const r = row!;
-    if (r.purchased !== r.purchased_sum)
-      log.violations.push(
-        `account ${a.index}: purchased balance ${r.purchased} but its ledger sums to ${r.purchased_sum}`,
-      );
-    if (r.free_day === today && r.free !== DAILY_FREE_CREDITS + r.free_today)
-      log.violations.push(
-        `account ${a.index}: free allowance left ${r.free} but ${DAILY_FREE_CREDITS} + today's free entries = ${DAILY_FREE_CREDITS + r.free_today}`,
-      );
-    if (r.free_day && r.free_day !== today) continue; // a run across midnight: yesterday's free half is gone by rule
-    if (r.free < 0 || r.purchased < 0)
-      log.violations.push(`account ${a.index}: balance below zero (${r.free}, ${r.purchased})`);
-    // The API's balance is the ledger's too, on every surface.
-    for (const surface of ['rest', 'trpc', 'mcp'] as Surface[]) {
-      const answer = await a.caller.call(surface, 'credits', {});
-      record(log, a.index, 'check:credits', answer);
-      const total = r.purchased + (r.free_day === today ? r.free : DAILY_FREE_CREDITS);
-      const said = answer.data?.balance ?? answer.data?.total;
-      if (typeof said === 'number' && said !== total)
-        log.violations.push(`account ${a.index}: GET /credits on ${surface} says ${said}, the ledger ${total}`);
-    }
-  }
+      const r = row!;
+      if (r.purchased !== r.purchased_sum)
+        log.violations.push(
+          `account ${a.index}: purchased balance ${r.purchased} but its ledger sums to ${r.purchased_sum}`,
+        );
+      if (r.free_day === today && r.free !== DAILY_FREE_CREDITS + r.free_today)
+        log.violations.push(
+          `account ${a.index}: free allowance left ${r.free} but ${DAILY_FREE_CREDITS} + today's free entries = ${DAILY_FREE_CREDITS + r.free_today}`,
+        );
+      if (r.free_day && r.free_day !== today) return; // a run across midnight: yesterday's free half is gone by rule
+      if (r.free < 0 || r.purchased < 0)
+        log.violations.push(`account ${a.index}: balance below zero (${r.free}, ${r.purchased})`);
+      // The API's balance is the ledger's too, on every surface.
+      for (const surface of ['rest', 'trpc', 'mcp'] as Surface[]) {
+        const answer = await readSettled(stack, () => a.caller.call(surface, 'credits', {}));
+        record(log, a.index, 'check:credits', answer);
+        const total = r.purchased + (r.free_day === today ? r.free : DAILY_FREE_CREDITS);
+        const said = answer.data?.balance ?? answer.data?.total;
+        if (typeof said === 'number' && said !== total)
+          log.violations.push(`account ${a.index}: GET /credits on ${surface} says ${said}, the ledger ${total}`);
+      }
+    }),
+  );
 }
 
 /** No refund exceeds its charge, each names a charge of the same account, and a charge is refunded at most once. */
@@ -208,32 +226,46 @@ async function checkFinalStates(stack: InvariantStack, accounts: Account[], log:
  * and no answer to one account carries another's secret (media token, API key, webhook signing secret).
  */
 async function checkIsolation(stack: InvariantStack, accounts: Account[], log: Log) {
-  for (const reader of accounts) {
-    for (const surface of ['rest', 'trpc', 'mcp'] as Surface[]) {
-      for (const [pool, route] of [
-        [log.batches, 'getBatch'],
-        [log.jobs, 'getJob'],
-      ] as const) {
-        for (const target of pool) {
-          const answer = await reader.caller.call(surface, route, { id: target.id });
-          record(log, reader.index, `check:${route}`, answer);
-          const mine = target.owner === reader.index;
-          if (mine && answer.status !== 200)
-            log.violations.push(
-              `account ${reader.index} cannot read its own ${target.id} on ${surface}: ${answer.status}`,
-            );
-          if (!mine && answer.status === 200)
-            log.violations.push(`account ${reader.index} read ${target.id} of account ${target.owner} on ${surface}`);
+  // Readers and surfaces in parallel (each read is independent); the same reads as one after the other.
+  await Promise.all(accounts.map((reader) => isolationOf(stack, accounts, log, reader)));
+  // Secrets: no answer an account received carries another account's.
+  for (const { who, op, answer } of log.answers)
+    for (const other of accounts)
+      if (other.index !== who)
+        for (const secret of other.secrets)
+          if (answer.text.includes(secret))
+            log.violations.push(`account ${who} got a secret of account ${other.index} in ${op} on ${answer.surface}`);
+}
+
+async function isolationOf(stack: InvariantStack, accounts: Account[], log: Log, reader: Account) {
+  {
+    await Promise.all(
+      (['rest', 'trpc', 'mcp'] as Surface[]).map(async (surface) => {
+        for (const [pool, route] of [
+          [log.batches, 'getBatch'],
+          [log.jobs, 'getJob'],
+        ] as const) {
+          for (const target of pool) {
+            const answer = await readSettled(stack, () => reader.caller.call(surface, route, { id: target.id }));
+            record(log, reader.index, `check:${route}`, answer);
+            const mine = target.owner === reader.index;
+            if (mine && answer.status !== 200)
+              log.violations.push(
+                `account ${reader.index} cannot read its own ${target.id} on ${surface}: ${answer.status} ${answer.code ?? ''} ${answer.text.slice(0, 200)}`,
+              );
+            if (!mine && answer.status === 200)
+              log.violations.push(`account ${reader.index} read ${target.id} of account ${target.owner} on ${surface}`);
+          }
         }
-      }
-      for (const owner of accounts) {
-        if (owner === reader || hole(3)) continue;
-        const answer = await reader.caller.call(surface, 'videoInfo', {
-          videoId: mediaIdOf(owner.mediaUrl, owner.accountId),
-        });
-        record(log, reader.index, 'check:videoInfo', answer);
-      }
-    }
+        for (const owner of accounts) {
+          if (owner === reader || hole(3)) continue;
+          const answer = await readSettled(stack, () =>
+            reader.caller.call(surface, 'videoInfo', { videoId: mediaIdOf(owner.mediaUrl, owner.accountId) }),
+          );
+          record(log, reader.index, 'check:videoInfo', answer);
+        }
+      }),
+    );
     // Webhook deliveries: the website lists only the reader's own, and cannot resend another's.
     const settings = await reader.session.query('webhooks.settings', {});
     // Whose job a delivery is about is read from the database, not the program's log: a create whose answer was
@@ -254,11 +286,4 @@ async function checkIsolation(stack: InvariantStack, accounts: Account[], log: L
         log.violations.push(`account ${reader.index} resent delivery ${d.id} of another account`);
     }
   }
-  // Secrets: no answer an account received carries another account's.
-  for (const { who, op, answer } of log.answers)
-    for (const other of accounts)
-      if (other.index !== who)
-        for (const secret of other.secrets)
-          if (answer.text.includes(secret))
-            log.violations.push(`account ${who} got a secret of account ${other.index} in ${op} on ${answer.surface}`);
 }

@@ -2,6 +2,8 @@
 // taught us (who asked for which video, whose batches and jobs exist, what each request said it charged), which the
 // checks in checks.ts then hold the database and the APIs to.
 import fc from 'fast-check';
+import postgres from 'postgres';
+import { isDatabaseDown } from '../../db/database-errors.ts';
 import { mediaIdOf } from '../../src/domain/video/video-ref.ts';
 import { ID } from '../subtitles/recorded-youtube.ts';
 import { grantCredits } from '../support/stores.ts';
@@ -48,6 +50,7 @@ export type Op = Who &
     | { kind: 'cancel'; pick: number }
     | { kind: 'peek'; pick: number; what: 'job' | 'batch' | 'media' }
     | { kind: 'dbBlip' }
+    | { kind: 'killWorker' }
   );
 
 const who = { who: fc.integer({ min: 0, max: 2 }), surface: fc.constantFrom<Surface>('rest', 'trpc', 'mcp') };
@@ -118,6 +121,8 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ ...who, kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   // The database briefly unavailable: every connection of the service (API, workers, queue) is cut at once.
   { weight: 1, arbitrary: fc.record({ ...who, kind: fc.constant('dbBlip' as const) }) },
+  // A worker killed at whatever point its jobs are (test/support/killable-worker.ts), and a new one started.
+  { weight: 1, arbitrary: fc.record({ ...who, kind: fc.constant('killWorker' as const) }) },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -221,6 +226,9 @@ export async function makeAccounts(stack: InvariantStack): Promise<Account[]> {
   );
 }
 
+/** Longer than any one operation may take: its calls time out at 60 s, a worker restart is retried 5 times. */
+const OP_TIMEOUT_MS = 180_000;
+
 /** Runs `program` with up to `width` operations in flight at once. */
 export async function runProgram(
   stack: InvariantStack,
@@ -234,10 +242,17 @@ export async function runProgram(
     while (next < program.length) {
       const op = program[next++]!;
       const t0 = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      // An operation that never ends is a violation too (a hang), and must not stall the rest of the run.
+      const hung = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no end after ${OP_TIMEOUT_MS / 1000} s`)), OP_TIMEOUT_MS);
+      });
       try {
-        await runOp(stack, accounts, op, log);
+        await Promise.race([runOp(stack, accounts, op, log), hung]);
       } catch (e) {
         log.violations.push(`operation ${JSON.stringify(op)} threw: ${(e as Error).message}`);
+      } finally {
+        clearTimeout(timer);
       }
       log.operations++;
       const kind = 'broken' in op && op.broken ? `${op.kind} (broken)` : op.kind;
@@ -341,9 +356,21 @@ async function runOp(stack: InvariantStack, accounts: Account[], op: Op, log: Lo
     }
     case 'dbBlip': {
       log.blips++;
-      await stack.s.deps.sql`
-        select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid()`;
+      // A connection of its own: a blip running at the same time may cut it (then this one's work is done).
+      const admin = postgres(stack.databaseUrl, { max: 1, onnotice: () => {} });
+      try {
+        await admin`
+          select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()`.catch((err) => {
+          if (!isDatabaseDown(err)) throw err;
+        });
+      } finally {
+        await admin.end({ timeout: 1 });
+      }
+      return;
+    }
+    case 'killWorker': {
+      await stack.replaceWorker();
       return;
     }
     case 'peek': {

@@ -16,6 +16,17 @@ export interface SeedRun {
   spent: Record<string, number>;
 }
 
+/** Settle gives up at 90 s and each check's call at 60 s; a phase still running after this is stuck. */
+const PHASE_MS = 300_000;
+
+function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no end after ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
 export async function runSeed(
   stack: InvariantStack,
   opts: { seed: number; programs: number; size: number; width: number },
@@ -34,7 +45,7 @@ export async function runSeed(
   // worth its minutes, so every program runs once and its violations are reported with it.
   const programs = fc.sample(programArbitrary(opts.size), { seed: opts.seed, numRuns: opts.programs });
   for (const program of programs) {
-    const accounts = await makeAccounts(stack);
+    const accounts = await bounded(makeAccounts(stack), PHASE_MS);
     const log = newLog(stack.asked);
     let t = Date.now();
     const lap = (phase: keyof SeedRun['phases']) => {
@@ -43,11 +54,13 @@ export async function runSeed(
     };
     await runProgram(stack, accounts, program, log, opts.width);
     lap('run');
-    await settle(stack, accounts, log);
+    // A check that cannot run (or never ends) is reported with the program, not allowed to end or stall the run.
+    const report = (what: string) => (e: unknown) => log.violations.push(`${what} threw: ${(e as Error).message}`);
+    await bounded(settle(stack, accounts, log), PHASE_MS).catch(report('settle'));
     lap('settle');
-    await checkInvariants(stack, accounts, log);
+    await bounded(checkInvariants(stack, accounts, log), PHASE_MS).catch(report('the checks'));
     lap('check');
-    await Promise.all(accounts.map((a) => a.caller.close()));
+    await bounded(Promise.all(accounts.map((a) => a.caller.close())), 30_000).catch(report('closing the MCP clients'));
     run.programs++;
     run.operations += log.operations;
     for (const [k, ms] of Object.entries(log.spent)) run.spent[k] = (run.spent[k] ?? 0) + ms;

@@ -10,6 +10,8 @@ import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropi
 import { startFakeWhisper, type FakeWhisper } from '../support/fake-whisper.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { speechMedia } from '../support/speech-media.ts';
+import { createTestDatabase } from '../support/databases.ts';
+import { startKillableWorker, type KillableWorker } from '../support/killable-worker.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -29,6 +31,14 @@ export interface InvariantStack {
   asked: Map<string, Set<string>>;
   /** The media token of each account slot (0-2), made on first use. */
   tokens: string[];
+  /**
+   * Kills the second worker instance (every database connection cut at once, whatever it was doing) and starts a
+   * new one in its place; the service's own instance keeps working, and retries the dead one's jobs.
+   */
+  replaceWorker(): Promise<void>;
+  databaseUrl: string;
+  /** Workers killed so far. */
+  kills: number;
   close(): Promise<void>;
 }
 
@@ -55,28 +65,31 @@ export async function startInvariantStack(
   const model = await startFakeAnthropic(modelReply);
   const receiver = await startWebhookReceiver();
   const loopback = (ip: string) => ip === '127.0.0.1';
-  const s = await startTestServer(
-    {
-      YOUTUBE_BASE_URL: yt.origin,
-      DAILY_FREE_CREDITS: String(DAILY_FREE_CREDITS),
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_RETRY_BASE_MS: '50',
-      ANTHROPIC_API_KEY: 'test',
-      ANTHROPIC_BASE_URL: model.url,
-      STT_ENGINE: 'openai-compatible',
-      STT_BASE_URL: whisper.origin,
-      STT_MODEL: 'whisper-test',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      // Every program signs up three accounts from 127.0.0.1: a long run makes thousands.
-      SIGN_IN_MAX_PER_IP: '1000000',
-    },
-    {
-      webhookTransport: createWebhookTransport({ policy: loopback }),
-      mediaGateway: createMediaGateway({ policy: loopback, allowHttp: true }),
-    },
-    opts,
-  );
-  return {
+  const env = {
+    YOUTUBE_BASE_URL: yt.origin,
+    DAILY_FREE_CREDITS: String(DAILY_FREE_CREDITS),
+    WEBHOOK_ALLOW_HTTP: 'true',
+    WEBHOOK_RETRY_BASE_MS: '50',
+    ANTHROPIC_API_KEY: 'test',
+    ANTHROPIC_BASE_URL: model.url,
+    STT_ENGINE: 'openai-compatible',
+    STT_BASE_URL: whisper.origin,
+    STT_MODEL: 'whisper-test',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    // Every program signs up three accounts from 127.0.0.1: a long run makes thousands.
+    SIGN_IN_MAX_PER_IP: '1000000',
+    // pg-boss's least heartbeat: a killed worker's jobs are retried 10-15 s after the kill.
+    JOB_EXPIRE_SECONDS: '10',
+  };
+  const overrides = () => ({
+    webhookTransport: createWebhookTransport({ policy: loopback }),
+    mediaGateway: createMediaGateway({ policy: loopback, allowHttp: true }),
+  });
+  const database = opts.database ?? (await createTestDatabase());
+  const s = await startTestServer(env, overrides(), { database });
+  // A second instance working the same queues: the one `replaceWorker` kills.
+  let worker: KillableWorker = await startKillableWorker(database.url, env, overrides());
+  const stack: InvariantStack = {
     s,
     yt,
     files,
@@ -85,9 +98,38 @@ export async function startInvariantStack(
     receiver,
     asked: new Map(),
     tokens: [],
+    kills: 0,
+    databaseUrl: database.url,
+    replaceWorker() {
+      // One replacement at a time: two at once would each start a worker, and one would never be killed.
+      const next = replacing.then(replace, replace);
+      replacing = next.catch(() => {});
+      return next;
+    },
     async close() {
+      await replacing;
+      await worker.close();
       await s.close();
       await Promise.all([yt.close(), files.close(), whisper.close(), model.close(), receiver.close()]);
+      if (!opts.database) await database.drop();
     },
   };
+  let replacing: Promise<void> = Promise.resolve();
+  async function replace() {
+    await worker.kill();
+    stack.kills++;
+    // The new one may meet a database briefly away (a blip) or full (other clients of a shared server): it is
+    // started again once `select 1` answers, a few times.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        worker = await startKillableWorker(database.url, env, overrides());
+        return;
+      } catch (err) {
+        if (attempt === 5) throw err;
+        await s.deps.sql`select 1`.catch(() => {});
+        await new Promise((r) => setTimeout(r, 500 * attempt));
+      }
+    }
+  }
+  return stack;
 }

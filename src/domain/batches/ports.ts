@@ -43,6 +43,23 @@ export interface BatchStore {
     position: number,
     outcome: Pick<BatchItem, 'status' | 'result' | 'error' | 'creditsCharged'>,
   ): Promise<void>;
+  /**
+   * Items of running batches for which no job of `queue` is queued or running (its first run's key
+   * `batchId:position`, or a later run's `batchId:position:attempt`): running ones (a run claims its item only while
+   * its job is active, so the job died on every retry, its worker killed each time), and queued ones untouched for
+   * `queuedGraceSeconds` by the database's clock (the enqueue after the batch was stored was lost to a blip).
+   */
+  stalledItems(
+    queue: string,
+    queuedGraceSeconds: number,
+  ): Promise<
+    { batchId: string; position: number; accountId: string; requestId: string; status: 'queued' | 'running' }[]
+  >;
+  /**
+   * Batches with a callback that ended `graceSeconds` ago or more (within the last day) and have no webhook delivery:
+   * the one run that ended them died (or lost the database) before it queued the event.
+   */
+  endedWithoutWebhook(graceSeconds: number): Promise<BatchRow[]>;
   /** Every queued item becomes cancelled; returns how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;
   /**

@@ -10,7 +10,7 @@ import type { Log } from '../ports.ts';
 import type { JobError } from '../tasks/schemas.ts';
 import type { TaskStore } from '../tasks/task-store.ts';
 import { queueWebhook, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
-import type { BatchStore, ClaimedItem } from './ports.ts';
+import type { BatchRow, BatchStore, ClaimedItem } from './ports.ts';
 import { getBatch } from './get-batch.ts';
 import type { ItemOutcome } from './run-operation.ts';
 
@@ -110,11 +110,19 @@ export async function settleBatch(
   batchId: string,
 ): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
-  if (!done?.callbackUrl) return;
-  const view = await getBatch(deps, done.accountId, batchId);
+  if (done) await queueBatchWebhook(deps, done);
+}
+
+/** Queues the event of an ended batch to its callback, if it has one. */
+export async function queueBatchWebhook(
+  deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>,
+  done: BatchRow,
+): Promise<void> {
+  if (!done.callbackUrl) return;
+  const view = await getBatch(deps, done.accountId, done.id);
   await queueWebhook(deps, {
     accountId: done.accountId,
-    jobId: batchId,
+    jobId: done.id,
     url: done.callbackUrl,
     event: done.status === 'succeeded' ? 'job.completed' : 'job.failed',
     job: { ...view, webhooks: [] },

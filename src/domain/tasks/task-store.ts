@@ -72,6 +72,8 @@ export interface TaskStore {
    * gave up on it, so its job can no longer pick it to pay. Returns how many moved.
    */
   failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<number>;
+  /** Tasks still queued or running on a job, untouched for `graceSeconds` by the database's clock, oldest first. */
+  stalled(graceSeconds: number, limit: number): Promise<TaskRow[]>;
   /** Settles one task whose work ended without moving it (see reconcileTask in llm-tasks.ts). */
   settle(id: string, outcome: { result: TaskResultRef } | { error: JobError }): Promise<void>;
   recordLlmUsage(u: {

@@ -34,8 +34,11 @@ export async function outcomeOf<T>(run: Promise<JobRun<T>>): Promise<{ value: T;
 export async function loadVideo(
   ports: LoadVideoPorts,
   videoId: string,
-  /** `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored): it may refuse. */
-  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<void> } = {},
+  /**
+   * `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored): it may refuse. `accountId`: whose
+   * request the fetch counts against in the queue's per-account cap.
+   */
+  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<void>; accountId?: string } = {},
 ): Promise<SourceVideo> {
   const maxAge = opts.maxAgeMs ?? VIDEO_INFO_TTL_MS;
   const isFresh = (v: { fetchedAt: Date } | null | undefined) => !!v && Date.now() - v.fetchedAt.getTime() < maxAge;
@@ -47,7 +50,9 @@ export async function loadVideo(
     return stored;
   }
   await opts.beforeFetch?.();
-  await outcomeOf(ports.jobs.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS));
+  await outcomeOf(
+    ports.jobs.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS, opts.accountId),
+  );
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');
   ports.hotCache.setVideo(videoId, fetched);

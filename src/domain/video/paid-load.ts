@@ -27,6 +27,7 @@ export function loadVideoForPayer(
   minPrice: number,
 ): Promise<SourceVideo> {
   return loadVideo(ports, videoId, {
+    accountId,
     beforeFetch: async () => {
       try {
         await assertAffordable(ports, accountId, minPrice, ports.config.DAILY_FREE_CREDITS);

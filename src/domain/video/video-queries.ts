@@ -60,6 +60,7 @@ export interface LookupPorts extends LoadVideoPorts, ResolveMediaPorts {
 /** A free lookup: a video not stored yet takes one of the account's free lookups before YouTube is asked. */
 const freeLoad = (ports: LookupPorts, accountId: string, videoId: string) =>
   loadVideo(ports, videoId, {
+    accountId,
     beforeFetch: () => takeFreeLookup(ports, accountId, ports.config.FREE_LOOKUPS_PER_10_MIN),
   });
 

@@ -51,6 +51,11 @@ export interface WebhookStore {
     next: { status: DeliveryRow['status']; nextAttemptAt: Date | null },
   ): Promise<boolean>;
   list(filter: { accountId: string; jobId?: string; limit: number }): Promise<WebhookDelivery[]>;
+  /**
+   * Pending deliveries due `graceSeconds` ago or more (within the last day) with no job of `queue` queued or running
+   * under their key: the attempt's enqueue was lost (the database away, or the worker killed, right after the row).
+   */
+  stalledPending(queue: string, graceSeconds: number): Promise<{ id: string; attempts: number }[]>;
   /** The account's signing secret, made (once, atomically) when it has none. */
   secretFor(accountId: string): Promise<string>;
   rotateSecret(accountId: string): Promise<string>;

@@ -116,6 +116,40 @@ export function createBatchRepository(sql: Sql): BatchStore {
       await sql`update batches set updated_at = now() where id = ${batchId}`;
     },
 
+    async stalledItems(queue, queuedGraceSeconds) {
+      const rows = await sql<
+        { batch_id: string; position: number; account_id: string; request_id: string; status: 'queued' | 'running' }[]
+      >`
+        select i.batch_id, i.position, b.account_id, i.request_id, i.status
+        from batch_items i join batches b on b.id = i.batch_id
+        where b.status = 'running'
+          and (i.status = 'running'
+               or (i.status = 'queued' and i.updated_at < now() - make_interval(secs => ${queuedGraceSeconds})))
+          and not exists (
+            select 1 from pgboss.job j
+            where j.name = ${queue} and j.state in ('created', 'retry', 'active')
+              and (j.singleton_key = i.batch_id || ':' || i.position
+                   or j.singleton_key like i.batch_id || ':' || i.position || ':%'))
+        order by i.updated_at limit 100`;
+      return rows.map((r) => ({
+        batchId: r.batch_id,
+        position: r.position,
+        accountId: r.account_id,
+        requestId: r.request_id,
+        status: r.status,
+      }));
+    },
+
+    async endedWithoutWebhook(graceSeconds) {
+      const rows = await sql<Row[]>`
+        select * from batches b
+        where b.status <> 'running' and b.callback_url is not null
+          and b.finished_at between now() - interval '1 day' and now() - make_interval(secs => ${graceSeconds})
+          and not exists (select 1 from webhook_deliveries d where d.job_id = b.id)
+        order by b.finished_at limit 100`;
+      return rows.map(fromRow);
+    },
+
     async cancelQueued(batchId, accountId) {
       const rows = await sql`
         update batch_items i set status = 'cancelled', updated_at = now()

@@ -97,6 +97,14 @@ export function createTaskStore(sql: Sql): TaskStore {
       return rows.length;
     },
 
+    async stalled(graceSeconds, limit) {
+      const rows = await sql<DbRow[]>`
+        select * from tasks where status in ('queued', 'running') and job_key is not null
+          and updated_at < now() - make_interval(secs => ${graceSeconds})
+        order by updated_at limit ${limit}`;
+      return rows.map(fromDb);
+    },
+
     async settle(id, outcome) {
       if ('result' in outcome) {
         await sql`

@@ -63,6 +63,17 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         where id = ${id} and status = 'waiting' returning id`;
       return rows.length === 1;
     },
+    async stalledPending(queue, graceSeconds) {
+      return sql<{ id: string; attempts: number }[]>`
+        select d.id, d.attempts from webhook_deliveries d
+        where d.status = 'pending'
+          and d.next_attempt_at between now() - interval '1 day' and now() - make_interval(secs => ${graceSeconds})
+          and not exists (
+            select 1 from pgboss.job j
+            where j.name = ${queue} and j.state in ('created', 'retry', 'active') and j.singleton_key like d.id || ':%')
+        order by d.next_attempt_at limit 100`;
+    },
+
     async get(id) {
       const [r] = await sql<Row[]>`select * from webhook_deliveries where id = ${id}`;
       return r

@@ -323,7 +323,8 @@ async function runJob({ sql, log, metrics: m, name, spec, handler, settle }: Job
       ended('retried');
       throw err; // pg-boss retries with backoff
     }
-    if (!isServiceError(err)) log.error({ err, queue: name }, 'job failed');
+    if (!isServiceError(err))
+      (isDatabaseDown(err) ? log.warn : log.error).call(log, { err, queue: name }, 'job failed');
     outcome = { ok: false, error: failure(err) };
   }
   // Waiters in this process first, without the database: a charged result must reach its requester even
@@ -341,11 +342,24 @@ function isRetryable(err: unknown): boolean {
   );
 }
 
-/** The error a failed job's waiters see: a service error as it is, anything else as a generic failure. */
+/**
+ * The error a failed job's waiters see: a service error as it is; the database away on the last attempt as busy
+ * (503, retry shortly: nothing is wrong with the work); anything else as a generic failure.
+ */
 function failure(err: unknown) {
-  return isServiceError(err)
-    ? { code: err.code, message: err.message, ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}) }
-    : { code: 'EXTRACTION_FAILED' as const, message: 'The work failed; nothing was charged' };
+  if (isServiceError(err))
+    return {
+      code: err.code,
+      message: err.message,
+      ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
+    };
+  if (isDatabaseDown(err))
+    return {
+      code: 'SERVICE_BUSY' as const,
+      message: 'The service was briefly unavailable; retry in a few seconds (nothing was charged)',
+      retryAfter: 5,
+    };
+  return { code: 'EXTRACTION_FAILED' as const, message: 'The work failed; nothing was charged' };
 }
 
 /** Waits for job `id`'s outcome: its NOTIFY, or a poll of pg-boss's row each second; null after `waitMs`. */
