@@ -46,7 +46,7 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('a minting worker that never returns', { timeout: 60_000 }, () => {
   it('is replaced after the timeout: the next mint is served', async () => {
-    const provider = createInProcessTokenProvider({ baseUrl: origin, timeoutMs: 1_000 });
+    const provider = createInProcessTokenProvider({ baseUrl: origin, timeoutMs: 5_000 });
     try {
       await expect(provider.mint('aaaaaaaaaaa')).rejects.toThrow(/longer than/);
       interpreter = INTERPRETER;
