@@ -28,13 +28,17 @@ beforeAll(async () => {
     req.resume();
     const challenge = JSON.stringify({
       bgChallenge: {
-        interpreterUrl: { privateDoNotAccessOrElseTrustedResourceUrlWrappedValue: `${internalOrigin}/latest/meta-data` },
+        interpreterUrl: {
+          privateDoNotAccessOrElseTrustedResourceUrlWrappedValue: `${internalOrigin}/latest/meta-data`,
+        },
         program: 'PROGRAM',
         globalName: 'standInBg',
       },
     });
     res.setHeader('content-type', 'text/html');
-    res.end(`<html><script>ytcfg.set({"VISITOR_DATA":"Cgt2aXNpdG9y"});window.ytAtN({R: '${challenge}', M: 'x',});</script></html>`);
+    res.end(
+      `<html><script>ytcfg.set({"VISITOR_DATA":"Cgt2aXNpdG9y"});window.ytAtN({R: '${challenge}', M: 'x',});</script></html>`,
+    );
   });
   origin = await listen(youtube);
 });
