@@ -187,6 +187,7 @@ function youtubeParts(
   const egress = {
     store: egressStore,
     budgetPerHour: config.YOUTUBE_REQUESTS_PER_HOUR,
+    signedInPerHour: config.YOUTUBE_AGE_GATE_PER_HOUR,
     cooldownBaseSeconds: config.YOUTUBE_COOLDOWN_SECONDS,
     cooldownMaxSeconds: config.YOUTUBE_COOLDOWN_MAX_SECONDS,
     onOutcome: (o: Outcome) =>

@@ -124,6 +124,8 @@ export const ConfigSchema = z
      * anonymous fallbacks (WEB_EMBEDDED, TV_DOWNGRADED) also hit the age gate. Off by default: the account can be banned.
      */
     YOUTUBE_AGE_GATE_COOKIES_FILE: z.string().min(1).optional(),
+    /** Requests sent as that account per hour, across the cluster: callers cannot use it more often than this. */
+    YOUTUBE_AGE_GATE_PER_HOUR: z.coerce.number().int().min(0).default(20),
     YOUTUBE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
     /** Client chains per purpose (e.g. "ANDROID,VISIONOS,WEB,WATCH_PAGE"); unset: the defaults the evidence supports. */
     YOUTUBE_CAPTION_CLIENTS: clientChain,

@@ -53,6 +53,8 @@ export interface EgressOptions {
   cooldownMaxSeconds: number;
   /** Caption downloads (timedtext) per identity and hour: a budget and cool-down of their own (default: budgetPerHour). */
   captionBudgetPerHour?: number;
+  /** Requests as the signed-in identity (ageGateCookie) per hour, across the cluster (default 20). */
+  signedInPerHour?: number;
   /** Called for every attempt, before it is stored (this process's /metrics counters). */
   onOutcome?: (o: Outcome) => void;
 }
@@ -148,6 +150,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
   const pacer = egressPacer(opts, proxies.identities);
   const captionPacer = egressPacer(opts, proxies.identities, 'captions');
   const retired = createRetiredClients({ log: opts.log, onRetired: opts.onClientRetired });
+  const egress = opts.egress;
   const chain = (purpose: ChainPurpose): ChainContext => ({
     innertube: sessions.plain,
     signedIn: sessions.signedIn,
@@ -159,6 +162,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
     webToken: tokens ? (videoId, identity, signal) => tokens.forVideo(videoId, identity, signal) : undefined,
     retired,
     pacer,
+    signedInAllowed: egress ? () => takeSignedIn(egress) : undefined,
     through: (identity, fn) => egressScope.run(identity, fn),
   });
   const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
@@ -182,6 +186,11 @@ function sourceContext(opts: YoutubeSourceOptions) {
     identities,
     log: opts.log,
   };
+}
+
+/** The signed-in account's budget: a key of its own in the egress store, taken before each request made as it. */
+async function takeSignedIn(egress: EgressOptions): Promise<boolean> {
+  return (await egress.store.take(['signed-in'], egress.signedInPerHour ?? 20)) !== null;
 }
 
 /** Player requests' budget, or (captions) the caption downloads' own, per identity. */

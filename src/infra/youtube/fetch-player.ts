@@ -51,6 +51,8 @@ export interface ChainContext {
   innertube: () => Promise<Innertube>;
   /** The operator's signed-in session (YOUTUBE_AGE_GATE_COOKIES_FILE), asked for age-gated videos only. */
   signedIn?: () => Promise<Innertube>;
+  /** Takes one request from the signed-in identity's hourly budget; false when it is spent (the client is skipped). */
+  signedInAllowed?: () => Promise<boolean>;
   /** Whether a kids or age-gate refusal is followed by WEB_EMBEDDED and TV_DOWNGRADED (not for the canary). */
   gateFallbacks?: boolean;
   fetch: typeof fetch;
@@ -111,6 +113,13 @@ export async function fetchPlayer(
     if (needsToken && !ctx.webToken) {
       failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
       await report(client, NO_IDENTITY, 'no_token');
+      continue;
+    }
+    // The operator's account is asked only within its own hourly budget, whoever asks and however often.
+    if (client.endsWith(SIGNED_IN) && ctx.signedInAllowed && !(await ctx.signedInAllowed())) {
+      failures.push(
+        new ServiceError('EXTRACTION_FAILED', `${client}: skipped, the signed-in identity's budget is spent`),
+      );
       continue;
     }
     const identity = await takeIdentity(ctx, failures);

@@ -40,6 +40,18 @@ export interface YoutubeFetchOptions {
   clients?: Record<string, ClientIdentity>;
 }
 
+// Caption and stream URLs come from the player answer: whatever host it names is asked, through the egress identity.
+// Only YouTube's and Google's own hosts may be (https, default port); an answer naming 127.0.0.1 or an internal name
+// is refused before any request. With a baseUrl every request is moved onto it instead (rewriteOrigin).
+const YOUTUBE_HOSTS = ['youtube.com', 'googlevideo.com', 'ytimg.com', 'google.com', 'googleapis.com'];
+
+/** Whether `url` is on YouTube's or Google's own hosts, over https on the default port. */
+export function isYoutubeHost(url: URL): boolean {
+  if (url.protocol !== 'https:' || url.port !== '' || url.username || url.password) return false;
+  const host = url.hostname;
+  return YOUTUBE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));
+}
+
 export function rewriteOrigin(url: string | URL, baseUrl: string | undefined): URL {
   const out = new URL(url, YOUTUBE_ORIGIN);
   if (!baseUrl || baseUrl === YOUTUBE_ORIGIN) return out;
@@ -55,6 +67,8 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
     // Duck-typed: youtubei.js may hand us a Request from another realm or from undici's own classes.
     const request = typeof input === 'object' && 'url' in input && 'method' in input ? (input as Request) : undefined;
     const url = rewriteOrigin(request ? request.url : input.toString(), opts.baseUrl);
+    if ((!opts.baseUrl || opts.baseUrl === YOUTUBE_ORIGIN) && !isYoutubeHost(url))
+      throw new Error(`refused: ${url.protocol}//${url.host} is not one of YouTube's hosts`);
     const method = init.method ?? request?.method ?? 'GET';
     const capture = url.pathname.endsWith('/youtubei/v1/player') ? playerCapture.getStore() : undefined;
     const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);

@@ -26,10 +26,12 @@ export function createInProcessTokenProvider(settings: {
   let next = 0;
   const pending = new Map<
     number,
-    { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+    { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; worker: Worker }
   >();
-  const failAll = (error: Error) => {
+  /** Fails the mints `w` was asked for (every one without `w`): a replaced worker's exit is not its successor's. */
+  const failAll = (error: Error, w?: Worker) => {
     for (const [id, p] of pending) {
+      if (w && p.worker !== w) continue;
       clearTimeout(p.timer);
       p.reject(error);
       pending.delete(id);
@@ -52,7 +54,7 @@ export function createInProcessTokenProvider(settings: {
     // A crashed worker is replaced on the next mint.
     const gone = (error: Error) => {
       if (worker === w) worker = undefined;
-      failAll(error);
+      failAll(error, w);
     };
     w.on('error', (e) => gone(new Error(`in-process PO token worker failed: ${e.message}`)));
     w.on('exit', (code) => gone(new Error(`in-process PO token worker exited (${code})`)));
@@ -62,17 +64,20 @@ export function createInProcessTokenProvider(settings: {
     kind: 'bgutils',
     mint(videoId, signal, identity) {
       signal?.throwIfAborted();
-      worker ??= start();
+      const w = (worker ??= start());
       const id = ++next;
       return new Promise<MintedToken>((resolve, reject) => {
         // Challenge, snapshot and integrity token take a few seconds at most; a wedged VM must not hold callers.
+        // The worker is ended too: one that never returns (a script in a loop) would hold every later mint.
         const timer = setTimeout(() => {
           pending.delete(id);
           reject(new Error(`in-process PO token minting took longer than ${timeoutMs} ms`));
+          if (worker === w) worker = undefined;
+          void w.terminate();
         }, timeoutMs * 2);
-        pending.set(id, { resolve, reject, timer });
+        pending.set(id, { resolve, reject, timer, worker: w });
         const request: WorkerRequest = { id, videoId, proxyUrl: identity ? settings.proxyFor?.(identity) : undefined };
-        worker!.postMessage(request);
+        w.postMessage(request);
       });
     },
     async close() {

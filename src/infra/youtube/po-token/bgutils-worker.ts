@@ -35,6 +35,12 @@ const REWRITTEN_HOSTS = new Set(['www.youtube.com', 'www.google.com']);
 const settings = workerData as WorkerSettings;
 const agents = new Map<string, ProxyAgent>();
 
+const GOOGLE_HOSTS = ['youtube.com', 'google.com', 'googleapis.com', 'gstatic.com'];
+function isGoogleHost(url: URL): boolean {
+  if (url.protocol !== 'https:' || url.port !== '' || url.username || url.password) return false;
+  return GOOGLE_HOSTS.some((h) => url.hostname === h || url.hostname.endsWith(`.${h}`));
+}
+
 /** A fetch through one identity's proxy, onto `baseUrl` when one is set. */
 function sender(proxyUrl: string | undefined): typeof fetch {
   let dispatcher: ProxyAgent | undefined;
@@ -44,6 +50,10 @@ function sender(proxyUrl: string | undefined): typeof fetch {
   }
   return (input, init = {}) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
+    // The page names the interpreter script's URL: only YouTube's and Google's hosts are asked (and run), never an
+    // address the page chose.
+    if (!isGoogleHost(url))
+      return Promise.reject(new Error(`refused: ${url.protocol}//${url.host} is not a Google host`));
     if (settings.baseUrl && REWRITTEN_HOSTS.has(url.hostname)) {
       const base = new URL(settings.baseUrl);
       url.protocol = base.protocol;

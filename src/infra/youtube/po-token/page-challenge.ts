@@ -12,11 +12,16 @@ export interface PageChallenge {
   globalName: string;
 }
 
-/** Every `ytcfg.set({...})` of the page, merged in order (the page sets its config in several calls). */
+// A page sets its config in about five calls. Each call is read by a scan that may run to the page's end (an unclosed
+// one does): a bounded number of them keeps the work linear in the page, whatever the page holds.
+const MAX_YTCFG_CALLS = 32;
+
+/** The page's `ytcfg.set({...})` calls (the first MAX_YTCFG_CALLS), merged in order. */
 export function readYtcfg(html: string): Record<string, unknown> {
   const config: Record<string, unknown> = {};
   const marker = /ytcfg\.set\(\s*\{/g;
-  for (let m = marker.exec(html); m; m = marker.exec(html)) {
+  let calls = 0;
+  for (let m = marker.exec(html); m && calls < MAX_YTCFG_CALLS; m = marker.exec(html), calls++) {
     const text = balancedObject(html, m.index + m[0].length - 1);
     if (!text) continue;
     try {
