@@ -90,7 +90,17 @@ export const toVtt = (segments: TimedSegment[], headings?: readonly ChapterHeadi
 
 const vttEscape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** No "-->" left (it starts a cue): a run of dashes before ">" becomes one, so "--->" cannot leave an arrow behind. */
-const noArrow = (text: string) => text.replace(/-{2,}>/g, '->');
+const noArrow = (text: string) =>
+  text
+    .split('>')
+    .map((part, i, parts) => (i < parts.length - 1 && part.endsWith('--') ? `${trimDashes(part)}-` : part))
+    .join('>');
+/** Without its trailing dashes; a loop, since a pattern for a dash run is quadratic on a long one. */
+function trimDashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '-') end--;
+  return text.slice(0, end);
+}
 const vttNote = (text: string) => noArrow(oneLine(text));
 
 /**
