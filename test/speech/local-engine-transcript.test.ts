@@ -23,7 +23,13 @@ let s: TestServer;
 beforeAll(async () => {
   if (!run) return;
   yt = await startSpeechYoutube();
-  s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, STT_ENGINE: 'local', PATH: process.env.PATH ?? '' });
+  // Polled every 250 ms for minutes: above the default per-key limit of 60 a minute.
+  s = await startTestServer({
+    YOUTUBE_BASE_URL: yt.origin,
+    STT_ENGINE: 'local',
+    RATE_LIMIT_PER_MINUTE: '1000',
+    PATH: process.env.PATH ?? '',
+  });
 }, 120_000);
 afterAll(async () => {
   await s?.close();

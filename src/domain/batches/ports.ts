@@ -47,11 +47,14 @@ export interface BatchStore {
    * Items of running batches for which no job of `queue` is queued or running (its first run's key
    * `batchId:position`, or a later run's `batchId:position:attempt`): running ones (a run claims its item only while
    * its job is active, so the job died on every retry, its worker killed each time), and queued ones untouched for
-   * `queuedGraceSeconds` by the database's clock (the enqueue after the batch was stored was lost to a blip).
+   * `queuedGraceSeconds` by the database's clock (the enqueue after the batch was stored was lost to a blip). A running
+   * item is left alone for `runningGraceSeconds` after it last changed, so a run that has just claimed it is never
+   * taken for a dead one.
    */
   stalledItems(
     queue: string,
     queuedGraceSeconds: number,
+    runningGraceSeconds: number,
   ): Promise<
     { batchId: string; position: number; accountId: string; requestId: string; status: 'queued' | 'running' }[]
   >;

@@ -20,6 +20,8 @@ export interface SweepItemsDeps
 
 /** Queued items are left alone this long first: a batch is stored before its jobs are sent. */
 export const STALLED_QUEUED_SECONDS = 30;
+/** Running items too, briefly: a run claims its item as its job starts, and may run outside a job (a test, a CLI). */
+export const STALLED_RUNNING_SECONDS = 15;
 
 const STOPPED: JobError = {
   code: 'INTERNAL_ERROR',
@@ -28,7 +30,7 @@ const STOPPED: JobError = {
 
 /** One pass; returns how many items it moved. */
 export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
-  const stalled = await deps.batches.stalledItems(deps.queue, STALLED_QUEUED_SECONDS);
+  const stalled = await deps.batches.stalledItems(deps.queue, STALLED_QUEUED_SECONDS, STALLED_RUNNING_SECONDS);
   for (const item of stalled) {
     if (item.status === 'queued') {
       await deps.enqueueItems(item.batchId, [item.position]);

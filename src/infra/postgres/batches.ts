@@ -116,14 +116,14 @@ export function createBatchRepository(sql: Sql): BatchStore {
       await sql`update batches set updated_at = now() where id = ${batchId}`;
     },
 
-    async stalledItems(queue, queuedGraceSeconds) {
+    async stalledItems(queue, queuedGraceSeconds, runningGraceSeconds) {
       const rows = await sql<
         { batch_id: string; position: number; account_id: string; request_id: string; status: 'queued' | 'running' }[]
       >`
         select i.batch_id, i.position, b.account_id, i.request_id, i.status
         from batch_items i join batches b on b.id = i.batch_id
         where b.status = 'running'
-          and (i.status = 'running'
+          and ((i.status = 'running' and i.updated_at < now() - make_interval(secs => ${runningGraceSeconds}))
                or (i.status = 'queued' and i.updated_at < now() - make_interval(secs => ${queuedGraceSeconds})))
           and not exists (
             select 1 from pgboss.job j
