@@ -1,53 +1,17 @@
 // Client ID Metadata Documents end to end: the v2 MCP SDK's client names itself by an https URL on a loopback TLS
 // server (a certificate made here with openssl), signs in through the consent page, and calls tools; and every way a
 // document can be unusable is refused on a page, never redirected.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientDocuments } from '../../src/infra/oauth/client-documents.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { MemoryOAuthProvider, startCallbackServer } from '../support/oauth-client.ts';
+import { loopbackCertificate } from '../support/loopback-tls.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newEmail, sessionClient } from '../web/session-client.ts';
-
-/** A self-signed certificate for 127.0.0.1, made by openssl into a temporary folder. */
-function loopbackCertificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'cimd-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('OAuth Client ID Metadata Documents', () => {
   let s: TestServer;

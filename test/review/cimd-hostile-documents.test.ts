@@ -2,49 +2,14 @@
 // connection mid-body, made the authorization endpoint answer 500 (the body's read error was not the documented
 // refusal); a document whose client_name or a redirect URI held a NUL character (PostgreSQL refuses it in text and jsonb)
 // was answered as a JSON error blaming the request, not the authorization page. Every unusable document must be a 400 page, never a 500, and never redirected.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClientDocuments } from '../../src/infra/oauth/client-documents.ts';
 import { startCallbackServer } from '../support/oauth-client.ts';
+import { loopbackCertificate } from '../support/loopback-tls.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-
-function loopbackCertificate() {
-  const dir = mkdtempSync(join(tmpdir(), 'cimd-review-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 describe('hostile client metadata document servers', () => {
   let s: TestServer;
