@@ -128,6 +128,16 @@ function byIdentity(counts: OutcomeCount[], states: IdentityState[]) {
   return [...rows.values()];
 }
 
+type IdentityRow = YoutubeStatus['identities'][number];
+/** The columns of an identity's budget, for player requests and caption downloads alike. */
+const IDENTITY_COLUMNS: [string, (s: IdentityRow) => unknown][] = [
+  ['IDENTITY', (s) => s.id],
+  ['STATE', (s) => s.state],
+  ['USED THIS HOUR', (s) => s.used],
+  ['STRIKES', (s) => s.strikes],
+  ['LAST REFUSAL', (s) => s.lastReason],
+];
+
 export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io) {
   if (io.json) return io.out(JSON.stringify(status, null, 2));
   const kinds = OUTCOME_KINDS.filter((k) => k !== 'served' && status.clients.some((c) => c.refused[k]));
@@ -138,17 +148,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       `PO tokens: ${status.tokenProvider}`,
       '',
       `Egress identities (budget ${status.budgetPerHour} requests per hour each):`,
-      formatTable(
-        status.identities,
-        [
-          ['IDENTITY', (s) => s.id],
-          ['STATE', (s) => s.state],
-          ['USED THIS HOUR', (s) => s.used],
-          ['STRIKES', (s) => s.strikes],
-          ['LAST REFUSAL', (s) => s.lastReason],
-        ],
-        '  none',
-      ),
+      formatTable(status.identities, IDENTITY_COLUMNS, '  none'),
       '',
       ...captionsAndVersions(status, hours),
       `Attempts in the last ${hours} h, by client (served, and refused by kind):`,
@@ -183,17 +183,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
 function captionsAndVersions(status: YoutubeStatus, hours: number): string[] {
   return [
     `Caption downloads (timedtext), a budget of ${status.captionBudgetPerHour} per hour and a 429 backoff of their own:`,
-    formatTable(
-      status.captionIdentities,
-      [
-        ['IDENTITY', (s) => s.id],
-        ['STATE', (s) => s.state],
-        ['USED THIS HOUR', (s) => s.used],
-        ['STRIKES', (s) => s.strikes],
-        ['LAST REFUSAL', (s) => s.lastReason],
-      ],
-      '  none',
-    ),
+    formatTable(status.captionIdentities, IDENTITY_COLUMNS, '  none'),
     '',
     'Client versions sent (YOUTUBE_CLIENT_VERSIONS over the built-in table):',
     formatTable(
