@@ -172,22 +172,19 @@ async function runTool(
   }
 }
 
-/** A tool's result for `ctx`'s caller, as tools/call would answer it (tasks/get reads jobs and batches this way). */
-async function toolResult(
+/** The tool called by name, as tools/call would run it (tasks/get reads jobs and batches this way). */
+function runToolNamed(
   ctx: Context,
   texts: StoredToolTexts,
+  parts: StoredParts,
+  notes: LibraryNotes,
   name: string,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
   const def = toolsFor(name).find((t) => t.name === name);
-  if (!def) return errorResult('INTERNAL_ERROR', `No tool ${name}`);
-  try {
-    // Inside a task's answer: a stored part is read as values.
-    return successResult(def, readStored(await callByPath(createCaller(ctx), def.entry.path, args)), texts);
-  } catch (err) {
-    const f = failureOf(err, ctx.requestId);
-    return errorResult(f.code, f.message);
-  }
+  if (!def) return Promise.resolve(errorResult('INTERNAL_ERROR', `No tool ${name}`));
+  // No `called`: a stored part is read as values, as inside a batch.
+  return runTool(def, ctx, args, texts, parts, notes, undefined);
 }
 
 /**
@@ -363,7 +360,7 @@ export function createMcpEndpoint(textBytes: number) {
     // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
     if (isModern && single && isTaskMethod(single.method)) {
       const body = await answerTaskRequest(single as { method: string }, (name, args) =>
-        toolResult(toolCtx, texts, name, args),
+        runToolNamed(toolCtx, texts, parts, notes, name, args),
       );
       return Response.json(body, {
         headers: { 'x-request-id': ctx.requestId, ...Object.fromEntries(rateLimitHeaders(limit)) },
