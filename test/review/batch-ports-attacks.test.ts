@@ -60,10 +60,14 @@ describe('batch ports and the stalled-item sweep under attack', { timeout: 60_00
     const batch = await storedBatch(a.accountId, ['ud9d5cMDP_0', 'ud9d5cMDP_0']);
     // Item 0 is held by a live run: claimed, its job active-looking (queued far ahead under its key).
     expect(await deps.batches.claimItem(batch.id, 0)).not.toBeNull();
-    await deps.queue.boss.send('batch-item', { batchId: batch.id, position: 0 }, {
-      singletonKey: `${batch.id}:0`,
-      startAfter: 3600,
-    });
+    await deps.queue.boss.send(
+      'batch-item',
+      { batchId: batch.id, position: 0 },
+      {
+        singletonKey: `${batch.id}:0`,
+        startAfter: 3600,
+      },
+    );
     await deps.sql`update batch_items set updated_at = now() - interval '1 minute' where batch_id = ${batch.id}`;
     // Sweep and cancel at once: item 1 is queued with no job.
     const [, cancelled] = await Promise.all([
