@@ -22,7 +22,10 @@ export async function registerTaskWebhook(
 /** Arms and queues every waiting delivery whose task has ended (for one job key, or all). */
 export async function armEndedTaskWebhooks(deps: TaskWebhookDeps, jobKey?: string): Promise<void> {
   for (const d of await deps.webhooks.waitingForEndedTasks(jobKey)) {
-    const job = await deps.finishedJob({ accountId: d.accountId, keyId: 'webhook', rateLimit: null }, d.jobId);
+    // One delivery whose job cannot be read (gone, or not its account's) must not hold up every other callback.
+    const job = await deps
+      .finishedJob({ accountId: d.accountId, keyId: 'webhook', rateLimit: null }, d.jobId)
+      .catch(() => null);
     if (!job) continue;
     const event = job.status === 'succeeded' ? 'job.completed' : 'job.failed';
     if (await deps.webhooks.arm(d.id, event, eventBody(event, job, deps.now?.() ?? new Date())))
