@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { isCaptions, isPlayer } from '../support/loopback-youtube.ts';
-import { expectationsFor } from '../youtube-sources.ts';
+import { expectationsFor } from '../support/youtube-sources.ts';
 import {
   balanceOf,
   ID,

@@ -1,5 +1,5 @@
 // Classification on small hand-made player responses; every recorded response is covered in
-// test/youtube-fixtures.test.ts.
+// test/youtube/youtube-fixtures.test.ts.
 import { describe, expect, it } from 'vitest';
 import { classifyPlayability } from './classify-playability.ts';
 import { unwrapPlayerResponse, type RawPlayerResponse } from './player-response.ts';

@@ -1,5 +1,5 @@
 // The adapter end to end through youtubei.js, with an injected fetch standing in for youtube.com
-// (own hand-written fixtures only; the recorded set is exercised in test/youtube-fixtures.test.ts).
+// (own hand-written fixtures only; the recorded set is exercised in test/youtube/youtube-fixtures.test.ts).
 import { describe, expect, it } from 'vitest';
 import { chooseTranscriptTrack } from '../../domain/video/choose-track.ts';
 import { createYoutubeSource } from './create-youtube-source.ts';

@@ -5,16 +5,16 @@
 // what was verified there; the expected error code per file is ours.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { classifyPlayability } from '../src/infra/youtube/classify-playability.ts';
-import { findChapters } from '../src/infra/youtube/map-video.ts';
-import { createYoutubeSource } from '../src/infra/youtube/create-youtube-source.ts';
-import { parseJson3 } from '../src/infra/youtube/parse-json3.ts';
-import { parseTimedTextXml } from '../src/infra/youtube/parse-srv3.ts';
-import { parseVtt } from '../src/infra/youtube/parse-vtt.ts';
-import { unwrapPlayerResponse } from '../src/infra/youtube/player-response.ts';
-import { fakeYoutube, html, json } from './support/fake-youtube.ts';
-import { readShared, SHARED_DIR, sharedAvailable } from './support/fixture-files.ts';
-import { expectationsFor, sourcesFiles } from './youtube-sources.ts';
+import { classifyPlayability } from '../../src/infra/youtube/classify-playability.ts';
+import { findChapters } from '../../src/infra/youtube/map-video.ts';
+import { createYoutubeSource } from '../../src/infra/youtube/create-youtube-source.ts';
+import { parseJson3 } from '../../src/infra/youtube/parse-json3.ts';
+import { parseTimedTextXml } from '../../src/infra/youtube/parse-srv3.ts';
+import { parseVtt } from '../../src/infra/youtube/parse-vtt.ts';
+import { unwrapPlayerResponse } from '../../src/infra/youtube/player-response.ts';
+import { fakeYoutube, html, json } from '../support/fake-youtube.ts';
+import { readShared, SHARED_DIR, sharedAvailable } from '../support/fixture-files.ts';
+import { expectationsFor, sourcesFiles } from '../support/youtube-sources.ts';
 
 /** Our answer for each player-response fixture: 'OK' or the ServiceError code. */
 const EXPECTED: Record<string, string> = {

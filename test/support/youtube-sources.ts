@@ -1,5 +1,5 @@
 // Reads the verified expectations out of the shared fixtures' SOURCES.md (Python-repr values, as written there).
-import { readShared, sharedAvailable } from './support/fixture-files.ts';
+import { readShared, sharedAvailable } from './fixture-files.ts';
 
 export interface FixtureExpectations {
   videoDetails: Record<string, string>;

@@ -3,10 +3,10 @@
 // server (none can be installed here): it checks the requests the client makes and that we parse the documented
 // response shapes, not Typesense's ranking.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isServiceError } from '../src/domain/errors.ts';
-import type { Article } from '../src/domain/articles/schemas.ts';
-import { createTypesenseSearch, filterValue } from '../src/infra/search/typesense-search.ts';
-import { startFakeTypesense } from './support/fake-typesense.ts';
+import { isServiceError } from '../../src/domain/errors.ts';
+import type { Article } from '../../src/domain/articles/schemas.ts';
+import { createTypesenseSearch, filterValue } from '../../src/infra/search/typesense-search.ts';
+import { startFakeTypesense } from '../support/fake-typesense.ts';
 
 const KEY = 'ts-test-key';
 let ts: Awaited<ReturnType<typeof startFakeTypesense>>;

@@ -1,15 +1,15 @@
 // translateSegments through the real Anthropic SDK adapter, against a loopback server speaking the Messages API.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isServiceError } from '../src/domain/errors.ts';
-import { translateSegments } from '../src/domain/translations/translate-transcript.ts';
-import { createAnthropicLlm } from '../src/infra/llm/anthropic-llm.ts';
-import { makeSegments, promptCues } from './support/cue-prompt.ts';
+import { isServiceError } from '../../src/domain/errors.ts';
+import { translateSegments } from '../../src/domain/translations/translate-transcript.ts';
+import { createAnthropicLlm } from '../../src/infra/llm/anthropic-llm.ts';
+import { makeSegments, promptCues } from '../support/cue-prompt.ts';
 import {
   startFakeAnthropic,
   userText,
   type FakeAnthropic,
   type FakeMessagesRequest,
-} from './support/fake-anthropic.ts';
+} from '../support/fake-anthropic.ts';
 
 let fake: FakeAnthropic;
 beforeEach(async () => {
