@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect } from '../db/client.ts';
-import { Transcript } from '../src/domain/subtitles/schemas.ts';
+import { Transcript } from '../src/domain/transcripts/schemas.ts';
 import type { Segment } from '../src/domain/video/schemas.ts';
 import {
   benchDatabase,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { connect, migrateDatabase, type Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { Deps } from './deps.ts';
-import { createHotCache } from './domain/subtitles/hot-cache.ts';
+import { createHotCache } from './domain/transcripts/hot-cache.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './infra/database/embedded-postgres.ts';
 import type { Logger } from './infra/log/logger.ts';
 import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
@@ -117,7 +117,7 @@ async function build(
     log,
     lastUsed,
     queue,
-    jobs: createWorkQueue(overrides.queue ?? queue),
+    workQueue: createWorkQueue(overrides.queue ?? queue),
     // Three quarters of CACHE_MAX_MB; the HTTP layer keeps rendered answers in the last quarter.
     hotCache: createHotCache(Math.floor((config.CACHE_MAX_MB * 1024 * 1024 * 3) / 4)),
     signingSecret,

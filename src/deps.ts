@@ -1,11 +1,11 @@
 import type { Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
-import type { ArticleSearch } from './domain/articles/search-port.ts';
+import type { ArticleSearch } from './domain/articles/ports.ts';
 import type { LastUsedRecorder } from './domain/keys/api-key-store.ts';
 import type { BlobStore, FrameGrabber, Llm, MediaProber, VideoSource } from './domain/ports.ts';
 import type { MediaGateway } from './infra/net/media-gateway.ts';
 import type { Stores, Transaction } from './domain/stores.ts';
-import type { HotCache } from './domain/subtitles/hot-cache.ts';
+import type { HotCache } from './domain/transcripts/hot-cache.ts';
 import type { WorkQueue } from './domain/work-queue.ts';
 import type { ListingCache } from './domain/listing/listing-cache.ts';
 import type { VideoLister } from './domain/listing/ports.ts';
@@ -57,7 +57,7 @@ export interface Deps extends Stores {
   /** pg-boss, as the workers and the shutdown see it. */
   queue: JobQueue;
   /** The same queue as the domain sees it: one method per kind of job. */
-  jobs: WorkQueue;
+  workQueue: WorkQueue;
   /** Stored transcripts and video rows kept in memory for the cached-transcript hot path. */
   hotCache: HotCache;
   /** What each account has obtained as an MCP resource (resources/list). */

@@ -13,7 +13,7 @@ import { mountDocs } from './docs-page.ts';
 import { mountFavicon } from './favicon.ts';
 import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
-import { serveSubtitlesFile } from './subtitles-file-route.ts';
+import { serveTranscriptFile } from './transcript-file-route.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
 import { createStoredAnswers } from './stored-output.ts';
@@ -147,7 +147,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
     serveFrameImage(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
   app.get(`${REST_PREFIX}/videos/:videoId/subtitles`, (c) =>
-    serveSubtitlesFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
+    serveTranscriptFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
 
   // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool

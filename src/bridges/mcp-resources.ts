@@ -11,14 +11,14 @@ import {
   type ReadResourceResult,
   type ResourceLink,
 } from '@modelcontextprotocol/server';
-import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
+import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../domain/pricing/prices.ts';
 import type { LibraryEntry, LibraryPosition } from '../domain/resources/resource-library.ts';
-import { toCiteLines } from '../domain/subtitles/formats.ts';
+import { toCiteLines } from '../domain/transcripts/formats.ts';
 import type { Article } from '../domain/articles/schemas.ts';
-import type { SummarizeOutput } from '../domain/articles/summarize-schemas.ts';
+import type { RequestArticleOutput } from '../domain/articles/request-article-schemas.ts';
 import type { SingleFrame } from '../domain/frames/schemas.ts';
-import type { TranscriptAnswer } from '../domain/subtitles/schemas.ts';
-import type { JobWithResult } from '../domain/tasks/get-job.ts';
+import type { TranscriptAnswer } from '../domain/transcripts/schemas.ts';
+import type { JobWithResult } from '../domain/jobs/get-job.ts';
 import type { TranslateOutput } from '../domain/translations/schemas.ts';
 import type { Context } from '../router/context.ts';
 import { jsonRpcCode } from './errors/mcp-error.ts';
@@ -47,7 +47,7 @@ export type ToolText = (tool: string, output: unknown) => string;
 interface Outputs {
   get_video_subtitles: TranscriptAnswer;
   translate_transcript: TranslateOutput;
-  summarize_video: SummarizeOutput;
+  summarize_video: RequestArticleOutput;
   get_article: Article;
   get_video_frame: SingleFrame;
   get_job: JobWithResult;
@@ -304,7 +304,7 @@ const TEMPLATES = [
     mimeType: 'text/plain',
     description:
       'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
-      `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(SUBTITLES_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
+      `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(TRANSCRIPT_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
   },
   {
     name: 'article',

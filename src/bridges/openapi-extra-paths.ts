@@ -1,8 +1,8 @@
 import { DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH } from '../domain/frames/schemas.ts';
-import { credits, FRAME_PRICE, SUBTITLES_PRICE } from '../domain/pricing/prices.ts';
-import { FILE_FORMATS, FILE_TYPES } from '../domain/subtitles/formats.ts';
-import { LANG_PATTERN, TRANSCRIPT_MODES } from '../domain/subtitles/schemas.ts';
-import { DEFAULT_FILE_FORMAT } from './subtitles-file-route.ts';
+import { credits, FRAME_PRICE, TRANSCRIPT_PRICE } from '../domain/pricing/prices.ts';
+import { FILE_FORMATS, FILE_TYPES } from '../domain/transcripts/formats.ts';
+import { LANG_PATTERN, TRANSCRIPT_MODES } from '../domain/transcripts/schemas.ts';
+import { DEFAULT_FILE_FORMAT } from './transcript-file-route.ts';
 
 /** Operations served by plain routes rather than through trpc-to-openapi (answers that are not JSON). */
 export const EXTRA_REST_ROUTES = [
@@ -28,7 +28,7 @@ const TRANSCRIPT_ERRORS = [
 
 /** Fresh objects on every call: the OpenAPI build deletes `x-error-codes` from what it is given. */
 export function extraPaths(): Record<string, any> {
-  return { '/videos/{videoId}/frame': framePath(), '/videos/{videoId}/subtitles': subtitlesFilePath() };
+  return { '/videos/{videoId}/frame': framePath(), '/videos/{videoId}/subtitles': transcriptFilePath() };
 }
 
 function framePath() {
@@ -81,7 +81,7 @@ function framePath() {
   };
 }
 
-function subtitlesFilePath() {
+function transcriptFilePath() {
   return {
     get: {
       operationId: 'subtitles-file',
@@ -89,8 +89,8 @@ function subtitlesFilePath() {
       summary: 'Download a transcript as a file',
       description:
         'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
-        `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(SUBTITLES_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
-      parameters: subtitlesFileParameters(),
+        `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(TRANSCRIPT_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
+      parameters: transcriptFileParameters(),
       responses: {
         '200': {
           description: 'The transcript file',
@@ -133,7 +133,7 @@ function subtitlesFilePath() {
   };
 }
 
-function subtitlesFileParameters() {
+function transcriptFileParameters() {
   return [
     {
       name: 'videoId',

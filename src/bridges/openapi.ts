@@ -12,7 +12,7 @@ import {
   hourlyPrice,
   LISTING_PAGE_PRICE,
   PER_STARTED_HOUR,
-  SUBTITLES_PRICE,
+  TRANSCRIPT_PRICE,
 } from '../domain/pricing/prices.ts';
 
 const ERROR_SCHEMA = {
@@ -35,7 +35,7 @@ const DESCRIPTION = `Timed transcripts, subtitle tracks, metadata, still frames,
 **Authentication.** Every request needs an API key, as \`Authorization: Bearer <key>\` or \`x-api-key: <key>\`.
 **Errors.** Every failure is \`{"error":{"code","message"}}\`; codes and statuses are listed under each operation and in docs/api.md.
 **Rate limit.** Per key, ${'`RATE_LIMIT_PER_MINUTE`'} (default 60) requests per minute; every keyed response carries \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\`; a 429 carries \`Retry-After\`. One account may have at most \`QUEUE_MAX_WAITING_PER_ACCOUNT\` (default 10) transcript, metadata, frame or speech-to-text jobs queued or running at once, and at most half of a queue's waiting places; the next is 429 \`RATE_LIMITED\`.
-**Credits.** Subtitles on a cache miss: ${SUBTITLES_PRICE}. Frame: ${FRAME_PRICE} per frame newly captured. Translation and summary: ${PER_STARTED_HOUR} per started hour of the video (minimum ${hourlyPrice(1)}). Listing pages (playlists, channels, YouTube search): ${LISTING_PAGE_PRICE} per page fetched from YouTube. Batches: each video as its single-video operation. Metadata, tracks, article search, jobs, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
+**Credits.** Subtitles on a cache miss: ${TRANSCRIPT_PRICE}. Frame: ${FRAME_PRICE} per frame newly captured. Translation and summary: ${PER_STARTED_HOUR} per started hour of the video (minimum ${hourlyPrice(1)}). Listing pages (playlists, channels, YouTube search): ${LISTING_PAGE_PRICE} per page fetched from YouTube. Batches: each video as its single-video operation. Metadata, tracks, article search, jobs, credits: free. Cached results are free; failures are never charged; an unaffordable request fails with 402 before any work.
 **Limits.** A URL over 16 KiB is 414, a body over \`MAX_BODY_BYTES\` (64 KiB by default) 413, a POST body that is not \`application/json\` 415, and a method a path does not accept 405 with \`Allow\`; all in the same error body. Query strings take plain decimal numbers and \`true\`/\`false\` only (no \`1e1\`, \`0x10\`).
 **Headers.** Every answer carries \`x-request-id\` (quote it when reporting a problem); 429 and 503 carry \`Retry-After\` (seconds); 401 carries \`WWW-Authenticate: Bearer realm="subtext"\`.
 **MCP.** The same operations are tools at \`/mcp\` (streamable HTTP, stateless; protocol revisions ${MCP_REVISIONS.join(', ')}), with an API key or an OAuth access token; stored transcripts, articles and frames are also resources (\`subtext://\`), and three prompts use them.

@@ -1,6 +1,6 @@
 // The outside world as the domain sees it. src/infra implements these; tests may hand in loopback ones.
 import type { AudioSource } from './speech/ports.ts';
-import type { WordedSegment } from './subtitles/words.ts';
+import type { WordedSegment } from './transcripts/words.ts';
 import type { Track, VideoInfo } from './video/schemas.ts';
 
 /** A caption track plus what is needed to download it. */

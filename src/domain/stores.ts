@@ -5,8 +5,8 @@ import type { ArticleStore } from './articles/article-store.ts';
 import type { CreditLedger } from './credits/credit-ledger.ts';
 import type { FrameStore } from './frames/frame-store.ts';
 import type { ApiKeyStore } from './keys/api-key-store.ts';
-import type { TranscriptStore } from './subtitles/transcript-store.ts';
-import type { TaskStore } from './tasks/task-store.ts';
+import type { TranscriptStore } from './transcripts/transcript-store.ts';
+import type { JobStore } from './jobs/job-store.ts';
 import type { TranslationStore } from './translations/translation-store.ts';
 import type { VideoStore } from './video/video-store.ts';
 
@@ -20,7 +20,7 @@ export interface Stores {
   translations: TranslationStore;
   frameStore: FrameStore;
   articles: ArticleStore;
-  tasks: TaskStore;
+  jobs: JobStore;
 }
 
 /** Runs `work` in one transaction: what it writes through the stores it is given commits together or not at all. */

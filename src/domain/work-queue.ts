@@ -63,14 +63,14 @@ export interface TranslationJob extends LlmJobCommon {
   targetLang: string;
 }
 
-export interface SummaryJob extends LlmJobCommon {
+export interface ArticleJob extends LlmJobCommon {
   kind: 'summary';
   lang: string;
   length: ArticleLength;
   sourceLang: string;
 }
 
-export type LlmJob = TranslationJob | SummaryJob;
+export type LlmJob = TranslationJob | ArticleJob;
 
 /** Speech-to-text of a video's audio; every task with `key` follows it. */
 export interface SpeechJob {

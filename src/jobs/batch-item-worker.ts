@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { runBatchItem } from '../domain/batches/run-batch-item.ts';
 import { runBatchOperation } from '../domain/batches/run-operation.ts';
 import { BatchItemPayload } from './payloads.ts';
-import { batchPorts } from '../domain/batches/batch-ports.ts';
+import { batchPorts } from '../domain/batches/batch-sources.ts';
 import { requeueBatchItem } from './batch-queues.ts';
 import { LLM_JOB_MAX_MS } from './queues.ts';
 
@@ -14,7 +14,7 @@ export function batchItemHandler(deps: Deps) {
   const patient = { ...deps, config: { ...deps.config, REQUEST_WAIT_MS: LLM_JOB_MAX_MS } };
   const d = {
     ...batchPorts(deps),
-    tasks: deps.tasks,
+    jobs: deps.jobs,
     log: deps.log,
     run: (item: Parameters<typeof runBatchOperation>[1]) => runBatchOperation(patient, item),
     ledger: deps.ledger,

@@ -16,11 +16,11 @@ import { scheduleYoutubeCanary, youtubeCanaryHandler } from './youtube-canary-wo
 import { speechHandler } from './speech-worker.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
-import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
-import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
+import { armEndedJobWebhooks } from '../domain/webhooks/job-webhooks.ts';
+import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
 import { sweepItemsDeps } from './sweep-deps.ts';
 import { sweepStalledItems } from '../domain/batches/sweep-stalled-items.ts';
-import { sweepStalledTasks } from '../domain/tasks/sweep-stalled-tasks.ts';
+import { sweepStalledJobs } from '../domain/jobs/sweep-stalled-jobs.ts';
 
 /** How often a worker instance looks for stalled batch items and tasks, and for task callbacks to send. */
 export const SWEEP_INTERVAL_MS = 5_000;
@@ -52,8 +52,8 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
       sweeping = true;
       try {
         await sweepStalledItems(sweepItemsDeps(deps)).catch((err) => deps.log.warn({ err }, 'batch item sweep failed'));
-        await sweepStalledTasks(deps).catch((err) => deps.log.warn({ err }, 'task sweep failed'));
-        await armEndedTaskWebhooks(taskWebhookPorts(deps)).catch(() => {});
+        await sweepStalledJobs(deps).catch((err) => deps.log.warn({ err }, 'task sweep failed'));
+        await armEndedJobWebhooks(jobWebhookPorts(deps)).catch(() => {});
       } finally {
         sweeping = false;
       }

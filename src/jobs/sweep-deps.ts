@@ -1,12 +1,12 @@
 // What the stalled-item sweep needs: the batch ports, plus the queues it looks into (names are the jobs layer's).
 import type { Deps } from '../deps.ts';
-import { batchPorts } from '../domain/batches/batch-ports.ts';
+import { batchPorts } from '../domain/batches/batch-sources.ts';
 import type { SweepItemsDeps } from '../domain/batches/sweep-stalled-items.ts';
 import { BATCH_ITEM_QUEUE, WEBHOOK_QUEUE } from './queues.ts';
 
 export const sweepItemsDeps = (d: Deps): SweepItemsDeps => ({
   ...batchPorts(d),
-  tasks: d.tasks,
+  jobs: d.jobs,
   ledger: d.ledger,
   log: d.log,
   queue: BATCH_ITEM_QUEUE,

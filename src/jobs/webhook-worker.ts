@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { deliverWebhook } from '../domain/webhooks/deliver-webhook.ts';
 import { WebhookPayload } from './payloads.ts';
-import { webhookPorts } from '../domain/batches/batch-ports.ts';
+import { webhookPorts } from '../domain/batches/batch-sources.ts';
 
 /** The webhook queue's handler: one attempt; the next one (if any) is queued with its backoff by the domain. */
 export function webhookHandler(deps: Deps) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jobText, summarizeText } from './mcp-text.ts';
+import { jobText, requestArticleText } from './mcp-text.ts';
 
 const job = {
   id: 'job_1',
@@ -13,7 +13,7 @@ const job = {
 
 describe('MCP text', () => {
   it('a summary still running says how to poll', () => {
-    const text = summarizeText({
+    const text = requestArticleText({
       status: 'running',
       cached: false,
       creditsCharged: 2,

@@ -2,10 +2,10 @@
 // these render it as timestamped lines and markdown, bounded so a long answer does not flood an agent's context.
 import type { Article } from '../domain/articles/schemas.ts';
 import type { SearchArticlesOutput } from '../domain/articles/search-articles.ts';
-import type { JobWithResult } from '../domain/tasks/get-job.ts';
-import type { SummarizeOutput } from '../domain/articles/summarize-schemas.ts';
-import { clock, toCiteLines } from '../domain/subtitles/formats.ts';
-import type { Transcript, TranscriptAnswer } from '../domain/subtitles/schemas.ts';
+import type { JobWithResult } from '../domain/jobs/get-job.ts';
+import type { RequestArticleOutput } from '../domain/articles/request-article-schemas.ts';
+import { clock, toCiteLines } from '../domain/transcripts/formats.ts';
+import type { Transcript, TranscriptAnswer } from '../domain/transcripts/schemas.ts';
 import type { TrackList } from '../domain/video/video-queries.ts';
 import type { VideoInfo } from '../domain/video/schemas.ts';
 
@@ -110,7 +110,7 @@ export function articleMarkdown(a: Article): string {
 const pollLine = (status: string, job: { id: string; progress: number }) =>
   `Article ${status} (progress ${Math.round(job.progress * 100)}%). Call get_job with id "${job.id}" until status is succeeded.`;
 
-export function summarizeText(o: SummarizeOutput): string {
+export function requestArticleText(o: RequestArticleOutput): string {
   if (!o.article) return pollLine(o.status, o.job);
   return `${articleMarkdown(o.article)}\n\n${credits(o.creditsCharged, o.cached)}.`;
 }

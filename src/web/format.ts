@@ -34,5 +34,5 @@ export {
   PER_STARTED_HOUR,
   speechPrice,
   STT_PRICE_PER_MINUTE,
-  SUBTITLES_PRICE,
+  TRANSCRIPT_PRICE,
 } from '../domain/pricing/prices.ts';

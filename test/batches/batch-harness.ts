@@ -2,7 +2,7 @@
 // server, and webhooks allowed to reach a receiver on 127.0.0.1. Only this composition allows loopback callbacks:
 // the address policy is injected here; the production one (isPublicAddress) is what batches-ssrf.test.ts meets.
 import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
-import { recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { recordedRoutes } from '../transcripts/recorded-youtube.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { replayBrowse } from '../support/youtube-browse-replay.ts';

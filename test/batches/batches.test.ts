@@ -8,7 +8,7 @@ import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { isPlayer } from '../support/loopback-youtube.ts';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { browseAvailable, BROWSE } from '../support/youtube-browse-replay.ts';
-import { balanceOf, ID, pollUntil } from '../subtitles/recorded-youtube.ts';
+import { balanceOf, ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
 
 let h: BatchHarness;

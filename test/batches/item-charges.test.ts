@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBatchItem } from '../../src/domain/batches/run-batch-item.ts';
 import { runBatchOperation } from '../../src/domain/batches/run-operation.ts';
-import { SUBTITLES_PRICE } from '../../src/domain/pricing/prices.ts';
+import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { batchItemHandler } from '../../src/jobs/batch-item-worker.ts';
 import { rest } from '../support/clients.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -13,7 +13,7 @@ import { modelReply } from '../llm/llm-fixtures.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { ID, pollUntil } from '../subtitles/recorded-youtube.ts';
+import { ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
 
 let h: BatchHarness;
@@ -67,7 +67,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch item charges', { ti
     expect(await storedTranscripts(ID.manualOnlyDe)).toEqual([]);
     const other = await h.s.newKey({ credits: 5 });
     const t = await rest(h.s.url, 'POST', '/subtitles', { key: other.key, body: { videoId: ID.manualOnlyDe } });
-    expect(t.json).toMatchObject({ cached: false, creditsCharged: SUBTITLES_PRICE });
+    expect(t.json).toMatchObject({ cached: false, creditsCharged: TRANSCRIPT_PRICE });
   });
 
   it('a stored transcript keeps its charge when the item fails later: the item reports it and nothing is refunded', async () => {
@@ -84,9 +84,9 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch item charges', { ti
     } finally {
       fake.setHandler(modelReply);
     }
-    expect(batch.items[0]).toMatchObject({ status: 'failed', creditsCharged: SUBTITLES_PRICE });
-    expect(batch).toMatchObject({ status: 'failed', creditsCharged: SUBTITLES_PRICE });
-    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+    expect(batch.items[0]).toMatchObject({ status: 'failed', creditsCharged: TRANSCRIPT_PRICE });
+    expect(batch).toMatchObject({ status: 'failed', creditsCharged: TRANSCRIPT_PRICE });
+    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -TRANSCRIPT_PRICE }]);
     expect((await storedTranscripts(ID.tracks19)).length).toBeGreaterThan(0);
   });
 
@@ -111,7 +111,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch item charges', { ti
         batches: deps.batches,
         webhooks: deps.webhooks,
         enqueue: async () => {},
-        tasks: deps.tasks,
+        jobs: deps.jobs,
         log: deps.log,
         ledger: deps.ledger,
         run: async (item) => {
@@ -125,15 +125,15 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch item charges', { ti
       { retryCount: 0 },
     );
     await didCharge;
-    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -TRANSCRIPT_PRICE }]);
 
     // pg-boss runs the job again once the dead worker's heartbeat is stale: the same payload, its retry count up.
     await batchItemHandler(deps)({ batchId: batch.id, position: 0 }, { retryCount: 1 });
 
     const view = await finished(key, batch.id);
-    expect(view).toMatchObject({ status: 'succeeded', creditsCharged: SUBTITLES_PRICE });
-    expect(view.items[0]).toMatchObject({ status: 'succeeded', creditsCharged: SUBTITLES_PRICE });
-    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+    expect(view).toMatchObject({ status: 'succeeded', creditsCharged: TRANSCRIPT_PRICE });
+    expect(view.items[0]).toMatchObject({ status: 'succeeded', creditsCharged: TRANSCRIPT_PRICE });
+    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -TRANSCRIPT_PRICE }]);
     const [hook] = (await receiver.waitFor(start + 1)).slice(start);
     expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.completed', data: { id: batch.id } });
   });

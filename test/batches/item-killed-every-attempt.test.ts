@@ -6,7 +6,7 @@
 // The API instance here runs no workers; each worker is a killable instance (test/support/killable-worker.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
-import { SUBTITLES_PRICE } from '../../src/domain/pricing/prices.ts';
+import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { rest } from '../support/clients.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
@@ -16,7 +16,7 @@ import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { modelReply } from '../llm/llm-fixtures.ts';
-import { ID, pollUntil, recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { ID, pollUntil, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 describe.skipIf(!sharedAvailable)('a batch item killed on every attempt', { timeout: 180_000 }, () => {
   let yt: LoopbackYoutube;
@@ -102,10 +102,10 @@ describe.skipIf(!sharedAvailable)('a batch item killed on every attempt', { time
       'the batch ends',
       30_000,
     );
-    expect(batch).toMatchObject({ status: 'failed', creditsCharged: SUBTITLES_PRICE });
+    expect(batch).toMatchObject({ status: 'failed', creditsCharged: TRANSCRIPT_PRICE });
     expect(batch.items[0]).toMatchObject({
       status: 'failed',
-      creditsCharged: SUBTITLES_PRICE,
+      creditsCharged: TRANSCRIPT_PRICE,
       error: { code: 'INTERNAL_ERROR' },
     });
     const [hook] = await receiver.waitFor(1);
@@ -115,7 +115,7 @@ describe.skipIf(!sharedAvailable)('a batch item killed on every attempt', { time
     releaseModel();
     const ledger = await api.deps.sql`
       select operation, delta from credit_ledger where account_id = ${accountId} and kind <> 'grant'`;
-    expect(ledger.map((r) => ({ ...r }))).toEqual([{ operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+    expect(ledger.map((r) => ({ ...r }))).toEqual([{ operation: 'subtitles', delta: -TRANSCRIPT_PRICE }]);
     const live = await api.deps.sql`
       select id from tasks where account_id = ${accountId} and status in ('queued', 'running')`;
     expect(live).toHaveLength(0);

@@ -2,13 +2,13 @@
 // the recorded fixtures, a loopback Anthropic API. Each video is charged what its single-video request costs, only
 // when its result is stored; a video that fails after its transcript was extracted pays for that transcript only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hourlyPrice, pricedDuration, SUBTITLES_PRICE } from '../../src/domain/pricing/prices.ts';
+import { hourlyPrice, pricedDuration, TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
 import { modelReply } from '../llm/llm-fixtures.ts';
-import { balanceOf, ID, pollUntil } from '../subtitles/recorded-youtube.ts';
+import { balanceOf, ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
 
 let h: BatchHarness;
@@ -63,7 +63,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
     });
 
     const batch = await finished(key, created.json.id);
-    const price = SUBTITLES_PRICE + (await hourly(key, ID.captions9));
+    const price = TRANSCRIPT_PRICE + (await hourly(key, ID.captions9));
     expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1, failed: 1 }, creditsCharged: price });
     expect(batch.items[0]).toMatchObject({
       status: 'succeeded',
@@ -100,7 +100,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
       120_000,
     );
     const batch = await api.batches.get.query({ id: created.id });
-    const price = SUBTITLES_PRICE + (await hourly(key, ID.manualAndAsr));
+    const price = TRANSCRIPT_PRICE + (await hourly(key, ID.manualAndAsr));
     expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 }, creditsCharged: price });
     expect(batch.items[0]!.result).toMatchObject({ type: 'translation', targetLang: 'eo', cached: false });
     expect(await balanceOf(h.s, key)).toBe(50 - price);
@@ -119,17 +119,17 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
         body: { videos: [ID.manualAndAsrVisionos], operation: { type: 'translation', targetLang: 'eo' } },
       });
       const batch = await finished(key, created.json.id);
-      expect(batch).toMatchObject({ status: 'failed', creditsCharged: SUBTITLES_PRICE, counts: { failed: 1 } });
+      expect(batch).toMatchObject({ status: 'failed', creditsCharged: TRANSCRIPT_PRICE, counts: { failed: 1 } });
       expect(batch.items[0]).toMatchObject({
         status: 'failed',
-        creditsCharged: SUBTITLES_PRICE,
+        creditsCharged: TRANSCRIPT_PRICE,
         error: { code: 'LLM_FAILED' },
       });
     } finally {
       fake.setHandler(modelReply);
     }
-    expect(await balanceOf(h.s, key)).toBe(20 - SUBTITLES_PRICE);
-    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+    expect(await balanceOf(h.s, key)).toBe(20 - TRANSCRIPT_PRICE);
+    expect(await ledger(accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -TRANSCRIPT_PRICE }]);
     const t = await rest(h.s.url, 'POST', '/subtitles', { key, body: { videoId: ID.manualAndAsrVisionos } });
     expect(t.json).toMatchObject({ cached: true, creditsCharged: 0 });
   });
@@ -173,7 +173,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch operations', { time
       body: { videos: [ID.tracks19, ID.web15], operation: { type: 'article', lang: 'en' } },
     });
     expect(r.status).toBe(402);
-    const perVideo = SUBTITLES_PRICE + hourlyPrice(1);
+    const perVideo = TRANSCRIPT_PRICE + hourlyPrice(1);
     expect(r.json.error).toEqual({
       code: 'INSUFFICIENT_CREDITS',
       message: expect.stringMatching(

@@ -7,13 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BATCH_ITEM_ATTEMPTS, runBatchItem } from '../../src/domain/batches/run-batch-item.ts';
 import { runBatchOperation } from '../../src/domain/batches/run-operation.ts';
-import { SUBTITLES_PRICE } from '../../src/domain/pricing/prices.ts';
+import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { rest } from '../support/clients.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
 import { modelReply } from '../llm/llm-fixtures.ts';
-import { ID, pollUntil } from '../subtitles/recorded-youtube.ts';
+import { ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
 
 const run = sharedAvailable && browseAvailable;
@@ -87,8 +87,8 @@ describe.skipIf(!run)('a batch item out of YouTube budget', { timeout: 180_000 }
     await h.s.deps.sql`update youtube_identities set window_start = null, used = 0`;
     await startNow(h, id);
     const batch = await finished(h, key, id);
-    expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 }, creditsCharged: SUBTITLES_PRICE });
-    expect(await ledger(h, accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+    expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 }, creditsCharged: TRANSCRIPT_PRICE });
+    expect(await ledger(h, accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -TRANSCRIPT_PRICE }]);
   });
 });
 
@@ -131,10 +131,10 @@ describe.skipIf(!run)(
           await startNow(h, id);
         }
         const batch = await finished(h, key, id);
-        expect(batch).toMatchObject({ status: 'failed', creditsCharged: SUBTITLES_PRICE, counts: { failed: 1 } });
+        expect(batch).toMatchObject({ status: 'failed', creditsCharged: TRANSCRIPT_PRICE, counts: { failed: 1 } });
         expect(batch.items[0]).toMatchObject({
           status: 'failed',
-          creditsCharged: SUBTITLES_PRICE,
+          creditsCharged: TRANSCRIPT_PRICE,
           error: { code: 'INTERNAL_ERROR' },
         });
       } finally {
@@ -142,7 +142,9 @@ describe.skipIf(!run)(
       }
       // The first attempt extracted (and paid for) the transcript, which stays stored and charged; later ones found
       // it stored.
-      expect(await ledger(h, accountId)).toEqual([{ kind: 'charge', operation: 'subtitles', delta: -SUBTITLES_PRICE }]);
+      expect(await ledger(h, accountId)).toEqual([
+        { kind: 'charge', operation: 'subtitles', delta: -TRANSCRIPT_PRICE },
+      ]);
     });
 
     it('an article not finished while the item waited: the item fails, its task is given up, and the article finishing later charges nobody', async () => {
@@ -178,7 +180,7 @@ describe.skipIf(!run)(
             batches: deps.batches,
             webhooks: deps.webhooks,
             enqueue: async () => {},
-            tasks: deps.tasks,
+            jobs: deps.jobs,
             log: deps.log,
             run: (item) => runBatchOperation(hurried, item),
             ledger: deps.ledger,

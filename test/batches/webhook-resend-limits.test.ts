@@ -7,7 +7,7 @@ import {
   RESENDS_PER_EVENT_PER_HOUR,
   resendWebhook,
 } from '../../src/domain/webhooks/deliver-webhook.ts';
-import { batchPorts } from '../../src/domain/batches/batch-ports.ts';
+import { batchPorts } from '../../src/domain/batches/batch-sources.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 let s: TestServer;

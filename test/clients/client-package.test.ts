@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
-import { balanceOf, ID, STYLED_SEGMENTS, startRecordedHarness, type Harness } from '../subtitles/recorded-youtube.ts';
+import { balanceOf, ID, STYLED_SEGMENTS, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
 import { restDocument } from '../../clients/typescript/generate/generate.ts';
 import { installConsumer, packClient, run, tsc } from './install-packed.ts';
 

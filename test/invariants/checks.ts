@@ -13,10 +13,10 @@ import type { Answer, Surface } from './surfaces.ts';
  * not refunded, taken from an account that asked for that video (frames: one credit per stored frame).
  */
 export const PAID_BY: Record<string, { operation: string; source: string }> = {
-  'transcripts manual/asr': { operation: 'subtitles', source: 'src/domain/subtitles/extract-job.ts (commitCharged)' },
+  'transcripts manual/asr': { operation: 'subtitles', source: 'src/domain/transcripts/extract-job.ts (commitCharged)' },
   'transcripts speech': { operation: 'speech', source: 'src/domain/speech/speech-job.ts (commitCharged)' },
-  translations: { operation: 'translation', source: 'src/domain/tasks/llm-tasks.ts (charge on store)' },
-  articles: { operation: 'summary', source: 'src/domain/articles/summarize-video.ts' },
+  translations: { operation: 'translation', source: 'src/domain/jobs/llm-jobs.ts (charge on store)' },
+  articles: { operation: 'summary', source: 'src/domain/articles/request-article.ts' },
   frames: { operation: 'frame', source: 'src/domain/frames/frame-job.ts (one FRAME_PRICE per stored frame)' },
 };
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import postgres from 'postgres';
 import { isDatabaseDown } from '../../db/database-errors.ts';
 import { mediaIdOf } from '../../src/domain/video/video-ref.ts';
-import { ID } from '../subtitles/recorded-youtube.ts';
+import { ID } from '../transcripts/recorded-youtube.ts';
 import { grantCredits } from '../support/stores.ts';
 import { sessionClient } from '../web/session-client.ts';
 import { hole } from './known-holes.ts';

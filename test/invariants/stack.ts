@@ -5,7 +5,7 @@
 import { createMediaGateway } from '../../src/infra/net/media-gateway.ts';
 import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
 import { modelReply } from '../llm/llm-fixtures.ts';
-import { recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { recordedRoutes } from '../transcripts/recorded-youtube.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
 import { startFakeWhisper, type FakeWhisper } from '../support/fake-whisper.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { browseAvailable, BROWSE } from '../support/youtube-browse-replay.ts';
-import { balanceOf } from '../subtitles/recorded-youtube.ts';
+import { balanceOf } from '../transcripts/recorded-youtube.ts';
 import { isInnertube, startBrowseHarness, type BrowseHarness } from './browse-harness.ts';
 
 let h: BrowseHarness;

@@ -6,7 +6,7 @@ import { startFakeAnthropic, userText, type FakeAnthropic } from '../support/fak
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { translationKey } from '../../src/domain/translations/request-translation.ts';
 import { runTranslationJob } from '../../src/domain/translations/translation-job.ts';
-import { heldTasks } from '../support/held-tasks.ts';
+import { heldJobs } from '../support/held-jobs.ts';
 import { isTranslation, modelReply, seedVideo, spreadSegments } from './llm-fixtures.ts';
 import { getCredits } from '../support/stores.ts';
 
@@ -228,7 +228,7 @@ describe('a translation finished twice', () => {
     const { accountId } = await s.newKey({ credits: 20 });
     const { videoId } = await seedVideo(s.deps.sql, { duration: 600 });
     const key = translationKey(videoId, 'en', 'eo');
-    const task = await s.deps.tasks.create({
+    const task = await s.deps.jobs.create({
       accountId,
       kind: 'translation',
       input: { videoId, sourceLang: 'en', targetLang: 'eo', resolvedSourceLang: 'en' },
@@ -244,7 +244,7 @@ describe('a translation finished twice', () => {
       sourceLang: 'en',
       targetLang: 'eo',
     };
-    const deps = { ...s.deps, tasks: heldTasks(s.deps.tasks, 2) };
+    const deps = { ...s.deps, jobs: heldJobs(s.deps.jobs, 2) };
 
     const runs = await Promise.allSettled([runTranslationJob(deps, job), runTranslationJob(deps, job)]);
     expect(runs.filter((r) => r.status === 'fulfilled')).toHaveLength(1);

@@ -3,7 +3,7 @@
 // and every refusal is the same sentence, whatever the name resolves to.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
-import { pollUntil } from '../subtitles/recorded-youtube.ts';
+import { pollUntil } from '../transcripts/recorded-youtube.ts';
 import { fakeVideoSource, freshVideoId } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';

@@ -6,7 +6,7 @@ import { captureLogger } from '../support/capture-log.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { call, isErrorShape, note, relDatabase } from './support.ts';
-import { createTask, revokeApiKey } from '../support/stores.ts';
+import { createJob, revokeApiKey } from '../support/stores.ts';
 
 const MCP_ACCEPT = { accept: 'application/json, text/event-stream' };
 const pct = (v: number[], p: number) =>
@@ -247,7 +247,7 @@ answers echoing a key the caller put in a *field* (reflected to the same caller 
   it('one account never sees another account’s jobs', async () => {
     const a = await s.newKey({ rateLimit: 1_000_000 });
     const b = await s.newKey({ rateLimit: 1_000_000 });
-    const task = await createTask(s.deps.sql, {
+    const task = await createJob(s.deps.sql, {
       accountId: a.accountId,
       kind: 'summary',
       input: { videoId: 'dQw4w9WgXcQ' },

@@ -1,7 +1,7 @@
 // Review attacks on the batch/webhook ports and the stalled-item sweep: a second account reaching the first one's
 // batch or delivery, and the sweep meeting an item that is legitimately running or a cancel in the same moment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchPorts } from '../../src/domain/batches/batch-ports.ts';
+import { batchPorts } from '../../src/domain/batches/batch-sources.ts';
 import { sweepStalledItems } from '../../src/domain/batches/sweep-stalled-items.ts';
 import { resendWebhook } from '../../src/domain/webhooks/deliver-webhook.ts';
 import { sweepItemsDeps } from '../../src/jobs/sweep-deps.ts';

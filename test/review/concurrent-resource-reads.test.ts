@@ -1,7 +1,7 @@
 // Review (MCP resources): one account reading the same transcript resource many times at once, before it is stored,
 // pays for it once; a second account reading it then reads it free (stored).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBTITLES_PRICE } from '../../src/domain/pricing/prices.ts';
+import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { rest } from '../support/clients.ts';
 import { fakeVideoSource, freshVideoId } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -23,7 +23,7 @@ describe('concurrent resources/read of an unstored transcript', () => {
     const clients = await Promise.all(Array.from({ length: 6 }, () => clientAt(s.url, a.key, '2026-07-28')));
     const reads = await Promise.allSettled(clients.map((c) => c.readResource({ uri })));
     expect(reads.filter((r) => r.status === 'fulfilled').length).toBeGreaterThan(0);
-    expect(await balance(a.key)).toBe(20 - SUBTITLES_PRICE);
+    expect(await balance(a.key)).toBe(20 - TRANSCRIPT_PRICE);
     const other = await clientAt(s.url, b.key, '2026-07-28');
     await other.readResource({ uri });
     expect(await balance(b.key)).toBe(20);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { isPlayer } from '../support/loopback-youtube.ts';
-import { ID, pollUntil } from '../subtitles/recorded-youtube.ts';
+import { ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from '../batches/batch-harness.ts';
 
 const REVISION = '2026-07-28';

@@ -2,7 +2,7 @@
 // its captions. "--->" was rewritten to "-->" (the replacement left an arrow), and a carriage return (a WebVTT line
 // break) went through into a NOTE, so either could end a block and start a cue the video's owner wrote.
 import { describe, expect, it } from 'vitest';
-import { renderTranscript } from '../../src/domain/subtitles/formats.ts';
+import { renderTranscript } from '../../src/domain/transcripts/formats.ts';
 
 const arrows = (vtt: string) => vtt.split(/\r\n|\r|\n/).filter((l) => l.includes('-->')).length;
 

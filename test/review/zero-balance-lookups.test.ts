@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
-import { ID } from '../subtitles/recorded-youtube.ts';
+import { ID } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from '../batches/batch-harness.ts';
 
 const LOOKUPS = 2;

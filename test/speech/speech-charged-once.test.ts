@@ -15,7 +15,7 @@ import {
   type SpeechStack,
   type SpeechYoutube,
 } from '../support/speech-youtube.ts';
-import { heldTasks } from '../support/held-tasks.ts';
+import { heldJobs } from '../support/held-jobs.ts';
 import type { TestServer } from '../support/test-server.ts';
 
 const run = audioAvailable && sharedAvailable;
@@ -37,7 +37,7 @@ beforeEach(async () => {
 const { noCaptions } = SPEECH_VIDEOS;
 
 async function newTask(accountId: string, key: string, lang: string | null) {
-  return s.deps.tasks.create({
+  return s.deps.jobs.create({
     accountId,
     kind: 'transcription',
     input: { videoId: noCaptions, lang },
@@ -62,7 +62,7 @@ describe.skipIf(!run)('a speech-to-text result finished twice', { timeout: 120_0
     const key = speechKey(noCaptions, null);
     const task = await newTask(accountId, key, null);
     const job = { kind: 'speech' as const, key, taskId: task.id, videoId: noCaptions, lang: null };
-    const deps = { ...s.deps, tasks: heldTasks(s.deps.tasks, 2) };
+    const deps = { ...s.deps, jobs: heldJobs(s.deps.jobs, 2) };
 
     const runs = await Promise.allSettled([runSpeechJob(deps, job), runSpeechJob(deps, job)]);
     expect(runs.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(1);
@@ -78,7 +78,7 @@ describe.skipIf(!run)('a speech-to-text result finished twice', { timeout: 120_0
     const keyB = speechKey(noCaptions, 'en');
     const taskA = await newTask(a.accountId, keyA, null);
     const taskB = await newTask(b.accountId, keyB, 'en');
-    const deps = { ...s.deps, tasks: heldTasks(s.deps.tasks, 2) };
+    const deps = { ...s.deps, jobs: heldJobs(s.deps.jobs, 2) };
 
     await Promise.all([
       runSpeechJob(deps, { kind: 'speech', key: keyA, taskId: taskA.id, videoId: noCaptions, lang: null }),

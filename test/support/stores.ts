@@ -8,8 +8,8 @@ import { hashApiKey } from '../../src/domain/keys/api-key.ts';
 import { windowOf } from '../../src/domain/rate-limit/rate-limit.ts';
 import type { SourceVideo } from '../../src/domain/ports.ts';
 import type { Stores } from '../../src/domain/stores.ts';
-import type { NewTranscript, Origin } from '../../src/domain/subtitles/transcript-store.ts';
-import type { NewTask } from '../../src/domain/tasks/task-store.ts';
+import type { NewTranscript, Origin } from '../../src/domain/transcripts/transcript-store.ts';
+import type { NewJob } from '../../src/domain/jobs/job-store.ts';
 import { createStores } from '../../src/infra/postgres/stores.ts';
 
 const cache = new WeakMap<Sql, Stores>();
@@ -46,4 +46,4 @@ export const readTranscript = (sql: Sql, videoId: string, lang: string, origin: 
   storesOf(sql).transcripts.read(videoId, lang, origin);
 export const storeVideo = (sql: Sql, videoId: string, video: SourceVideo) => storesOf(sql).videos.store(videoId, video);
 export const readStoredVideo = (sql: Sql, videoId: string) => storesOf(sql).videos.read(videoId);
-export const createTask = (sql: Sql, t: NewTask) => storesOf(sql).tasks.create(t);
+export const createJob = (sql: Sql, t: NewJob) => storesOf(sql).jobs.create(t);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { isPlayer } from '../support/loopback-youtube.ts';
-import { type Harness, ID, startRecordedHarness } from '../subtitles/recorded-youtube.ts';
+import { type Harness, ID, startRecordedHarness } from '../transcripts/recorded-youtube.ts';
 
 describe.skipIf(!sharedAvailable)('metadata lookups and the per-account queue share', { timeout: 60_000 }, () => {
   let h: Harness;

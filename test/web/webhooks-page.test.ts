@@ -7,7 +7,7 @@ import { startBatchHarness, type BatchHarness } from '../batches/batch-harness.t
 import { rest } from '../support/clients.ts';
 import { createApiKey, grantCredits } from '../support/stores.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { ID, pollUntil } from '../subtitles/recorded-youtube.ts';
+import { ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 import { browserAvailable, launchBrowser } from './browser.ts';
 
 describe.skipIf(!browserAvailable)('the webhooks page in a browser', () => {

@@ -14,7 +14,7 @@ import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { html, type FakeRoutes } from '../support/fake-youtube.ts';
 import { isCaptions, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { ID, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 const METRICS_TOKEN = 'metrics-token-for-canary-tests-01';
 

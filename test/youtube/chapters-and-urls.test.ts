@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
-import { ID, startRecordedHarness, type Harness } from '../subtitles/recorded-youtube.ts';
+import { ID, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
 
 let h: Harness;
 beforeAll(async () => {

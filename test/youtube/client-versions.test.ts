@@ -15,7 +15,7 @@ import { fakeYoutube, json } from '../support/fake-youtube.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { isPlayer, startLoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer } from '../support/test-server.ts';
-import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { ID, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 const VIDEO = 'M4gD1WSo5mA';
 // Google's API error shape, as /player answers an ANDROID version it no longer serves.

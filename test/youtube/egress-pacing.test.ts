@@ -10,7 +10,7 @@ import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.t
 import { startSocks5Server } from '../support/socks5-server.ts';
 import { isPlayer, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { ID, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 const METRICS_TOKEN = 'metrics-token-for-egress-tests-01';
 

@@ -14,7 +14,7 @@ import { html } from '../support/fake-youtube.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { isCaptions, startLoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer } from '../support/test-server.ts';
-import { ID, recordedRoutes } from '../subtitles/recorded-youtube.ts';
+import { ID, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 interface Seen {
   method: string;

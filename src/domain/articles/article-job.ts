@@ -1,11 +1,11 @@
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log } from '../ports.ts';
 import type { Stores } from '../stores.ts';
-import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../tasks/llm-tasks.ts';
-import type { SummaryJob } from '../work-queue.ts';
+import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../jobs/llm-jobs.ts';
+import type { ArticleJob } from '../work-queue.ts';
 import { generateArticle } from './generate-article.ts';
-import type { ArticleSearch } from './search-port.ts';
-import { indexArticle } from './summarize-video.ts';
+import type { ArticleSearch } from './ports.ts';
+import { indexArticle } from './request-article.ts';
 import { videoLength } from './transcript-windows.ts';
 
 export interface ArticleJobPorts extends CommitPorts, Pick<Stores, 'articles' | 'transcripts' | 'videos'> {
@@ -20,7 +20,7 @@ const expectedCalls = (duration: number) =>
   duration <= WINDOW_SECONDS * 1.25 ? 1 : Math.ceil(duration / WINDOW_SECONDS) + 1;
 
 /** The worker side of an LLM summary: idempotent (a stored LLM article of the variant ends the job for free). */
-export async function runSummaryJob(deps: ArticleJobPorts, job: SummaryJob): Promise<{ stored: boolean }> {
+export async function runArticleJob(deps: ArticleJobPorts, job: ArticleJob): Promise<{ stored: boolean }> {
   const existing = await deps.articles.find({
     videoId: job.videoId,
     lang: job.lang,
@@ -29,7 +29,7 @@ export async function runSummaryJob(deps: ArticleJobPorts, job: SummaryJob): Pro
     llmOnly: true,
   });
   if (existing && existing.sourceLang === job.sourceLang) {
-    await deps.tasks.succeedAll(job.key, { kind: 'summary', articleId: existing.id }, null);
+    await deps.jobs.succeedAll(job.key, { kind: 'summary', articleId: existing.id }, null);
     return { stored: false };
   }
   if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');

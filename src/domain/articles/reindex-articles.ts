@@ -1,6 +1,6 @@
 import { isMediaId } from '../video/video-ref.ts';
 import { ServiceError } from '../errors.ts';
-import type { ArticleSearch, BulkIndexResult } from './search-port.ts';
+import type { ArticleSearch, BulkIndexResult } from './ports.ts';
 import type { Stores } from '../stores.ts';
 
 export interface ReindexProgress {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ServiceError } from '../errors.ts';
-import { LangCode } from '../subtitles/schemas.ts';
+import { LangCode } from '../transcripts/schemas.ts';
 import { ArticleCategory } from './schemas.ts';
 import { decodeSearchCursor, encodeSearchCursor, searchScope } from './search-cursor.ts';
-import type { ArticleSearch } from './search-port.ts';
+import type { ArticleSearch } from './ports.ts';
 
 /** Deep pages cost the database more than they are worth: page * limit is capped. */
 export const MAX_SEARCH_WINDOW = 10_000;

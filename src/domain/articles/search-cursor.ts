@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { ServiceError } from '../errors.ts';
-import type { SearchPosition } from './search-port.ts';
+import type { SearchPosition } from './ports.ts';
 
 export interface SearchCursor {
   /** The backend's position after the last article shown. */

@@ -7,8 +7,8 @@
 import { isServiceError } from '../errors.ts';
 import type { CreditLedger } from '../credits/credit-ledger.ts';
 import type { Log } from '../ports.ts';
-import type { JobError } from '../tasks/schemas.ts';
-import type { TaskStore } from '../tasks/task-store.ts';
+import type { JobError } from '../jobs/schemas.ts';
+import type { JobStore } from '../jobs/job-store.ts';
 import { queueWebhook, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
 import type { BatchRow, BatchStore, ClaimedItem } from './ports.ts';
 import { getBatch } from './get-batch.ts';
@@ -23,7 +23,7 @@ export interface BatchItemJob {
 
 export interface RunItemDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
   batches: BatchStore;
-  tasks: Pick<TaskStore, 'failRequest'>;
+  jobs: Pick<JobStore, 'failRequest'>;
   log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
   run: (item: ClaimedItem) => Promise<ItemOutcome>;
@@ -75,7 +75,7 @@ export async function runBatchItem(
           };
       // The work this attempt waits on (an article or translation still running) is given up: it finishing later
       // must not charge a video that already ended as failed.
-      await deps.tasks.failRequest(item.accountId, item.requestId, started, error);
+      await deps.jobs.failRequest(item.accountId, item.requestId, started, error);
       if (delayMs !== null && attempt < BATCH_ITEM_ATTEMPTS) {
         // Queued again first: should the send fail, the queue's own retry of this job claims the item and runs it.
         if (await deps.batches.requeueItem(job.batchId, job.position)) {

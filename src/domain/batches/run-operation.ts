@@ -1,21 +1,21 @@
 // What a batch does for one video: the same verbs as the single-video endpoints (POST /subtitles, POST /summaries,
 // POST /transcripts/translate), for the batch's owner, waiting for the work to finish however long it takes.
-import { requestSummary, type SummarizePorts } from '../articles/summarize-video.ts';
+import { requestArticle, type RequestArticlePorts } from '../articles/request-article.ts';
 import { ServiceError } from '../errors.ts';
-import { fetchTranscript } from '../subtitles/fetch-transcript.ts';
-import { getTranscript, type GetTranscriptPorts } from '../subtitles/get-transcript.ts';
-import type { Transcript, TranscriptMode } from '../subtitles/schemas.ts';
-import { getJob } from '../tasks/get-job.ts';
-import type { WorkRequest } from '../tasks/llm-tasks.ts';
+import { fetchTranscript } from '../transcripts/fetch-transcript.ts';
+import { getTranscript, type GetTranscriptPorts } from '../transcripts/get-transcript.ts';
+import type { Transcript, TranscriptMode } from '../transcripts/schemas.ts';
+import { getJob } from '../jobs/get-job.ts';
+import type { WorkRequest } from '../jobs/llm-jobs.ts';
 import { requestTranslation, type TranslationPorts } from '../translations/request-translation.ts';
 import { normalizeLang, sameLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
-import { SUBTITLES_PRICE } from '../pricing/prices.ts';
+import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import { loadVideoForPayer } from '../video/paid-load.ts';
 import type { ClaimedItem } from './ports.ts';
 import type { BatchItemResult } from './schemas.ts';
 
-export type OperationPorts = SummarizePorts & TranslationPorts & GetTranscriptPorts;
+export type OperationPorts = RequestArticlePorts & TranslationPorts & GetTranscriptPorts;
 
 export interface ItemOutcome {
   result: BatchItemResult;
@@ -50,7 +50,7 @@ export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem)
       };
     }
     case 'article': {
-      const out = await requestSummary(deps, req, {
+      const out = await requestArticle(deps, req, {
         videoId,
         lang: op.lang,
         length: op.length,
@@ -104,7 +104,7 @@ async function assertTranslatable(
   const target = normalizeLang(targetLang);
   let lang = sourceLang ? normalizeLang(sourceLang) : null;
   if (!lang || !sameLang(lang, target)) {
-    const video = await loadVideoForPayer(deps, accountId, videoId, SUBTITLES_PRICE);
+    const video = await loadVideoForPayer(deps, accountId, videoId, TRANSCRIPT_PRICE);
     try {
       lang = chooseTranscriptTrack(video, sourceLang ?? null).track.lang;
     } catch {

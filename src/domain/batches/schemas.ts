@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ArticleLength } from '../articles/schemas.ts';
 import { ERROR_CODES } from '../errors.ts';
 import { BATCH_VIDEO_PRICES } from '../pricing/prices.ts';
-import { LangCode, TRANSCRIPT_SOURCES, TranscriptMode } from '../subtitles/schemas.ts';
+import { LangCode, TRANSCRIPT_SOURCES, TranscriptMode } from '../transcripts/schemas.ts';
 import { ChannelTab } from '../listing/schemas.ts';
 import { CallbackUrl, WebhookDelivery } from '../webhooks/schemas.ts';
 

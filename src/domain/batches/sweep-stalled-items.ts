@@ -5,11 +5,11 @@
 // what the ledger took for its request (a charge is taken with the result it pays for, so it stands: the same rule
 // as an item that fails in its worker), and the work it waited on is given up so it cannot charge later. A batch
 // that ended without its event queued (the run that ended it died right after) gets it queued.
-import type { JobError } from '../tasks/schemas.ts';
+import type { JobError } from '../jobs/schemas.ts';
 import { queueBatchWebhook, settleBatch, type RunItemDeps } from './run-batch-item.ts';
 
 export interface SweepItemsDeps
-  extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'tasks' | 'ledger' | 'log'> {
+  extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'jobs' | 'ledger' | 'log'> {
   /** The batch-item queue's name, whose live jobs keep an item out of the sweep. */
   queue: string;
   /** The webhook queue's name, whose live jobs keep a pending delivery out of the sweep. */
@@ -38,7 +38,7 @@ export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
     }
     deps.log.warn({ batchId: item.batchId, position: item.position }, 'batch item stalled: its job ended without it');
     // Whatever the dead runs left waiting (an article or translation) must not charge an item that has failed.
-    await deps.tasks.failRequest(item.accountId, item.requestId, new Date(0), STOPPED);
+    await deps.jobs.failRequest(item.accountId, item.requestId, new Date(0), STOPPED);
     await deps.batches.finishItem(item.batchId, item.position, {
       status: 'failed',
       result: null,

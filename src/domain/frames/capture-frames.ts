@@ -84,7 +84,7 @@ export async function captureFrames(
     for (let attempt = 0; ; attempt++) {
       try {
         const { value } = await outcomeOf(
-          deps.jobs.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
+          deps.workQueue.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
             job,
             `frame:${videoId}:${t}:${width}`,
             // Past the deadline the job stores and charges nothing; the grace lets a commit made just before it arrive.

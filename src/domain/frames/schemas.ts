@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VideoOrMediaRefInput } from '../subtitles/schemas.ts';
+import { VideoOrMediaRefInput } from '../transcripts/schemas.ts';
 import { FRAME_PRICE } from '../pricing/prices.ts';
 
 export const MAX_TIMESTAMPS = 20;

@@ -2,7 +2,7 @@
 // "this will cost" labels read them from here.
 
 /** A transcript extracted from YouTube; stored ones (and further pages, other formats) are free. */
-export const SUBTITLES_PRICE = 2;
+export const TRANSCRIPT_PRICE = 2;
 
 /** One page of a playlist, channel or search listing fetched from YouTube; a cached page is free. */
 export const LISTING_PAGE_PRICE = 1;
@@ -63,7 +63,7 @@ const SPEECH_NOTE =
 
 /**
  * What one video of a batch is checked against before the batch starts (the balance must cover it for every
- * video), and how the 402 and the descriptions say it. A transcript with captions costs at most SUBTITLES_PRICE.
+ * video), and how the 402 and the descriptions say it. A transcript with captions costs at most TRANSCRIPT_PRICE.
  * Speech-to-text and articles or translations depend on the video's length, unknown before it is loaded: the check
  * counts a stated figure, not the worst case (captions for mode auto, as most videos have them; one minute of audio
  * for mode generate; one hour for an article or a translation), and every video is checked again on its own before its
@@ -74,14 +74,14 @@ export const BATCH_VIDEO_PRICES: Record<Exclude<BatchOperationType, 'transcript'
 } = {
   transcript: {
     native: {
-      perVideo: SUBTITLES_PRICE,
+      perVideo: TRANSCRIPT_PRICE,
       exact: true,
-      note: `${SUBTITLES_PRICE} per video; stored transcripts are free`,
+      note: `${TRANSCRIPT_PRICE} per video; stored transcripts are free`,
     },
     auto: {
-      perVideo: SUBTITLES_PRICE,
+      perVideo: TRANSCRIPT_PRICE,
       exact: false,
-      note: `${SUBTITLES_PRICE} per video with captions; a video without captions is transcribed by speech-to-text instead (the check counts ${SUBTITLES_PRICE} per video): ${SPEECH_NOTE}; stored transcripts are free`,
+      note: `${TRANSCRIPT_PRICE} per video with captions; a video without captions is transcribed by speech-to-text instead (the check counts ${TRANSCRIPT_PRICE} per video): ${SPEECH_NOTE}; stored transcripts are free`,
     },
     generate: {
       perVideo: speechPrice(60),
@@ -90,14 +90,14 @@ export const BATCH_VIDEO_PRICES: Record<Exclude<BatchOperationType, 'transcript'
     },
   },
   article: {
-    perVideo: SUBTITLES_PRICE + hourlyPrice(1),
+    perVideo: TRANSCRIPT_PRICE + hourlyPrice(1),
     exact: false,
-    note: `${SUBTITLES_PRICE + hourlyPrice(1)} per video of up to an hour: ${SUBTITLES_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the article; stored articles are free`,
+    note: `${TRANSCRIPT_PRICE + hourlyPrice(1)} per video of up to an hour: ${TRANSCRIPT_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the article; stored articles are free`,
   },
   translation: {
-    perVideo: SUBTITLES_PRICE + hourlyPrice(1),
+    perVideo: TRANSCRIPT_PRICE + hourlyPrice(1),
     exact: false,
-    note: `${SUBTITLES_PRICE + hourlyPrice(1)} per video of up to an hour: ${SUBTITLES_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the translation; stored translations are free`,
+    note: `${TRANSCRIPT_PRICE + hourlyPrice(1)} per video of up to an hour: ${TRANSCRIPT_PRICE} for its transcript unless stored, ${PER_STARTED_HOUR} per started hour for the translation; stored translations are free`,
   },
 };
 

@@ -1,5 +1,5 @@
 // What speech-to-text needs from the outside: where the audio is, something that decodes it, and an engine.
-import type { WordedSegment } from '../subtitles/words.ts';
+import type { WordedSegment } from '../transcripts/words.ts';
 
 /** An audio (or audio+video) stream to transcribe. */
 export interface AudioSource {

@@ -6,15 +6,15 @@ import { ServiceError, type ErrorCode } from '../errors.ts';
 import { speechPrice, STT_PRICE_PER_MINUTE } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { presentPage } from '../subtitles/fetch-transcript.ts';
-import type { HotCache } from '../subtitles/hot-cache.ts';
-import type { GetSubtitlesRequest, TranscriptPageAnswer } from '../subtitles/schemas.ts';
-import { runTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
-import { presentTask } from '../tasks/task-store.ts';
+import { presentPage } from '../transcripts/fetch-transcript.ts';
+import type { HotCache } from '../transcripts/hot-cache.ts';
+import type { GetTranscriptRequest, TranscriptPageAnswer } from '../transcripts/schemas.ts';
+import { runJob, jobError, type LlmJobPorts, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { presentJob } from '../jobs/job-store.ts';
 import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
 import type { Speech } from './ports.ts';
 
-export interface SpeechRequestPorts extends LlmTaskPorts, PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
+export interface SpeechRequestPorts extends LlmJobPorts, PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
   speech: Speech | null;
   hotCache: HotCache;
   config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS' | 'STT_MAX_SECONDS' | 'FREE_LOOKUPS_PER_10_MIN'>;
@@ -32,7 +32,7 @@ const baseOf = (lang: string) => lang.toLowerCase().split('-')[0]!;
 export async function requestSpeech(
   deps: SpeechRequestPorts,
   req: WorkRequest,
-  input: GetSubtitlesRequest & { videoId: string },
+  input: GetTranscriptRequest & { videoId: string },
   refusal?: ServiceError,
 ): Promise<TranscriptPageAnswer> {
   const { videoId } = input;
@@ -70,14 +70,15 @@ export async function requestSpeech(
   await assertAffordable(deps, req.caller.accountId, estimate, deps.config.DAILY_FREE_CREDITS);
 
   const key = speechKey(videoId, lang);
-  const task = await runTask(deps, req, {
+  const task = await runJob(deps, req, {
     kind: 'transcription',
     input: { videoId, lang },
     key,
     // Speech-to-text always answers with its job: nobody waits minutes on an open request.
-    enqueue: (taskId) => deps.jobs.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0, req.caller.accountId),
+    enqueue: (taskId) =>
+      deps.workQueue.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0, req.caller.accountId),
   });
-  if (task.status === 'failed') throw taskError(task);
+  if (task.status === 'failed') throw jobError(task);
   if (task.status === 'succeeded') {
     const done = await presentStored(deps, input, task.creditsCharged);
     if (!done) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
@@ -93,14 +94,14 @@ export async function requestSpeech(
     estimatedCredits: estimate,
     cached: false,
     creditsCharged: 0,
-    job: presentTask(task),
+    job: presentJob(task),
   };
 }
 
 /** The stored speech-to-text transcript a request asks for, as a page of it; null when there is none. */
 async function presentStored(
   deps: Pick<SpeechRequestPorts, 'transcripts' | 'hotCache' | 'videos'>,
-  input: GetSubtitlesRequest & { videoId: string },
+  input: GetTranscriptRequest & { videoId: string },
   charged: number,
 ) {
   const lang = input.lang ?? null;

@@ -1,4 +1,4 @@
-import { fitWords, type WordedSegment } from '../subtitles/words.ts';
+import { fitWords, type WordedSegment } from '../transcripts/words.ts';
 
 /**
  * Moves a chunk's segments (times relative to the chunk) onto the original timeline: shifted by the chunk's start,

@@ -8,11 +8,11 @@ import { STT_PRICE_PER_MINUTE, speechPrice } from '../pricing/prices.ts';
 import type { Stores } from '../stores.ts';
 import type { SpeechBudget } from './transcribe-audio.ts';
 
-export type BudgetPorts = Pick<Stores, 'tasks' | 'ledger'>;
+export type BudgetPorts = Pick<Stores, 'jobs' | 'ledger'>;
 
 /** The most any requester waiting on `key` can spend now, in credits (0 when nobody waits). */
 async function bestBalance(deps: BudgetPorts, key: string, dailyAllowance: number): Promise<number> {
-  const waiting = await deps.tasks.waiting(key);
+  const waiting = await deps.jobs.waiting(key);
   let best = 0;
   for (const accountId of new Set(waiting.map((t) => t.accountId))) {
     const credits = await getCredits(deps, accountId, dailyAllowance).catch(() => null);

@@ -7,10 +7,10 @@ import type { Log, VideoSource } from '../ports.ts';
 import { speechPrice } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { commitResult, progressReporter, type CommitPorts } from '../tasks/llm-tasks.ts';
-import type { TaskResultRef } from '../tasks/task-store.ts';
+import { commitResult, progressReporter, type CommitPorts } from '../jobs/llm-jobs.ts';
+import type { JobResultRef } from '../jobs/job-store.ts';
 import { Segment } from '../video/schemas.ts';
-import { splitWords } from '../subtitles/words.ts';
+import { splitWords } from '../transcripts/words.ts';
 import { speechBudget } from './speech-budget.ts';
 import type { SpeechJob } from '../work-queue.ts';
 import type { Speech } from './ports.ts';
@@ -31,7 +31,7 @@ export async function runSpeechJob(
 ): Promise<{ stored: boolean; seconds?: number }> {
   const existing = await deps.transcripts.findSpeech(job.videoId, job.lang);
   if (existing) {
-    await deps.tasks.succeedAll(job.key, refOf(job.videoId, existing.lang), null);
+    await deps.jobs.succeedAll(job.key, refOf(job.videoId, existing.lang), null);
     return { stored: false };
   }
   const speech = deps.speech;
@@ -79,7 +79,7 @@ export async function runSpeechJob(
   }
 }
 
-const refOf = (videoId: string, lang: string): TaskResultRef => ({
+const refOf = (videoId: string, lang: string): JobResultRef => ({
   kind: 'transcript',
   videoId,
   lang,

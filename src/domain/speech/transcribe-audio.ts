@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.ts';
-import type { WordedSegment } from '../subtitles/words.ts';
+import type { WordedSegment } from '../transcripts/words.ts';
 import { planChunks } from './plan-chunks.ts';
 import type { AudioDecoder, AudioSource, SpeechEngine } from './ports.ts';
 import { joinChunks, retimeSegments } from './retime-segments.ts';

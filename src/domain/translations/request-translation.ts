@@ -4,8 +4,8 @@ import type { Llm } from '../ports.ts';
 import { hourlyPrice, pricedDuration } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
-import { presentTask, type TaskRow } from '../tasks/task-store.ts';
+import { remainingWait, runLlmJob, jobError, type LlmJobPorts, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { presentJob, type JobRow } from '../jobs/job-store.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { normalizeLang, sameLang } from './normalize-lang.ts';
@@ -13,7 +13,7 @@ import type { TranslateAnswer, TranslateInput, TranslatedTranscript } from './sc
 import type { StoredTranslation } from './translation-store.ts';
 import { STORED, storedArray } from '../stored-json.ts';
 
-export interface TranslationPorts extends LlmTaskPorts, Pick<Stores, 'transcripts' | 'videos' | 'ledger'> {
+export interface TranslationPorts extends LlmJobPorts, Pick<Stores, 'transcripts' | 'videos' | 'ledger'> {
   llm: Llm | null;
   config: Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
 }
@@ -53,19 +53,19 @@ export async function requestTranslation(
   if (sameLang(source.lang, targetLang)) {
     throw new ServiceError('INVALID_REQUEST', `The stored "${sourceLang}" transcript is already in ${source.lang}`);
   }
-  const taskInput = { videoId, sourceLang, targetLang, resolvedSourceLang: source.lang };
+  const jobInput = { videoId, sourceLang, targetLang, resolvedSourceLang: source.lang };
 
   const cached = await deps.translations.read(videoId, source.lang, targetLang);
   if (cached) {
-    const task = await deps.tasks.create({
+    const task = await deps.jobs.create({
       accountId: req.caller.accountId,
       kind: 'translation',
-      input: taskInput,
+      input: jobInput,
       requestId: req.requestId,
       status: 'succeeded',
       result: { kind: 'translation', videoId, sourceLang: source.lang, targetLang },
     });
-    return withTranslation({ status: 'succeeded', cached: true, creditsCharged: 0, job: presentTask(task) }, cached);
+    return withTranslation({ status: 'succeeded', cached: true, creditsCharged: 0, job: presentJob(task) }, cached);
   }
 
   if (!deps.llm) {
@@ -79,19 +79,19 @@ export async function requestTranslation(
   await assertAffordable(deps, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
 
   const key = translationKey(videoId, source.lang, targetLang);
-  const task = await runLlmTask(deps, req, {
+  const task = await runLlmJob(deps, req, {
     kind: 'translation',
-    input: taskInput,
+    input: jobInput,
     key,
     job: (taskId) => ({ kind: 'translation', key, taskId, videoId, price, sourceLang: source.lang, targetLang }),
     waitMs: remainingWait(deps, startedAt),
   });
-  return presentTranslationTask(deps, task);
+  return presentTranslationJob(deps, task);
 }
 
-async function presentTranslationTask(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<TranslateAnswer> {
-  if (task.status === 'failed') throw taskError(task);
-  const job = presentTask(task);
+async function presentTranslationJob(deps: Pick<Stores, 'translations'>, task: JobRow): Promise<TranslateAnswer> {
+  if (task.status === 'failed') throw jobError(task);
+  const job = presentJob(task);
   if (task.status !== 'succeeded') return { status: task.status, cached: false, creditsCharged: 0, job };
   const stored = await storedTranslationOf(deps, task);
   return withTranslation({ status: 'succeeded', cached: false, creditsCharged: task.creditsCharged, job }, stored);
@@ -105,7 +105,7 @@ function withTranslation(answer: Omit<TranslateAnswer, 'translation'>, t: Stored
   return { ...answer, translation, [STORED]: storedArray(SEGMENTS, body, t.segmentCount, false) };
 }
 
-async function storedTranslationOf(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<StoredTranslation> {
+async function storedTranslationOf(deps: Pick<Stores, 'translations'>, task: JobRow): Promise<StoredTranslation> {
   const ref = task.result;
   const translation =
     ref?.kind === 'translation' ? await deps.translations.read(ref.videoId, ref.sourceLang, ref.targetLang) : null;
@@ -115,7 +115,7 @@ async function storedTranslationOf(deps: Pick<Stores, 'translations'>, task: Tas
 }
 
 /** The stored translation a succeeded task points at, as values (nested in a job's answer). */
-export async function translationOf(deps: Pick<Stores, 'translations'>, task: TaskRow): Promise<TranslatedTranscript> {
+export async function translationOf(deps: Pick<Stores, 'translations'>, task: JobRow): Promise<TranslatedTranscript> {
   const { body, ...translation } = await storedTranslationOf(deps, task);
   return { ...translation, segments: JSON.parse(body) as TranslatedTranscript['segments'] };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { JobResource } from '../tasks/schemas.ts';
-import { LangCode } from '../subtitles/schemas.ts';
+import { JobResource } from '../jobs/schemas.ts';
+import { LangCode } from '../transcripts/schemas.ts';
 import { Segment } from '../video/schemas.ts';
 import { PER_STARTED_HOUR } from '../pricing/prices.ts';
 import type { STORED, StoredPart } from '../stored-json.ts';

@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log } from '../ports.ts';
 import type { Stores } from '../stores.ts';
-import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../tasks/llm-tasks.ts';
+import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../jobs/llm-jobs.ts';
 import type { TranslationJob } from '../work-queue.ts';
 import { translateSegments } from './translate-transcript.ts';
 
@@ -22,7 +22,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
     targetLang: job.targetLang,
   };
   if (await deps.translations.read(job.videoId, job.sourceLang, job.targetLang)) {
-    await deps.tasks.succeedAll(job.key, ref, null);
+    await deps.jobs.succeedAll(job.key, ref, null);
     return { stored: false };
   }
   if (!deps.llm)

@@ -1,14 +1,14 @@
 import { ServiceError } from '../errors.ts';
 import type { SourceVideo } from '../ports.ts';
 import type { Settings } from '../settings.ts';
-import type { HotCache } from '../subtitles/hot-cache.ts';
+import type { HotCache } from '../transcripts/hot-cache.ts';
 import type { Stores } from '../stores.ts';
 import type { JobRun } from '../work-queue.ts';
 import type { WorkQueue } from '../work-queue.ts';
 import { VIDEO_INFO_TTL_MS } from './video-store.ts';
 
 export interface LoadVideoPorts extends Pick<Stores, 'videos'> {
-  jobs: WorkQueue;
+  workQueue: WorkQueue;
   hotCache: HotCache;
   config: Pick<Settings, 'REQUEST_WAIT_MS'>;
 }
@@ -51,7 +51,7 @@ export async function loadVideo(
   }
   await opts.beforeFetch?.();
   await outcomeOf(
-    ports.jobs.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS, opts.accountId),
+    ports.workQueue.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS, opts.accountId),
   );
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');

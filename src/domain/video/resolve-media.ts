@@ -3,7 +3,7 @@
 // probed (through the SSRF guard) when a request names it and the stored row is missing or stale.
 import { isServiceError, ServiceError } from '../errors.ts';
 import type { MediaProbe, MediaProber, SourceVideo } from '../ports.ts';
-import type { HotCache } from '../subtitles/hot-cache.ts';
+import type { HotCache } from '../transcripts/hot-cache.ts';
 import type { Stores } from '../stores.ts';
 import type { VideoInfo } from './schemas.ts';
 import { VIDEO_INFO_TTL_MS } from './video-store.ts';

@@ -41,7 +41,7 @@ export interface WebhookStore {
   /** A delivery for a job that has not ended yet (status waiting, no body). */
   register(d: { accountId: string; jobId: string; url: string }): Promise<string>;
   /** Deliveries still waiting whose task (translation, summary) has ended: for `jobKey`'s tasks, or all of them. */
-  waitingForEndedTasks(jobKey?: string): Promise<{ id: string; accountId: string; jobId: string }[]>;
+  waitingForEndedJobs(jobKey?: string): Promise<{ id: string; accountId: string; jobId: string }[]>;
   /** waiting -> pending with its body, once; false when someone else did it first. */
   arm(id: string, event: WebhookEvent, body: string): Promise<boolean>;
   /** Records the attempt and moves the delivery on, in one transaction; false when that attempt was already recorded. */

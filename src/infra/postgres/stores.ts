@@ -7,7 +7,7 @@ import { createArticleStore } from './articles.ts';
 import { createCreditLedger } from './credit-ledger.ts';
 import { createFrameStore } from './frames.ts';
 import { createSessionStore } from './sessions.ts';
-import { createTaskStore } from './tasks.ts';
+import { createJobStore } from './jobs.ts';
 import { createTranscriptStore, createTranslationStore } from './transcripts.ts';
 import { createVideoStore } from './videos.ts';
 
@@ -22,7 +22,7 @@ export function createStores(sql: Sql): Stores {
     translations: createTranslationStore(sql),
     frameStore: createFrameStore(sql),
     articles: createArticleStore(sql),
-    tasks: createTaskStore(sql),
+    jobs: createJobStore(sql),
   };
 }
 

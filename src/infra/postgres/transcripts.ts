@@ -1,6 +1,6 @@
 // Stored transcripts (YouTube's tracks and our translations) and translations per source language.
 import type { Sql } from '../../../db/client.ts';
-import type { NewTranscript, Origin, TranscriptStore } from '../../domain/subtitles/transcript-store.ts';
+import type { NewTranscript, Origin, TranscriptStore } from '../../domain/transcripts/transcript-store.ts';
 import type { TranslationStore } from '../../domain/translations/translation-store.ts';
 import type { Segment } from '../../domain/video/schemas.ts';
 

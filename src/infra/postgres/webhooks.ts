@@ -50,7 +50,7 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, 'job.completed', '', 'waiting')`;
       return id;
     },
-    async waitingForEndedTasks(jobKey) {
+    async waitingForEndedJobs(jobKey) {
       const rows = await sql<{ id: string; account_id: string; job_id: string }[]>`
         select d.id, d.account_id, d.job_id from webhook_deliveries d join tasks t on t.id = d.job_id and t.account_id = d.account_id
         where d.status = 'waiting' and t.status in ('succeeded', 'failed') ${jobKey ? sql`and t.job_key = ${jobKey}` : sql``}

@@ -1,6 +1,6 @@
 import type { Sql } from '../../../db/client.ts';
 import type { Config } from '../../config.ts';
-import type { ArticleSearch } from '../../domain/articles/search-port.ts';
+import type { ArticleSearch } from '../../domain/articles/ports.ts';
 import { createPgArticleSearch } from './pg-article-search.ts';
 
 /** The Typesense collection articles live in. */

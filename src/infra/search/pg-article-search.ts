@@ -3,7 +3,7 @@ import type { Sql } from '../../../db/client.ts';
 import { searchConfigFor } from '../../domain/articles/search-config.ts';
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.ts';
-import type { ArticleHit, ArticleSearch, SearchPosition } from '../../domain/articles/search-port.ts';
+import type { ArticleHit, ArticleSearch, SearchPosition } from '../../domain/articles/ports.ts';
 
 /** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
 export const COUNT_CAP = 10_000;

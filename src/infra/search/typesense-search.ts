@@ -9,7 +9,7 @@ import type {
   ArticleSearchQuery,
   BulkIndexResult,
   SearchPosition,
-} from '../../domain/articles/search-port.ts';
+} from '../../domain/articles/ports.ts';
 import type { Article, ArticleCategory } from '../../domain/articles/schemas.ts';
 
 export interface TypesenseSearchOptions {

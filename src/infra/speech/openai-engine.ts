@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.ts';
 import { SAMPLE_RATE, type EngineResult, type SpeechEngine } from '../../domain/speech/ports.ts';
-import type { Word } from '../../domain/subtitles/words.ts';
+import type { Word } from '../../domain/transcripts/words.ts';
 import type { Logger } from '../log/logger.ts';
 import { wavFile } from './wav.ts';
 

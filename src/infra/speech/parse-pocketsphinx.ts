@@ -1,7 +1,7 @@
 // pocketsphinx_continuous -time yes prints, per utterance, the hypothesis and then one line per word:
 // "word start end posterior" (seconds), framed by <s> and </s>, with fillers ([NOISE], <sil>, ++UH++) and alternate
 // pronunciations marked "been(2)".
-import type { WordedSegment } from '../../domain/subtitles/words.ts';
+import type { WordedSegment } from '../../domain/transcripts/words.ts';
 
 const WORD_LINE = /^(\S+) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?) (\d+(?:\.\d+)?)$/;
 

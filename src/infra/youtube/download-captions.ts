@@ -1,7 +1,7 @@
 // Downloads one timedtext track and parses whatever format came back. We ask for json3; XML (srv3/srv1) and WebVTT
 // are parsed too, since a relay or an older URL may answer in those.
 import { ServiceError } from '../../domain/errors.ts';
-import type { WordedSegment } from '../../domain/subtitles/words.ts';
+import type { WordedSegment } from '../../domain/transcripts/words.ts';
 import type { OutcomeKind } from '../../domain/youtube/egress.ts';
 import { parseJson3 } from './parse-json3.ts';
 import { isTimedTextXml, parseTimedTextXml } from './parse-srv3.ts';

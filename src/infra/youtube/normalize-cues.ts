@@ -1,6 +1,6 @@
 // One cleanup for every caption format, so json3, srv3/srv1 and WebVTT give the same Segment[] for the same track
 // (the srv3 and json3 fixtures of sc3-z_2aNX0 are the same 206 events and must come out identical).
-import { fitWords, type WordedSegment } from '../../domain/subtitles/words.ts';
+import { fitWords, type WordedSegment } from '../../domain/transcripts/words.ts';
 
 /** A cue as a format parser read it: seconds, end optional, text still raw (entities, markup, newlines). */
 export interface RawCue {

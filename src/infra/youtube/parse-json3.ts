@@ -2,7 +2,7 @@
 // Auto-caption tracks time their words: a seg per word, `tOffsetMs` from the event's start (absent on the first),
 // with `acAsrConf` (an undocumented scale; 0 in every track published that we have seen, so not a confidence).
 // No recorded track with word offsets exists in our fixtures: the shape is read tolerantly (word-offsets.ts).
-import type { WordedSegment } from '../../domain/subtitles/words.ts';
+import type { WordedSegment } from '../../domain/transcripts/words.ts';
 import { normalizeCues, type RawCue } from './normalize-cues.ts';
 import { hasOffset, wordsOfEvent } from './word-offsets.ts';
 

@@ -3,7 +3,7 @@
 //   srv3  <timedtext format="3"><body><p t="ms" d="ms">text<s>word</s></p>
 //   srv2  <timedtext><text t="ms" d="ms">text</text>
 //   srv1  <transcript><text start="s" dur="s">text</text>   (the default when fmt is absent)
-import type { WordedSegment } from '../../domain/subtitles/words.ts';
+import type { WordedSegment } from '../../domain/transcripts/words.ts';
 import { decodeEntities, normalizeCues, type RawCue } from './normalize-cues.ts';
 import { wordsOfEvent } from './word-offsets.ts';
 

@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.ts';
 import type { CreateBatchDeps } from '../../domain/batches/create-batch.ts';
 import { getCredits } from '../../domain/credits/credits.ts';
 import { takeFreeLookup } from '../../domain/video/free-lookups.ts';
-import { batchPorts } from '../../domain/batches/batch-ports.ts';
+import { batchPorts } from '../../domain/batches/batch-sources.ts';
 
 export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
   ...batchPorts(d),

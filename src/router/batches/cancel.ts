@@ -1,6 +1,6 @@
 import { cancelBatch } from '../../domain/batches/cancel-batch.ts';
 import { Batch, BatchIdInput } from '../../domain/batches/schemas.ts';
-import { batchPorts } from '../../domain/batches/batch-ports.ts';
+import { batchPorts } from '../../domain/batches/batch-sources.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { batchText } from './batch-text.ts';
 

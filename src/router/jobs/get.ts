@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
-import { getJob, GetJobInput, JobWithResult } from '../../domain/tasks/get-job.ts';
+import { getJob, GetJobInput, JobWithResult } from '../../domain/jobs/get-job.ts';
 import { jobText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
 

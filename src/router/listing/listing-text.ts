@@ -1,7 +1,7 @@
 // MCP text for listings: one short line per video, then how to get the next page. The cursor is long (YouTube's
 // token), so it is printed once, at the end.
 import type { ChannelPage, ListedVideo, PlaylistPage, SearchPage } from '../../domain/listing/schemas.ts';
-import { clock } from '../../domain/subtitles/formats.ts';
+import { clock } from '../../domain/transcripts/formats.ts';
 
 const line = (v: ListedVideo, i: number) =>
   `${i + 1}. ${v.videoId} · ${v.title}${v.duration !== null ? ` · ${clock(v.duration)}` : ''}${v.published ? ` · ${v.published}` : ''}`;

@@ -1,5 +1,5 @@
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
-import { withCallback } from '../task-callback.ts';
+import { withCallback } from '../job-callback.ts';
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
 import { type TranslateAnswer, TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
@@ -7,7 +7,7 @@ import { storedOutput } from '../stored-output.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { credits, hourlyPrice, PER_STARTED_HOUR } from '../../domain/pricing/prices.ts';
 
-export const translateTranscript = keyedProcedure
+export const translateTranscriptProcedure = keyedProcedure
   .meta({
     openapi: {
       method: 'POST',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { resendWebhook } from '../../domain/webhooks/deliver-webhook.ts';
 import { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
-import { batchPorts } from '../../domain/batches/batch-ports.ts';
+import { batchPorts } from '../../domain/batches/batch-sources.ts';
 import { sessionProcedure } from '../session-procedure.ts';
 
 /** Sends a past event again (a new delivery with the same body), from the website. */

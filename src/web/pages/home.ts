@@ -1,7 +1,7 @@
 import { h } from '../dom.ts';
 import type { Page } from '../router.ts';
 import { session } from '../session.ts';
-import { credits, FRAME_PRICE, PER_STARTED_HOUR, SUBTITLES_PRICE } from '../format.ts';
+import { credits, FRAME_PRICE, PER_STARTED_HOUR, TRANSCRIPT_PRICE } from '../format.ts';
 
 export const homePage: Page = {
   title: 'Home',
@@ -35,7 +35,7 @@ export const homePage: Page = {
           'li',
           null,
           h('strong', null, 'Transcripts'),
-          ` — ${credits(SUBTITLES_PRICE)} per video and language; fetching it again is free.`,
+          ` — ${credits(TRANSCRIPT_PRICE)} per video and language; fetching it again is free.`,
         ),
         h('li', null, h('strong', null, 'Frames'), ` — ${credits(FRAME_PRICE)} per still image.`),
         h(

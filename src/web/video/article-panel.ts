@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
-import { hourlyPrice, PER_STARTED_HOUR, plural, SUBTITLES_PRICE } from '../format.ts';
+import { hourlyPrice, PER_STARTED_HOUR, plural, TRANSCRIPT_PRICE } from '../format.ts';
 import { pollJob } from '../poll-job.ts';
 import { articleView } from './article-view.ts';
 import { progressBar } from './progress.ts';
@@ -34,7 +34,7 @@ export function articlePanel(v: VideoContext): HTMLElement {
     h(
       'p',
       { class: 'cost' },
-      `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video), plus ${SUBTITLES_PRICE} if the transcript was never fetched; free if this article exists.`,
+      `Costs ${plural(price, 'credit')} (${PER_STARTED_HOUR} per started hour of video), plus ${TRANSCRIPT_PRICE} if the transcript was never fetched; free if this article exists.`,
     ),
     button,
   );

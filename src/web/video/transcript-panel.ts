@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
-import { credits, plural, speechPrice, STT_PRICE_PER_MINUTE, SUBTITLES_PRICE } from '../format.ts';
+import { credits, plural, speechPrice, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../format.ts';
 import { pollJob } from '../poll-job.ts';
 import { progressBar } from './progress.ts';
 import { transcriptView } from './transcript-view.ts';
@@ -39,7 +39,7 @@ export function transcriptPanel(v: VideoContext): HTMLElement {
       ? field('Language', select)
       : h('p', null, 'YouTube lists no subtitle tracks for this video: its audio can be transcribed.'),
     field('Source', mode),
-    h('p', { class: 'cost' }, `Captions cost ${credits(SUBTITLES_PRICE)}; ${speechCost}. Free if fetched before.`),
+    h('p', { class: 'cost' }, `Captions cost ${credits(TRANSCRIPT_PRICE)}; ${speechCost}. Free if fetched before.`),
     button,
   );
   form.addEventListener('submit', async (e) => {

@@ -1,6 +1,6 @@
 import { h } from '../dom.ts';
 import { clock, youtubeAt } from '../format.ts';
-import { FILE_TYPES, toSrt, toText, toVtt } from '../../domain/subtitles/formats.ts';
+import { FILE_TYPES, toSrt, toText, toVtt } from '../../domain/transcripts/formats.ts';
 import type { Segment } from '../../domain/video/schemas.ts';
 import { download } from '../download-file.ts';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { isCaptions, isPlayer } from '../support/loopback-youtube.ts';
-import { runExtractJob } from '../../src/domain/subtitles/extract-job.ts';
+import { runExtractJob } from '../../src/domain/transcripts/extract-job.ts';
 import { balanceOf, ID, pollUntil, startRecordedHarness, type Harness } from './recorded-youtube.ts';
 
 let h: Harness;

@@ -9,7 +9,7 @@ import type { Settings } from '../settings.ts';
 import type { Stores, Transaction } from '../stores.ts';
 import type { JobRun, LlmJob, WorkQueue } from '../work-queue.ts';
 import type { JobKind } from './schemas.ts';
-import type { TaskResultRef, TaskRow } from './task-store.ts';
+import type { JobResultRef, JobRow } from './job-store.ts';
 
 export interface WorkRequest {
   caller: Caller;
@@ -17,8 +17,8 @@ export interface WorkRequest {
 }
 
 /** What a request for LLM work (or speech-to-text, which runs the same way on its own queue) and its worker need. */
-export interface LlmTaskPorts extends Pick<Stores, 'tasks' | 'translations' | 'articles' | 'transcripts'> {
-  jobs: WorkQueue;
+export interface LlmJobPorts extends Pick<Stores, 'jobs' | 'translations' | 'articles' | 'transcripts'> {
+  workQueue: WorkQueue;
 }
 
 /**
@@ -26,20 +26,20 @@ export interface LlmTaskPorts extends Pick<Stores, 'tasks' | 'translations' | 'a
  * `waitMs`. Returns the task as it stands then: succeeded, failed, or still queued/running (the caller answers
  * 202 with it). 503 SERVICE_BUSY when the queue is saturated (nothing is left behind).
  */
-export async function runLlmTask(
-  deps: LlmTaskPorts,
+export async function runLlmJob(
+  deps: LlmJobPorts,
   req: WorkRequest,
   opts: { kind: JobKind; input: Record<string, unknown>; key: string; job: (taskId: string) => LlmJob; waitMs: number },
-): Promise<TaskRow> {
-  return runTask(deps, req, {
+): Promise<JobRow> {
+  return runJob(deps, req, {
     ...opts,
-    enqueue: (taskId) => deps.jobs.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)),
+    enqueue: (taskId) => deps.workQueue.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)),
   });
 }
 
-/** runLlmTask for any queue: `enqueue` sends (or joins) the job for the new task and waits for it. */
-export async function runTask(
-  deps: LlmTaskPorts,
+/** runLlmJob for any queue: `enqueue` sends (or joins) the job for the new task and waits for it. */
+export async function runJob(
+  deps: LlmJobPorts,
   req: WorkRequest,
   opts: {
     kind: JobKind;
@@ -47,8 +47,8 @@ export async function runTask(
     key: string;
     enqueue: (taskId: string) => Promise<JobRun<unknown>>;
   },
-): Promise<TaskRow> {
-  const task = await deps.tasks.create({
+): Promise<JobRow> {
+  const task = await deps.jobs.create({
     accountId: req.caller.accountId,
     kind: opts.kind,
     input: opts.input,
@@ -59,17 +59,17 @@ export async function runTask(
   try {
     ({ outcome } = await opts.enqueue(task.id));
   } catch (err) {
-    await deps.tasks.delete(task.id).catch(() => {});
+    await deps.jobs.delete(task.id).catch(() => {});
     throw err;
   }
-  const row = (await deps.tasks.read(task.id, req.caller.accountId)) ?? task;
-  // The job ended but our row was not moved: we joined it after its last update. reconcileTask settles it.
-  if (outcome && (row.status === 'queued' || row.status === 'running')) return (await reconcileTask(deps, row)) ?? row;
+  const row = (await deps.jobs.read(task.id, req.caller.accountId)) ?? task;
+  // The job ended but our row was not moved: we joined it after its last update. reconcileJob settles it.
+  if (outcome && (row.status === 'queued' || row.status === 'running')) return (await reconcileJob(deps, row)) ?? row;
   return row;
 }
 
 /** A failed task as the error it ended with. */
-export function taskError(t: TaskRow): ServiceError {
+export function jobError(t: JobRow): ServiceError {
   return new ServiceError(t.error?.code ?? 'LLM_FAILED', t.error?.message ?? 'The job failed; nothing was charged');
 }
 
@@ -79,7 +79,7 @@ export const remainingWait = (deps: { config: Pick<Settings, 'REQUEST_WAIT_MS'> 
 
 // ---- worker side ------------------------------------------------------------------------------------------------
 
-export interface CommitPorts extends Pick<Stores, 'tasks'> {
+export interface CommitPorts extends Pick<Stores, 'jobs'> {
   transaction: Transaction;
   config: Pick<Settings, 'DAILY_FREE_CREDITS'>;
 }
@@ -98,9 +98,9 @@ export async function commitResult<T>(
   deps: CommitPorts,
   job: { key: string; taskId: string; price: number; videoId: string },
   operation: 'translation' | 'summary' | 'speech',
-  store: (tx: Stores) => Promise<{ value: T; ref: TaskResultRef; isNew?: boolean }>,
+  store: (tx: Stores) => Promise<{ value: T; ref: JobResultRef; isNew?: boolean }>,
 ): Promise<T> {
-  const waiting = await deps.tasks.waiting(job.key);
+  const waiting = await deps.jobs.waiting(job.key);
   const payers = [...waiting.filter((t) => t.id === job.taskId), ...waiting.filter((t) => t.id !== job.taskId)];
   let lastError: unknown = alreadySettled();
   for (const payer of payers) {
@@ -111,7 +111,7 @@ export async function commitResult<T>(
         deps.config.DAILY_FREE_CREDITS,
         async (tx) => {
           const { value, ref, isNew = true } = await store(tx);
-          const settled = await tx.tasks.succeedAll(
+          const settled = await tx.jobs.succeedAll(
             job.key,
             ref,
             isNew ? { taskId: payer.id, amount: job.price } : null,
@@ -159,13 +159,13 @@ export function meteredLlm(llm: Llm, onCall?: (calls: number) => void): Llm & { 
 }
 
 export async function recordUsage(
-  deps: Pick<Stores, 'tasks'>,
+  deps: Pick<Stores, 'jobs'>,
   taskId: string,
   operation: string,
   llm: { model: string; usage: LlmUsage },
 ): Promise<void> {
   if (llm.usage.inputTokens === 0 && llm.usage.outputTokens === 0) return;
-  await deps.tasks.recordLlmUsage({
+  await deps.jobs.recordLlmUsage({
     taskId,
     operation,
     model: llm.model,
@@ -175,7 +175,7 @@ export async function recordUsage(
 }
 
 /** Progress writes at most every `everyMs` (a 3-hour translation reports dozens of chunks), the last one always. */
-export function progressReporter(deps: Pick<Stores, 'tasks'> & { log: Log }, key: string, everyMs = 250) {
+export function progressReporter(deps: Pick<Stores, 'jobs'> & { log: Log }, key: string, everyMs = 250) {
   let last = 0;
   let pending: Promise<void> = Promise.resolve();
   return {
@@ -184,7 +184,7 @@ export function progressReporter(deps: Pick<Stores, 'tasks'> & { log: Log }, key
       if (!force && now - last < everyMs) return;
       last = now;
       pending = pending.then(() =>
-        deps.tasks.setProgress(key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')),
+        deps.jobs.setProgress(key, fraction).catch((err: unknown) => deps.log.warn({ err }, 'progress update failed')),
       );
     },
     flush: () => pending,
@@ -196,18 +196,18 @@ export function progressReporter(deps: Pick<Stores, 'tasks'> & { log: Log }, key
  * its retries) is settled from what is stored: the result if it exists, else a failure. Returns null when the
  * job is still alive.
  */
-export async function reconcileTask(
-  deps: LlmTaskPorts,
-  task: TaskRow,
-  resultRef?: () => Promise<TaskResultRef | null>,
-): Promise<TaskRow | null> {
+export async function reconcileJob(
+  deps: LlmJobPorts,
+  task: JobRow,
+  resultRef?: () => Promise<JobResultRef | null>,
+): Promise<JobRow | null> {
   if (!task.jobKey) return null;
   const alive = await (task.kind === 'transcription'
-    ? deps.jobs.speechJobAlive(task.jobKey)
-    : deps.jobs.llmJobAlive(task.jobKey));
+    ? deps.workQueue.speechJobAlive(task.jobKey)
+    : deps.workQueue.llmJobAlive(task.jobKey));
   if (alive !== false) return null; // alive, or cannot tell: leave it
   const ref = await (resultRef ?? (() => findStoredResult(deps, task)))();
-  await deps.tasks.settle(
+  await deps.jobs.settle(
     task.id,
     ref
       ? { result: ref }
@@ -218,14 +218,14 @@ export async function reconcileTask(
           },
         },
   );
-  return deps.tasks.read(task.id, task.accountId);
+  return deps.jobs.read(task.id, task.accountId);
 }
 
 /** The stored result a task asked for, if some job has produced it. */
 async function findStoredResult(
   deps: Pick<Stores, 'translations' | 'articles' | 'transcripts'>,
-  task: TaskRow,
-): Promise<TaskResultRef | null> {
+  task: JobRow,
+): Promise<JobResultRef | null> {
   const i = task.input as Record<string, string>;
   if (task.kind === 'transcription') {
     const found = await deps.transcripts.findSpeech(i.videoId ?? '', i.lang ?? null);

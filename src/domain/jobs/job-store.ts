@@ -3,19 +3,19 @@
 import type { JobError, JobKind, JobResource, JobStatus } from './schemas.ts';
 
 /** Where a finished task's result lives; read back from its own table when the job is shown. */
-export type TaskResultRef =
+export type JobResultRef =
   | { kind: 'translation'; videoId: string; sourceLang: string; targetLang: string }
   | { kind: 'summary'; articleId: string }
   | { kind: 'transcript'; videoId: string; lang: string; origin: 'speech' };
 
-export interface TaskRow {
+export interface JobRow {
   id: string;
   accountId: string;
   kind: JobKind;
   status: JobStatus;
   progress: number;
   input: Record<string, unknown>;
-  result: TaskResultRef | null;
+  result: JobResultRef | null;
   error: JobError | null;
   creditsCharged: number;
   requestId: string;
@@ -24,7 +24,7 @@ export interface TaskRow {
   updatedAt: Date;
 }
 
-export function presentTask(t: TaskRow): JobResource {
+export function presentJob(t: JobRow): JobResource {
   return {
     id: t.id,
     kind: t.kind,
@@ -37,25 +37,25 @@ export function presentTask(t: TaskRow): JobResource {
   };
 }
 
-export interface NewTask {
+export interface NewJob {
   accountId: string;
   kind: JobKind;
   input: Record<string, unknown>;
   requestId: string;
   jobKey?: string | null;
   status?: JobStatus;
-  result?: TaskResultRef | null;
+  result?: JobResultRef | null;
   creditsCharged?: number;
 }
 
-/** Implemented in src/infra/postgres/tasks.ts. */
-export interface TaskStore {
-  create(t: NewTask): Promise<TaskRow>;
+/** Implemented in src/infra/postgres/jobs.ts. */
+export interface JobStore {
+  create(t: NewJob): Promise<JobRow>;
   /** The task, when it belongs to `accountId`; someone else's id reads as missing. */
-  read(id: string, accountId: string): Promise<TaskRow | null>;
+  read(id: string, accountId: string): Promise<JobRow | null>;
   delete(id: string): Promise<void>;
   /** Tasks still waiting on the work behind `jobKey`, oldest first. */
-  waiting(jobKey: string): Promise<TaskRow[]>;
+  waiting(jobKey: string): Promise<JobRow[]>;
   setProgress(jobKey: string, progress: number): Promise<void>;
   /**
    * Every task waiting on `jobKey` succeeds with `result`; `charged` (if any) records the charge, the others were
@@ -63,7 +63,7 @@ export interface TaskStore {
    */
   succeedAll(
     jobKey: string,
-    result: TaskResultRef,
+    result: JobResultRef,
     charged: { taskId: string; amount: number } | null,
   ): Promise<string[]>;
   failAll(jobKey: string, error: JobError): Promise<void>;
@@ -73,9 +73,9 @@ export interface TaskStore {
    */
   failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<number>;
   /** Tasks still queued or running on a job, untouched for `graceSeconds` by the database's clock, oldest first. */
-  stalled(graceSeconds: number, limit: number): Promise<TaskRow[]>;
-  /** Settles one task whose work ended without moving it (see reconcileTask in llm-tasks.ts). */
-  settle(id: string, outcome: { result: TaskResultRef } | { error: JobError }): Promise<void>;
+  stalled(graceSeconds: number, limit: number): Promise<JobRow[]>;
+  /** Settles one task whose work ended without moving it (see reconcileJob in llm-tasks.ts). */
+  settle(id: string, outcome: { result: JobResultRef } | { error: JobError }): Promise<void>;
   recordLlmUsage(u: {
     taskId: string;
     operation: string;

@@ -2,19 +2,19 @@
 // (generate), or captions when the video has any and speech-to-text otherwise (auto, the default).
 import { isServiceError } from '../errors.ts';
 import { requestSpeech, type SpeechRequestPorts } from '../speech/request-speech.ts';
-import type { WorkRequest } from '../tasks/llm-tasks.ts';
+import type { WorkRequest } from '../jobs/llm-jobs.ts';
 import { loadVideoForPayer } from '../video/paid-load.ts';
-import { SUBTITLES_PRICE } from '../pricing/prices.ts';
+import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
 import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
-import type { GetSubtitlesRequest, TranscriptPageAnswer } from './schemas.ts';
+import type { GetTranscriptRequest, TranscriptPageAnswer } from './schemas.ts';
 
 export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
 
 export async function getTranscript(
   deps: GetTranscriptPorts,
   req: WorkRequest,
-  input: GetSubtitlesRequest,
+  input: GetTranscriptRequest,
 ): Promise<TranscriptPageAnswer> {
   const mode = input.mode ?? 'auto';
   // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
@@ -27,7 +27,7 @@ export async function getTranscript(
   } catch (err) {
     if (!isServiceError(err) || err.code !== 'NO_SUBTITLES') throw err;
     // Captions in other languages: the answer lists them (translate one) rather than guess at the spoken language.
-    const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, SUBTITLES_PRICE);
+    const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, TRANSCRIPT_PRICE);
     if (video.tracks.length > 0) throw err;
     return requestSpeech(deps, req, view, err);
   }

@@ -1,6 +1,6 @@
 import { checkCallbackUrl } from '../domain/webhooks/callback-url.ts';
-import { registerTaskWebhook } from '../domain/webhooks/task-webhooks.ts';
-import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
+import { registerJobWebhook } from '../domain/webhooks/job-webhooks.ts';
+import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
 import type { AuthedContext } from './context.ts';
 
 /**
@@ -14,7 +14,7 @@ export async function withCallback<T extends { job: { id: string } }>(
 ): Promise<T> {
   const url = await checkCallbackUrl(ctx.deps.webhookTransport, callbackUrl, ctx.deps.config.WEBHOOK_ALLOW_HTTP);
   const out = await run();
-  if (url) await registerTaskWebhook(taskWebhookPorts(ctx.deps), ctx.caller, out.job.id, url);
+  if (url) await registerJobWebhook(jobWebhookPorts(ctx.deps), ctx.caller, out.job.id, url);
   return out;
 }
 
@@ -27,6 +27,6 @@ export async function withJobCallback<T extends object>(
   const url = await checkCallbackUrl(ctx.deps.webhookTransport, callbackUrl, ctx.deps.config.WEBHOOK_ALLOW_HTTP);
   const out = await run();
   const job = 'job' in out ? (out.job as { id: string }) : null;
-  if (url && job) await registerTaskWebhook(taskWebhookPorts(ctx.deps), ctx.caller, job.id, url);
+  if (url && job) await registerJobWebhook(jobWebhookPorts(ctx.deps), ctx.caller, job.id, url);
   return out;
 }

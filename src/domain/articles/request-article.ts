@@ -1,13 +1,13 @@
 import { assertAffordable, commitCharged } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log, SourceVideo } from '../ports.ts';
-import { hourlyPrice, PER_STARTED_HOUR, pricedDuration, SUBTITLES_PRICE } from '../pricing/prices.ts';
+import { hourlyPrice, PER_STARTED_HOUR, pricedDuration, TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import type { Stores, Transaction } from '../stores.ts';
 import { readStored } from '../stored-json.ts';
-import { fetchTranscript, type TranscriptPorts } from '../subtitles/fetch-transcript.ts';
-import { originOf } from '../subtitles/transcript-store.ts';
-import { remainingWait, runLlmTask, taskError, type LlmTaskPorts, type WorkRequest } from '../tasks/llm-tasks.ts';
-import { presentTask, type TaskRow } from '../tasks/task-store.ts';
+import { fetchTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
+import { originOf } from '../transcripts/transcript-store.ts';
+import { remainingWait, runLlmJob, jobError, type LlmJobPorts, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { presentJob, type JobRow } from '../jobs/job-store.ts';
 import { normalizeLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
 import { loadVideoForPayer } from '../video/paid-load.ts';
@@ -16,11 +16,11 @@ import { isMediaId, parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { extractiveArticle } from './extractive-summary.ts';
 import type { Article } from './schemas.ts';
-import type { ArticleSearch } from './search-port.ts';
-import type { SummarizeInput, SummarizeOutput } from './summarize-schemas.ts';
-import type { Transcript } from '../subtitles/schemas.ts';
+import type { ArticleSearch } from './ports.ts';
+import type { RequestArticleInput, RequestArticleOutput } from './request-article-schemas.ts';
+import type { Transcript } from '../transcripts/schemas.ts';
 
-export interface SummarizePorts extends TranscriptPorts, LlmTaskPorts, IndexPorts {
+export interface RequestArticlePorts extends TranscriptPorts, LlmJobPorts, IndexPorts {
   llm: Llm | null;
   transaction: Transaction;
 }
@@ -30,7 +30,7 @@ interface IndexPorts {
   log: Log;
 }
 
-export const summaryKey = (videoId: string, lang: string, length: string, sourceLang: string) =>
+export const articleKey = (videoId: string, lang: string, length: string, sourceLang: string) =>
   `art:${videoId}:${lang}:${length}:${sourceLang}`;
 
 interface SourceTranscript {
@@ -47,11 +47,11 @@ interface SourceTranscript {
  * article, charged 1 credit per started hour of video when stored: inline by the extractive generator without an
  * LLM, else as a job on the `llm` queue waited for up to REQUEST_WAIT_MS.
  */
-export async function requestSummary(
-  deps: SummarizePorts,
+export async function requestArticle(
+  deps: RequestArticlePorts,
   req: WorkRequest,
-  input: SummarizeInput,
-): Promise<SummarizeOutput> {
+  input: RequestArticleInput,
+): Promise<RequestArticleOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef(input);
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
@@ -72,7 +72,7 @@ export async function requestSummary(
   const price = hourlyPrice(pricedDuration(video.info.duration, transcript.duration));
   // The extractive generator cannot translate: its article is in the transcript's language.
   const articleLang = deps.llm ? lang : transcript.lang;
-  const taskInput = { videoId, lang: articleLang, length, sourceLang, resolvedSourceLang: transcript.lang };
+  const jobInput = { videoId, lang: articleLang, length, sourceLang, resolvedSourceLang: transcript.lang };
 
   const again = await deps.articles.find({ videoId, lang: articleLang, length, sourceLang: transcript.lang, llmOnly });
   if (again) return cachedAnswer(deps, req, again, transcript.charged);
@@ -94,10 +94,10 @@ export async function requestSummary(
       deps.config.DAILY_FREE_CREDITS,
       async (tx) => {
         const article = await tx.articles.store(draft);
-        const task = await tx.tasks.create({
+        const task = await tx.jobs.create({
           accountId: req.caller.accountId,
           kind: 'summary',
-          input: taskInput,
+          input: jobInput,
           requestId: req.requestId,
           status: 'succeeded',
           result: { kind: 'summary', articleId: article.id },
@@ -111,21 +111,21 @@ export async function requestSummary(
       status: 'succeeded',
       cached: false,
       creditsCharged: transcript.charged + price,
-      job: presentTask(task),
+      job: presentJob(task),
       article,
     };
   }
 
-  const key = summaryKey(videoId, lang, length, transcript.lang);
-  const task = await runLlmTask(deps, req, {
+  const key = articleKey(videoId, lang, length, transcript.lang);
+  const task = await runLlmJob(deps, req, {
     kind: 'summary',
-    input: taskInput,
+    input: jobInput,
     key,
     job: (taskId) => ({ kind: 'summary', key, taskId, videoId, price, lang, length, sourceLang: transcript.lang }),
     waitMs: remainingWait(deps, startedAt),
   });
-  if (task.status === 'failed') throw taskError(task);
-  const job = presentTask(task);
+  if (task.status === 'failed') throw jobError(task);
+  const job = presentJob(task);
   if (task.status !== 'succeeded')
     return { status: task.status, cached: false, creditsCharged: transcript.charged, job };
   return {
@@ -143,7 +143,7 @@ export async function requestSummary(
  * The 402 for extraction plus summary comes before anything is extracted.
  */
 async function sourceTranscript(
-  deps: SummarizePorts,
+  deps: RequestArticlePorts,
   req: WorkRequest,
   videoId: string,
   sourceLang: string | null,
@@ -171,7 +171,7 @@ async function sourceTranscript(
   await assertAffordable(
     deps,
     req.caller.accountId,
-    SUBTITLES_PRICE + hourlyPrice(video.info.duration),
+    TRANSCRIPT_PRICE + hourlyPrice(video.info.duration),
     deps.config.DAILY_FREE_CREDITS,
   );
   const t = await fetchTranscript(deps, req, { videoId, lang: track.lang });
@@ -184,12 +184,12 @@ async function sourceTranscript(
 }
 
 async function cachedAnswer(
-  deps: Pick<Stores, 'tasks'>,
+  deps: Pick<Stores, 'jobs'>,
   req: WorkRequest,
   article: Article,
   charged: number,
-): Promise<SummarizeOutput> {
-  const task = await deps.tasks.create({
+): Promise<RequestArticleOutput> {
+  const task = await deps.jobs.create({
     accountId: req.caller.accountId,
     kind: 'summary',
     input: {
@@ -202,11 +202,11 @@ async function cachedAnswer(
     status: 'succeeded',
     result: { kind: 'summary', articleId: article.id },
   });
-  return { status: 'succeeded', cached: charged === 0, creditsCharged: charged, job: presentTask(task), article };
+  return { status: 'succeeded', cached: charged === 0, creditsCharged: charged, job: presentJob(task), article };
 }
 
 /** The stored article a succeeded task points at. */
-export async function articleOf(deps: Pick<Stores, 'articles'>, task: TaskRow): Promise<Article> {
+export async function articleOf(deps: Pick<Stores, 'articles'>, task: JobRow): Promise<Article> {
   const ref = task.result;
   const article = ref?.kind === 'summary' ? await deps.articles.read(ref.articleId) : null;
   if (!article) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its article is missing`);

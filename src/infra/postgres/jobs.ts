@@ -2,8 +2,8 @@
 // same queued work share its dedup key (job_key); the worker moves all of them along together.
 import type { Sql } from '../../../db/client.ts';
 import { newId } from '../../domain/ids.ts';
-import type { JobError, JobKind, JobStatus } from '../../domain/tasks/schemas.ts';
-import type { TaskResultRef, TaskRow, TaskStore } from '../../domain/tasks/task-store.ts';
+import type { JobError, JobKind, JobStatus } from '../../domain/jobs/schemas.ts';
+import type { JobResultRef, JobRow, JobStore } from '../../domain/jobs/job-store.ts';
 
 interface DbRow {
   id: string;
@@ -12,7 +12,7 @@ interface DbRow {
   status: JobStatus;
   progress: number;
   input: Record<string, unknown>;
-  result: TaskResultRef | null;
+  result: JobResultRef | null;
   error: JobError | null;
   credits_charged: number;
   request_id: string;
@@ -21,7 +21,7 @@ interface DbRow {
   updated_at: Date;
 }
 
-const fromDb = (r: DbRow): TaskRow => ({
+const fromDb = (r: DbRow): JobRow => ({
   id: r.id,
   accountId: r.account_id,
   kind: r.kind,
@@ -37,7 +37,7 @@ const fromDb = (r: DbRow): TaskRow => ({
   updatedAt: r.updated_at,
 });
 
-export function createTaskStore(sql: Sql): TaskStore {
+export function createJobStore(sql: Sql): JobStore {
   return {
     async create(t) {
       const status = t.status ?? 'queued';

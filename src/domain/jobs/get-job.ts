@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { Article } from '../articles/schemas.ts';
-import { articleOf } from '../articles/summarize-video.ts';
+import { articleOf } from '../articles/request-article.ts';
 import { ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { translationOf } from '../translations/request-translation.ts';
 import { TranslatedTranscript } from '../translations/schemas.ts';
-import { reconcileTask, type LlmTaskPorts } from './llm-tasks.ts';
+import { reconcileJob, type LlmJobPorts } from './llm-jobs.ts';
 import { JobResource, isFinal } from './schemas.ts';
-import { presentTask, type TaskRow } from './task-store.ts';
-import { Transcript } from '../subtitles/schemas.ts';
-import { presentPage } from '../subtitles/fetch-transcript.ts';
+import { presentJob, type JobRow } from './job-store.ts';
+import { Transcript } from '../transcripts/schemas.ts';
+import { presentPage } from '../transcripts/fetch-transcript.ts';
 import type { Stores } from '../stores.ts';
 import { arrayItemBounds, readStored } from '../stored-json.ts';
 
@@ -38,11 +38,11 @@ export const JobWithResult = JobResource.extend({
 export type JobWithResult = z.infer<typeof JobWithResult>;
 
 /** A job of the caller's account, with its result once succeeded. Another account's id reads as JOB_NOT_FOUND. */
-export async function getJob(deps: LlmTaskPorts, caller: Caller, input: GetJobInput): Promise<JobWithResult> {
-  let task = await deps.tasks.read(input.id, caller.accountId);
+export async function getJob(deps: LlmJobPorts, caller: Caller, input: GetJobInput): Promise<JobWithResult> {
+  let task = await deps.jobs.read(input.id, caller.accountId);
   if (!task) throw new ServiceError('JOB_NOT_FOUND', `No job ${JSON.stringify(input.id)} for this account`);
-  if (!isFinal(task.status)) task = (await reconcileTask(deps, task)) ?? task;
-  const job = presentTask(task);
+  if (!isFinal(task.status)) task = (await reconcileJob(deps, task)) ?? task;
+  const job = presentJob(task);
   if (task.status !== 'succeeded') return job;
   if (task.kind === 'transcription') return { ...job, result: { transcript: await transcriptOf(deps, task) } };
   return task.kind === 'translation'
@@ -51,7 +51,7 @@ export async function getJob(deps: LlmTaskPorts, caller: Caller, input: GetJobIn
 }
 
 /** The stored speech-to-text transcript a succeeded task points at, whole. */
-async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: TaskRow): Promise<Transcript> {
+async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: JobRow): Promise<Transcript> {
   const ref = task.result;
   const stored = ref?.kind === 'transcript' ? await deps.transcripts.read(ref.videoId, ref.lang, ref.origin) : null;
   if (ref?.kind !== 'transcript' || !stored)

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { isServiceError, type ErrorCode } from '../domain/errors.ts';
-import { armEndedTaskWebhooks } from '../domain/webhooks/task-webhooks.ts';
-import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
+import { armEndedJobWebhooks } from '../domain/webhooks/job-webhooks.ts';
+import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
 
 /**
  * A handler for work that moves tasks along (the `llm` and `speech` queues). A ServiceError is final: it is
@@ -9,7 +9,7 @@ import { taskWebhookPorts } from '../domain/batches/batch-ports.ts';
  * task). Anything else (a crash, a database blip) is retried by pg-boss while retries remain; the tasks stay running
  * meanwhile, and fail with `fallback` after the last one. Either way the tasks' callbackUrls are armed when they end.
  */
-export function taskJobHandler<J extends { key: string }>(
+export function callerJobHandler<J extends { key: string }>(
   deps: Deps,
   parse: (data: unknown) => J,
   run: (job: J) => Promise<unknown>,
@@ -18,7 +18,7 @@ export function taskJobHandler<J extends { key: string }>(
   return async (data: unknown, attempt: { retryCount: number; retryLimit: number }) => {
     const job = parse(data);
     const callBack = () =>
-      armEndedTaskWebhooks(taskWebhookPorts(deps), job.key).catch((err: unknown) =>
+      armEndedJobWebhooks(jobWebhookPorts(deps), job.key).catch((err: unknown) =>
         deps.log.warn({ err }, 'task webhooks not queued'),
       );
     try {
@@ -28,7 +28,7 @@ export function taskJobHandler<J extends { key: string }>(
     } catch (err) {
       if (!isServiceError(err) && attempt.retryCount < attempt.retryLimit) throw err;
       const error = isServiceError(err) ? { code: err.code, message: err.message } : fallback;
-      await deps.tasks.failAll(job.key, error);
+      await deps.jobs.failAll(job.key, error);
       await callBack();
       if (!isServiceError(err)) throw err;
       return { failed: error };

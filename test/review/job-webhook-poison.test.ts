@@ -2,8 +2,8 @@
 // delivery's account. A delivery whose account cannot read the task (an account other than the task's) made that read
 // throw, and the throw stopped the whole pass: every other account's callback stayed waiting behind it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { taskWebhookPorts } from '../../src/domain/batches/batch-ports.ts';
-import { armEndedTaskWebhooks } from '../../src/domain/webhooks/task-webhooks.ts';
+import { jobWebhookPorts } from '../../src/domain/batches/batch-sources.ts';
+import { armEndedJobWebhooks } from '../../src/domain/webhooks/job-webhooks.ts';
 import { startBatchHarness, type BatchHarness } from '../batches/batch-harness.ts';
 
 describe('task callbacks: one unreadable delivery', { timeout: 60_000 }, () => {
@@ -19,7 +19,7 @@ describe('task callbacks: one unreadable delivery', { timeout: 60_000 }, () => {
     const deps = h.s.deps;
     const a = await h.s.newKey({ credits: 5 });
     const b = await h.s.newKey({ credits: 5 });
-    const task = await deps.tasks.create({
+    const task = await deps.jobs.create({
       accountId: a.accountId,
       kind: 'translation',
       input: { videoId: 'ud9d5cMDP_0', sourceLang: 'de', targetLang: 'fr', resolvedSourceLang: 'de' },
@@ -32,7 +32,7 @@ describe('task callbacks: one unreadable delivery', { timeout: 60_000 }, () => {
     await deps.webhooks.register({ accountId: b.accountId, jobId: task.id, url: 'http://127.0.0.1:9/b' });
     await deps.webhooks.register({ accountId: a.accountId, jobId: task.id, url: 'http://127.0.0.1:9/a' });
 
-    await armEndedTaskWebhooks({ ...taskWebhookPorts(deps), enqueue: async () => {} });
+    await armEndedJobWebhooks({ ...jobWebhookPorts(deps), enqueue: async () => {} });
     const rows = await deps.sql<{ account_id: string; status: string; body: string | null }[]>`
       select account_id, status, body from webhook_deliveries where job_id = ${task.id}`;
     const of = (acc: string) => rows.find((r) => r.account_id === acc)!;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { pollUntil } from '../subtitles/recorded-youtube.ts';
+import { pollUntil } from '../transcripts/recorded-youtube.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
 
 describe.skipIf(!sharedAvailable || !browseAvailable)(
@@ -30,7 +30,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
       const { accountId } = await h.s.newKey({ credits: 5 });
       const deps = h.s.deps;
       const task = (key: string) =>
-        deps.tasks.create({
+        deps.jobs.create({
           accountId,
           kind: 'translation',
           input: { videoId: 'ud9d5cMDP_0', sourceLang: 'de', targetLang: 'fr', resolvedSourceLang: 'de' },
@@ -46,14 +46,14 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
       await deps.sql`update tasks set updated_at = now() - interval '1 minute' where account_id = ${accountId}`;
 
       await pollUntil(
-        async () => (await deps.tasks.read(orphan.id, accountId))!.status === 'failed',
+        async () => (await deps.jobs.read(orphan.id, accountId))!.status === 'failed',
         'the sweep',
         20_000,
       );
-      expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
+      expect((await deps.jobs.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
       const [hook] = await receiver.waitFor(1);
       expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });
-      expect((await deps.tasks.read(alive.id, accountId))!.status).toBe('queued');
+      expect((await deps.jobs.read(alive.id, accountId))!.status).toBe('queued');
     });
 
     it('a batch ended by a run that died before queuing its event gets its webhook from the sweep', async () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JobResource } from '../tasks/schemas.ts';
+import { JobResource } from '../jobs/schemas.ts';
 import { TRANSCRIPT_FORMATS } from './formats.ts';
 import type { Stored } from '../stored-json.ts';
 import { TranscriptChapter } from './transcript-chapters.ts';
@@ -54,7 +54,7 @@ export const TranscriptMode = z
   );
 export type TranscriptMode = z.infer<typeof TranscriptMode>;
 
-export const GetSubtitlesInput = z.object({
+export const GetTranscriptInput = z.object({
   ...VideoOrMediaRefInput,
   mode: TranscriptMode.optional(),
   lang: LangCode.optional().describe(
@@ -92,9 +92,9 @@ export const GetSubtitlesInput = z.object({
       'true: `chapters` groups the page’s segments under the video’s chapters (null when the video has none); format text, and the MCP text, put each chapter’s title as a heading, vtt as a NOTE. Free: the same call, the same price',
     ),
 });
-export type GetSubtitlesInput = z.infer<typeof GetSubtitlesInput>;
+export type GetTranscriptInput = z.infer<typeof GetTranscriptInput>;
 /** What callers may pass: the defaults (format json, offset 0, every segment) filled in when omitted. */
-export type GetSubtitlesRequest = z.input<typeof GetSubtitlesInput>;
+export type GetTranscriptRequest = z.input<typeof GetTranscriptInput>;
 
 /** Where a transcript came from. */
 export const TRANSCRIPT_SOURCES = ['manual', 'auto-captions', 'speech-to-text', 'translation'] as const;

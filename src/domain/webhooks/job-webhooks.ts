@@ -4,24 +4,24 @@
 import type { Caller } from '../keys/manage-keys.ts';
 import { eventBody, type WebhookDeps } from './deliver-webhook.ts';
 
-export interface TaskWebhookDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'> {
+export interface JobWebhookDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'> {
   /** The job resource as GET /jobs/{id} shows it (with its result), or null while it is still running. */
   finishedJob: (caller: Caller, jobId: string) => Promise<{ status: string } | null>;
 }
 
-export async function registerTaskWebhook(
-  deps: TaskWebhookDeps,
+export async function registerJobWebhook(
+  deps: JobWebhookDeps,
   caller: Caller,
   jobId: string,
   url: string,
 ): Promise<void> {
   await deps.webhooks.register({ accountId: caller.accountId, jobId, url });
-  await armEndedTaskWebhooks(deps);
+  await armEndedJobWebhooks(deps);
 }
 
 /** Arms and queues every waiting delivery whose task has ended (for one job key, or all). */
-export async function armEndedTaskWebhooks(deps: TaskWebhookDeps, jobKey?: string): Promise<void> {
-  for (const d of await deps.webhooks.waitingForEndedTasks(jobKey)) {
+export async function armEndedJobWebhooks(deps: JobWebhookDeps, jobKey?: string): Promise<void> {
+  for (const d of await deps.webhooks.waitingForEndedJobs(jobKey)) {
     // One delivery whose job cannot be read (gone, or not its account's) must not hold up every other callback.
     const job = await deps
       .finishedJob({ accountId: d.accountId, keyId: 'webhook', rateLimit: null }, d.jobId)

@@ -1,4 +1,4 @@
-import { FILE_FORMATS, FILE_TYPES, type FileFormat } from '../domain/subtitles/formats.ts';
+import { FILE_FORMATS, FILE_TYPES, type FileFormat } from '../domain/transcripts/formats.ts';
 import type { Context } from '../router/context.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
@@ -25,7 +25,7 @@ const flag = (value: string | undefined) =>
  * trpc-to-openapi answers only JSON, so this plain route calls the same procedure as POST /subtitles (and MCP's
  * get_video_subtitles): auth, rate limit, credits and errors are the procedure's.
  */
-export async function serveSubtitlesFile(
+export async function serveTranscriptFile(
   ctx: Context,
   videoId: string,
   query: Record<string, string>,

@@ -1,16 +1,16 @@
 // The narrow ports the batch and webhook verbs use, taken from what the composition hands a procedure or a worker.
 import type { BatchStore } from './ports.ts';
-import { getJob } from '../tasks/get-job.ts';
-import type { LlmTaskPorts } from '../tasks/llm-tasks.ts';
-import { isFinal } from '../tasks/schemas.ts';
+import { getJob } from '../jobs/get-job.ts';
+import type { LlmJobPorts } from '../jobs/llm-jobs.ts';
+import { isFinal } from '../jobs/schemas.ts';
 import type { WebhookDeps } from '../webhooks/deliver-webhook.ts';
 import type { WebhookStore, WebhookTransport } from '../webhooks/ports.ts';
-import type { TaskWebhookDeps } from '../webhooks/task-webhooks.ts';
+import type { JobWebhookDeps } from '../webhooks/job-webhooks.ts';
 
 /** Webhooks are retried for a day. */
 export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
 
-export interface BatchSources extends LlmTaskPorts {
+export interface BatchSources extends LlmJobPorts {
   batches: BatchStore;
   webhooks: WebhookStore;
   webhookTransport: WebhookTransport;
@@ -20,7 +20,7 @@ export interface BatchSources extends LlmTaskPorts {
 export const webhookPorts = (d: BatchSources): WebhookDeps => ({
   webhooks: d.webhooks,
   transport: d.webhookTransport,
-  enqueue: (id, attempt, at) => d.jobs.webhook(id, attempt, at),
+  enqueue: (id, attempt, at) => d.workQueue.webhook(id, attempt, at),
   retryBaseMs: d.config.WEBHOOK_RETRY_BASE_MS,
   retryWindowMs: WEBHOOK_RETRY_WINDOW_MS,
 });
@@ -29,10 +29,10 @@ export const batchPorts = (d: BatchSources) => ({
   batches: d.batches,
   webhooks: d.webhooks,
   enqueue: webhookPorts(d).enqueue,
-  enqueueItems: (batchId: string, positions: number[]) => d.jobs.batchItems(batchId, positions),
+  enqueueItems: (batchId: string, positions: number[]) => d.workQueue.batchItems(batchId, positions),
 });
 
-export const taskWebhookPorts = (d: BatchSources): TaskWebhookDeps => ({
+export const jobWebhookPorts = (d: BatchSources): JobWebhookDeps => ({
   webhooks: d.webhooks,
   enqueue: webhookPorts(d).enqueue,
   finishedJob: async (caller, id) => {
