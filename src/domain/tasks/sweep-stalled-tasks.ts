@@ -9,7 +9,7 @@ import { type LlmTaskPorts, reconcileTask } from './llm-tasks.ts';
  * Tasks untouched this long are looked at (a task is stored before its job is sent); a live job keeps its task out
  * of the sweep whatever its age.
  */
-export const STALLED_TASK_SECONDS = 30;
+const STALLED_TASK_SECONDS = 30;
 
 /** One pass; returns how many tasks it settled. */
 export async function sweepStalledTasks(deps: LlmTaskPorts): Promise<number> {
