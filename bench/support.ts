@@ -31,7 +31,7 @@ export interface ChildServer {
  * The command `npm start` runs (package.json), as Node arguments, so the service is measured as users run it (same
  * flags, same loader) while the pid measured is Node's own, not npm's.
  */
-export function startCommand(): string[] {
+function startCommand(): string[] {
   const script = (JSON.parse(readFileSync(`${REPO}package.json`, 'utf8')) as { scripts: { start: string } }).scripts
     .start;
   const words = script.split(/\s+/).filter((w) => w && w !== 'exec');
@@ -104,7 +104,7 @@ export function cpuSecondsOf(pid: number): number {
 }
 
 /** Resident set size of a process, from /proc (Linux). */
-export function rssOf(pid: number): number {
+function rssOf(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
 }

@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import * as schema from './schema/index.ts';
 
-export type Db = PostgresJsDatabase<typeof schema>;
 export type Sql = postgres.Sql;
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -41,5 +40,3 @@ export async function migrateDatabase(url: string): Promise<void> {
     await sql.end();
   }
 }
-
-export { schema };

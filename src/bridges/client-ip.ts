@@ -28,7 +28,7 @@ export function clientIp(c: HonoContext, trustProxy: boolean): string {
  * An IPv4 address as it is (IPv4-mapped IPv6 too); an IPv6 address as its /64; anything else as it is. A port some
  * proxies append to the forwarded address (`1.2.3.4:5678`, `[2001:db8::1]:5678`) is dropped: it changes per connection.
  */
-export function throttleAddress(raw: string): string {
+function throttleAddress(raw: string): string {
   const ip = (
     /^\[([^\]]+)\](?::\d+)?$/.exec(raw)?.[1] ??
     /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(raw)?.[1] ??

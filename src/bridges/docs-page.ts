@@ -9,9 +9,8 @@ import type { HttpEnv } from './http-env.ts';
 const require = createRequire(import.meta.url);
 const DIST = path.dirname(require.resolve('swagger-ui-dist/package.json'));
 /** The package's real version, shown on the page and used to name its cached assets. */
-export const SWAGGER_UI_VERSION = (
-  JSON.parse(readFileSync(path.join(DIST, 'package.json'), 'utf8')) as { version: string }
-).version;
+const SWAGGER_UI_VERSION = (JSON.parse(readFileSync(path.join(DIST, 'package.json'), 'utf8')) as { version: string })
+  .version;
 
 // Our settings for the bundle, as a file: the page's CSP allows no inline script.
 const INIT_JS = `window.ui = SwaggerUIBundle({

@@ -32,12 +32,7 @@ import type { HttpEnv } from './http-env.ts';
 export const MAX_URL_BYTES = 16 * 1024;
 
 /** A failure the HTTP layer answers itself, rendered in the shape of the surface the path belongs to. */
-export function renderForPath(
-  path: string,
-  f: Failure,
-  a: AnswerContext,
-  extra: Record<string, string> = {},
-): Response {
+function renderForPath(path: string, f: Failure, a: AnswerContext, extra: Record<string, string> = {}): Response {
   if (path === MCP_PATH) return mcpErrorResponse(f, a, null, extra);
   if (path === TRPC_PREFIX || path.startsWith(`${TRPC_PREFIX}/`)) return trpcErrorResponse(f, a, extra);
   return restErrorResponse(f, a, extra);

@@ -11,7 +11,7 @@ import type { HttpEnv } from './http-env.ts';
  * Node reads the request line and headers up to this size; the app answers 414 for a URL over MAX_URL_BYTES below
  * it, and `answerClientError` answers beyond it.
  */
-export const MAX_HEADER_BYTES = 2 * MAX_URL_BYTES;
+const MAX_HEADER_BYTES = 2 * MAX_URL_BYTES;
 
 /**
  * Requests Node refuses before the app sees them (headers over MAX_HEADER_BYTES, unparsable HTTP): by default an

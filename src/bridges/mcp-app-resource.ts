@@ -9,7 +9,7 @@ const APP_DIR = fileURLToPath(new URL('../mcp-app/', import.meta.url));
 
 export const VIEWER_URI = 'ui://subtext/viewer.html';
 /** The MCP Apps extension's MIME type (SEP-1865). */
-export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
+const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
 let html: Promise<string> | undefined;
 /** Built once per process (and cached on disk across starts by source hash). */

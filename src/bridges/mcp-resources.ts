@@ -39,9 +39,9 @@ const articleUri = (id: string) => `subtext://articles/${enc(id)}`;
 const frameUri = (videoId: string, t: number) => `subtext://frames/${enc(videoId)}/${t}`;
 
 /** Calls a tool's operation with the request's context; throws what the operation throws. */
-export type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>;
+type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>;
 /** Renders a tool's output as the text its tool result carries. */
-export type ToolText = (tool: string, output: unknown) => string;
+type ToolText = (tool: string, output: unknown) => string;
 
 /** Outputs by tool: the procedures' own output types, each validated by its procedure before it gets here. */
 interface Outputs {
@@ -226,7 +226,7 @@ function routeOf(uri: string): Route | undefined {
 }
 
 /** A resource at a fixed URI, the same for everyone (the MCP App's viewer): listed first, read as it says. */
-export interface StaticResource {
+interface StaticResource {
   uri: string;
   name: string;
   title?: string;

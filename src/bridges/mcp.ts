@@ -45,7 +45,7 @@ import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 
 export const MCP_PATH = '/mcp';
-export const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
+const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
 
 const createCaller = createCallerFactory(appRouter);
 

@@ -5,7 +5,7 @@ import type { HttpEnv } from './http-env.ts';
 import type { Context as HonoContext } from 'hono';
 
 /** Client-side routes: each answers the same page shell, and the script draws the page. */
-export const WEB_PAGES = [
+const WEB_PAGES = [
   '/',
   '/sign-in',
   '/sign-up',

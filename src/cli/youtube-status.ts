@@ -35,7 +35,7 @@ interface ClientRow {
   refused: Record<string, number>;
 }
 
-export function tokenProviderOf(
+function tokenProviderOf(
   config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL' | 'YOUTUBE_POT_IN_PROCESS' | 'YOUTUBE_PO_TOKEN'>,
 ): string {
   if (config.YOUTUBE_POT_PROVIDER_URL) return `http (${new URL(config.YOUTUBE_POT_PROVIDER_URL).origin})`;

@@ -66,4 +66,3 @@ export function createLruCache<V>(opts: { maxBytes: number }) {
     stats: () => ({ hits, misses, entries: entries.size, bytes }),
   };
 }
-export type LruCache<V> = ReturnType<typeof createLruCache<V>>;

@@ -96,5 +96,5 @@ export function queueSpecs(
 }
 
 /** How long one batch item may run: the longest job it may wait for, and its extraction. */
-export const batchItemExpireSeconds = (c: Pick<Config, 'STT_MAX_SECONDS'>) =>
+const batchItemExpireSeconds = (c: Pick<Config, 'STT_MAX_SECONDS'>) =>
   Math.max(LLM_JOB_MAX_MS, speechJobMaxMs(c)) / 1000 + 600;

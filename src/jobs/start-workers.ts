@@ -23,7 +23,7 @@ import { sweepStalledItems } from '../domain/batches/sweep-stalled-items.ts';
 import { sweepStalledJobs } from '../domain/jobs/sweep-stalled-jobs.ts';
 
 /** How often a worker instance looks for stalled batch items and tasks, and for task callbacks to send. */
-export const SWEEP_INTERVAL_MS = 5_000;
+const SWEEP_INTERVAL_MS = 5_000;
 
 export async function startWorkers(deps: Deps, opts: { work: boolean }) {
   await deps.queue.start(queueSpecs(deps.config));

@@ -39,7 +39,7 @@ export function transcriptAnswerText(t: TranscriptAnswer): string {
 }
 
 /** get_video_subtitles: a header, one `[h:mm:ss] text` line per segment (or the requested file), and what remains. */
-export function transcriptText(t: Transcript): string {
+function transcriptText(t: Transcript): string {
   const n = t.segments.length;
   const range =
     n > 0

@@ -7,7 +7,7 @@ const SECURE_NAME = '__Host-subtext_session';
 const PLAIN_NAME = 'subtext_session';
 
 /** https when PUBLIC_URL says so or the proxy in front reports it (x-forwarded-proto). */
-export function isSecureRequest(ctx: Pick<Context, 'deps' | 'headers'>): boolean {
+function isSecureRequest(ctx: Pick<Context, 'deps' | 'headers'>): boolean {
   const proto = ctx.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return ctx.deps.publicUrl.startsWith('https:') || proto === 'https';
 }

@@ -6,7 +6,7 @@ import type { Context } from './context.ts';
 import { requireSession, SESSION_CALLER_PREFIX } from './session-auth.ts';
 import { publicProcedure } from './trpc.ts';
 
-export interface SessionContext extends Context {
+interface SessionContext extends Context {
   session: Session;
   sessionToken: string;
 }

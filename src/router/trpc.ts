@@ -8,7 +8,7 @@ import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
 import { authenticateRequest, rateLimited, spendCall } from './authenticate-request.ts';
 
-export interface McpMeta {
+interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
   name: string;
   description: string;
@@ -60,7 +60,7 @@ export function codeOf(error: TRPCError): { code: ErrorCode; message: string; re
   }
 }
 
-export function describeZodError(error: z.ZodError): string {
+function describeZodError(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))

@@ -12,7 +12,7 @@ export const api = createTRPCClient<AppRouter>({
   ],
 });
 
-export const errorCode = (err: unknown): string | undefined =>
+const errorCode = (err: unknown): string | undefined =>
   err instanceof TRPCClientError ? (err.data as { code?: string } | undefined)?.code : undefined;
 
 /** What went wrong, in words a person can act on. */

@@ -45,7 +45,7 @@ export function replace(parent: Element, ...children: Child[]): void {
 }
 
 let uid = 0;
-export const newId = (prefix: string) => `${prefix}-${++uid}`;
+const newId = (prefix: string) => `${prefix}-${++uid}`;
 
 /** A labelled form field; the label is tied to the control by id. */
 export function field(

@@ -10,9 +10,9 @@ import { promisify } from 'node:util';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const run = promisify(execFile);
-export const CLIENT_DIR = join(REPO_ROOT, 'clients/typescript');
+const CLIENT_DIR = join(REPO_ROOT, 'clients/typescript');
 const CONSUMER_DIR = join(REPO_ROOT, 'test/clients/consumer');
-export const TARBALL = 'subtext-client.tgz';
+const TARBALL = 'subtext-client.tgz';
 
 interface Manifest {
   name: string;

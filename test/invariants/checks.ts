@@ -8,24 +8,6 @@ import { record } from './program.ts';
 import { DAILY_FREE_CREDITS, type InvariantStack } from './stack.ts';
 import type { Answer, Surface } from './surfaces.ts';
 
-/**
- * Stored results and the ledger operation that pays for them. A stored row is paid by exactly one charge that was
- * not refunded, taken from an account that asked for that video (frames: one credit per stored frame).
- */
-export const PAID_BY: Record<string, { operation: string; source: string }> = {
-  'transcripts manual/asr': { operation: 'subtitles', source: 'src/domain/transcripts/extract-job.ts (commitCharged)' },
-  'transcripts speech': { operation: 'speech', source: 'src/domain/speech/speech-job.ts (commitCharged)' },
-  translations: { operation: 'translation', source: 'src/domain/jobs/llm-jobs.ts (charge on store)' },
-  articles: { operation: 'summary', source: 'src/domain/articles/request-article.ts' },
-  frames: { operation: 'frame', source: 'src/domain/frames/frame-job.ts (one FRAME_PRICE per stored frame)' },
-};
-
-/**
- * Stored results that are free by a written rule; anything stored uncharged that no rule names is a violation.
- * (Serving a stored result again is free by design: src/domain/pricing/prices.ts, "stored ... are free".)
- */
-export const FREE_BY_RULE: { what: string; rule: string; source: string }[] = [];
-
 const SETTLE_MS = 90_000;
 
 /** Waits until every job, batch and webhook delivery of the run has ended (or gives up and says so). */

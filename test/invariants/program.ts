@@ -13,7 +13,7 @@ import type { InvariantStack } from './stack.ts';
 import { type Answer, Caller, type Surface } from './surfaces.ts';
 
 /** Captioned videos and the language of each one's default track (what a batch translation translates from). */
-export const CAPTIONED: Record<string, string> = {
+const CAPTIONED: Record<string, string> = {
   [ID.captions9]: 'en',
   [ID.manualAndAsr]: 'en',
   [ID.manualOnlyDe]: 'de',
@@ -63,7 +63,7 @@ const batchOperation = fc.oneof(
   lang.map((l) => ({ type: 'translation', targetLang: l })),
 );
 
-export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.record({
@@ -135,7 +135,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
 ) as fc.Arbitrary<Op>;
 
 /** Whether the generator steers around this operation while a confirmed finding is open (see known-holes.ts). */
-export function avoidedByKnownHole(op: Op): boolean {
+function avoidedByKnownHole(op: Op): boolean {
   // Finding 2: a batch translation into a language that one of its videos' transcripts already has.
   if (hole(2) && op.kind === 'batch' && op.operation.type === 'translation')
     return op.videos.some((v) => CAPTIONED[v] === op.operation.targetLang);

@@ -23,7 +23,7 @@ export interface Route {
   mcp?: string;
 }
 
-export const ROUTES = {
+const ROUTES = {
   transcript: {
     trpc: 'subtitles.get',
     kind: 'mutation',

@@ -66,12 +66,12 @@ export async function seedVideo(
 export const isTranslation = (req: FakeMessagesRequest) => userText(req).includes('Cues to translate');
 
 /** "FR " + the cue, for every numbered cue of a translation prompt. */
-export const translateAll = (req: FakeMessagesRequest) => ({
+const translateAll = (req: FakeMessagesRequest) => ({
   translations: promptCues(userText(req)).map((c) => ({ i: c.i, text: `FR ${c.text}` })),
 });
 
 /** An article answer whose sections cover the video stated in the prompt, in order. */
-export function articleAnswer(req: FakeMessagesRequest) {
+function articleAnswer(req: FakeMessagesRequest) {
   const text = userText(req);
   const duration = Number(/\((\d+) seconds long\)/.exec(text)?.[1] ?? 60);
   const parts = 3;

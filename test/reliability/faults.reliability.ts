@@ -12,7 +12,16 @@ import { sharedAvailable } from '../support/fixture-files.ts';
 import { SUPERVISE_INTERVAL_SECONDS } from '../../src/infra/queue/job-queue.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { call, isErrorShape, newVideoId, note, relDatabase, startMixedYoutube, type MixedYoutube } from './support.ts';
+import {
+  call,
+  isErrorShape,
+  newVideoId,
+  note,
+  relDatabase,
+  startMixedYoutube,
+  type Fault,
+  type MixedYoutube,
+} from './support.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -391,7 +400,7 @@ describe.skipIf(!sharedAvailable)('a misbehaving YouTube', () => {
     await db?.drop();
   });
 
-  const cases: [string, 'player' | 'timedtext', import('./support.ts').Fault][] = [
+  const cases: [string, 'player' | 'timedtext', Fault][] = [
     ['player slow (4 s, timeout 2 s)', 'player', { delayMs: 4000 }],
     ['player hangs', 'player', { hang: true }],
     [

@@ -69,7 +69,7 @@ export function writeReport(): void {
   );
 }
 
-export const CAPTION_PLAYER_ID = 'M4gD1WSo5mA';
+const CAPTION_PLAYER_ID = 'M4gD1WSo5mA';
 
 export interface MixedYoutube extends VideoServer {
   /** Player requests per video id. */

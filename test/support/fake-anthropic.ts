@@ -24,7 +24,7 @@ export type FakeReply =
   /** Answer `reply` after `delayMs` (slow upstream). */
   | { delayMs: number; reply: FakeReply };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: string;
   path: string;
   headers: IncomingHttpHeaders;

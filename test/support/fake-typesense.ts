@@ -5,7 +5,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface TsRequest {
+interface TsRequest {
   method: string;
   path: string;
   query: URLSearchParams;

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface WhisperRequest {
+interface WhisperRequest {
   path: string;
   authorization: string | undefined;
   contentType: string;

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SHARED_DIR = resolve(REPO_ROOT, process.env.YOUTUBE_FIXTURES_DIR ?? '../shared/fixtures/youtube');
-export const OWN_DIR = resolve(REPO_ROOT, 'test/fixtures/youtube-own');
+const OWN_DIR = resolve(REPO_ROOT, 'test/fixtures/youtube-own');
 export const sharedAvailable = existsSync(resolve(SHARED_DIR, 'SOURCES.md'));
 
 if (!sharedAvailable) {

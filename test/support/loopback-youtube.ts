@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { fakeYoutube, type FakeRoutes } from './fake-youtube.ts';
 
 /** One request as it arrived (before any hold). */
-export interface SeenRequest {
+interface SeenRequest {
   method: string;
   path: string;
   /** `player` for POST /youtubei/v1/player, `timedtext` for caption downloads, `watch` for watch pages. */
@@ -22,7 +22,7 @@ export interface SeenRequest {
 export type RequestMatch = (r: SeenRequest) => boolean;
 
 /** Requests matching a hold wait (unanswered) until `release()`. */
-export interface Hold {
+interface Hold {
   /** How many requests this hold has caught so far. */
   readonly caught: number;
   /** Resolves once the hold has caught `n` requests. */
@@ -51,10 +51,6 @@ export const isCaptions =
   (videoId?: string): RequestMatch =>
   (r) =>
     r.kind === 'timedtext' && (!videoId || r.videoId === videoId);
-export const forVideo =
-  (videoId: string): RequestMatch =>
-  (r) =>
-    r.videoId === videoId;
 
 export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<LoopbackYoutube> {
   let routes = initial;

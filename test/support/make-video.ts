@@ -23,17 +23,17 @@ const level = (n: number) => (n % 4) * 85;
 const digitColour = (d: number): Rgb => [level(d), level(d >> 2), level(d >> 4)];
 
 /** The colours shown (left half, right half) during second `s`. */
-export function coloursAt(s: number): { left: Rgb; right: Rgb } {
+function coloursAt(s: number): { left: Rgb; right: Rgb } {
   return { left: digitColour(s % 64), right: digitColour(Math.floor(s / 64) % 64) };
 }
 
 /** The second (mod 4096) whose colours these are, snapping each channel to the nearest level. */
-export function secondFromColours(left: Rgb, right: Rgb): number {
+function secondFromColours(left: Rgb, right: Rgb): number {
   const digit = (c: Rgb) => c.reduce((acc, v, i) => acc + Math.min(3, Math.max(0, Math.round(v / 85))) * 4 ** i, 0);
   return digit(left) + 64 * digit(right);
 }
 
-export async function makeTestVideo(path: string, opts: TestVideoOptions): Promise<void> {
+async function makeTestVideo(path: string, opts: TestVideoOptions): Promise<void> {
   const { seconds, width = 160, height = 90, fps = 1, keyframeEvery = 10 } = opts;
   const tmp = `${path}.${process.pid}.tmp.mp4`;
   const ffmpeg = spawn(
@@ -103,7 +103,7 @@ export async function cachedTestVideo(opts: TestVideoOptions): Promise<string> {
 }
 
 /** The average colour of a small box centred at (fx, fy), as fractions of the image, decoded by ffmpeg. */
-export async function sampleColour(image: Buffer, fx: number, fy: number): Promise<Rgb> {
+async function sampleColour(image: Buffer, fx: number, fy: number): Promise<Rgb> {
   const crop = `crop=iw/16:ih/16:iw*${fx}-iw/32:ih*${fy}-ih/32,scale=1:1:flags=area`;
   const ffmpeg = spawn(
     'ffmpeg',

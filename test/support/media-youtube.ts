@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { readShared } from './fixture-files.ts';
@@ -70,5 +70,3 @@ export async function startMediaYoutube(): Promise<VideoServer & { videoFile: st
   );
   return Object.assign(server, { videoFile });
 }
-
-export const fileSize = (file: string) => readFileSync(file).length;

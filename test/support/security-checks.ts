@@ -17,8 +17,8 @@ import { expectMatchesOpenApi } from './openapi-responses.ts';
 import type { TestServer } from './test-server.ts';
 import { getCredits, revokeApiKey } from './stores.ts';
 
-export type Surface = 'rest' | 'trpc' | 'mcp';
-export const SURFACES: Surface[] = ['rest', 'trpc', 'mcp'];
+type Surface = 'rest' | 'trpc' | 'mcp';
+const SURFACES: Surface[] = ['rest', 'trpc', 'mcp'];
 
 type Input = Record<string, unknown>;
 
@@ -67,7 +67,7 @@ function procedureOf(name: string) {
 }
 
 /** The REST request for an input, from the procedure's meta.openapi. */
-export function restRequestFor(
+function restRequestFor(
   name: string,
   input: Input,
 ): { method: string; path: string; query: Record<string, string>; body?: unknown } {
@@ -278,7 +278,7 @@ async function callMcp(base: string, name: string, input: Input, auth: Auth): Pr
 }
 
 /** Calls a procedure on one surface. */
-export function callSurface(surface: Surface, s: TestServer, name: string, input: Input, auth: Auth): Promise<Outcome> {
+function callSurface(surface: Surface, s: TestServer, name: string, input: Input, auth: Auth): Promise<Outcome> {
   if (surface === 'rest') return callRest(s.url, name, input, auth);
   if (surface === 'trpc') return callTrpc(s.url, name, input, auth);
   return callMcp(s.url, name, input, auth);
@@ -299,7 +299,7 @@ async function inOneWindow(run: () => Promise<[Outcome, Outcome]>): Promise<[Out
 }
 
 /** The outcome is the spec's error `code` with the table's status. */
-export function expectError(o: Outcome, code: ErrorCode) {
+function expectError(o: Outcome, code: ErrorCode) {
   expect(o.error, `${o.surface}: expected ${code}, got status ${o.status}`).toMatchObject({ code });
   expect(o.status, o.surface).toBe(ERROR_TABLE[code].status);
 }

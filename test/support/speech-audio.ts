@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from './fixture-files.ts';
 
-export const AUDIO_DIR = resolve(REPO_ROOT, process.env.AUDIO_FIXTURES_DIR ?? '../shared/fixtures/audio');
+const AUDIO_DIR = resolve(REPO_ROOT, process.env.AUDIO_FIXTURES_DIR ?? '../shared/fixtures/audio');
 export const audioAvailable = existsSync(join(AUDIO_DIR, 'SOURCES.md'));
 
 export interface SpeechClip {

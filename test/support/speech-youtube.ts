@@ -60,7 +60,7 @@ export async function startSpeechYoutube(opts: { captions?: boolean } = {}): Pro
  * tasks succeeded; a new request would join it by key and then find its transcript deleted), then deletes the stored
  * speech transcripts, so each case transcribes afresh rather than being answered free from the store.
  */
-export async function resetSpeech(s: TestServer): Promise<void> {
+async function resetSpeech(s: TestServer): Promise<void> {
   for (const until = Date.now() + 30_000; Date.now() < until; await new Promise((r) => setTimeout(r, 50))) {
     const [row] = await s.deps.sql<
       { n: number }[]

@@ -7,10 +7,7 @@ import { resolve } from 'node:path';
 import type { FakeAnswer } from './fake-youtube.ts';
 import { REPO_ROOT } from './fixture-files.ts';
 
-export const BROWSE_DIR = resolve(
-  REPO_ROOT,
-  process.env.YOUTUBE_BROWSE_FIXTURES_DIR ?? '../shared/fixtures/youtube-browse',
-);
+const BROWSE_DIR = resolve(REPO_ROOT, process.env.YOUTUBE_BROWSE_FIXTURES_DIR ?? '../shared/fixtures/youtube-browse');
 export const browseAvailable = existsSync(resolve(BROWSE_DIR, 'SOURCES.md'));
 if (!browseAvailable) {
   // In CI a missing fixture set is a broken checkout, not a reason to skip.

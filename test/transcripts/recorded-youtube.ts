@@ -75,11 +75,6 @@ export const STYLED_SEGMENTS = {
   first: { start: 0.207, end: 1.976, text: 'Haooo! HimeHina here!' },
   last: { start: 247.555, end: 249.288, text: 'Aw yeah!' },
 };
-export const OWN_ASR_SEGMENTS = [
-  { start: 0.08, end: 2.02, text: 'hello and welcome' },
-  { start: 2.02, end: 5.5, text: "Tom & Jerry it's" },
-  { start: 5.5, end: 5.51, text: 'last line' },
-];
 export const OWN_MANUAL_SEGMENTS = [
   { start: 0.5, end: 0.9, text: 'early' },
   { start: 1, end: 2.5, text: 'first words' },

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
-export const ARTIFACTS = path.resolve('test-artifacts');
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = path.resolve('test-artifacts');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Browser tests run wherever Chromium is installed, and always in CI (where its absence fails the run). */
 export const browserAvailable = existsSync(CHROMIUM) || !!process.env.CI;

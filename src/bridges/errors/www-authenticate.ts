@@ -1,5 +1,5 @@
 /** The realm every challenge names: one protection space for REST, tRPC, MCP and the file routes. */
-export const AUTH_REALM = 'subtext';
+const AUTH_REALM = 'subtext';
 
 export interface ChallengeOptions {
   /** A credential was sent and refused (RFC 6750 3.1 `invalid_token`); absent credentials get the bare challenge. */

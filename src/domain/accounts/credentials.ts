@@ -4,7 +4,7 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password.ts';
 
 const TOO_LONG = `must be at most ${MAX_EMAIL_LENGTH} characters`;
 // The length check aborts: zod runs every check by default, and the pattern must never see an unbounded string.
-export const Email = z
+const Email = z
   .string()
   .max(MAX_EMAIL_LENGTH * 4, { abort: true, message: TOO_LONG })
   .trim()
@@ -29,7 +29,7 @@ export type SignUpInput = z.infer<typeof SignUpInput>;
 export const SignInInput = z.object({ email: Email, password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
 export type SignInInput = z.infer<typeof SignInInput>;
 
-export const AccountView = z.object({ id: z.string(), email: z.string() });
+const AccountView = z.object({ id: z.string(), email: z.string() });
 
 export const SignedIn = z.object({
   account: AccountView,

@@ -3,7 +3,7 @@
 export const MAX_EMAIL_LENGTH = 254;
 
 /** local@domain.tld, no whitespace, one @, no empty domain label. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
 
 export function isEmailAddress(normalized: string): boolean {
   return normalized.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(normalized);

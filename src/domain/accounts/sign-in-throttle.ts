@@ -2,7 +2,7 @@ import { ServiceError } from '../errors.ts';
 import type { Stores } from '../stores.ts';
 import { waitText } from './wait-text.ts';
 
-export const THROTTLE_WINDOW_MS = 15 * 60_000;
+const THROTTLE_WINDOW_MS = 15 * 60_000;
 
 export interface ThrottleLimits {
   /** Failures per (email, address) before that pair waits (OWASP: delays per pair, never a lockout of the owner). */
@@ -13,10 +13,10 @@ export interface ThrottleLimits {
 }
 
 /** The first delay; each further failure doubles it, up to the cap. */
-export const FIRST_DELAY_S = 60;
-export const MAX_DELAY_S = 3600;
+const FIRST_DELAY_S = 60;
+const MAX_DELAY_S = 3600;
 /** A pair's count starts over after a day without attempts. */
-export const FAILURE_MEMORY_S = 86_400;
+const FAILURE_MEMORY_S = 86_400;
 
 const windowOf = (now: number) => new Date(Math.floor(now / THROTTLE_WINDOW_MS) * THROTTLE_WINDOW_MS);
 

@@ -6,7 +6,7 @@ import type { SignUpInput } from './credentials.ts';
 import { hashPassword } from './password.ts';
 import { countAttempt, type ThrottleLimits } from './sign-in-throttle.ts';
 
-export type SignUpMode = 'open' | 'closed' | 'invite';
+type SignUpMode = 'open' | 'closed' | 'invite';
 
 export interface SignUpPolicy {
   /** SIGN_UP: anyone, no one, or whoever holds an operator's invite. */
@@ -15,8 +15,8 @@ export interface SignUpPolicy {
   freeDelayDays: number;
 }
 
-export const SIGN_UP_CLOSED = 'Sign-up is closed on this server; ask its operator for an account.';
-export const INVITE_NEEDED =
+const SIGN_UP_CLOSED = 'Sign-up is closed on this server; ask its operator for an account.';
+const INVITE_NEEDED =
   'Sign-up on this server needs an invite code from its operator; this one is missing, unknown or already used.';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

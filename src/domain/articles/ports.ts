@@ -34,7 +34,7 @@ export interface ArticleSearchQuery {
   counted?: { total: number; exact: boolean };
 }
 
-export interface ArticleSearchResult {
+interface ArticleSearchResult {
   total: number;
   /** False when the backend stopped counting: `total` is then a lower bound. Absent means exact. */
   totalExact?: boolean;

@@ -30,7 +30,7 @@ interface IndexPorts {
   log: Log;
 }
 
-export const articleKey = (videoId: string, lang: string, length: string, sourceLang: string) =>
+const articleKey = (videoId: string, lang: string, length: string, sourceLang: string) =>
   `art:${videoId}:${lang}:${length}:${sourceLang}`;
 
 interface SourceTranscript {

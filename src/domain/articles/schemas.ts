@@ -51,11 +51,10 @@ export const ArticleSection = z.object({
 });
 export type ArticleSection = z.infer<typeof ArticleSection>;
 
-export const ArticleGenerator = z.object({
+const ArticleGenerator = z.object({
   kind: z.enum(['llm', 'extractive']),
   model: z.string().optional().describe('The LLM model, for kind "llm"'),
 });
-export type ArticleGenerator = z.infer<typeof ArticleGenerator>;
 
 export const Article = z.object({
   id: z.string().describe('art_...'),

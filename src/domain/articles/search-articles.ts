@@ -6,7 +6,7 @@ import { decodeSearchCursor, encodeSearchCursor, searchScope } from './search-cu
 import type { ArticleSearch } from './ports.ts';
 
 /** Deep pages cost the database more than they are worth: page * limit is capped. */
-export const MAX_SEARCH_WINDOW = 10_000;
+const MAX_SEARCH_WINDOW = 10_000;
 
 export const SearchArticlesInput = z.object({
   query: z
@@ -37,7 +37,7 @@ export const SearchArticlesInput = z.object({
 });
 export type SearchArticlesInput = z.infer<typeof SearchArticlesInput>;
 
-export const ArticleHit = z.object({
+const ArticleHit = z.object({
   id: z.string().describe('art_...; GET /api/v1/articles/{id} has the whole article'),
   videoId: z.string(),
   title: z.string(),
@@ -51,7 +51,6 @@ export const ArticleHit = z.object({
     .optional()
     .describe('Excerpt around the match, matches marked with <b>...</b> (Postgres) or <mark>...</mark> (Typesense)'),
 });
-export type ArticleHit = z.infer<typeof ArticleHit>;
 
 export const SearchArticlesOutput = z.object({
   total: z

@@ -14,7 +14,7 @@ const LISTS = [
   'il lo la i gli le un uno una e o ma se di del della dei delle a al alla in nel nella per con su è sono era essere avere ha hanno questo questa quello quella che come quando dove molto più meno già non sì si mi ti ci vi anche perché',
 ].join(' ');
 
-export const STOPWORDS: ReadonlySet<string> = new Set(LISTS.split(/\s+/));
+const STOPWORDS: ReadonlySet<string> = new Set(LISTS.split(/\s+/));
 
 /** Lower-cased words of at least 3 letters that are not stopwords (Unicode letters, so accents survive). */
 export function contentWords(text: string): string[] {

@@ -8,7 +8,7 @@ import type { WebhookStore, WebhookTransport } from '../webhooks/ports.ts';
 import type { JobWebhookDeps } from '../webhooks/job-webhooks.ts';
 
 /** Webhooks are retried for a day. */
-export const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
+const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
 
 export interface BatchSources extends LlmJobPorts {
   batches: BatchStore;

@@ -14,7 +14,7 @@ import type { BatchStore } from './ports.ts';
 import type { Batch, CreateBatchInput } from './schemas.ts';
 import { getBatch, type BatchViewDeps } from './get-batch.ts';
 
-export const DEFAULT_COLLECTION_VIDEOS = 20;
+const DEFAULT_COLLECTION_VIDEOS = 20;
 
 export interface CreateBatchDeps extends BatchViewDeps {
   batches: BatchStore;

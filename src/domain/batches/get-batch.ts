@@ -8,7 +8,7 @@ export interface BatchViewDeps {
   webhooks: WebhookStore;
 }
 
-export function presentBatch(batch: BatchRow, items: BatchItem[], webhooks: Batch['webhooks']): Batch {
+function presentBatch(batch: BatchRow, items: BatchItem[], webhooks: Batch['webhooks']): Batch {
   const counts: BatchCounts = { total: items.length, queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
   for (const i of items) counts[i.status]++;
   const finished = counts.succeeded + counts.failed + counts.cancelled;

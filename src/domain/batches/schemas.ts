@@ -81,8 +81,7 @@ export const CreateBatchInput = z.object({
 });
 export type CreateBatchInput = z.infer<typeof CreateBatchInput>;
 
-export const BatchItemStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
-export type BatchItemStatus = z.infer<typeof BatchItemStatus>;
+const BatchItemStatus = z.enum(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
 
 export const BatchItemResult = z.discriminatedUnion('type', [
   z

@@ -19,9 +19,9 @@ export interface SweepItemsDeps
 }
 
 /** Queued items are left alone this long first: a batch is stored before its jobs are sent. */
-export const STALLED_QUEUED_SECONDS = 30;
+const STALLED_QUEUED_SECONDS = 30;
 /** Running items too, briefly: a run claims its item as its job starts, and may run outside a job (a test, a CLI). */
-export const STALLED_RUNNING_SECONDS = 15;
+const STALLED_RUNNING_SECONDS = 15;
 
 const STOPPED: JobError = {
   code: 'INTERNAL_ERROR',
@@ -57,4 +57,4 @@ export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
 }
 
 /** An ended batch gets this long to have its event queued by the run that ended it. */
-export const ENDED_WITHOUT_WEBHOOK_SECONDS = 30;
+const ENDED_WITHOUT_WEBHOOK_SECONDS = 30;

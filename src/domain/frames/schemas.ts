@@ -12,7 +12,7 @@ const Seconds = z
   .finite()
   .min(0, 'must be 0 or more seconds')
   .describe('Seconds from the start; decimals allowed');
-export const FrameWidth = z
+const FrameWidth = z
   .number()
   .int()
   .min(MIN_WIDTH)
@@ -52,7 +52,7 @@ export const Frame = z.object({
 });
 export type Frame = z.infer<typeof Frame>;
 
-export const FrameFailure = z.object({
+const FrameFailure = z.object({
   t: z.number(),
   error: z.object({ code: z.string(), message: z.string() }),
 });

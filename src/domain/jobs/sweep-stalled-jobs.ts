@@ -9,7 +9,7 @@ import { type LlmJobPorts, reconcileJob } from './llm-jobs.ts';
  * Tasks untouched this long are looked at (a task is stored before its job is sent); a live job keeps its task out
  * of the sweep whatever its age.
  */
-export const STALLED_JOB_SECONDS = 30;
+const STALLED_JOB_SECONDS = 30;
 
 /** One pass; returns how many tasks it settled. */
 export async function sweepStalledJobs(deps: LlmJobPorts): Promise<number> {

@@ -1,7 +1,7 @@
 // Persistence ports of API keys and request counters; implemented in src/infra/postgres (api-keys.ts, last-used.ts).
 import type { Caller } from './manage-keys.ts';
 
-export interface StoredKey {
+interface StoredKey {
   id: string;
   name: string;
   prefix: string;

@@ -2,7 +2,7 @@
 import { ServiceError } from '../errors.ts';
 
 const HOSTS = new Set(['youtube.com', 'www.youtube.com', 'm.youtube.com', 'music.youtube.com']);
-export const PLAYLIST_ID_PATTERN = /^[A-Za-z0-9_-]{10,64}$/;
+const PLAYLIST_ID_PATTERN = /^[A-Za-z0-9_-]{10,64}$/;
 export const CHANNEL_ID_PATTERN = /^UC[A-Za-z0-9_-]{22}$/;
 const HANDLE_PATTERN = /^@[\p{L}\p{N}._-]{1,100}$/u;
 const NAME_PATTERN = /^[\p{L}\p{N}._%-]{1,100}$/u;

@@ -2,7 +2,7 @@ import { createLruCache } from '../lru-cache.ts';
 import type { SourcePage } from './ports.ts';
 
 /** Listings change as channels upload: pages are kept only briefly. */
-export const LISTING_CACHE_TTL_MS = 5 * 60_000;
+const LISTING_CACHE_TTL_MS = 5 * 60_000;
 
 export type ListingCache = ReturnType<typeof createListingCache>;
 

@@ -10,7 +10,7 @@ export { MCP_SCOPE, SCOPE_DESCRIPTIONS } from './scope.ts';
 
 const CODE_TTL_S = 60;
 /** A refresh token unused this long dies; every use rotates it and restarts the clock. */
-export const REFRESH_TTL_S = 30 * 86_400;
+const REFRESH_TTL_S = 30 * 86_400;
 
 export interface OAuthPorts {
   store: OAuthStore;

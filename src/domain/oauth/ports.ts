@@ -72,7 +72,7 @@ export interface OAuthStore {
   listGrants(accountId: string): Promise<GrantListing[]>;
 }
 
-export interface AccessTokenClaims {
+interface AccessTokenClaims {
   grantId: string;
   accountId: string;
   clientId: string;

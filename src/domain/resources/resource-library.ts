@@ -9,7 +9,7 @@ export interface LibraryEntry {
   mimeType: string;
 }
 
-export interface LibraryRow extends LibraryEntry {
+interface LibraryRow extends LibraryEntry {
   /** When it was last fetched or read, exactly as stored (microseconds): a page starts after such a position. */
   seenAt: string;
 }

@@ -22,7 +22,7 @@ async function bestBalance(deps: BudgetPorts, key: string, dailyAllowance: numbe
 }
 
 /** Seconds of audio `credits` pay for (whole minutes: the price is per started minute). */
-export const coveredSeconds = (credits: number) => Math.floor(credits / STT_PRICE_PER_MINUTE) * 60;
+const coveredSeconds = (credits: number) => Math.floor(credits / STT_PRICE_PER_MINUTE) * 60;
 
 /**
  * The budget of the job behind `key`. Throws 402 at once when nobody waiting can pay for a minute, so nothing is

@@ -97,7 +97,7 @@ export async function fetchTranscript(
 }
 
 /** Stored transcripts through the in-memory cache: the hot path reads no transcript row and parses nothing. */
-export async function readCached(
+async function readCached(
   deps: Pick<TranscriptPorts, 'hotCache' | 'transcripts'>,
   videoId: string,
   lang: string,

@@ -17,7 +17,7 @@ const headingsAt = (headings: readonly ChapterHeading[] | undefined, i: number) 
   headings?.filter((h) => h.at === i) ?? [];
 
 export const TRANSCRIPT_FORMATS = ['json', 'text', 'srt', 'vtt'] as const;
-export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
+type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];
 export type FileFormat = Exclude<TranscriptFormat, 'json'>;
 export const FILE_FORMATS = ['text', 'srt', 'vtt'] as const satisfies readonly FileFormat[];
 

@@ -23,7 +23,7 @@ const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
 /** Three quarters of CACHE_MAX_MB's default, as the service sizes it. */
-export const DEFAULT_CACHE_BYTES = 24 * 1024 * 1024;
+const DEFAULT_CACHE_BYTES = 24 * 1024 * 1024;
 const TRANSCRIPT_TTL_MS = 10 * 60_000;
 /** Translations into a language can be replaced (from another source language): keep them briefly. */
 const TRANSLATION_TTL_MS = 30_000;

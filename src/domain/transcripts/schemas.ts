@@ -6,7 +6,7 @@ import { TranscriptChapter } from './transcript-chapters.ts';
 import { TranscriptSegment, WordTiming } from './words.ts';
 
 /** Segments per page: large enough for a three-hour talk in one answer, small enough to bound one. */
-export const MAX_PAGE_SEGMENTS = 5000;
+const MAX_PAGE_SEGMENTS = 5000;
 
 export const LANG_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
 export const LangCode = z
@@ -152,7 +152,7 @@ export const Transcript = z.object({
 export type Transcript = z.infer<typeof Transcript>;
 
 /** A speech-to-text job still running: poll `job` (GET /jobs/{id}); its result is the transcript. */
-export const PendingTranscript = z.object({
+const PendingTranscript = z.object({
   status: z.enum(['queued', 'running']).describe('queued: waiting for a speech-to-text slot; running: transcribing'),
   videoId: z.string(),
   requestedLang: z.string().nullable(),
@@ -169,7 +169,7 @@ export const PendingTranscript = z.object({
   creditsCharged: z.literal(0),
   job: JobResource,
 });
-export type PendingTranscript = z.infer<typeof PendingTranscript>;
+type PendingTranscript = z.infer<typeof PendingTranscript>;
 
 export const TranscriptAnswer = z.discriminatedUnion('status', [Transcript, PendingTranscript]);
 export type TranscriptAnswer = z.infer<typeof TranscriptAnswer>;

@@ -22,7 +22,7 @@ export interface ChunkOptions {
   context?: number;
 }
 
-export const DEFAULT_CHUNK = { maxChars: 6_000, maxSegments: 120, context: 3 } as const;
+const DEFAULT_CHUNK = { maxChars: 6_000, maxSegments: 120, context: 3 } as const;
 
 /** Splits in order; every segment lands in exactly one chunk; a segment over budget gets a chunk to itself. */
 export function chunkSegments(segments: readonly Segment[], opts: ChunkOptions = {}): SegmentChunk[] {

@@ -6,10 +6,10 @@ import { chunkSegments, type ChunkOptions, type SegmentChunk } from './chunk-seg
 import { mapLimit } from '../map-limit.ts';
 
 /** What the model answers per chunk: one entry per numbered segment, numbered as in the prompt (1..n). */
-export const ChunkTranslation = z.object({
+const ChunkTranslation = z.object({
   translations: z.array(z.object({ i: z.number().int(), text: z.string() })),
 });
-export type ChunkTranslation = z.infer<typeof ChunkTranslation>;
+type ChunkTranslation = z.infer<typeof ChunkTranslation>;
 
 export interface TranslateOptions {
   sourceLang: string;
@@ -33,7 +33,7 @@ const SYSTEM = [
 
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-export function buildChunkPrompt(chunk: SegmentChunk, sourceLang: string, targetLang: string): string {
+function buildChunkPrompt(chunk: SegmentChunk, sourceLang: string, targetLang: string): string {
   const lines = [`Translate from ${sourceLang} to ${targetLang}.`, ''];
   if (chunk.before.length) {
     lines.push('Context before (do not translate):', ...chunk.before.map((s) => `> ${oneLine(s.text)}`), '');
@@ -47,7 +47,7 @@ export function buildChunkPrompt(chunk: SegmentChunk, sourceLang: string, target
 }
 
 /** Why an answer does not line up with the chunk, or null when it does (entries may come in any order). */
-export function misalignment(chunk: SegmentChunk, answer: ChunkTranslation): string | null {
+function misalignment(chunk: SegmentChunk, answer: ChunkTranslation): string | null {
   const n = chunk.segments.length;
   const seen = new Set<number>();
   for (const t of answer.translations) {

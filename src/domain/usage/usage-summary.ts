@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Stores } from '../stores.ts';
 import { Credits, getCredits } from '../credits/credits.ts';
 
-export const LedgerRow = z.object({
+const LedgerRow = z.object({
   id: z.number().int(),
   at: z.string().describe('ISO 8601 date-time'),
   kind: z.enum(['charge', 'refund', 'grant']),
@@ -10,9 +10,8 @@ export const LedgerRow = z.object({
   videoId: z.string().nullable(),
   credits: z.number().int().describe('Change to the balance: negative for a charge'),
 });
-export type LedgerRow = z.infer<typeof LedgerRow>;
 
-export const DailyUsage = z.object({
+const DailyUsage = z.object({
   day: z.string().describe('UTC date, YYYY-MM-DD'),
   spent: z.number().int().describe('Credits charged that day, net of refunds'),
 });

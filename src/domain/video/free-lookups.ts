@@ -4,7 +4,7 @@
 import { ServiceError } from '../errors.ts';
 
 /** Windows are this long; counters older than one window are dropped by the rate-limit clean-up. */
-export const FREE_LOOKUP_WINDOW_MS = 10 * 60_000;
+const FREE_LOOKUP_WINDOW_MS = 10 * 60_000;
 
 export interface FreeLookupCounter {
   /** Counts one lookup for the account in the window starting at `windowStart`; the window's count including it. */

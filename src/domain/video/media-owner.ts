@@ -6,7 +6,7 @@ import { ServiceError } from '../errors.ts';
 import type { VideoStore } from './video-store.ts';
 import { isMediaId, mediaIdOf } from './video-ref.ts';
 
-export const unknownMedia = (id: string) =>
+const unknownMedia = (id: string) =>
   new ServiceError('VIDEO_NOT_FOUND', `Unknown media id ${id}: give its URL (url) instead`);
 
 /** Whether `accountId` gave the URL stored under media id `videoId`; YouTube ids are everyone's. */

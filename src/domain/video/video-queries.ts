@@ -3,7 +3,7 @@ import type { Settings } from '../settings.ts';
 import { takeFreeLookup, type FreeLookupCounter } from './free-lookups.ts';
 import { loadVideo, type LoadVideoPorts } from './load-video.ts';
 import { Track, VideoInfo } from './schemas.ts';
-import { parseVideoRef, VIDEO_ID_PATTERN } from './video-ref.ts';
+import { VIDEO_ID_PATTERN } from './video-ref.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from './resolve-media.ts';
 
 export const VideoIdInput = z.object({
@@ -23,19 +23,6 @@ export const TrackList = z.object({
 });
 export type TrackList = z.infer<typeof TrackList>;
 
-/**
- * A path parameter may be an id or, for convenience (agents often hold URLs), a YouTube URL. Anything without
- * a URL's `.`, `/` or `:` is judged as an id, so "abc" is reported as a malformed id rather than as a foreign host.
- */
-export const videoIdOf = (param: string) => {
-  // Over REST a URL arrives percent-encoded (https%3A%2F%2Fyoutu.be%2F...): trpc-to-openapi does not decode path
-  // parameters. An id never contains "%", so decoding cannot change one.
-  const raw = /%[0-9A-Fa-f]{2}/.test(param) ? decodeOr(param) : param;
-  return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw)
-    ? parseVideoRef({ videoId: raw })
-    : parseVideoRef({ url: raw });
-};
-
 function decodeOr(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -44,8 +31,14 @@ function decodeOr(s: string): string {
   }
 }
 
-/** videoIdOf for the operations that take a direct media URL too: probed and stored when it is one. */
-export const resolveVideoParam = (ports: ResolveMediaPorts, param: string, accountId: string) => {
+/**
+ * A path parameter may be an id, a YouTube URL (agents often hold URLs) or a direct media URL (probed and stored).
+ * Anything without a URL's `.`, `/` or `:` is judged as an id, so "abc" is reported as a malformed id rather than as
+ * a foreign host.
+ */
+const resolveVideoParam = (ports: ResolveMediaPorts, param: string, accountId: string) => {
+  // Over REST a URL arrives percent-encoded (https%3A%2F%2Fyoutu.be%2F...): trpc-to-openapi does not decode path
+  // parameters. An id never contains "%", so decoding cannot change one.
   const raw = /%[0-9A-Fa-f]{2}/.test(param) ? decodeOr(param) : param;
   return VIDEO_ID_PATTERN.test(raw) || !/[./:]/.test(raw)
     ? resolveVideoRef(ports, { videoId: raw }, accountId)

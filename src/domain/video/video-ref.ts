@@ -7,7 +7,7 @@ import { ServiceError } from '../errors.ts';
 /** An 11-character YouTube video id; usable as `z.string().regex(VIDEO_ID_PATTERN)`. */
 export const VIDEO_ID_PATTERN = /^[A-Za-z0-9_-]{11}$/;
 /** The id a direct media URL is stored and answered under: `media-` and 24 hex digits of a SHA-256 of its account and it. */
-export const MEDIA_ID_PATTERN = /^media-[0-9a-f]{24}$/;
+const MEDIA_ID_PATTERN = /^media-[0-9a-f]{24}$/;
 export const isMediaId = (id: string) => MEDIA_ID_PATTERN.test(id);
 // The account is part of the id: a media URL may be a private link, and what is made from it is its giver's alone.
 export const mediaIdOf = (url: string, accountId: string) =>

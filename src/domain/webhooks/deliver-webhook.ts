@@ -18,11 +18,10 @@ export interface WebhookDeps {
   now?: () => Date;
 }
 
-export const MAX_DELAY_MS = 2 * 60 * 60_000;
+const MAX_DELAY_MS = 2 * 60 * 60_000;
 
 /** Delay before attempt `attempt + 1`, after `attempt` failures. */
-export const backoffMs = (base: number, attempt: number) =>
-  Math.min(MAX_DELAY_MS, base * 2 ** Math.max(0, attempt - 1));
+const backoffMs = (base: number, attempt: number) => Math.min(MAX_DELAY_MS, base * 2 ** Math.max(0, attempt - 1));
 
 /** The event for a finished job: `{ type, timestamp, data }` as Standard Webhooks suggests. */
 export function eventBody(event: WebhookEvent, job: unknown, at: Date): string {

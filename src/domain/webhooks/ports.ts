@@ -20,7 +20,7 @@ export interface DeliveryRow {
   createdAt: Date;
 }
 
-export interface AttemptRecord {
+interface AttemptRecord {
   attempt: number;
   statusCode: number | null;
   error: string | null;

@@ -12,7 +12,7 @@ export const CallbackUrl = z
 export const WebhookEvent = z.enum(['job.completed', 'job.failed']);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
-export const WebhookAttempt = z.object({
+const WebhookAttempt = z.object({
   attempt: z.number().int(),
   at: z.string().describe('ISO 8601'),
   statusCode: z

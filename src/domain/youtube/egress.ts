@@ -24,7 +24,7 @@ export const OUTCOME_KINDS = [
 export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 
 /** Refusals about the identity (its address), not the client or the video: they cool the identity down. */
-export const IDENTITY_REFUSALS: ReadonlySet<OutcomeKind> = new Set(['bot_check', 'rate_limited', 'sign_in']);
+const IDENTITY_REFUSALS: ReadonlySet<OutcomeKind> = new Set(['bot_check', 'rate_limited', 'sign_in']);
 
 /** What an attempt was for: the three client chains, and listing pages (playlists, channels, search). */
 export type Purpose = 'captions' | 'metadata' | 'streams' | 'listing';
@@ -137,7 +137,7 @@ function usableAt(s: IdentityState, budget: number, at: number): boolean {
 }
 
 /** When the first identity is usable again: the later of its cool-down's end and its budget window's end. */
-export function secondsUntilUsable(states: IdentityState[], budget: number, at: number): number {
+function secondsUntilUsable(states: IdentityState[], budget: number, at: number): number {
   const when = states.map((s) => {
     const cool = s.coolingUntil?.getTime() ?? 0;
     const window = s.used >= budget && s.windowEndsAt ? s.windowEndsAt.getTime() : 0;
@@ -163,7 +163,7 @@ function busy(states: IdentityState[], budget: number, at: number, noun = 'route
 }
 
 /** Caption downloads (timedtext) have their own budget and cool-down per identity, kept under this prefix. */
-export const CAPTIONS_PREFIX = 'timedtext:';
+const CAPTIONS_PREFIX = 'timedtext:';
 
 /**
  * The store seen through each identity's caption budget: timedtext meets 429s long before /player does

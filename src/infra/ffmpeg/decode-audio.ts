@@ -263,8 +263,6 @@ function gist(stderr: string): string {
   return redactUrls(line).slice(0, 200);
 }
 
-export type { AudioSource };
-
 /** 16 kHz mono s16le on stdout, one second past the bound: that second tells "longer than allowed" from "as long". */
 const pcmOutputArgs = (maxSeconds: number) => [
   '-t',

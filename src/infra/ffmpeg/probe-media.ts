@@ -62,7 +62,7 @@ export function createMediaProber(opts: {
 }
 
 /** 'hls' for a playlist, 'file' for audio or video; null for anything else. */
-export function sniff(contentType: string | null, bytes: Buffer): 'hls' | 'file' | null {
+function sniff(contentType: string | null, bytes: Buffer): 'hls' | 'file' | null {
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const text = bytes.subarray(0, 16).toString('latin1');
   if (text.startsWith('#EXTM3U')) return 'hls';

@@ -1,7 +1,7 @@
 // The parts every fetch of a caller-chosen URL shares: redirects followed by us (so each hop is checked before it is
 // requested), bodies read up to a bound, and the resource's size from a ranged or full answer.
 
-export const MAX_REDIRECTS = 5;
+const MAX_REDIRECTS = 5;
 
 /** What the loop needs of a response; both the global fetch's and undici's fit. */
 interface AnyResponse {

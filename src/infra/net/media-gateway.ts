@@ -39,7 +39,7 @@ export interface MediaGatewayOptions {
   timeoutMs?: number;
 }
 
-export interface GatewaySession {
+interface GatewaySession {
   /** The URL to hand ffmpeg or ffprobe (http://127.0.0.1:port/...); the original never reaches them. */
   url: string;
   /** Arguments for ffmpeg or ffprobe, before `-i`: the gateway as their HTTP proxy. */

@@ -15,7 +15,7 @@ interface ArticleRow {
 const fromRow = (r: ArticleRow): Article => ({ ...r.body, id: r.id, createdAt: r.created_at.toISOString() });
 
 /** What the full-text index reads besides title and summary: tags, key points, section headings and text. */
-export const searchTextOf = (a: ArticleDraft): string =>
+const searchTextOf = (a: ArticleDraft): string =>
   [a.tags.join(' '), ...a.keyPoints, ...a.sections.flatMap((s) => [s.heading, s.text])].filter(Boolean).join('\n');
 
 export function createArticleStore(sql: Sql): ArticleStore {

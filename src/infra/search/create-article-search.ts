@@ -4,7 +4,7 @@ import type { ArticleSearch } from '../../domain/articles/ports.ts';
 import { createPgArticleSearch } from './pg-article-search.ts';
 
 /** The Typesense collection articles live in. */
-export const ARTICLE_COLLECTION = 'articles';
+const ARTICLE_COLLECTION = 'articles';
 
 /**
  * The configured search backend: the service's (build-deps.ts) and the CLI's `search reindex` are the same one. The

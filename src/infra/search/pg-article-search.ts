@@ -6,7 +6,7 @@ import { ServiceError } from '../../domain/errors.ts';
 import type { ArticleHit, ArticleSearch, SearchPosition } from '../../domain/articles/ports.ts';
 
 /** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
-export const COUNT_CAP = 10_000;
+const COUNT_CAP = 10_000;
 /**
  * Title matches are ranked by cover density on the title among the newest this many; older title matches follow,
  * newest first. A common word has thousands of title matches: ranking them all was most of its cost.

@@ -37,7 +37,7 @@ interface ArticleDoc {
   created_at: number;
 }
 
-export const articleCollectionSchema = (name: string): CollectionCreateSchema => ({
+const articleCollectionSchema = (name: string): CollectionCreateSchema => ({
   name,
   fields: [
     { name: 'videoId', type: 'string', facet: true },
@@ -59,7 +59,7 @@ export const articleCollectionSchema = (name: string): CollectionCreateSchema =>
  */
 export const filterValue = (v: string): string => `\`${v.replace(/`/g, '')}\``;
 
-export function toDoc(a: Article): ArticleDoc {
+function toDoc(a: Article): ArticleDoc {
   return {
     id: a.id,
     videoId: a.videoId,

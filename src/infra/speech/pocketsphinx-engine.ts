@@ -9,7 +9,7 @@ import { ServiceError } from '../../domain/errors.ts';
 import type { EngineResult, SpeechEngine } from '../../domain/speech/ports.ts';
 import { parsePocketsphinx } from './parse-pocketsphinx.ts';
 
-export const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
+const POCKETSPHINX_BINARY = 'pocketsphinx_continuous';
 
 /** The pocketsphinx_continuous on `pathEnv`, or null. */
 export function findPocketsphinx(pathEnv: string): string | null {

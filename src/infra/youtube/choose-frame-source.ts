@@ -29,7 +29,7 @@ export function chooseSpeechFormat(data: StreamingData | undefined): Format | un
 }
 
 /** Video-only mp4/webm formats, the narrowest one with width >= `width`, else the widest. */
-export function chooseVideoFormat(formats: Format[], width: number): Format | undefined {
+function chooseVideoFormat(formats: Format[], width: number): Format | undefined {
   // Adaptive video formats are video-only; has_video is unreliable (it keys on qualityLabel).
   const candidates = formats
     .filter((f) => !f.has_audio && /^video\/(mp4|webm)/.test(f.mime_type) && (f.width ?? 0) > 0)
@@ -46,7 +46,7 @@ const ADEQUATE_AUDIO_BITRATE = 48_000;
  * The audio-only format to transcribe: the original (or default) audio track when the video has dubbed ones; the
  * smallest format at or above an adequate bitrate, else the best below it; plain URLs before ciphered ones.
  */
-export function chooseAudioFormat(formats: Format[]): Format | undefined {
+function chooseAudioFormat(formats: Format[]): Format | undefined {
   let candidates = formats.filter((f) => /^audio\/(mp4|webm)/.test(f.mime_type) && hasUrl(f));
   const original = candidates.filter((f) => f.is_original || f.audio_track?.audio_is_default);
   if (original.length > 0) candidates = original;

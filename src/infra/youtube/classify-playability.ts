@@ -8,7 +8,7 @@ import { ServiceError, type ErrorCode } from '../../domain/errors.ts';
 import { textOf, type RawPlayerResponse } from './player-response.ts';
 
 /** Why a client was refused, as counted per client and identity (see outcome-kinds.ts). */
-export type RefusalKind = 'bot_check' | 'sign_in' | 'unplayable' | 'video';
+type RefusalKind = 'bot_check' | 'sign_in' | 'unplayable' | 'video';
 
 export type Playability =
   | { ok: true; live: boolean }

@@ -106,7 +106,7 @@ export function clientIdentities(versions: Record<string, string> = {}): Record<
 }
 
 /** The chain client a request's `context.client.clientName` belongs to (what youtubei.js sent); never a variant. */
-export function chainClientOf(sentName: string, table: Record<string, ClientIdentity>): string | undefined {
+function chainClientOf(sentName: string, table: Record<string, ClientIdentity>): string | undefined {
   for (const [client, id] of Object.entries(table)) {
     if (id.base) continue;
     if (sentName === client || sentName === SENT_NAMES[client] || sentName === id.name) return client;

@@ -72,7 +72,7 @@ export interface ChainContext {
 }
 
 /** Reported for attempts no identity was taken for (a web client skipped for want of a token). */
-export const NO_IDENTITY = 'none';
+const NO_IDENTITY = 'none';
 
 /** Why an OK answer is no use for the purpose (captions that would download empty, streams that answer 403). */
 export type Refusal = { reason: string; kind: OutcomeKind } | undefined;

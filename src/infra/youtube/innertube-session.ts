@@ -76,5 +76,3 @@ export function createSessions(opts: SessionOptions) {
       : undefined,
   };
 }
-
-export type Sessions = ReturnType<typeof createSessions>;

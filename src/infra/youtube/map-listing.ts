@@ -8,7 +8,7 @@ import { VIDEO_ID_PATTERN } from '../../domain/video/video-ref.ts';
 type Feed = InstanceType<typeof Mixins.Feed>;
 
 /** "1:07:34" -> 4054; anything else (LIVE, SHORTS, upcoming) -> null. */
-export function clockToSeconds(text: string | undefined | null): number | null {
+function clockToSeconds(text: string | undefined | null): number | null {
   if (!text || !/^\d+(:\d{1,2}){1,2}$/.test(text.trim())) return null;
   return text
     .trim()

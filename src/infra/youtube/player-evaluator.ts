@@ -8,7 +8,7 @@ import type { Types } from 'youtubei.js';
 
 type Evaluate = Types.PlatformShim['eval'];
 
-export const PLAYER_EVAL_TIMEOUT_MS = 2_000;
+const PLAYER_EVAL_TIMEOUT_MS = 2_000;
 
 export function createPlayerEvaluator(timeoutMs = PLAYER_EVAL_TIMEOUT_MS): Evaluate {
   return (data) => {

@@ -16,22 +16,10 @@ export interface ProxyPool {
   next(): object | undefined;
 }
 
-const PROXY_PROTOCOLS = new Set(['http:', 'https:', 'socks5:', 'socks:']);
-
 /** "proxy-2:host:port": the position keeps two proxies on one host apart, the host says which it is. */
 export function identityName(url: string, index: number): string {
   const u = new URL(url);
   return `proxy-${index + 1}:${u.hostname}${u.port ? `:${u.port}` : ''}`;
-}
-
-export function checkProxyUrl(url: string): string | undefined {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return 'not a URL';
-  }
-  return PROXY_PROTOCOLS.has(u.protocol) ? undefined : `protocol ${u.protocol} is not http, https or socks5`;
 }
 
 /** The identities a pool over these URLs has, without building it. */

@@ -46,7 +46,7 @@ export interface YoutubeFetchOptions {
 const YOUTUBE_HOSTS = ['youtube.com', 'googlevideo.com', 'ytimg.com', 'google.com', 'googleapis.com'];
 
 /** Whether `url` is on YouTube's or Google's own hosts, over https on the default port. */
-export function isYoutubeHost(url: URL): boolean {
+function isYoutubeHost(url: URL): boolean {
   if (url.protocol !== 'https:' || url.port !== '' || url.username || url.password) return false;
   const host = url.hostname;
   return YOUTUBE_HOSTS.some((h) => host === h || host.endsWith(`.${h}`));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createApiKey } from '../../domain/keys/manage-keys.ts';
 import { sessionProcedure } from '../session-procedure.ts';
 
-export const CreateKeyInput = z.object({
+const CreateKeyInput = z.object({
   name: z.string().trim().min(1, 'give the key a name').max(100),
   expiresAt: z.iso.datetime({ offset: true }).optional().describe('ISO 8601; omitted: never expires'),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
 import { sessionProcedure } from '../session-procedure.ts';
 
-export const WebhookSettings = z.object({
+const WebhookSettings = z.object({
   secret: z.string().describe('whsec_...: verify webhook-signature with it (Standard Webhooks)'),
   deliveries: z.array(WebhookDelivery),
 });

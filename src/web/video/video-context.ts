@@ -1,7 +1,7 @@
 import type { api } from '../api.ts';
 
-export type VideoInfo = Awaited<ReturnType<typeof api.videos.info.query>>;
-export type Track = Awaited<ReturnType<typeof api.videos.tracks.query>>['tracks'][number];
+type VideoInfo = Awaited<ReturnType<typeof api.videos.info.query>>;
+type Track = Awaited<ReturnType<typeof api.videos.tracks.query>>['tracks'][number];
 export type Transcript = Extract<Awaited<ReturnType<typeof api.subtitles.get.mutate>>, { status: 'succeeded' }>;
 
 /** What the panels of one video share: its info and tracks, and the transcript once fetched. */

@@ -25,7 +25,7 @@ export interface WorkerSettings {
 
 /** `proxyUrl`: the egress identity's proxy (none: the machine's own address). */
 export type WorkerRequest = { id: number; videoId: string; proxyUrl?: string };
-export type MintAnswer = { token: string; expiresAt: number; visitorData?: string; path: 'page' | 'standalone' };
+type MintAnswer = { token: string; expiresAt: number; visitorData?: string; path: 'page' | 'standalone' };
 export type WorkerAnswer = ({ id: number } & MintAnswer) | { id: number; error: string };
 
 // The request key YouTube's web player sends with the challenge (BgUtils' examples use the same).

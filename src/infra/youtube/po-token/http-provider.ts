@@ -9,7 +9,7 @@
 import type { MintedToken, PoTokenProvider } from '../../../domain/youtube/po-token.ts';
 
 /** The oldest bgutil-ytdlp-pot-provider whose tokens googlevideo still accepts. */
-export const MIN_PROVIDER_VERSION = '1.3.2';
+const MIN_PROVIDER_VERSION = '1.3.2';
 
 export interface HttpTokenProvider extends PoTokenProvider {
   /** Reads the server's version (GET /ping); rejects with a clear message below MIN_PROVIDER_VERSION. */
