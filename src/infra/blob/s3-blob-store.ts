@@ -32,42 +32,15 @@ export class BlobStoreError extends Error {}
  * bucket directly instead of through the API.
  */
 export function createS3BlobStore(o: S3BlobStoreOptions): BlobStore & { check(): Promise<void>; destroy(): void } {
-  const clientFor = (endpoint: string | undefined) =>
-    new S3Client({
-      region: o.region,
-      endpoint,
-      forcePathStyle: o.forcePathStyle,
-      credentials: o.credentials,
-      // Our own bound per request; the SDK's default waits forever on a silent server.
-      requestHandler: { requestTimeout: o.timeoutMs, connectionTimeout: Math.min(o.timeoutMs, 5000) },
-      maxAttempts: 3,
-    });
-  const client = clientFor(o.endpoint);
+  const client = s3Client(o, o.endpoint);
   // Presigning is local computation: a second client only to sign for the public origin.
-  const signer = o.publicEndpoint ? clientFor(o.publicEndpoint) : client;
+  const signer = o.publicEndpoint ? s3Client(o, o.publicEndpoint) : client;
   const Key = (key: string) => {
     if (key.length === 0) throw new TypeError('empty blob key');
     return o.prefix + key;
   };
 
-  const explain = (err: unknown, what: string): never => {
-    if (err instanceof S3ServiceException) {
-      const status = err.$metadata.httpStatusCode;
-      if (err.name === 'NoSuchBucket' || (what === 'check' && status === 404)) {
-        throw new BlobStoreError(`S3 bucket ${JSON.stringify(o.bucket)} does not exist`, { cause: err });
-      }
-      if (
-        ['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(err.name) ||
-        status === 403
-      ) {
-        throw new BlobStoreError(`S3 refused the credentials for bucket ${JSON.stringify(o.bucket)} (${err.name})`, {
-          cause: err,
-        });
-      }
-      throw new BlobStoreError(`S3 ${what} failed: ${err.name} (HTTP ${status ?? '?'})`, { cause: err });
-    }
-    throw new BlobStoreError(`S3 ${what} failed: ${(err as Error).message}`, { cause: err });
-  };
+  const explain = (err: unknown, what: string): never => explainFailure(o.bucket, err, what);
 
   return {
     async put(key, bytes, mimeType) {
@@ -114,4 +87,35 @@ export function createS3BlobStore(o: S3BlobStoreOptions): BlobStore & { check():
       if (signer !== client) signer.destroy();
     },
   };
+}
+
+function s3Client(o: S3BlobStoreOptions, endpoint: string | undefined): S3Client {
+  return new S3Client({
+    region: o.region,
+    endpoint,
+    forcePathStyle: o.forcePathStyle,
+    credentials: o.credentials,
+    // Our own bound per request; the SDK's default waits forever on a silent server.
+    requestHandler: { requestTimeout: o.timeoutMs, connectionTimeout: Math.min(o.timeoutMs, 5000) },
+    maxAttempts: 3,
+  });
+}
+
+function explainFailure(bucket: string, err: unknown, what: string): never {
+  if (err instanceof S3ServiceException) {
+    const status = err.$metadata.httpStatusCode;
+    if (err.name === 'NoSuchBucket' || (what === 'check' && status === 404)) {
+      throw new BlobStoreError(`S3 bucket ${JSON.stringify(bucket)} does not exist`, { cause: err });
+    }
+    if (
+      ['InvalidAccessKeyId', 'SignatureDoesNotMatch', 'AccessDenied', 'Forbidden'].includes(err.name) ||
+      status === 403
+    ) {
+      throw new BlobStoreError(`S3 refused the credentials for bucket ${JSON.stringify(bucket)} (${err.name})`, {
+        cause: err,
+      });
+    }
+    throw new BlobStoreError(`S3 ${what} failed: ${err.name} (HTTP ${status ?? '?'})`, { cause: err });
+  }
+  throw new BlobStoreError(`S3 ${what} failed: ${(err as Error).message}`, { cause: err });
 }

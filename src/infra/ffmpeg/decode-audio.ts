@@ -3,29 +3,16 @@
 // loudness of every 20 ms frame (for cutting on silence). `-t` on the output stops decoding one second past the
 // duration bound, and seconds are counted from the PCM bytes written, never from what the media claims (a playlist's
 // #EXTINF or a container's header may lie). Whether audio past the bound is refused is the caller's decision.
-import { spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isServiceError, ServiceError } from '../../domain/errors.ts';
-import {
-  FRAME_SECONDS,
-  SAMPLE_RATE,
-  type AudioDecoder,
-  type AudioSource,
-  type DecodedAudio,
-} from '../../domain/speech/ports.ts';
+import { SAMPLE_RATE, type AudioDecoder, type AudioSource, type DecodedAudio } from '../../domain/speech/ports.ts';
+import { decodeToFile } from './decode-to-file.ts';
 import { fetchAllowed } from './fetch-allowed.ts';
 import { probeFfmpeg } from './probe-ffmpeg.ts';
 import type { StreamAllowlist } from './stream-allowlist.ts';
 import type { Dispatcher } from 'undici';
 import type { MediaGateway } from '../net/media-gateway.ts';
-import { redactUrls } from './redact-urls.ts';
 import { gatewayInputArgs } from './gateway-input.ts';
 
-const BYTES_PER_SECOND = SAMPLE_RATE * 2;
-const FRAME_SAMPLES = Math.round(SAMPLE_RATE * FRAME_SECONDS);
 // Only what an http(s) input needs; never file, pipe, concat, data or subfile.
 const PROTOCOLS = 'http,https,tcp,tls';
 // Containers YouTube's audio-only formats come in (m4a, webm/opus).
@@ -51,7 +38,7 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
   return {
     async decode(source, { maxSeconds, maxBytes, signal, onProgress }) {
       if (source.bytes && source.bytes > maxBytes) throw tooLarge(`${source.bytes} bytes`, maxBytes);
-      if (source.direct) return decodeDirect(source, { maxSeconds, maxBytes, signal, onProgress });
+      if (source.direct) return decodeDirect(opts, source, { maxSeconds, maxBytes, signal, onProgress });
       // The proxy of the identity that got the URL (googlevideo may bind it to that address): preflight and ffmpeg
       // both go through it, ffmpeg by way of the gateway.
       const via = source.egress ? opts.egress?.(source.egress) : undefined;
@@ -66,180 +53,88 @@ export function createFfmpegAudioDecoder(opts: FfmpegAudioDecoderOptions): Audio
       if (preflight.size && preflight.size > maxBytes) throw tooLarge(`${preflight.size} bytes`, maxBytes);
       if (via)
         return decodeDirect(
+          opts,
           { ...source, url: preflight.url.href },
           { maxSeconds, maxBytes, signal, onProgress, via, formats: AUDIO_FORMATS },
         );
       capabilities ??= probeFfmpeg(opts.ffmpegPath);
       const { maxRedirects } = await capabilities;
-      const args = [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-nostdin',
-        '-protocol_whitelist',
-        PROTOCOLS,
-        '-format_whitelist',
-        AUDIO_FORMATS,
-        ...(maxRedirects ? ['-max_redirects', '0'] : []),
-        '-rw_timeout',
-        String((opts.stallTimeoutMs ?? 30_000) * 1000),
-        '-i',
-        preflight.url.href,
-        ...pcmOutputArgs(maxSeconds),
-      ];
+      const args = urlDecodeArgs(preflight.url.href, maxRedirects, opts.stallTimeoutMs ?? 30_000, maxSeconds);
       return decodeToFile(opts.ffmpegPath, args, { signal, onProgress, timeoutMs: opts.timeoutMs });
     },
   };
-
-  // A caller's URL: ffmpeg reads the gateway's loopback URL (plain http, nothing else), which fetches through the
-  // SSRF guard (or the egress proxy `via`), follows redirects itself, rewrites playlists and stops at maxBytes.
-  async function decodeDirect(
-    source: AudioSource,
-    o: {
-      maxSeconds: number;
-      maxBytes: number;
-      signal?: AbortSignal;
-      onProgress?: (seconds: number) => void;
-      via?: Dispatcher;
-      formats?: string;
-    },
-  ) {
-    if (!opts.gateway)
-      throw new ServiceError(
-        'EXTRACTION_FAILED',
-        o.via ? 'No media gateway to fetch through' : 'Direct media URLs are not enabled here',
-      );
-    const session = await opts.gateway.open(source.url, { maxBytes: o.maxBytes, dispatcher: o.via });
-    try {
-      const args = [
-        '-hide_banner',
-        '-loglevel',
-        'error',
-        '-nostdin',
-        ...gatewayInputArgs(session.ffmpegArgs, opts.stallTimeoutMs ?? 30_000, o.formats),
-        '-i',
-        session.url,
-        ...pcmOutputArgs(o.maxSeconds),
-      ];
-      let audio: DecodedAudio;
-      try {
-        audio = await decodeToFile(opts.ffmpegPath, args, {
-          signal: o.signal,
-          onProgress: o.onProgress,
-          env: session.env,
-          timeoutMs: opts.timeoutMs,
-        });
-      } catch (err) {
-        if (session.exceeded()) throw tooLarge('stream', o.maxBytes);
-        throw err;
-      }
-      if (session.exceeded()) {
-        await audio.dispose();
-        throw tooLarge('stream', o.maxBytes);
-      }
-      return audio;
-    } finally {
-      session.close();
-    }
-  }
 }
 
-async function decodeToFile(
-  ffmpegPath: string,
-  args: string[],
-  opts: { signal?: AbortSignal; onProgress?: (seconds: number) => void; env?: NodeJS.ProcessEnv; timeoutMs?: number },
-): Promise<DecodedAudio> {
-  const dir = await mkdtemp(join(tmpdir(), 'subtext-audio-'));
-  const file = join(dir, 'audio.s16le');
-  const dispose = () => rm(dir, { recursive: true, force: true });
+/** ffmpeg reads the URL itself, through the same whitelists as frames and no redirect. */
+function urlDecodeArgs(url: string, maxRedirects: boolean, stallTimeoutMs: number, maxSeconds: number): string[] {
+  return [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-protocol_whitelist',
+    PROTOCOLS,
+    '-format_whitelist',
+    AUDIO_FORMATS,
+    ...(maxRedirects ? ['-max_redirects', '0'] : []),
+    '-rw_timeout',
+    String(stallTimeoutMs * 1000),
+    '-i',
+    url,
+    ...pcmOutputArgs(maxSeconds),
+  ];
+}
+
+// A caller's URL: ffmpeg reads the gateway's loopback URL (plain http, nothing else), which fetches through the
+// SSRF guard (or the egress proxy `via`), follows redirects itself, rewrites playlists and stops at maxBytes.
+async function decodeDirect(
+  opts: FfmpegAudioDecoderOptions,
+  source: AudioSource,
+  o: {
+    maxSeconds: number;
+    maxBytes: number;
+    signal?: AbortSignal;
+    onProgress?: (seconds: number) => void;
+    via?: Dispatcher;
+    formats?: string;
+  },
+) {
+  if (!opts.gateway)
+    throw new ServiceError(
+      'EXTRACTION_FAILED',
+      o.via ? 'No media gateway to fetch through' : 'Direct media URLs are not enabled here',
+    );
+  const session = await opts.gateway.open(source.url, { maxBytes: o.maxBytes, dispatcher: o.via });
   try {
-    const rms: number[] = [];
-    let bytes = 0;
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(ffmpegPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env });
-      const out = createWriteStream(file);
-      let stderr = '';
-      let carry: Buffer = Buffer.alloc(0);
-      let sum = 0;
-      let n = 0;
-      let lastReport = 0;
-      let timedOut = false;
-      const onAbort = () => child.kill('SIGKILL');
-      opts.signal?.addEventListener('abort', onAbort, { once: true });
-      const timer = opts.timeoutMs
-        ? setTimeout(() => {
-            timedOut = true;
-            child.kill('SIGKILL');
-          }, opts.timeoutMs)
-        : undefined;
-      child.stderr.on('data', (c: Buffer) => stderr.length < 8192 && (stderr += c.toString('utf8')));
-      child.stdout.on('data', (chunk: Buffer) => {
-        out.write(chunk);
-        bytes += chunk.length;
-        const data = carry.length ? Buffer.concat([carry, chunk]) : chunk;
-        const whole = data.length - (data.length % 2);
-        for (let i = 0; i < whole; i += 2) {
-          const v = data.readInt16LE(i) / 32768;
-          sum += v * v;
-          if (++n === FRAME_SAMPLES) {
-            rms.push(Math.sqrt(sum / n));
-            sum = 0;
-            n = 0;
-          }
-        }
-        carry = data.subarray(whole);
-        const seconds = bytes / BYTES_PER_SECOND;
-        if (seconds - lastReport >= 30) {
-          lastReport = seconds;
-          opts.onProgress?.(seconds);
-        }
+    const args = [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      ...gatewayInputArgs(session.ffmpegArgs, opts.stallTimeoutMs ?? 30_000, o.formats),
+      '-i',
+      session.url,
+      ...pcmOutputArgs(o.maxSeconds),
+    ];
+    let audio: DecodedAudio;
+    try {
+      audio = await decodeToFile(opts.ffmpegPath, args, {
+        signal: o.signal,
+        onProgress: o.onProgress,
+        env: session.env,
+        timeoutMs: opts.timeoutMs,
       });
-      child.on('error', (e) => reject(new ServiceError('EXTRACTION_FAILED', `cannot run ffmpeg: ${e.message}`)));
-      child.on('close', (code) => {
-        opts.signal?.removeEventListener('abort', onAbort);
-        clearTimeout(timer);
-        if (n > 0) rms.push(Math.sqrt(sum / n));
-        out.end(() => {
-          if (opts.signal?.aborted) return reject(opts.signal.reason);
-          if (timedOut)
-            return reject(
-              new ServiceError(
-                'EXTRACTION_FAILED',
-                `reading the media took longer than ${Math.round(opts.timeoutMs! / 1000)} s (STT_DECODE_TIMEOUT_MS); nothing was charged`,
-              ),
-            );
-          if (code !== 0)
-            return reject(
-              new ServiceError(
-                'EXTRACTION_FAILED',
-                `could not decode the audio: ${gist(stderr) || `ffmpeg exit ${code}`}`,
-              ),
-            );
-          resolve();
-        });
-      });
-    });
-    const seconds = bytes / BYTES_PER_SECOND;
-    return {
-      seconds,
-      frameRms: Float32Array.from(rms),
-      async read(start, end) {
-        const from = Math.max(0, Math.floor(start * SAMPLE_RATE)) * 2;
-        const to = Math.min(bytes, Math.ceil(end * SAMPLE_RATE) * 2);
-        const buf = Buffer.alloc(Math.max(0, to - from));
-        const fh = await open(file, 'r');
-        try {
-          await fh.read(buf, 0, buf.length, from);
-        } finally {
-          await fh.close();
-        }
-        return buf;
-      },
-      dispose,
-    };
-  } catch (err) {
-    await dispose();
-    throw err;
+    } catch (err) {
+      if (session.exceeded()) throw tooLarge('stream', o.maxBytes);
+      throw err;
+    }
+    if (session.exceeded()) {
+      await audio.dispose();
+      throw tooLarge('stream', o.maxBytes);
+    }
+    return audio;
+  } finally {
+    session.close();
   }
 }
 
@@ -257,11 +152,6 @@ async function asAudioFailure<T>(fn: () => Promise<T>): Promise<T> {
 const tooLarge = (what: string, max: number) =>
   new ServiceError('MEDIA_TOO_LARGE', `The media (${what}) is larger than the ${max} bytes allowed for speech-to-text`);
 
-// The last stderr line, with URLs removed: they carry signatures and must not reach a client.
-function gist(stderr: string): string {
-  const line = stderr.trim().split('\n').at(-1) ?? '';
-  return redactUrls(line).slice(0, 200);
-}
 
 /** 16 kHz mono s16le on stdout, one second past the bound: that second tells "longer than allowed" from "as long". */
 const pcmOutputArgs = (maxSeconds: number) => [

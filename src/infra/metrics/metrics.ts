@@ -11,8 +11,35 @@ const WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2, 5, 10, 30, 60, 300, 900];
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'subtext_' });
-  const m = {
+  return {
     registry,
+    ...requestInstruments(registry),
+    jobs: new Counter({
+      name: 'subtext_jobs_total',
+      help: 'Jobs this process ran to an end, by queue and state (completed, failed, retried)',
+      labelNames: ['queue', 'state'] as const,
+      registers: [registry],
+    }),
+    jobWaitSeconds: new Histogram({
+      name: 'subtext_job_wait_seconds',
+      help: 'Time from enqueue to a worker starting the job, by queue',
+      labelNames: ['queue'] as const,
+      buckets: WAIT_BUCKETS,
+      registers: [registry],
+    }),
+    ...youtubeInstruments(registry),
+    jobRunSeconds: new Histogram({
+      name: 'subtext_job_run_seconds',
+      help: 'Time a worker spent on the job, by queue',
+      labelNames: ['queue'] as const,
+      buckets: WAIT_BUCKETS,
+      registers: [registry],
+    }),
+  };
+}
+
+function requestInstruments(registry: Registry) {
+  return {
     /** One per procedure call on any surface; status is the HTTP status the call answered (or would on REST). */
     requests: new Counter({
       name: 'subtext_requests_total',
@@ -41,19 +68,11 @@ export function createMetrics() {
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
-    jobs: new Counter({
-      name: 'subtext_jobs_total',
-      help: 'Jobs this process ran to an end, by queue and state (completed, failed, retried)',
-      labelNames: ['queue', 'state'] as const,
-      registers: [registry],
-    }),
-    jobWaitSeconds: new Histogram({
-      name: 'subtext_job_wait_seconds',
-      help: 'Time from enqueue to a worker starting the job, by queue',
-      labelNames: ['queue'] as const,
-      buckets: WAIT_BUCKETS,
-      registers: [registry],
-    }),
+  };
+}
+
+function youtubeInstruments(registry: Registry) {
+  return {
     /** Every attempt of a YouTube client (player request or caption download), by what it came to. */
     youtubeAttempts: new Counter({
       name: 'subtext_youtube_attempts_total',
@@ -88,16 +107,9 @@ export function createMetrics() {
       labelNames: ['client', 'purpose'] as const,
       registers: [registry],
     }),
-    jobRunSeconds: new Histogram({
-      name: 'subtext_job_run_seconds',
-      help: 'Time a worker spent on the job, by queue',
-      labelNames: ['queue'] as const,
-      buckets: WAIT_BUCKETS,
-      registers: [registry],
-    }),
   };
-  return m;
 }
+
 export type Metrics = ReturnType<typeof createMetrics>;
 
 /** What the scrape-time collectors read. */
@@ -118,8 +130,19 @@ export interface ScrapeSources {
 /** Gauges and counters whose values are read when Prometheus scrapes, not kept up to date in between. */
 export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
   const registers = [m.registry];
-  const quiet = async <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
+  queueCollectors(registers, src);
+  creditCollectors(registers, src);
+  cacheCollectors(registers, src);
+  connectionCollector(registers, src);
+  identityCollectors(registers, src);
+  poolCollector(registers, src);
+}
 
+type Registers = Registry[];
+
+const quiet = async <T>(p: Promise<T>): Promise<T | null> => p.catch(() => null);
+
+function queueCollectors(registers: Registers, src: ScrapeSources): void {
   new Gauge({
     name: 'subtext_queue_jobs',
     help: 'Jobs in the queue tables by queue and state (cluster-wide: every instance reports the same)',
@@ -147,6 +170,9 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
       for (const [queue, age] of oldest) this.set({ queue }, age);
     },
   });
+}
+
+function creditCollectors(registers: Registers, src: ScrapeSources): void {
   new Counter({
     name: 'subtext_credits_charged_total',
     help: 'Credits charged, by operation, from the credit ledger (cluster-wide: every instance reports the same)',
@@ -167,6 +193,9 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
       for (const r of (await quiet(src.query.credits())) ?? []) this.inc({ operation: r.operation }, r.refunded);
     },
   });
+}
+
+function cacheCollectors(registers: Registers, src: ScrapeSources): void {
   new Counter({
     name: 'subtext_cache_lookups_total',
     help: 'In-memory cache lookups by cache and result (hit, miss); hit ratio = hit / (hit + miss)',
@@ -189,6 +218,9 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
       for (const [cache, s] of Object.entries(src.caches())) this.set({ cache }, s.bytes);
     },
   });
+}
+
+function connectionCollector(registers: Registers, src: ScrapeSources): void {
   new Gauge({
     name: 'subtext_db_connections',
     help: 'Connections to the service database by state (pg_stat_activity; every client of the database, cluster-wide)',
@@ -199,6 +231,9 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
       for (const r of (await quiet(src.query.connections())) ?? []) this.set({ state: r.state }, r.count);
     },
   });
+}
+
+function identityCollectors(registers: Registers, src: ScrapeSources): void {
   new Gauge({
     name: 'subtext_youtube_identity_requests',
     help: "Requests each egress identity has taken from this hour's budget (cluster-wide: every instance reports the same)",
@@ -222,6 +257,9 @@ export function addScrapeCollectors(m: Metrics, src: ScrapeSources) {
       }
     },
   });
+}
+
+function poolCollector(registers: Registers, src: ScrapeSources): void {
   new Gauge({
     name: 'subtext_db_pool',
     help: 'Connection pools of this process (app: queries, queue: pg-boss) by stat: max, total, idle, waiting',

@@ -5,6 +5,10 @@ import type { AccountStore } from '../../domain/accounts/account-store.ts';
 import { newId } from '../../domain/ids.ts';
 
 export function createAccountStore(sql: Sql): AccountStore {
+  return { ...accountRecords(sql), ...passwordSignUp(sql), ...signInAttempts(sql) };
+}
+
+function accountRecords(sql: Sql): Pick<AccountStore, 'ensure' | 'findByEmail' | 'list'> {
   return {
     async ensure(email) {
       const inserted = await sql<{ id: string }[]>`
@@ -20,6 +24,23 @@ export function createAccountStore(sql: Sql): AccountStore {
       return row ? { id: row.id } : null;
     },
 
+    async list() {
+      const rows = await sql<{ id: string; email: string; purchased_balance: number; created_at: Date }[]>`
+        select id, email, purchased_balance, created_at from accounts order by created_at`;
+      return rows.map((r) => ({
+        id: r.id,
+        email: r.email,
+        purchasedBalance: r.purchased_balance,
+        createdAt: r.created_at,
+      }));
+    },
+  };
+}
+
+function passwordSignUp(
+  sql: Sql,
+): Pick<AccountStore, 'createWithPassword' | 'inviteUnused' | 'saveInvite' | 'passwordOf' | 'setPassword'> {
+  return {
     async createWithPassword(email, passwordHash, opts) {
       const taken = Symbol('email taken');
       try {
@@ -65,18 +86,13 @@ export function createAccountStore(sql: Sql): AccountStore {
       if (rows.length > 0) await sql`delete from sessions where account_id = ${rows[0]!.id}`;
       return rows.length > 0;
     },
+  };
+}
 
-    async list() {
-      const rows = await sql<{ id: string; email: string; purchased_balance: number; created_at: Date }[]>`
-        select id, email, purchased_balance, created_at from accounts order by created_at`;
-      return rows.map((r) => ({
-        id: r.id,
-        email: r.email,
-        purchasedBalance: r.purchased_balance,
-        createdAt: r.created_at,
-      }));
-    },
-
+function signInAttempts(
+  sql: Sql,
+): Pick<AccountStore, 'countSignInAttempt' | 'signInAttemptsSoFar' | 'claimSignInAttempt' | 'clearSignInFailures'> {
+  return {
     async countSignInAttempt(subject, windowStart) {
       const [row] = await sql<{ count: number }[]>`
         insert into sign_in_attempts (subject, window_start, count) values (${subject}, ${windowStart.toISOString()}::timestamptz, 1)

@@ -31,6 +31,10 @@ const resultOf = (
 ): BatchItem['result'] => (r ? ('type' in r ? r : { type: 'transcript', ...r }) : null);
 
 export function createBatchRepository(sql: Sql): BatchStore {
+  return { ...batchRecords(sql), ...itemRuns(sql), ...settlingAndSweeps(sql) };
+}
+
+function batchRecords(sql: Sql): Pick<BatchStore, 'create' | 'get'> {
   return {
     async create(b) {
       const id = newId('bat');
@@ -78,7 +82,11 @@ export function createBatchRepository(sql: Sql): BatchStore {
         })),
       };
     },
+  };
+}
 
+function itemRuns(sql: Sql): Pick<BatchStore, 'claimItem' | 'requeueItem' | 'finishItem' | 'cancelQueued'> {
+  return {
     async claimItem(batchId, position, reclaim = false) {
       const [row] = await sql<
         { video_id: string; request_id: string; account_id: string; operation: BatchOperation }[]
@@ -116,6 +124,19 @@ export function createBatchRepository(sql: Sql): BatchStore {
       await sql`update batches set updated_at = now() where id = ${batchId}`;
     },
 
+    async cancelQueued(batchId, accountId) {
+      const rows = await sql`
+        update batch_items i set status = 'cancelled', updated_at = now()
+        from batches b
+        where i.batch_id = ${batchId} and b.id = i.batch_id and b.account_id = ${accountId} and i.status = 'queued'
+        returning i.position`;
+      return rows.length;
+    },
+  };
+}
+
+function settlingAndSweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWithoutWebhook' | 'settleIfDone'> {
+  return {
     async stalledItems(queue, queuedGraceSeconds, runningGraceSeconds) {
       const rows = await sql<
         { batch_id: string; position: number; account_id: string; request_id: string; status: 'queued' | 'running' }[]
@@ -148,15 +169,6 @@ export function createBatchRepository(sql: Sql): BatchStore {
           and not exists (select 1 from webhook_deliveries d where d.job_id = b.id)
         order by b.finished_at limit 100`;
       return rows.map(fromRow);
-    },
-
-    async cancelQueued(batchId, accountId) {
-      const rows = await sql`
-        update batch_items i set status = 'cancelled', updated_at = now()
-        from batches b
-        where i.batch_id = ${batchId} and b.id = i.batch_id and b.account_id = ${accountId} and i.status = 'queued'
-        returning i.position`;
-      return rows.length;
     },
 
     async settleIfDone(batchId) {

@@ -6,6 +6,10 @@ import type { CreditLedger, LedgerEntry } from '../../domain/credits/credit-ledg
 import { utcDay } from '../../domain/credits/credits.ts';
 
 export function createCreditLedger(sql: Sql): CreditLedger {
+  return { ...balanceReads(sql), ...creditMoves(sql), ...ledgerHistory(sql) };
+}
+
+function balanceReads(sql: Sql): Pick<CreditLedger, 'balance' | 'chargedFor' | 'isCharged'> {
   return {
     async balance(accountId, dailyAllowance, now) {
       const [row] = await sql<{ free_now: number; purchased_balance: number }[]>`
@@ -21,6 +25,24 @@ export function createCreditLedger(sql: Sql): CreditLedger {
      * condition in the same statement make it exact under concurrency; the balance can never go below zero.
      * Null when it cannot be afforded.
      */
+
+    async chargedFor(accountId, requestId) {
+      const [row] = await sql<{ net: number }[]>`
+        select coalesce(-sum(delta), 0)::int as net from credit_ledger
+        where account_id = ${accountId} and request_id = ${requestId} and kind in ('charge', 'refund')`;
+      return row?.net ?? 0;
+    },
+
+    async isCharged(requestId) {
+      const [charged] =
+        await sql`select 1 from credit_ledger where request_id = ${requestId} and kind = 'charge' limit 1`;
+      return !!charged;
+    },
+  };
+}
+
+function creditMoves(sql: Sql): Pick<CreditLedger, 'charge' | 'refund' | 'grant'> {
+  return {
     async charge(req, dailyAllowance, now) {
       const today = utcDay(now);
       const rows = await sql<{ ledger_id: number }[]>`
@@ -50,6 +72,7 @@ export function createCreditLedger(sql: Sql): CreditLedger {
      * Reverses a charge exactly once (a unique index on refund_of makes a second refund a no-op).
      * Free credits return only while their day lasts: yesterday's allowance is gone either way.
      */
+
     async refund(chargeId, now) {
       await refundCharges(sql, sql`id = ${chargeId}`, now);
     },
@@ -64,20 +87,11 @@ export function createCreditLedger(sql: Sql): CreditLedger {
         return true;
       })) as boolean;
     },
+  };
+}
 
-    async chargedFor(accountId, requestId) {
-      const [row] = await sql<{ net: number }[]>`
-        select coalesce(-sum(delta), 0)::int as net from credit_ledger
-        where account_id = ${accountId} and request_id = ${requestId} and kind in ('charge', 'refund')`;
-      return row?.net ?? 0;
-    },
-
-    async isCharged(requestId) {
-      const [charged] =
-        await sql`select 1 from credit_ledger where request_id = ${requestId} and kind = 'charge' limit 1`;
-      return !!charged;
-    },
-
+function ledgerHistory(sql: Sql): Pick<CreditLedger, 'recent' | 'dailySpend'> {
+  return {
     async recent(accountId, limit) {
       const rows = await sql<
         {

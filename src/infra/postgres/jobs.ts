@@ -38,6 +38,10 @@ const fromDb = (r: DbRow): JobRow => ({
 });
 
 export function createJobStore(sql: Sql): JobStore {
+  return { ...jobRows(sql), ...sharedWork(sql), ...jobRecovery(sql) };
+}
+
+function jobRows(sql: Sql): Pick<JobStore, 'create' | 'read' | 'delete' | 'recordLlmUsage'> {
   return {
     async create(t) {
       const status = t.status ?? 'queued';
@@ -60,6 +64,16 @@ export function createJobStore(sql: Sql): JobStore {
       await sql`delete from tasks where id = ${id}`;
     },
 
+    async recordLlmUsage(u) {
+      await sql`
+        insert into llm_usage (id, task_id, operation, model, input_tokens, output_tokens)
+        values (${newId('llu')}, ${u.taskId}, ${u.operation}, ${u.model}, ${u.inputTokens}, ${u.outputTokens})`;
+    },
+  };
+}
+
+function sharedWork(sql: Sql): Pick<JobStore, 'waiting' | 'setProgress' | 'succeedAll' | 'failAll'> {
+  return {
     async waiting(jobKey) {
       const rows = await sql<DbRow[]>`
         select * from tasks where job_key = ${jobKey} and status in ('queued', 'running') order by created_at, id`;
@@ -87,7 +101,11 @@ export function createJobStore(sql: Sql): JobStore {
         update tasks set status = 'failed', error = ${sql.json(error)}, credits_charged = 0, updated_at = now()
         where job_key = ${jobKey} and status in ('queued', 'running')`;
     },
+  };
+}
 
+function jobRecovery(sql: Sql): Pick<JobStore, 'failRequest' | 'stalled' | 'settle'> {
+  return {
     async failRequest(accountId, requestId, since, error) {
       const rows = await sql`
         update tasks set status = 'failed', error = ${sql.json(error)}, credits_charged = 0, updated_at = now()
@@ -115,12 +133,6 @@ export function createJobStore(sql: Sql): JobStore {
           update tasks set status = 'failed', error = ${sql.json(outcome.error)}, updated_at = now()
           where id = ${id} and status in ('queued', 'running')`;
       }
-    },
-
-    async recordLlmUsage(u) {
-      await sql`
-        insert into llm_usage (id, task_id, operation, model, input_tokens, output_tokens)
-        values (${newId('llu')}, ${u.taskId}, ${u.operation}, ${u.model}, ${u.inputTokens}, ${u.outputTokens})`;
     },
   };
 }

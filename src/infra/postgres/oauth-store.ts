@@ -3,6 +3,10 @@ import type { Grant, GrantListing, OAuthStore, StoredCode } from '../../domain/o
 import { countRequests } from './rate-counters.ts';
 
 export function createOAuthStore(sql: Sql): OAuthStore {
+  return { ...clients(sql), ...authorizationCodes(sql), ...refreshTokens(sql), ...grantUse(sql) };
+}
+
+function clients(sql: Sql): Pick<OAuthStore, 'saveClient' | 'upsertClient' | 'findClient'> {
   return {
     async saveClient(c) {
       // postgres's JSONValue takes no `unknown` values, as a client's metadata has: hence the cast.
@@ -25,6 +29,11 @@ export function createOAuthStore(sql: Sql): OAuthStore {
         select id, name, redirect_uris, metadata from oauth_clients where id = ${id}`;
       return row ? { id: row.id, name: row.name, redirectUris: row.redirect_uris, metadata: row.metadata } : null;
     },
+  };
+}
+
+function authorizationCodes(sql: Sql): Pick<OAuthStore, 'saveCode' | 'consumeCode' | 'revokeGrantOfUsedCode'> {
+  return {
     async saveCode(codeHash, c, ttlSeconds) {
       await sql`insert into oauth_codes (code_hash, client_id, account_id, redirect_uri, code_challenge, resource, scope, expires_at)
                 values (${codeHash}, ${c.clientId}, ${c.accountId}, ${c.redirectUri}, ${c.codeChallenge}, ${c.resource}, ${c.scope},
@@ -59,6 +68,13 @@ export function createOAuthStore(sql: Sql): OAuthStore {
       await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now())
                 where id = (select grant_id from oauth_codes where code_hash = ${codeHash} and used_at is not null)`;
     },
+  };
+}
+
+function refreshTokens(
+  sql: Sql,
+): Pick<OAuthStore, 'createGrant' | 'rotateRefresh' | 'revokeFamilyOfUsedRefresh' | 'revokeByRefresh' | 'revokeGrant'> {
+  return {
     async createGrant(g, refreshHash, refreshTtlSeconds, fromCodeHash) {
       await sql.begin(async (tx) => {
         await tx`insert into oauth_grants (id, client_id, account_id, scope, resource, refresh_hash, refresh_expires_at)
@@ -105,6 +121,11 @@ export function createOAuthStore(sql: Sql): OAuthStore {
         : await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now()) where id = ${grantId} returning id`;
       return rows.length > 0;
     },
+  };
+}
+
+function grantUse(sql: Sql): Pick<OAuthStore, 'useGrantAndCount' | 'listGrants'> {
+  return {
     async useGrantAndCount(grantId, windowStart, n) {
       // One statement: the live grant, its "last used" (written at most once a minute), and the requests counted.
       const [row] = await sql<{ account_id: string; rate_limit: number | null; count: number | null }[]>`

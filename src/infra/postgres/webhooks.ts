@@ -19,6 +19,12 @@ interface Row {
 }
 
 export function createWebhookRepository(sql: Sql): WebhookStore {
+  return { ...newDeliveries(sql), ...deliveryAttempts(sql), ...deliveryHistory(sql), ...signingSecrets(sql) };
+}
+
+function newDeliveries(
+  sql: Sql,
+): Pick<WebhookStore, 'create' | 'createResend' | 'register' | 'waitingForEndedJobs' | 'arm'> {
   return {
     async create(d) {
       const id = newMessageId();
@@ -27,6 +33,7 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, ${d.event}, ${d.body}, 'pending', now())`;
       return id;
     },
+
     async createResend(from, limits) {
       const id = newMessageId();
       return sql.begin(async (tx) => {
@@ -43,6 +50,7 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         return id;
       });
     },
+
     async register(d) {
       const id = newMessageId();
       await sql`
@@ -50,6 +58,7 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, 'job.completed', '', 'waiting')`;
       return id;
     },
+
     async waitingForEndedJobs(jobKey) {
       const rows = await sql<{ id: string; account_id: string; job_id: string }[]>`
         select d.id, d.account_id, d.job_id from webhook_deliveries d join tasks t on t.id = d.job_id and t.account_id = d.account_id
@@ -57,12 +66,18 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         limit 100`;
       return rows.map((r) => ({ id: r.id, accountId: r.account_id, jobId: r.job_id }));
     },
+
     async arm(id, event, body) {
       const rows = await sql`
         update webhook_deliveries set status = 'pending', event = ${event}, body = ${body}, created_at = now(), next_attempt_at = now()
         where id = ${id} and status = 'waiting' returning id`;
       return rows.length === 1;
     },
+  };
+}
+
+function deliveryAttempts(sql: Sql): Pick<WebhookStore, 'stalledPending' | 'get' | 'recordAttempt'> {
+  return {
     async stalledPending(queue, graceSeconds) {
       return sql<{ id: string; attempts: number }[]>`
         select d.id, d.attempts from webhook_deliveries d
@@ -90,6 +105,7 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
           }
         : null;
     },
+
     async recordAttempt(id, a, next) {
       return (await sql.begin(async (tx) => {
         const inserted = await tx`
@@ -104,6 +120,11 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         return true;
       })) as boolean;
     },
+  };
+}
+
+function deliveryHistory(sql: Sql): Pick<WebhookStore, 'list'> {
+  return {
     async list(f) {
       const rows = await sql<Row[]>`
         select * from webhook_deliveries
@@ -143,11 +164,17 @@ export function createWebhookRepository(sql: Sql): WebhookStore {
         }),
       );
     },
+  };
+}
+
+function signingSecrets(sql: Sql): Pick<WebhookStore, 'secretFor' | 'rotateSecret'> {
+  return {
     async secretFor(accountId) {
       const [r] = await sql<{ webhook_secret: string }[]>`
         update accounts set webhook_secret = coalesce(webhook_secret, ${newWebhookSecret()}) where id = ${accountId} returning webhook_secret`;
       return r!.webhook_secret;
     },
+
     async rotateSecret(accountId) {
       const [r] = await sql<{ webhook_secret: string }[]>`
         update accounts set webhook_secret = ${newWebhookSecret()} where id = ${accountId} returning webhook_secret`;

@@ -14,15 +14,24 @@ import type {
 const KEEP_DAYS = 14;
 
 export function createEgressStore(sql: Sql): EgressStore {
+  const ensure = identityRows(sql);
+  return { ...identityBudgets(sql, ensure), ...identityStates(sql, ensure), ...attemptOutcomes(sql) };
+}
+
+type EnsureRows = (ids: string[]) => Promise<void>;
+
+/** Inserts the rows of identities this process has not seen yet. */
+function identityRows(sql: Sql): EnsureRows {
   const known = new Set<string>();
-  const ensure = async (ids: string[]) => {
+  return async (ids: string[]) => {
     const missing = ids.filter((id) => !known.has(id));
     if (missing.length === 0) return;
     await sql`insert into youtube_identities (id) select unnest(${missing}::text[]) on conflict do nothing`;
     for (const id of missing) known.add(id);
   };
-  let prunedAt = 0;
+}
 
+function identityBudgets(sql: Sql, ensure: EnsureRows): Pick<EgressStore, 'take' | 'cool' | 'served'> {
   return {
     async take(ids, budget) {
       await ensure(ids);
@@ -61,6 +70,11 @@ export function createEgressStore(sql: Sql): EgressStore {
     async served(id) {
       await sql`update youtube_identities set strikes = 0, updated_at = now() where id = ${id} and strikes <> 0`;
     },
+  };
+}
+
+function identityStates(sql: Sql, ensure: EnsureRows): Pick<EgressStore, 'states'> {
+  return {
     async states(ids) {
       await ensure(ids);
       const rows = await sql<
@@ -90,6 +104,12 @@ export function createEgressStore(sql: Sql): EgressStore {
         }),
       );
     },
+  };
+}
+
+function attemptOutcomes(sql: Sql): Pick<EgressStore, 'record' | 'counts'> {
+  let prunedAt = 0;
+  return {
     async record(o: Outcome) {
       await sql`
         insert into youtube_outcomes (hour, client, purpose, identity, kind, count)

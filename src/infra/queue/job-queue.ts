@@ -37,12 +37,7 @@ const CHANNEL = 'subtext_job_done';
 /** Connections pg-boss's own pool may open (reported on /metrics). */
 export const QUEUE_POOL_MAX = 4;
 
-/**
- * pg-boss queues with capacity caps, deduplicated by key, and a way for a request to wait for
- * its job. Workers announce each outcome with NOTIFY so a waiter on any instance wakes at once;
- * a slow poll of pg-boss's own state covers a missed notification.
- */
-export function createJobQueue(opts: {
+export interface JobQueueOptions {
   url: string;
   sql: Sql;
   log: Logger;
@@ -50,7 +45,24 @@ export function createJobQueue(opts: {
   /** One account's jobs queued or running per queue before its next is refused with 429 (0: no per-account cap). */
   maxWaitingPerAccount?: number;
   metrics?: Metrics;
-}) {
+}
+
+interface QueueState {
+  opts: JobQueueOptions;
+  boss: PgBoss;
+  // Several requests (in this process) may wait for the same job: every one of them is woken.
+  waiters: Waiters;
+  specs: Map<string, QueueSpec>;
+  workerIds: Map<string, string>;
+  settle: (id: string, outcome: JobOutcome) => void;
+}
+
+/**
+ * pg-boss queues with capacity caps, deduplicated by key, and a way for a request to wait for
+ * its job. Workers announce each outcome with NOTIFY so a waiter on any instance wakes at once;
+ * a slow poll of pg-boss's own state covers a missed notification.
+ */
+export function createJobQueue(opts: JobQueueOptions) {
   const boss = new PgBoss({
     connectionString: opts.url,
     schema: 'pgboss',
@@ -60,24 +72,23 @@ export function createJobQueue(opts: {
     monitorIntervalSeconds: SUPERVISE_INTERVAL_SECONDS,
   });
   boss.on('error', (err: unknown) => opts.log.warn({ err }, 'job queue error'));
-  // For /readyz: true between a finished start() and pg-boss stopping (shutdown, drain).
-  let running = false;
-  boss.on('stopped', () => (running = false));
-  // Several requests (in this process) may wait for the same job: every one of them is woken.
   const waiters: Waiters = new Map();
-  const specs = new Map<string, QueueSpec>();
-  const workerIds = new Map<string, string>();
-  let unlisten: (() => Promise<void>) | undefined;
-
   const settle = (id: string, outcome: JobOutcome) => {
     const set = waiters.get(id);
     if (!set) return;
     waiters.delete(id);
     for (const w of set) w(outcome);
   };
+  const state: QueueState = { opts, boss, waiters, specs: new Map(), workerIds: new Map(), settle };
+  return { boss, ...queueLifecycle(state), ...queueWorkers(state), ...jobSubmission(state) };
+}
 
+function queueLifecycle({ opts, boss, specs, settle }: QueueState) {
+  // For /readyz: true between a finished start() and pg-boss stopping (shutdown, drain).
+  let running = false;
+  boss.on('stopped', () => (running = false));
+  let unlisten: (() => Promise<void>) | undefined;
   return {
-    boss,
     async start(queues: QueueSpec[]) {
       await boss.start();
       for (const q of queues) {
@@ -90,6 +101,16 @@ export function createJobQueue(opts: {
 
     isRunning: () => running,
 
+    async stop() {
+      running = false;
+      await unlisten?.().catch(() => {});
+      await boss.stop({ graceful: true, timeout: 20_000 });
+    },
+  };
+}
+
+function queueWorkers({ opts, boss, specs, workerIds, settle }: QueueState) {
+  return {
     async work(name: string, handler: Handler) {
       const spec = specs.get(name)!;
       const run = { sql: opts.sql, log: opts.log, metrics: opts.metrics, name, spec, handler, settle };
@@ -100,7 +121,11 @@ export function createJobQueue(opts: {
       );
       workerIds.set(name, id);
     },
+  };
+}
 
+function jobSubmission({ opts, boss, specs, workerIds, waiters }: QueueState) {
+  return {
     /**
      * Enqueues `data` under `key` (one job per key at a time) and waits up to `waitMs` for its
      * outcome. When a job with that key is already queued or running, waits for that one instead.
@@ -140,12 +165,6 @@ export function createJobQueue(opts: {
 
     wait<T>(name: string, id: string, waitMs: number): Promise<JobOutcome<T> | null> {
       return waitForOutcome<T>(boss, waiters, name, id, waitMs);
-    },
-
-    async stop() {
-      running = false;
-      await unlisten?.().catch(() => {});
-      await boss.stop({ graceful: true, timeout: 20_000 });
     },
   };
 }

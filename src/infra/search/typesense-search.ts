@@ -1,7 +1,7 @@
 // ArticleSearch on Typesense with the official client. One document per article; the collection is created on
 // first use when missing. API: https://typesense.org/docs/latest/api/
 import { Client, Errors } from 'typesense';
-import type { CollectionCreateSchema } from 'typesense';
+import type { CollectionCreateSchema, ImportResponse, SearchResponseHit } from 'typesense';
 import { ServiceError } from '../../domain/errors.ts';
 import type {
   ArticleHit,
@@ -90,26 +90,18 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
     retryIntervalSeconds: 0.2,
     logLevel: 'error',
   });
-  const docs = () => client.collections<ArticleDoc>(opts.collection).documents();
+  const docs = () => articleDocuments(client, opts.collection);
+  const ensureCollection = collectionOnFirstUse(client, opts.collection);
+  return { ...articleIndexing(docs, ensureCollection), ...articleQueries(docs, ensureCollection) };
+}
 
-  let ready: Promise<void> | undefined;
-  const ensureCollection = () =>
-    (ready ??= (async () => {
-      try {
-        await client.collections(opts.collection).retrieve();
-      } catch (e) {
-        if (!(e instanceof Errors.ObjectNotFound)) throw e;
-        try {
-          await client.collections().create(articleCollectionSchema(opts.collection));
-        } catch (e2) {
-          if (!(e2 instanceof Errors.ObjectAlreadyExists)) throw e2; // another instance won the race
-        }
-      }
-    })().catch((e: unknown) => {
-      ready = undefined; // try again next call
-      throw e;
-    }));
+const articleDocuments = (client: Client, name: string) => client.collections<ArticleDoc>(name).documents();
+type ArticleDocs = () => ReturnType<typeof articleDocuments>;
 
+function articleIndexing(
+  docs: ArticleDocs,
+  ensureCollection: () => Promise<void>,
+): Pick<ArticleSearch, 'index' | 'indexMany'> {
   return {
     async index(article) {
       try {
@@ -132,20 +124,16 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
       } catch (e) {
         throw new ServiceError('INTERNAL_ERROR', `Could not index ${articles.length} articles (${describe(e)})`);
       }
-      const failed = articles.flatMap((a, i) => {
-        const r = results[i];
-        // The error text only: a failed result can echo the whole document back.
-        return r?.success === true
-          ? []
-          : [{ id: a.id, error: String(r?.error ?? 'no result for this document').slice(0, 200) }];
-      });
+      const failed = failedDocuments(articles, results);
       return { indexed: articles.length - failed.length, failed };
     },
+  };
+}
 
+function articleQueries(docs: ArticleDocs, ensureCollection: () => Promise<void>): Pick<ArticleSearch, 'search'> {
+  return {
     async search(q: ArticleSearchQuery) {
-      const filters: string[] = [];
-      if (q.category) filters.push(`category:=${filterValue(q.category)}`);
-      if (q.lang) filters.push(`lang:=${filterValue(q.lang)}`);
+      const filters = filtersOf(q);
       const text = q.query?.trim() || '*';
       // Typesense pages by offset whatever the depth: its cursor is where the page ended.
       const from = q.after ? offsetOf(q.after) : (q.page - 1) * q.limit;
@@ -161,27 +149,67 @@ export function createTypesenseSearch(opts: TypesenseSearchOptions): ArticleSear
           highlight_fields: 'summary,body',
           ...(q.after ? { offset: from, limit: q.limit } : { page: q.page, per_page: q.limit }),
         });
-        const results = (res.hits ?? []).map((hit): ArticleHit => {
-          const d = hit.document;
-          const snippet = hit.highlights?.find((h) => h.snippet)?.snippet;
-          return {
-            id: d.id,
-            videoId: d.videoId,
-            title: d.title,
-            summary: d.summary,
-            lang: d.lang,
-            category: d.category as ArticleCategory,
-            tags: d.tags ?? [],
-            createdAt: d.createdAt,
-            ...(snippet ? { snippet } : {}),
-          };
-        });
+        const results = (res.hits ?? []).map(toHit);
         const next = results.length === q.limit ? { o: from + results.length } : null;
         return { total: res.found, page: q.page, limit: q.limit, results, next };
       } catch (e) {
         throw new ServiceError('SERVICE_BUSY', `Search is unavailable (${describe(e)})`, 5);
       }
     },
+  };
+}
+
+/** Creates the collection on first use when missing; a failed attempt is tried again on the next call. */
+function collectionOnFirstUse(client: Client, name: string): () => Promise<void> {
+  let ready: Promise<void> | undefined;
+  return () =>
+    (ready ??= (async () => {
+      try {
+        await client.collections(name).retrieve();
+      } catch (e) {
+        if (!(e instanceof Errors.ObjectNotFound)) throw e;
+        try {
+          await client.collections().create(articleCollectionSchema(name));
+        } catch (e2) {
+          if (!(e2 instanceof Errors.ObjectAlreadyExists)) throw e2; // another instance won the race
+        }
+      }
+    })().catch((e: unknown) => {
+      ready = undefined; // try again next call
+      throw e;
+    }));
+}
+
+function failedDocuments(articles: Article[], results: ImportResponse<ArticleDoc>[]): BulkIndexResult['failed'] {
+  return articles.flatMap((a, i) => {
+    const r = results[i];
+    // The error text only: a failed result can echo the whole document back.
+    return r?.success === true
+      ? []
+      : [{ id: a.id, error: String(r?.error ?? 'no result for this document').slice(0, 200) }];
+  });
+}
+
+function filtersOf(q: ArticleSearchQuery): string[] {
+  const filters: string[] = [];
+  if (q.category) filters.push(`category:=${filterValue(q.category)}`);
+  if (q.lang) filters.push(`lang:=${filterValue(q.lang)}`);
+  return filters;
+}
+
+function toHit(hit: SearchResponseHit<ArticleDoc>): ArticleHit {
+  const d = hit.document;
+  const snippet = hit.highlights?.find((h) => h.snippet)?.snippet;
+  return {
+    id: d.id,
+    videoId: d.videoId,
+    title: d.title,
+    summary: d.summary,
+    lang: d.lang,
+    category: d.category as ArticleCategory,
+    tags: d.tags ?? [],
+    createdAt: d.createdAt,
+    ...(snippet ? { snippet } : {}),
   };
 }
 

@@ -44,6 +44,16 @@ const REGION = /\bcountry\b|\bregion\b|your location/i;
 const CLIENT_SPECIFIC =
   /^this video is not available\.?$|playback on other websites|not available on this app|watch on (?:the )?(?:latest version of )?youtube/i;
 
+type Status = NonNullable<RawPlayerResponse['playabilityStatus']>;
+
+/** What YouTube said, as one text to match and as quotes for our messages. */
+interface Wording {
+  reason: string;
+  all: string;
+  says: (text: string) => string;
+  saysAll: string;
+}
+
 export function classifyPlayability(raw: RawPlayerResponse): Playability {
   const status = raw.playabilityStatus;
   if (!status) {
@@ -51,12 +61,8 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
     if (raw.videoDetails || raw.microformat) return ok(raw);
     return fail('VIDEO_NOT_FOUND', 'Video not found: YouTube returned nothing for this id');
   }
-  const screen = status.errorScreen;
-  const reason = status.reason ?? textOf(screen?.playerErrorMessageRenderer?.reason) ?? '';
-  const subreason = textOf(screen?.playerErrorMessageRenderer?.subreason);
-  const all = [reason, subreason, ...(status.messages ?? []), textOf(screen?.confirmDialogRenderer?.title)].join(' | ');
-  const says = (text: string) => (text ? ` (YouTube says: "${text}")` : '');
-  const saysAll = says([reason, subreason].filter(Boolean).join(' — '));
+  const w = wordingOf(status);
+  const { reason, says, saysAll } = w;
 
   switch (status.status) {
     case 'OK':
@@ -77,51 +83,10 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
         `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`,
       );
     case 'LOGIN_REQUIRED':
-      if (BOT_CHECK.test(all))
-        return fail(
-          'EXTRACTION_FAILED',
-          `YouTube asked this server to prove it is not a bot${says(reason)}`,
-          true,
-          'bot_check',
-        );
-      if (status.desktopLegacyAgeGateReason !== undefined || AGE.test(all)) {
-        return fail(
-          'VIDEO_AGE_RESTRICTED',
-          `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`,
-        );
-      }
-      if (raw.videoDetails?.isPrivate || PRIVATE.test(all))
-        return fail('VIDEO_NOT_FOUND', `This video is private${saysAll}`);
-      if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
-      // Sign-in demanded for no stated reason: usually this client or IP, so try another.
-      return fail('EXTRACTION_FAILED', `YouTube required sign-in for this request${saysAll}`, true, 'sign_in');
+      return loginRequired(raw, status, w);
     case 'UNPLAYABLE':
     case 'CONTENT_CHECK_REQUIRED':
-      if (
-        screen?.playerLegacyDesktopYpcOfferRenderer ||
-        screen?.ypcTrailerRenderer ||
-        MUSIC_PREMIUM.test(all) ||
-        PAID.test(all)
-      ) {
-        return fail('VIDEO_PAID', `This video requires payment or a Premium subscription${saysAll}`);
-      }
-      if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
-      if (REGION.test(all))
-        return fail('VIDEO_REGION_BLOCKED', `This video is not available in the server's region${saysAll}`);
-      if (AGE.test(all)) return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted${saysAll}`);
-      if (BOT_CHECK.test(all))
-        return fail(
-          'EXTRACTION_FAILED',
-          `YouTube asked this server to prove it is not a bot${says(reason)}`,
-          true,
-          'bot_check',
-        );
-      return fail(
-        'VIDEO_UNPLAYABLE',
-        `This video cannot be played${saysAll}`,
-        CLIENT_SPECIFIC.test(reason.trim()),
-        'unplayable',
-      );
+      return unplayable(status, w);
     default:
       return fail(
         'EXTRACTION_FAILED',
@@ -130,4 +95,64 @@ export function classifyPlayability(raw: RawPlayerResponse): Playability {
         'unplayable',
       );
   }
+}
+
+function wordingOf(status: Status): Wording {
+  const screen = status.errorScreen;
+  const reason = status.reason ?? textOf(screen?.playerErrorMessageRenderer?.reason) ?? '';
+  const subreason = textOf(screen?.playerErrorMessageRenderer?.subreason);
+  const all = [reason, subreason, ...(status.messages ?? []), textOf(screen?.confirmDialogRenderer?.title)].join(' | ');
+  const says = (text: string) => (text ? ` (YouTube says: "${text}")` : '');
+  const saysAll = says([reason, subreason].filter(Boolean).join(' — '));
+  return { reason, all, says, saysAll };
+}
+
+function loginRequired(raw: RawPlayerResponse, status: Status, { reason, all, says, saysAll }: Wording): Playability {
+  if (BOT_CHECK.test(all))
+    return fail(
+      'EXTRACTION_FAILED',
+      `YouTube asked this server to prove it is not a bot${says(reason)}`,
+      true,
+      'bot_check',
+    );
+  if (status.desktopLegacyAgeGateReason !== undefined || AGE.test(all)) {
+    return fail(
+      'VIDEO_AGE_RESTRICTED',
+      `This video is age-restricted and needs a signed-in, age-verified account${saysAll}`,
+    );
+  }
+  if (raw.videoDetails?.isPrivate || PRIVATE.test(all))
+    return fail('VIDEO_NOT_FOUND', `This video is private${saysAll}`);
+  if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
+  // Sign-in demanded for no stated reason: usually this client or IP, so try another.
+  return fail('EXTRACTION_FAILED', `YouTube required sign-in for this request${saysAll}`, true, 'sign_in');
+}
+
+function unplayable(status: Status, { reason, all, says, saysAll }: Wording): Playability {
+  const screen = status.errorScreen;
+  if (
+    screen?.playerLegacyDesktopYpcOfferRenderer ||
+    screen?.ypcTrailerRenderer ||
+    MUSIC_PREMIUM.test(all) ||
+    PAID.test(all)
+  ) {
+    return fail('VIDEO_PAID', `This video requires payment or a Premium subscription${saysAll}`);
+  }
+  if (MEMBERS.test(all)) return fail('VIDEO_MEMBERS_ONLY', `This video is for channel members only${saysAll}`);
+  if (REGION.test(all))
+    return fail('VIDEO_REGION_BLOCKED', `This video is not available in the server's region${saysAll}`);
+  if (AGE.test(all)) return fail('VIDEO_AGE_RESTRICTED', `This video is age-restricted${saysAll}`);
+  if (BOT_CHECK.test(all))
+    return fail(
+      'EXTRACTION_FAILED',
+      `YouTube asked this server to prove it is not a bot${says(reason)}`,
+      true,
+      'bot_check',
+    );
+  return fail(
+    'VIDEO_UNPLAYABLE',
+    `This video cannot be played${saysAll}`,
+    CLIENT_SPECIFIC.test(reason.trim()),
+    'unplayable',
+  );
 }

@@ -9,10 +9,10 @@ import type { ChannelMeta, ChannelTab, PlaylistMeta } from '../../domain/listing
 import { createSessions } from './innertube-session.ts';
 import { listedVideos, nextContinuation } from './map-listing.ts';
 import { playlistFirstPageToken } from './playlist-continuation.ts';
-import { createEgressPacer, type OutcomeKind } from '../../domain/youtube/egress.ts';
 import type { EgressOptions } from './create-youtube-source.ts';
+import { createListingPacer } from './listing-pacer.ts';
 import { createProxyPool } from './proxy-pool.ts';
-import { createYoutubeFetch, egressScope, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
+import { createYoutubeFetch, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
 
 /** The web client's `params` that select a channel tab (as youtube.com sends them; NewPipe's ChannelTabs use the same). */
 const TAB_PARAMS: Record<ChannelTab, string> = {
@@ -48,126 +48,89 @@ export function createYoutubeLister(opts: YoutubeListerOptions = {}): VideoListe
   const proxies = createProxyPool(opts.proxyUrls);
   const ytFetch = createYoutubeFetch({ baseUrl, fetch: opts.fetch, timeoutMs: opts.timeoutMs, proxies });
   const sessions = createSessions({ fetch: ytFetch, cookie: opts.cookie, visitorData: opts.visitorData });
-  const egress = opts.egress;
-  const pacer = egress
-    ? createEgressPacer(
-        egress.store,
-        {
-          identities: proxies.identities,
-          budgetPerHour: egress.budgetPerHour,
-          cooldownBaseSeconds: egress.cooldownBaseSeconds,
-          cooldownMaxSeconds: egress.cooldownMaxSeconds,
-        },
-        { onOutcome: egress.onOutcome },
-      )
-    : undefined;
+  const paced = createListingPacer(proxies.identities, opts.egress);
 
-  /** One listing call from one identity with budget left (SERVICE_BUSY when none), counted as the WEB client's. */
-  async function paced<T>(work: () => Promise<T>): Promise<T> {
-    if (!pacer) return work();
-    const identity = await pacer.take();
-    const report = (kind: OutcomeKind, reason?: string) =>
-      pacer.report({ client: 'WEB', purpose: 'listing', identity, kind }, reason).catch(() => {});
+  /** One paced call on a plain session, its failures worded as `what`'s. */
+  async function list<T>(what: string, work: (yt: Innertube) => Promise<T>): Promise<T> {
     try {
-      const out = await egressScope.run(identity, work);
-      await report('served');
-      return out;
+      return await paced(async () => work(await sessions.plain()));
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      // youtubei.js words HTTP failures as "... status code 429"; a 429 is about the identity and cools it.
-      const kind: OutcomeKind = /status code 429\b/.test(message)
-        ? 'rate_limited'
-        : err instanceof ServiceError && err.code === 'NOT_FOUND'
-          ? 'video'
-          : 'error';
-      await report(kind, message.slice(0, 300));
-      throw err;
+      throw upstreamError(err, what);
     }
   }
 
-  const browse = async (yt: Innertube, payload: Record<string, string>) =>
-    yt.actions.execute('/browse', { ...payload, parse: true });
-  const page = <M>(feed: Feed, meta: M | null = null): SourcePage<M> => ({
-    meta,
-    items: listedVideos(feed),
-    continuation: nextContinuation(feed),
-  });
-
   return {
     async playlist(playlistId, continuation) {
-      try {
-        return await paced(async () => {
-          const yt = await sessions.plain();
-          const response = await browse(yt, { continuation: continuation ?? playlistFirstPageToken(playlistId) });
-          if (continuation) return page<PlaylistMeta>(new Mixins.Feed(yt.actions, response, true));
-          const playlist = new YT.Playlist(yt.actions, response, true);
-          const meta: PlaylistMeta = {
-            playlistId,
-            title: String(playlist.info.title ?? '').trim(),
-            author: playlist.info.author?.name?.replace(/^by\s+/i, '') || null,
-            videoCountText:
-              playlist.info.total_items && playlist.info.total_items !== 'N/A' ? playlist.info.total_items : null,
-            url: `https://www.youtube.com/playlist?list=${playlistId}`,
-          };
-          const first = page(playlist, meta);
-          if (!meta.title && first.items.length === 0)
-            throw new ServiceError('NOT_FOUND', 'YouTube does not know this playlist');
-          return first;
-        });
-      } catch (err) {
-        throw upstreamError(err, 'playlist');
-      }
+      return list('playlist', (yt) => playlistPage(yt, playlistId, continuation));
     },
-
     async resolveChannel(ref: ChannelRef) {
       if ('channelId' in ref) return ref.channelId;
-      try {
-        return await paced(async () => {
-          const yt = await sessions.plain();
-          const endpoint = await yt.resolveURL(`https://www.youtube.com${ref.path}`);
-          const browseId = (endpoint.payload as { browseId?: unknown } | undefined)?.browseId;
-          if (typeof browseId !== 'string' || !CHANNEL_ID_PATTERN.test(browseId))
-            throw new ServiceError('NOT_FOUND', `${ref.path} is not a YouTube channel`);
-          return browseId;
-        });
-      } catch (err) {
-        throw upstreamError(err, 'channel');
-      }
+      return list('channel', (yt) => channelIdAt(yt, ref.path));
     },
-
     async channel(channelId, tab, continuation) {
-      try {
-        return await paced(async () => {
-          const yt = await sessions.plain();
-          if (continuation)
-            return page<ChannelMeta>(new Mixins.Feed(yt.actions, await browse(yt, { continuation }), true));
-          const channel = new YT.Channel(
-            yt.actions,
-            await browse(yt, { browseId: channelId, params: TAB_PARAMS[tab] }),
-            true,
-          );
-          return page(channel, channelMeta(channel, channelId));
-        });
-      } catch (err) {
-        throw upstreamError(err, 'channel');
-      }
+      return list('channel', (yt) => channelPage(yt, channelId, tab, continuation));
     },
-
     async search(query, continuation) {
-      try {
-        return await paced(async () => {
-          const yt = await sessions.plain();
-          if (continuation) {
-            const response = await yt.actions.execute('/search', { continuation, parse: true });
-            return page<never>(new Mixins.Feed(yt.actions, response, true));
-          }
-          return page<never>(await yt.search(query, { type: 'video' }));
-        });
-      } catch (err) {
-        throw upstreamError(err, 'search');
-      }
+      return list('search', (yt) => searchPage(yt, query, continuation));
     },
   };
+}
+
+const browse = async (yt: Innertube, payload: Record<string, string>) =>
+  yt.actions.execute('/browse', { ...payload, parse: true });
+
+const page = <M>(feed: Feed, meta: M | null = null): SourcePage<M> => ({
+  meta,
+  items: listedVideos(feed),
+  continuation: nextContinuation(feed),
+});
+
+async function playlistPage(
+  yt: Innertube,
+  playlistId: string,
+  continuation: string | undefined,
+): Promise<SourcePage<PlaylistMeta>> {
+  const response = await browse(yt, { continuation: continuation ?? playlistFirstPageToken(playlistId) });
+  if (continuation) return page<PlaylistMeta>(new Mixins.Feed(yt.actions, response, true));
+  const playlist = new YT.Playlist(yt.actions, response, true);
+  const meta: PlaylistMeta = {
+    playlistId,
+    title: String(playlist.info.title ?? '').trim(),
+    author: playlist.info.author?.name?.replace(/^by\s+/i, '') || null,
+    videoCountText: playlist.info.total_items && playlist.info.total_items !== 'N/A' ? playlist.info.total_items : null,
+    url: `https://www.youtube.com/playlist?list=${playlistId}`,
+  };
+  const first = page(playlist, meta);
+  if (!meta.title && first.items.length === 0)
+    throw new ServiceError('NOT_FOUND', 'YouTube does not know this playlist');
+  return first;
+}
+
+async function channelIdAt(yt: Innertube, path: string): Promise<string> {
+  const endpoint = await yt.resolveURL(`https://www.youtube.com${path}`);
+  const browseId = (endpoint.payload as { browseId?: unknown } | undefined)?.browseId;
+  if (typeof browseId !== 'string' || !CHANNEL_ID_PATTERN.test(browseId))
+    throw new ServiceError('NOT_FOUND', `${path} is not a YouTube channel`);
+  return browseId;
+}
+
+async function channelPage(
+  yt: Innertube,
+  channelId: string,
+  tab: ChannelTab,
+  continuation: string | undefined,
+): Promise<SourcePage<ChannelMeta>> {
+  if (continuation) return page<ChannelMeta>(new Mixins.Feed(yt.actions, await browse(yt, { continuation }), true));
+  const channel = new YT.Channel(yt.actions, await browse(yt, { browseId: channelId, params: TAB_PARAMS[tab] }), true);
+  return page(channel, channelMeta(channel, channelId));
+}
+
+async function searchPage(yt: Innertube, query: string, continuation: string | undefined): Promise<SourcePage<never>> {
+  if (continuation) {
+    const response = await yt.actions.execute('/search', { continuation, parse: true });
+    return page<never>(new Mixins.Feed(yt.actions, response, true));
+  }
+  return page<never>(await yt.search(query, { type: 'video' }));
 }
 
 function channelMeta(channel: InstanceType<typeof YT.Channel>, channelId: string): ChannelMeta {
