@@ -4,8 +4,8 @@ import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
 import type { Context, Surface } from '../router/context.ts';
-import { appRouter } from '../router/index.ts';
 import { failure, failureOf, internalMessage, type AnswerContext, type Failure } from './errors/failure.ts';
+import { answerOf } from './request-answer.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
@@ -14,12 +14,11 @@ import { mountFavicon } from './favicon.ts';
 import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
 import { serveTranscriptFile } from './transcript-file-route.ts';
-import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
 import { createStoredAnswers } from './stored-output.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { restRouteTable } from './rest-routes.ts';
-import { createRestHandler, REST_PREFIX } from './rest.ts';
+import { mountRest } from './rest-mount.ts';
+import { REST_PREFIX } from './rest.ts';
 import { clientIp } from './client-ip.ts';
 import { handleTrpc, TRPC_PREFIX } from './trpc-http.ts';
 import { mountWebsite } from './web.ts';
@@ -60,19 +59,10 @@ function stampRequestId(c: { res: Response; header(k: string, v: string): void }
   }
 }
 
-/** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
-export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
-  const app = new Hono<Env>();
-  const makeContext = (req: Request, requestId: string, surface: Surface): Context => ({
-    deps,
-    requestId,
-    surface,
-    headers: req.headers,
-    log: deps.log.child({ reqId: requestId }),
-    signal: req.signal,
-    out: {},
-  });
+type MakeContext = (req: Request, requestId: string, surface: Surface) => Context;
 
+/** Logs each request and counts it by route pattern, and stamps its id on the answer. */
+function useRequestLog(app: Hono<Env>, deps: Deps) {
   app.use(async (c, next) => {
     const requestId = newId('req');
     c.set('requestId', requestId);
@@ -96,10 +86,10 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
       'request',
     );
   });
-  const answer = (c: { req: { raw: Request }; get(k: 'requestId'): string }): AnswerContext => ({
-    requestId: c.get('requestId'),
-    requestHeaders: c.req.raw.headers,
-  });
+}
+
+/** Refuses request targets over MAX_URL_BYTES and bodies over MAX_BODY_BYTES, before any route reads them. */
+function useSizeLimits(app: Hono<Env>, deps: Deps) {
   app.use(async (c, next) => {
     // The request target as sent (path and query); Node reads up to its header limit, we answer past 16 KiB.
     const url = c.req.url; // absolute: scheme://host[:port]/target
@@ -109,7 +99,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
       return renderForPath(
         c.req.path,
         failure('URI_TOO_LONG', `Request URLs are limited to ${MAX_URL_BYTES} bytes`),
-        answer(c),
+        answerOf(c),
       );
     }
     await next();
@@ -122,21 +112,24 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
         renderForPath(
           c.req.path,
           failure('PAYLOAD_TOO_LARGE', `Request bodies are limited to ${deps.config.MAX_BODY_BYTES} bytes`),
-          answer(c),
+          answerOf(c),
           { connection: 'close' },
         ),
     }),
   );
+}
 
-  mountOpsRoutes(app, deps, 'main');
-
+/** The OpenAPI document (built on first ask), the docs page and the favicon. */
+function mountDocuments(app: Hono<Env>, deps: Deps) {
   let openapi: unknown;
   const openapiDoc = () => (openapi ??= buildOpenApiDocument(deps.publicUrl));
   app.get(`${REST_PREFIX}/openapi.json`, (c) => c.json(openapiDoc()));
   mountDocs(app, deps.publicUrl);
   mountFavicon(app);
+}
 
-  extra?.(app);
+/** REST routes that answer with files rather than JSON: signed frames, a frame image, a subtitles file. */
+function mountFileRoutes(app: Hono<Env>, deps: Deps, makeContext: MakeContext) {
   mountSignedFrames(app, deps);
   app.get(`${REST_PREFIX}/videos/:videoId/frame`, (c) =>
     serveFrameImage(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
@@ -144,7 +137,10 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   app.get(`${REST_PREFIX}/videos/:videoId/subtitles`, (c) =>
     serveTranscriptFile(makeContext(c.req.raw, c.get('requestId'), 'rest'), c.req.param('videoId'), c.req.query()),
   );
+}
 
+/** The router's three projections: REST, tRPC and MCP, sharing one store of written answers. */
+function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeContext) {
   // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool
   // results showing stored pages (an MCP answer carries the call's id: never the same twice); the transcripts
   // themselves take the rest (src/build-deps.ts).
@@ -152,36 +148,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   const stored = createStoredAnswers(renderedBytes);
   const handleMcp = createMcpEndpoint(renderedBytes);
   streamClosers.set(app, handleMcp.close);
-  const rest = createRestHandler(appRouter, (req) => makeContext(req, currentRequestId(req), 'rest'), stored);
-  const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
-  const ids = new WeakMap<Request, string>();
-  const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');
-  app.all(`${REST_PREFIX}/*`, async (c) => {
-    const path = c.req.path.slice(REST_PREFIX.length);
-    const allowed = routes.methodsFor(path);
-    if (allowed.length === 0)
-      return restErrorResponse(
-        failure('NOT_FOUND', `No route ${c.req.path}; see ${REST_PREFIX}/openapi.json`),
-        answer(c),
-      );
-    if (!allowed.includes(c.req.method)) {
-      return restErrorResponse(
-        failure('METHOD_NOT_ALLOWED', `${c.req.path} accepts ${allowed.join(', ')}`),
-        answer(c),
-        { allow: allowed.join(', ') },
-      );
-    }
-    if (c.req.method === 'HEAD') {
-      // trpc-to-openapi answers HEAD with an empty 204 without running the procedure (no key check, no limit):
-      // answer it as the GET it stands for, without the body (RFC 9110 9.3.2).
-      const get = new Request(c.req.raw.url, { method: 'GET', headers: c.req.raw.headers, signal: c.req.raw.signal });
-      ids.set(get, c.get('requestId'));
-      const res = await rest(get);
-      return new Response(null, { status: res.status, headers: res.headers });
-    }
-    ids.set(c.req.raw, c.get('requestId'));
-    return rest(c.req.raw);
-  });
+  mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'), stored);
 
   app.all(`${TRPC_PREFIX}/*`, (c) =>
     handleTrpc(
@@ -192,19 +159,43 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   );
 
   app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
+}
 
-  mountOAuth(app, deps);
-  mountWebsite(app, deps);
-
-  app.notFound((c) => restErrorResponse(failure('NOT_FOUND', `No route ${c.req.path}`), answer(c)));
+/** Unknown routes and thrown errors, answered in the shape of the path's surface; internal details logged only. */
+function handleLeftovers(app: Hono<Env>, deps: Deps) {
+  app.notFound((c) => restErrorResponse(failure('NOT_FOUND', `No route ${c.req.path}`), answerOf(c)));
   app.onError((err, c) => {
     const f = failureOf(err, c.get('requestId'));
     if (f.code === 'INTERNAL_ERROR') deps.log.error({ err, reqId: c.get('requestId') }, 'unhandled error');
     return renderForPath(
       c.req.path,
       f.code === 'INTERNAL_ERROR' ? { ...f, message: internalMessage(c.get('requestId')) } : f,
-      answer(c),
+      answerOf(c),
     );
   });
+}
+
+/** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
+export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
+  const app = new Hono<Env>();
+  const makeContext: MakeContext = (req, requestId, surface) => ({
+    deps,
+    requestId,
+    surface,
+    headers: req.headers,
+    log: deps.log.child({ reqId: requestId }),
+    signal: req.signal,
+    out: {},
+  });
+  useRequestLog(app, deps);
+  useSizeLimits(app, deps);
+  mountOpsRoutes(app, deps, 'main');
+  mountDocuments(app, deps);
+  extra?.(app);
+  mountFileRoutes(app, deps, makeContext);
+  mountProcedureSurfaces(app, deps, makeContext);
+  mountOAuth(app, deps);
+  mountWebsite(app, deps);
+  handleLeftovers(app, deps);
   return app;
 }

@@ -6,23 +6,15 @@ import {
   type AuthInfo,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
-import { isServiceError } from '../domain/errors.ts';
 import { resourceMetadataUrl } from './oauth/oauth-routes.ts';
-import { authenticateRequest, rateLimited } from '../router/authenticate-request.ts';
 import type { Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
-import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
+import { failure, failureOf } from './errors/failure.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
-import {
-  idOf,
-  inventedCursor,
-  malformedParams,
-  unsupportedVersion,
-  withServedVersions,
-  type McpMessage,
-} from './mcp-edges.ts';
+import { admitMcpRequest, type Admitted } from './mcp-admission.ts';
+import { idOf, withServedVersions, type McpMessage } from './mcp-edges.ts';
 import { registerPrompts } from './mcp-prompts.ts';
 import {
   createLibraryNotes,
@@ -39,7 +31,6 @@ import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
 import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
 import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
 import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './mcp-tasks.ts';
-import { originAllowed } from './mcp-origin.ts';
 import { MCP_SCOPE } from '../domain/oauth/authorization.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
@@ -48,13 +39,6 @@ export const MCP_PATH = '/mcp';
 const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
 
 const createCaller = createCallerFactory(appRouter);
-
-/** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
-const BATCH_REVISION = '2025-03-26';
-
-/** The messages that run an operation, each counted against the rate limit. */
-// tasks/* read a job or batch as get_job and get_batch do.
-const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
   // Keys in the order the SDK's result schema writes them (the direct path answers the same text).
@@ -220,48 +204,110 @@ async function serveLegacy(
   }
 }
 
-type Message = McpMessage;
-
-/** Refused before the body is read: a foreign Origin (403, DNS rebinding), a method other than POST (405). */
-function refusedUnread(request: Request, ctx: Context, answer: AnswerContext): Response | undefined {
-  if (!originAllowed(request.headers.get('origin'), ctx.deps)) {
-    return mcpErrorResponse(
-      failure(
-        'FORBIDDEN',
-        'Origin not allowed: browsers may call /mcp only from this service’s own origin or the configured MCP_ALLOWED_ORIGINS',
-      ),
-      answer,
-    );
-  }
-  if (request.method !== 'POST') {
-    return mcpErrorResponse(
-      failure(
-        'METHOD_NOT_ALLOWED',
-        'The MCP endpoint is stateless: POST only (no server-initiated stream, no sessions to delete)',
-      ),
-      answer,
-      null,
-      { allow: 'POST' },
-    );
-  }
-  return undefined;
-}
-
-/** The body as text and parsed; undefined when it is not JSON (the SDK answers -32700). */
-async function readBody(request: Request): Promise<{ text: string; parsed: unknown }> {
-  const text = await request.text();
-  try {
-    return { text, parsed: JSON.parse(text) };
-  } catch {
-    return { text, parsed: undefined };
-  }
-}
-
 /** The SDK's answer with the stored part written in (the output step); an error answer is sent as it is. */
 async function withStoredPart(response: Response, part: StoredPart) {
   const text = await response.text();
   const body = text.includes('"result"') ? writeStored(text, [part]) : text;
   return new Response(body, { status: response.status, headers: response.headers });
+}
+
+/** What one MCP endpoint keeps across requests. */
+type Endpoint = {
+  texts: StoredToolTexts;
+  parts: StoredParts;
+  notes: LibraryNotes;
+  modern: ReturnType<typeof createMcpHandler>;
+  closing: boolean;
+};
+
+/** The tool a single tools/call names. */
+function toolCalled(single: McpMessage | undefined): string | undefined {
+  // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
+  if (single?.method === 'tools/call' && single.params && single.params.arguments === null)
+    delete single.params.arguments;
+  return single?.method === 'tools/call' && typeof single.params?.name === 'string' ? single.params.name : undefined;
+}
+
+/** A Tasks-extension request, answered here: the SDK has no runtime for them. */
+async function answerTasks(ep: Endpoint, ctx: Context, toolCtx: Context, single: McpMessage, limit: Admitted['limit']) {
+  const body = await answerTaskRequest(single as { method: string }, (name, args) =>
+    runToolNamed(toolCtx, ep.texts, ep.parts, ep.notes, name, args),
+  );
+  return Response.json(body, {
+    headers: { 'x-request-id': ctx.requestId, ...Object.fromEntries(rateLimitHeaders(limit)) },
+  });
+}
+
+/** A message through the SDK (the shared modern handler, or a per-request server for 2025 revisions). */
+async function throughSdk(
+  ep: Endpoint,
+  forward: Request,
+  parsed: unknown,
+  passed: Passed,
+  single: McpMessage | undefined,
+  isModern: boolean,
+): Promise<Response> {
+  const { context: toolCtx, called } = passed;
+  let response = isModern
+    ? await withServedVersions(await ep.modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
+    : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, ep.texts, ep.parts, ep.notes, called));
+  if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
+  const stored = ep.parts.get(toolCtx);
+  if (stored && response.ok) response = await withStoredPart(response, stored.part);
+  return response;
+}
+
+/**
+ * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
+ * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
+ * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
+ * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
+ */
+async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<Response> {
+  // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
+  const answer = {
+    requestId: ctx.requestId,
+    requestHeaders: request.headers,
+    // The scope a token needs (RFC 6750 3, MCP authorization "Scope Selection Strategy").
+    challenge: { resource_metadata: resourceMetadataUrl(ctx.deps), scope: MCP_SCOPE },
+  };
+  const admitted = await admitMcpRequest(request, ctx, answer);
+  if (admitted instanceof Response) return admitted;
+  const { text, parsed, single, auth, limit } = admitted;
+  const toolCtx: Context = { ...ctx, auth };
+  const called = toolCalled(single);
+  const passed: Passed = { context: toolCtx, called };
+
+  // The SDK is handed the parsed body (the request's own has been read); a body that is not JSON is handed over
+  // again as text, for the SDK's -32700 answer.
+  const forward =
+    parsed === undefined
+      ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
+      : request;
+  const isModern = parsed !== undefined && !(await isLegacyRequest(forward, parsed));
+  if (isModern && ep.closing)
+    return mcpErrorResponse(
+      failure('SERVICE_BUSY', 'The service is restarting; retry in a few seconds'),
+      answer,
+      idOf(single),
+    );
+  // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
+  if (isModern && single && isTaskMethod(single.method)) return answerTasks(ep, ctx, toolCtx, single, limit);
+  // A single tools/call on a 2025 revision is answered without an SDK server (src/bridges/mcp-direct-call.ts);
+  // never one declaring the Tasks extension, which is the task machinery's.
+  const direct = isModern || declaresTasks(single?.params) ? undefined : directToolCall(forward, single);
+  const response = direct
+    ? jsonRpcResult(
+        direct.id,
+        await runTool(direct.tool, toolCtx, direct.arguments, ep.texts, ep.parts, ep.notes, called),
+        ep.parts.get(toolCtx),
+      )
+    : await throughSdk(ep, forward, parsed, passed, single, isModern);
+  // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
+  // holds into a stream, piped chunk by chunk.
+  for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
+  response.headers.set('x-request-id', ctx.requestId);
+  return response;
 }
 
 /** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
@@ -277,115 +323,9 @@ export function createMcpEndpoint(textBytes: number) {
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );
-
-  /**
-   * POST /mcp: streamable HTTP, stateless, revisions 2025-06-18, 2025-11-25 and 2026-07-28 on one endpoint (the
-   * SDK tells them apart by the per-request `_meta` envelope). Refused before the SDK, as JSON-RPC errors with the
-   * HTTP status kept: a foreign Origin (403, DNS rebinding), GET/DELETE (405: no server-initiated stream, no
-   * sessions), a bad key (401 with the Bearer challenge), batches (400 on revisions that removed them).
-   */
-  let closing = false;
+  const endpoint: Endpoint = { texts, parts, notes, modern, closing: false };
   async function handleMcp(request: Request, ctx: Context): Promise<Response> {
-    // RFC 9728 5.1: a 401 names our resource metadata, from which an OAuth client finds where to sign the user in.
-    const answer = {
-      requestId: ctx.requestId,
-      requestHeaders: request.headers,
-      // The scope a token needs (RFC 6750 3, MCP authorization "Scope Selection Strategy").
-      challenge: { resource_metadata: resourceMetadataUrl(ctx.deps), scope: MCP_SCOPE },
-    };
-    const early = refusedUnread(request, ctx, answer);
-    if (early) return early;
-
-    const { text, parsed } = await readBody(request);
-    const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
-    const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (Message | null | undefined)[];
-    const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Message) : undefined;
-    // The rate limit counts operations (tool calls, resource reads), not protocol traffic (initialize, lists, ping):
-    // they are counted with the caller's lookup, in the one statement every surface uses, and each procedure call
-    // spends one.
-    const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method && CALLS.has(m.method)).length;
-    let auth;
-    try {
-      auth = await authenticateRequest(ctx, toolCalls);
-    } catch (err) {
-      // The body was read: the answer names the request it refuses.
-      if (isServiceError(err)) return mcpErrorResponse(failureOf(err, ctx.requestId), answer, idOf(single));
-      throw err;
-    }
-    if (refusedBatch) {
-      return mcpErrorResponse(
-        failure(
-          'INVALID_REQUEST',
-          'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request',
-        ),
-        answer,
-      );
-    }
-    const refusal = unsupportedVersion(request.headers, single) ?? inventedCursor(single) ?? malformedParams(single);
-    if (refusal) {
-      refusal.headers.set('x-request-id', ctx.requestId);
-      return refusal;
-    }
-    const limit = auth.rateLimit ?? undefined;
-    if (limit && !limit.allowed && single?.method && CALLS.has(single.method)) {
-      // A rate-limited call is an HTTP 429 with Retry-After, so clients back off instead of reading a result.
-      return mcpErrorResponse(
-        failureOf(rateLimited(limit), ctx.requestId),
-        { ...answer, rateLimit: limit },
-        idOf(single),
-      );
-    }
-    const toolCtx: Context = { ...ctx, auth };
-
-    // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
-    if (single?.method === 'tools/call' && single.params && single.params.arguments === null)
-      delete single.params.arguments;
-    const called =
-      single?.method === 'tools/call' && typeof single.params?.name === 'string' ? single.params.name : undefined;
-    const passed: Passed = { context: toolCtx, called };
-
-    // The SDK is handed the parsed body (the request's own has been read); a body that is not JSON is handed over
-    // again as text, for the SDK's -32700 answer.
-    const forward =
-      parsed === undefined
-        ? new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal })
-        : request;
-    const isModern = parsed !== undefined && !(await isLegacyRequest(forward, parsed));
-    if (isModern && closing)
-      return mcpErrorResponse(
-        failure('SERVICE_BUSY', 'The service is restarting; retry in a few seconds'),
-        answer,
-        idOf(single),
-      );
-    // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
-    if (isModern && single && isTaskMethod(single.method)) {
-      const body = await answerTaskRequest(single as { method: string }, (name, args) =>
-        runToolNamed(toolCtx, texts, parts, notes, name, args),
-      );
-      return Response.json(body, {
-        headers: { 'x-request-id': ctx.requestId, ...Object.fromEntries(rateLimitHeaders(limit)) },
-      });
-    }
-    // A single tools/call on a 2025 revision is answered without an SDK server (src/bridges/mcp-direct-call.ts);
-    // never one declaring the Tasks extension, which is the task machinery's.
-    const direct = isModern || declaresTasks(single?.params) ? undefined : directToolCall(forward, single);
-    let response: Response;
-    if (direct) {
-      const result = await runTool(direct.tool, toolCtx, direct.arguments, texts, parts, notes, called);
-      response = jsonRpcResult(direct.id, result, parts.get(toolCtx));
-    } else {
-      response = isModern
-        ? await withServedVersions(await modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
-        : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, texts, parts, notes, called));
-      if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
-      const stored = parts.get(toolCtx);
-      if (stored && response.ok) response = await withStoredPart(response, stored.part);
-    }
-    // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
-    // holds into a stream, piped chunk by chunk.
-    for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
-    response.headers.set('x-request-id', ctx.requestId);
-    return response;
+    return serveMcp(endpoint, request, ctx);
   }
 
   return Object.assign(handleMcp, {
@@ -394,7 +334,7 @@ export function createMcpEndpoint(textBytes: number) {
      * and ends, so a stopping instance is not held open by its listeners; later 2026-07-28 requests are 503.
      */
     async close(): Promise<void> {
-      closing = true;
+      endpoint.closing = true;
       await modern.close();
     },
   });

@@ -41,6 +41,90 @@ interface SourceTranscript {
   charged: number;
 }
 
+/** What an article to write is made from, once the transcript is known and the price set. */
+interface ArticlePlan {
+  videoId: string;
+  lang: string;
+  length: NonNullable<RequestArticleInput['length']>;
+  video: SourceVideo;
+  transcript: SourceTranscript;
+  price: number;
+  jobInput: Record<string, unknown>;
+}
+
+/** Without an LLM: the extractive article, written here and stored with its charge and its succeeded task. */
+async function writeExtractive(
+  deps: RequestArticlePorts,
+  req: WorkRequest,
+  plan: ArticlePlan,
+): Promise<RequestArticleOutput> {
+  const { videoId, length, video, transcript, price, jobInput } = plan;
+  const draft = extractiveArticle({
+    videoId,
+    segments: transcript.segments,
+    durationSeconds: video.info.duration,
+    title: video.info.title,
+    length,
+    sourceLang: transcript.lang,
+    chapters: video.info.chapters,
+  });
+  const { article, task } = await commitCharged(
+    deps.transaction,
+    { accountId: req.caller.accountId, amount: price, operation: 'summary', videoId, requestId: req.requestId },
+    deps.config.DAILY_FREE_CREDITS,
+    async (tx) => {
+      const article = await tx.articles.store(draft);
+      const task = await tx.jobs.create({
+        accountId: req.caller.accountId,
+        kind: 'summary',
+        input: jobInput,
+        requestId: req.requestId,
+        status: 'succeeded',
+        result: { kind: 'summary', articleId: article.id },
+        creditsCharged: price,
+      });
+      return { article, task };
+    },
+  );
+  await indexArticle(deps, article);
+  return {
+    status: 'succeeded',
+    cached: false,
+    creditsCharged: transcript.charged + price,
+    job: presentJob(task),
+    article,
+  };
+}
+
+/** With an LLM: a job on the `llm` queue, waited for up to what is left of REQUEST_WAIT_MS. */
+async function writeWithLlm(
+  deps: RequestArticlePorts,
+  req: WorkRequest,
+  plan: ArticlePlan,
+  startedAt: number,
+): Promise<RequestArticleOutput> {
+  const { videoId, lang, length, transcript, price, jobInput } = plan;
+  const key = articleKey(videoId, lang, length, transcript.lang);
+  const task = await runLlmJob(deps, req, {
+    kind: 'summary',
+    input: jobInput,
+    key,
+    job: (taskId) => ({ kind: 'summary', key, taskId, videoId, price, lang, length, sourceLang: transcript.lang }),
+    waitMs: remainingWait(deps, startedAt),
+  });
+  if (task.status === 'failed') throw jobError(task);
+  const job = presentJob(task);
+  if (task.status !== 'succeeded')
+    return { status: task.status, cached: false, creditsCharged: transcript.charged, job };
+  return {
+    status: 'succeeded',
+    cached: false,
+    creditsCharged: transcript.charged + task.creditsCharged,
+    job,
+    article: await articleOf(deps, task),
+  };
+}
+
 /**
  * A structured article about a video in `lang`. Stored articles answer for free (an extractive one is upgraded
  * when an LLM is configured). Otherwise: the transcript (stored, or extracted and charged as subtitles), then the
@@ -78,63 +162,8 @@ export async function requestArticle(
   if (again) return cachedAnswer(deps, req, again, transcript.charged);
   await assertAffordable(deps, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
 
-  if (!deps.llm) {
-    const draft = extractiveArticle({
-      videoId,
-      segments: transcript.segments,
-      durationSeconds: video.info.duration,
-      title: video.info.title,
-      length,
-      sourceLang: transcript.lang,
-      chapters: video.info.chapters,
-    });
-    const { article, task } = await commitCharged(
-      deps.transaction,
-      { accountId: req.caller.accountId, amount: price, operation: 'summary', videoId, requestId: req.requestId },
-      deps.config.DAILY_FREE_CREDITS,
-      async (tx) => {
-        const article = await tx.articles.store(draft);
-        const task = await tx.jobs.create({
-          accountId: req.caller.accountId,
-          kind: 'summary',
-          input: jobInput,
-          requestId: req.requestId,
-          status: 'succeeded',
-          result: { kind: 'summary', articleId: article.id },
-          creditsCharged: price,
-        });
-        return { article, task };
-      },
-    );
-    await indexArticle(deps, article);
-    return {
-      status: 'succeeded',
-      cached: false,
-      creditsCharged: transcript.charged + price,
-      job: presentJob(task),
-      article,
-    };
-  }
-
-  const key = articleKey(videoId, lang, length, transcript.lang);
-  const task = await runLlmJob(deps, req, {
-    kind: 'summary',
-    input: jobInput,
-    key,
-    job: (taskId) => ({ kind: 'summary', key, taskId, videoId, price, lang, length, sourceLang: transcript.lang }),
-    waitMs: remainingWait(deps, startedAt),
-  });
-  if (task.status === 'failed') throw jobError(task);
-  const job = presentJob(task);
-  if (task.status !== 'succeeded')
-    return { status: task.status, cached: false, creditsCharged: transcript.charged, job };
-  return {
-    status: 'succeeded',
-    cached: false,
-    creditsCharged: transcript.charged + task.creditsCharged,
-    job,
-    article: await articleOf(deps, task),
-  };
+  const plan: ArticlePlan = { videoId, lang, length, video, transcript, price, jobInput };
+  return deps.llm ? writeWithLlm(deps, req, plan, startedAt) : writeExtractive(deps, req, plan);
 }
 
 /**

@@ -37,11 +37,11 @@ export interface CreateBatchDeps extends BatchViewDeps {
   enqueueItems: (batchId: string, positions: number[]) => Promise<void>;
 }
 
-export async function createBatch(
-  deps: CreateBatchDeps,
-  req: { caller: Caller; requestId: string; signal?: AbortSignal },
-  input: CreateBatchInput,
-): Promise<Batch> {
+type BatchRequest = { caller: Caller; requestId: string; signal?: AbortSignal };
+type VideoPrice = ReturnType<typeof batchVideoPrice>;
+
+/** Exactly one source, maxVideos only with a listing, an acceptable callback, and an operation this server runs. */
+async function checkedBatchInput(deps: CreateBatchDeps, input: CreateBatchInput) {
   const sources = (['videos', 'playlist', 'channel', 'search'] as const).filter((k) => input[k] !== undefined);
   if (sources.length !== 1)
     throw new ServiceError('INVALID_REQUEST', 'Give exactly one of videos, playlist, channel or search');
@@ -61,40 +61,50 @@ export async function createBatch(
       'Speech-to-text (mode generate) is not available on this server (set STT_BASE_URL, or install pocketsphinx for the local engine)',
     );
   }
+  return { callbackUrl, operation };
+}
 
+/** The videos of a playlist, channel tab or search, listed only when the balance covers one of them. */
+async function listedVideoIds(
+  deps: CreateBatchDeps,
+  req: BatchRequest,
+  input: CreateBatchInput,
+  price: VideoPrice,
+): Promise<string[]> {
+  // Listing pages spend the cluster's shared YouTube budget: a caller who cannot pay for one video spends none.
+  const balance = await deps.balance(req.caller.accountId);
+  if (balance < price.perVideo)
+    throw new ServiceError(
+      'INSUFFICIENT_CREDITS',
+      `A batch over a playlist, channel or search needs credits for at least one video (${price.perVideo}) before it is listed; the balance is ${balance}.`,
+    );
+  // Checking one video's credits is not enough: the listing may then be refused (402) for the rest, uncharged, and
+  // sent again at once. A listing the balance may not cover in full (maxVideos videos) takes one of the account's
+  // free lookups, so that loop is bounded; a caller who can pay for every video it may list takes none.
+  const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
+  if (balance < max * price.perVideo) await deps.takeFreeLookup(req.caller.accountId);
+  const source = input.playlist
+    ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
+    : input.channel
+      ? {
+          channel: {
+            ...(/\//.test(input.channel) ? { url: input.channel } : { channelId: input.channel }),
+            tab: input.channelTab,
+          },
+        }
+      : { search: { query: input.search! } };
+  const videoIds = await collectVideoIds(deps.listing, source, max, req.signal);
+  if (videoIds.length === 0)
+    throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
+  return videoIds;
+}
+
+export async function createBatch(deps: CreateBatchDeps, req: BatchRequest, input: CreateBatchInput): Promise<Batch> {
+  const { callbackUrl, operation } = await checkedBatchInput(deps, input);
   const price = batchVideoPrice(operation, deps.speechConfigured);
-  let videoIds: string[];
-  if (input.videos) {
-    videoIds = [
-      ...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v }))),
-    ];
-  } else {
-    // Listing pages spend the cluster's shared YouTube budget: a caller who cannot pay for one video spends none.
-    const balance = await deps.balance(req.caller.accountId);
-    if (balance < price.perVideo)
-      throw new ServiceError(
-        'INSUFFICIENT_CREDITS',
-        `A batch over a playlist, channel or search needs credits for at least one video (${price.perVideo}) before it is listed; the balance is ${balance}.`,
-      );
-    // Checking one video's credits is not enough: the listing may then be refused (402) for the rest, uncharged, and
-    // sent again at once. A listing the balance may not cover in full (maxVideos videos) takes one of the account's
-    // free lookups, so that loop is bounded; a caller who can pay for every video it may list takes none.
-    const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
-    if (balance < max * price.perVideo) await deps.takeFreeLookup(req.caller.accountId);
-    const source = input.playlist
-      ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
-      : input.channel
-        ? {
-            channel: {
-              ...(/\//.test(input.channel) ? { url: input.channel } : { channelId: input.channel }),
-              tab: input.channelTab,
-            },
-          }
-        : { search: { query: input.search! } };
-    videoIds = await collectVideoIds(deps.listing, source, max, req.signal);
-    if (videoIds.length === 0)
-      throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
-  }
+  const videoIds = input.videos
+    ? [...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v })))]
+    : await listedVideoIds(deps, req, input, price);
 
   await assertBalance(deps, req.caller.accountId, videoIds.length, price);
 

@@ -33,15 +33,11 @@ interface FramePresentPorts {
   signingSecret: string;
 }
 
-/**
- * Still frames at the given times. Stored frames are free; the rest are captured as jobs and
- * charged 1 each when stored. A request that cannot afford every new frame fails up front.
- */
-export async function captureFrames(
-  deps: FramePorts,
-  req: { caller: Caller; requestId: string },
-  input: CaptureFramesInput,
-): Promise<CapturedFrames> {
+type Req = { caller: Caller; requestId: string };
+type Captured = { ok: true; frame: StoredFrame; cached: boolean; charged: number } | { ok: false; error: ServiceError };
+
+/** The video and times asked for, checked: one of t or timestamps, a video not live, every time within it. */
+async function framesAskedFor(deps: FramePorts, req: Req, input: CaptureFramesInput) {
   parseVideoOrMediaRef(input, req.caller.accountId); // a malformed reference is reported first
   if ((input.t === undefined) === (input.timestamps === undefined)) {
     throw new ServiceError('INVALID_REQUEST', 'Give either t or timestamps (not both, not neither)');
@@ -59,62 +55,52 @@ export async function captureFrames(
       throw new ServiceError('INVALID_REQUEST', `${field}: ${t} s is past the end of the video (${duration} s)`);
     }
   }
+  return { videoId, times, width };
+}
 
-  const tMs = times.map((t) => Math.round(t * 1000));
-  const stored = await deps.frameStore.readMany(videoId, width, tMs);
-  const missing = new Set(tMs.filter((t) => !stored.has(t)));
-  await assertAffordable(deps, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
-
-  // A timestamp asked for more than once is captured and charged once; every copy answers with that frame.
-  const unique = [...new Set(tMs)];
-  // When this request stops waiting: a frame finished later is not stored or charged (its answer says failed, free).
-  const deadline = Date.now() + deps.config.REQUEST_WAIT_MS;
-  const captured = await mapLimit(unique, PER_REQUEST_PARALLELISM, async (t) => {
-    const known = stored.get(t);
-    if (known) return { ok: true as const, frame: known, cached: true, charged: 0 };
-    const job: FrameJob = {
-      videoId,
-      tMs: t,
-      width,
-      accountId: req.caller.accountId,
-      requestId: req.requestId,
-      price: FRAME_PRICE,
-      deadline,
-    };
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const { value } = await outcomeOf(
-          deps.workQueue.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
-            job,
-            `frame:${videoId}:${t}:${width}`,
-            // Past the deadline the job stores and charges nothing; the grace lets a commit made just before it arrive.
-            Math.max(0, deadline - Date.now()) + FRAME_COMMIT_GRACE_MS,
-          ),
-        );
-        const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
-        return { ok: true as const, frame: value.frame, cached: charged === 0, charged };
-      } catch (err) {
-        if (!isServiceError(err)) throw err;
-        // We may have waited on another caller's job that failed for want of *their* credits (its message names
-        // their balance): run our own, once, as fetchTranscript does.
-        if (err.code === 'INSUFFICIENT_CREDITS' && attempt === 0) {
-          // Our own balance first, as on the first attempt: a caller that cannot pay must not join a paying one's job.
-          const refused = await assertAffordable(
-            deps,
-            req.caller.accountId,
-            FRAME_PRICE,
-            deps.config.DAILY_FREE_CREDITS,
-          )
-            .then(() => null)
-            .catch((e: unknown) => e);
-          if (refused === null) continue;
-          if (!isServiceError(refused)) throw refused;
-          return { ok: false as const, error: refused };
-        }
-        return { ok: false as const, error: err };
+/** One frame not stored yet, captured as a job (joined if another request runs it) and charged when stored. */
+async function captureOne(deps: FramePorts, req: Req, job: FrameJob, deadline: number): Promise<Captured> {
+  const { videoId, tMs: t, width } = job;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const { value } = await outcomeOf(
+        deps.workQueue.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
+          job,
+          `frame:${videoId}:${t}:${width}`,
+          // Past the deadline the job stores and charges nothing; the grace lets a commit made just before it arrive.
+          Math.max(0, deadline - Date.now()) + FRAME_COMMIT_GRACE_MS,
+        ),
+      );
+      const charged = value.chargedRequestId === req.requestId ? FRAME_PRICE : 0;
+      return { ok: true as const, frame: value.frame, cached: charged === 0, charged };
+    } catch (err) {
+      if (!isServiceError(err)) throw err;
+      // We may have waited on another caller's job that failed for want of *their* credits (its message names
+      // their balance): run our own, once, as fetchTranscript does.
+      if (err.code === 'INSUFFICIENT_CREDITS' && attempt === 0) {
+        // Our own balance first, as on the first attempt: a caller that cannot pay must not join a paying one's job.
+        const refused = await assertAffordable(deps, req.caller.accountId, FRAME_PRICE, deps.config.DAILY_FREE_CREDITS)
+          .then(() => null)
+          .catch((e: unknown) => e);
+        if (refused === null) continue;
+        if (!isServiceError(refused)) throw refused;
+        return { ok: false as const, error: refused };
       }
+      return { ok: false as const, error: err };
     }
-  });
+  }
+}
+
+/** The answer: every asked time (repeats included) presented or failed; all failed is the first failure thrown. */
+async function framesAnswer(
+  deps: FramePorts,
+  input: CaptureFramesInput,
+  asked: { videoId: string; times: number[]; width: number },
+  tMs: number[],
+  unique: number[],
+  captured: Captured[],
+): Promise<CapturedFrames> {
+  const { videoId, times, width } = asked;
   const byTime = new Map(unique.map((t, i) => [t, captured[i]!]));
   const outcomes = await Promise.all(
     tMs.map(async (t, i) => {
@@ -135,6 +121,40 @@ export async function captureFrames(
   const firstFailure = outcomes.find((o) => !o.ok);
   if (frames.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.error;
   return { videoId, frames, failed, creditsCharged: captured.reduce((n, c) => n + (c.ok ? c.charged : 0), 0) };
+}
+
+/**
+ * Still frames at the given times. Stored frames are free; the rest are captured as jobs and
+ * charged 1 each when stored. A request that cannot afford every new frame fails up front.
+ */
+export async function captureFrames(deps: FramePorts, req: Req, input: CaptureFramesInput): Promise<CapturedFrames> {
+  const asked = await framesAskedFor(deps, req, input);
+  const { videoId, times, width } = asked;
+
+  const tMs = times.map((t) => Math.round(t * 1000));
+  const stored = await deps.frameStore.readMany(videoId, width, tMs);
+  const missing = new Set(tMs.filter((t) => !stored.has(t)));
+  await assertAffordable(deps, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
+
+  // A timestamp asked for more than once is captured and charged once; every copy answers with that frame.
+  const unique = [...new Set(tMs)];
+  // When this request stops waiting: a frame finished later is not stored or charged (its answer says failed, free).
+  const deadline = Date.now() + deps.config.REQUEST_WAIT_MS;
+  const captured = await mapLimit(unique, PER_REQUEST_PARALLELISM, async (t): Promise<Captured> => {
+    const known = stored.get(t);
+    if (known) return { ok: true as const, frame: known, cached: true, charged: 0 };
+    const job: FrameJob = {
+      videoId,
+      tMs: t,
+      width,
+      accountId: req.caller.accountId,
+      requestId: req.requestId,
+      price: FRAME_PRICE,
+      deadline,
+    };
+    return captureOne(deps, req, job, deadline);
+  });
+  return framesAnswer(deps, input, asked, tMs, unique, captured);
 }
 
 async function present(

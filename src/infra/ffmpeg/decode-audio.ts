@@ -152,7 +152,6 @@ async function asAudioFailure<T>(fn: () => Promise<T>): Promise<T> {
 const tooLarge = (what: string, max: number) =>
   new ServiceError('MEDIA_TOO_LARGE', `The media (${what}) is larger than the ${max} bytes allowed for speech-to-text`);
 
-
 /** 16 kHz mono s16le on stdout, one second past the bound: that second tells "longer than allowed" from "as long". */
 const pcmOutputArgs = (maxSeconds: number) => [
   '-t',

@@ -31,7 +31,7 @@ export interface QueueSpec {
  */
 export const SUPERVISE_INTERVAL_SECONDS = 5;
 
-export type Handler = (data: any, attempt: { retryCount: number; retryLimit: number }) => Promise<unknown>;
+type Handler = (data: any, attempt: { retryCount: number; retryLimit: number }) => Promise<unknown>;
 
 const CHANNEL = 'subtext_job_done';
 /** Connections pg-boss's own pool may open (reported on /metrics). */

@@ -6,28 +6,104 @@ import type { Page } from '../router.ts';
 type KeyRow = Awaited<ReturnType<typeof api.keys.list.query>>[number];
 type ConnectionRow = Awaited<ReturnType<typeof api.connections.list.query>>[number];
 
+/** The form that creates a key, shown once in `created`; the lists are refreshed after. */
+function keyForm(created: HTMLElement, refresh: () => Promise<void>): HTMLFormElement {
+  const name = h('input', {
+    type: 'text',
+    name: 'name',
+    required: true,
+    maxlength: 100,
+    placeholder: 'e.g. laptop, n8n, Claude',
+  });
+  const expires = h('input', {
+    type: 'date',
+    name: 'expires',
+    min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
+  });
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create key');
+  const message = messageArea();
+  const form = h(
+    'form',
+    { class: 'card' },
+    h('h2', null, 'Create a key'),
+    h(
+      'div',
+      { class: 'row' },
+      field('Name', name, 'So you can tell your keys apart.'),
+      field(
+        'Expires (optional)',
+        expires,
+        'The key stops working at the end of this day (UTC). Leave empty for no expiry.',
+      ),
+    ),
+    message,
+    create,
+  );
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    message.clear();
+    try {
+      const key = await busy(create, 'Creating…', () =>
+        api.keys.create.mutate({
+          name: name.value,
+          expiresAt: expires.value ? `${expires.value}T23:59:59Z` : undefined,
+        }),
+      );
+      replace(created, shownOnce(key.key, key.name));
+      created.querySelector<HTMLElement>('h2')?.focus();
+      form.reset();
+      await refresh();
+    } catch (err) {
+      message.error(explain(err));
+    }
+  });
+  return form;
+}
+
+function intro(): HTMLElement[] {
+  return [
+    h('h1', { tabindex: -1 }, 'API keys'),
+    h(
+      'p',
+      null,
+      'A key lets a script, an app or an AI agent use Subtext as you, spending your credits. Send it as ',
+      h('code', null, 'Authorization: Bearer <key>'),
+      ' or ',
+      h('code', null, 'x-api-key: <key>'),
+      '. ',
+      h('a', { href: '/connect' }, 'How to connect'),
+    ),
+  ];
+}
+
+function keysSection(listMessage: HTMLElement, list: HTMLElement): HTMLElement {
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'keys-heading' },
+    h('h2', { id: 'keys-heading' }, 'Your keys'),
+    listMessage,
+    list,
+  );
+}
+
+function appsSection(appsMessage: HTMLElement, apps: HTMLElement): HTMLElement {
+  return h(
+    'section',
+    { class: 'card', 'aria-labelledby': 'apps-heading' },
+    h('h2', { id: 'apps-heading' }, 'Connected applications'),
+    h('p', null, 'MCP clients you allowed by signing in (OAuth). They act as you, like a key.'),
+    appsMessage,
+    apps,
+  );
+}
+
 export const keysPage: Page = {
   title: 'API keys',
   auth: true,
   async render(main) {
-    const name = h('input', {
-      type: 'text',
-      name: 'name',
-      required: true,
-      maxlength: 100,
-      placeholder: 'e.g. laptop, n8n, Claude',
-    });
-    const expires = h('input', {
-      type: 'date',
-      name: 'expires',
-      min: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
-    });
-    const create = h('button', { type: 'submit', class: 'primary' }, 'Create key');
-    const message = messageArea();
     const created = h('div', { class: 'created' });
     const list = h('div', { class: 'table-wrap' });
     const listMessage = messageArea();
-
     const apps = h('div', { class: 'table-wrap' });
     const appsMessage = messageArea();
     const refresh = async () => {
@@ -39,72 +115,12 @@ export const keysPage: Page = {
         listMessage.error(explain(err));
       }
     };
-
-    const form = h(
-      'form',
-      { class: 'card' },
-      h('h2', null, 'Create a key'),
-      h(
-        'div',
-        { class: 'row' },
-        field('Name', name, 'So you can tell your keys apart.'),
-        field(
-          'Expires (optional)',
-          expires,
-          'The key stops working at the end of this day (UTC). Leave empty for no expiry.',
-        ),
-      ),
-      message,
-      create,
-    );
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
-      message.clear();
-      try {
-        const key = await busy(create, 'Creating…', () =>
-          api.keys.create.mutate({
-            name: name.value,
-            expiresAt: expires.value ? `${expires.value}T23:59:59Z` : undefined,
-          }),
-        );
-        replace(created, shownOnce(key.key, key.name));
-        created.querySelector<HTMLElement>('h2')?.focus();
-        form.reset();
-        await refresh();
-      } catch (err) {
-        message.error(explain(err));
-      }
-    });
-
     main.append(
-      h('h1', { tabindex: -1 }, 'API keys'),
-      h(
-        'p',
-        null,
-        'A key lets a script, an app or an AI agent use Subtext as you, spending your credits. Send it as ',
-        h('code', null, 'Authorization: Bearer <key>'),
-        ' or ',
-        h('code', null, 'x-api-key: <key>'),
-        '. ',
-        h('a', { href: '/connect' }, 'How to connect'),
-      ),
+      ...intro(),
       created,
-      form,
-      h(
-        'section',
-        { class: 'card', 'aria-labelledby': 'keys-heading' },
-        h('h2', { id: 'keys-heading' }, 'Your keys'),
-        listMessage,
-        list,
-      ),
-      h(
-        'section',
-        { class: 'card', 'aria-labelledby': 'apps-heading' },
-        h('h2', { id: 'apps-heading' }, 'Connected applications'),
-        h('p', null, 'MCP clients you allowed by signing in (OAuth). They act as you, like a key.'),
-        appsMessage,
-        apps,
-      ),
+      keyForm(created, refresh),
+      keysSection(listMessage, list),
+      appsSection(appsMessage, apps),
     );
     await refresh();
   },

@@ -14,6 +14,61 @@ const OPERATIONS: Record<string, string> = {
 };
 const operationName = (op: string) => OPERATIONS[op] ?? op;
 
+type Usage = Awaited<ReturnType<typeof api.usage.summary.query>>;
+
+function balanceStats(c: Usage['credits']): HTMLElement {
+  return h(
+    'div',
+    { class: 'stats' },
+    stat('Balance', String(c.balance), 'credits you can spend now', 'balance'),
+    stat('Free today', `${c.freeRemaining} of ${c.dailyAllowance}`, 'left of today’s free allowance', 'free'),
+    stat('Purchased', String(c.purchasedBalance), 'credits that never expire', 'purchased'),
+    stat('Allowance resets', inHours(c.resetsAt), `${dateTime(c.resetsAt)} (midnight UTC)`, 'resets'),
+  );
+}
+
+/** One ledger entry: when, what (a refund named as such), the video linked, the credits signed. */
+function ledgerRow(r: Usage['recent'][number]): HTMLElement {
+  return h(
+    'tr',
+    null,
+    h('td', null, dateTime(r.at)),
+    h('td', null, r.kind === 'refund' ? `Refund: ${operationName(r.operation)}` : operationName(r.operation)),
+    h('td', null, r.videoId ? h('a', { href: `/service?v=${encodeURIComponent(r.videoId)}` }, r.videoId) : '—'),
+    h('td', { class: r.credits < 0 ? 'num minus' : 'num plus' }, r.credits > 0 ? `+${r.credits}` : String(r.credits)),
+  );
+}
+
+function recentActivity(recent: Usage['recent']): HTMLElement {
+  return h(
+    'section',
+    { class: 'card' },
+    h('h2', null, 'Recent activity'),
+    recent.length === 0
+      ? h(
+          'p',
+          null,
+          'Nothing yet. Fetch a transcript on the ',
+          h('a', { href: '/service' }, 'Videos'),
+          ' page or call the API.',
+        )
+      : h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            { class: 'ledger' },
+            h(
+              'thead',
+              null,
+              h('tr', null, ...['When', 'What', 'Video', 'Credits'].map((t) => h('th', { scope: 'col' }, t))),
+            ),
+            h('tbody', null, ...recent.map((r) => ledgerRow(r))),
+          ),
+        ),
+  );
+}
+
 export const usagePage: Page = {
   title: 'Credits & usage',
   auth: true,
@@ -27,69 +82,10 @@ export const usagePage: Page = {
       message.error(explain(err));
       return;
     }
-    const c = u.credits;
     main.append(
-      h(
-        'div',
-        { class: 'stats' },
-        stat('Balance', String(c.balance), 'credits you can spend now', 'balance'),
-        stat('Free today', `${c.freeRemaining} of ${c.dailyAllowance}`, 'left of today’s free allowance', 'free'),
-        stat('Purchased', String(c.purchasedBalance), 'credits that never expire', 'purchased'),
-        stat('Allowance resets', inHours(c.resetsAt), `${dateTime(c.resetsAt)} (midnight UTC)`, 'resets'),
-      ),
+      balanceStats(u.credits),
       h('section', { class: 'card' }, h('h2', null, 'Daily usage'), usageChart(u.daily)),
-      h(
-        'section',
-        { class: 'card' },
-        h('h2', null, 'Recent activity'),
-        u.recent.length === 0
-          ? h(
-              'p',
-              null,
-              'Nothing yet. Fetch a transcript on the ',
-              h('a', { href: '/service' }, 'Videos'),
-              ' page or call the API.',
-            )
-          : h(
-              'div',
-              { class: 'table-wrap' },
-              h(
-                'table',
-                { class: 'ledger' },
-                h(
-                  'thead',
-                  null,
-                  h('tr', null, ...['When', 'What', 'Video', 'Credits'].map((t) => h('th', { scope: 'col' }, t))),
-                ),
-                h(
-                  'tbody',
-                  null,
-                  ...u.recent.map((r) =>
-                    h(
-                      'tr',
-                      null,
-                      h('td', null, dateTime(r.at)),
-                      h(
-                        'td',
-                        null,
-                        r.kind === 'refund' ? `Refund: ${operationName(r.operation)}` : operationName(r.operation),
-                      ),
-                      h(
-                        'td',
-                        null,
-                        r.videoId ? h('a', { href: `/service?v=${encodeURIComponent(r.videoId)}` }, r.videoId) : '—',
-                      ),
-                      h(
-                        'td',
-                        { class: r.credits < 0 ? 'num minus' : 'num plus' },
-                        r.credits > 0 ? `+${r.credits}` : String(r.credits),
-                      ),
-                    ),
-                  ),
-                ),
-              ),
-            ),
-      ),
+      recentActivity(u.recent),
     );
   },
 };

@@ -6,6 +6,37 @@ import { articleView } from './article-view.ts';
 import { progressBar } from './progress.ts';
 import type { VideoContext } from './video-context.ts';
 
+type Message = ReturnType<typeof messageArea>;
+
+/** Asks for the article, follows its job if it was queued, and shows it. */
+async function writeArticle(
+  v: VideoContext,
+  lang: HTMLInputElement,
+  length: HTMLSelectElement,
+  out: HTMLElement,
+  message: Message,
+) {
+  const input = {
+    videoId: v.info.videoId,
+    lang: lang.value.trim(),
+    length: length.value as 'short' | 'medium' | 'long',
+  };
+  const r = await api.summaries.create.mutate(input);
+  let article = r.article;
+  if (!article) {
+    const bar = progressBar('Article progress');
+    replace(out, bar);
+    article = (await pollJob(r.job.id, bar.set)).article;
+  }
+  if (!article) throw new Error('The article finished without a result.');
+  message.info(
+    r.cached
+      ? 'This article already existed: no credits charged.'
+      : 'Article written and saved; it is now searchable on the Articles page.',
+  );
+  replace(out, articleView(article));
+}
+
 export function articlePanel(v: VideoContext): HTMLElement {
   const lang = h('input', {
     type: 'text',
@@ -42,27 +73,7 @@ export function articlePanel(v: VideoContext): HTMLElement {
     e.preventDefault();
     message.clear();
     try {
-      await busy(button, 'Writing article…', async () => {
-        const input = {
-          videoId: v.info.videoId,
-          lang: lang.value.trim(),
-          length: length.value as 'short' | 'medium' | 'long',
-        };
-        const r = await api.summaries.create.mutate(input);
-        let article = r.article;
-        if (!article) {
-          const bar = progressBar('Article progress');
-          replace(out, bar);
-          article = (await pollJob(r.job.id, bar.set)).article;
-        }
-        if (!article) throw new Error('The article finished without a result.');
-        message.info(
-          r.cached
-            ? 'This article already existed: no credits charged.'
-            : 'Article written and saved; it is now searchable on the Articles page.',
-        );
-        replace(out, articleView(article));
-      });
+      await busy(button, 'Writing article…', () => writeArticle(v, lang, length, out, message));
     } catch (err) {
       replace(out);
       message.error(explain(err));

@@ -3,8 +3,31 @@ import { busy, field, h, messageArea } from '../dom.ts';
 import { clock, credits, FRAME_PRICE, parseClock, plural } from '../format.ts';
 import type { VideoContext } from './video-context.ts';
 
-export function framePanel(v: VideoContext): HTMLElement {
-  const time = h('input', {
+type Frame = Awaited<ReturnType<typeof api.frames.capture.mutate>>['frames'][number];
+
+/** A captured frame, with its time, size and a download link. */
+function frameFigure(v: VideoContext, f: Frame): HTMLElement {
+  return h(
+    'figure',
+    { class: 'frame' },
+    h('img', {
+      src: f.url,
+      alt: `Frame at ${clock(f.t)} of ${v.info.title}`,
+      width: f.width,
+      height: f.height,
+      loading: 'lazy',
+    }),
+    h(
+      'figcaption',
+      null,
+      `${clock(f.t)} · ${f.width}×${f.height}${f.source === 'storyboard' ? ' · low-resolution preview' : ''} · `,
+      h('a', { href: f.url, download: `${v.info.videoId}-${f.t}s.jpg` }, 'Download'),
+    ),
+  );
+}
+
+function timeInput(): HTMLInputElement {
+  return h('input', {
     type: 'text',
     name: 't',
     value: '0:00',
@@ -12,6 +35,10 @@ export function framePanel(v: VideoContext): HTMLElement {
     required: true,
     autocomplete: 'off',
   });
+}
+
+export function framePanel(v: VideoContext): HTMLElement {
+  const time = timeInput();
   const width = h(
     'select',
     { name: 'width' },
@@ -49,25 +76,7 @@ export function framePanel(v: VideoContext): HTMLElement {
       message.info(
         f.cached ? 'Served from storage: no credits charged.' : `Charged ${plural(r.creditsCharged, 'credit')}.`,
       );
-      gallery.prepend(
-        h(
-          'figure',
-          { class: 'frame' },
-          h('img', {
-            src: f.url,
-            alt: `Frame at ${clock(f.t)} of ${v.info.title}`,
-            width: f.width,
-            height: f.height,
-            loading: 'lazy',
-          }),
-          h(
-            'figcaption',
-            null,
-            `${clock(f.t)} · ${f.width}×${f.height}${f.source === 'storyboard' ? ' · low-resolution preview' : ''} · `,
-            h('a', { href: f.url, download: `${v.info.videoId}-${f.t}s.jpg` }, 'Download'),
-          ),
-        ),
-      );
+      gallery.prepend(frameFigure(v, f));
     } catch (err) {
       message.error(explain(err));
     }

@@ -13,6 +13,40 @@ const SOURCE_LABELS = {
   translation: 'translation',
 } as const;
 
+type Message = ReturnType<typeof messageArea>;
+
+/** Fetches the transcript (captions, or speech-to-text followed as a job), hands it to the page and shows it. */
+async function fetchInto(
+  v: VideoContext,
+  hasTracks: boolean,
+  select: HTMLSelectElement,
+  mode: HTMLSelectElement,
+  out: HTMLElement,
+  message: Message,
+) {
+  const generate = mode.value === 'generate';
+  const r = await api.subtitles.get.mutate({
+    videoId: v.info.videoId,
+    lang: hasTracks && !generate ? select.value || undefined : undefined,
+    mode: generate ? 'generate' : 'auto',
+  });
+  let t: Transcript | undefined;
+  if (r.status === 'succeeded') t = r;
+  else {
+    const bar = progressBar('Speech-to-text progress (share of the audio done)');
+    replace(out, bar);
+    t = (await pollJob(r.job.id, bar.set)).transcript;
+  }
+  if (!t) throw new Error('Speech-to-text finished without a transcript.');
+  message.info(
+    t.cached ? 'Served from storage: no credits charged.' : `Charged ${plural(t.creditsCharged, 'credit')}.`,
+  );
+  v.onTranscript(t);
+  const by =
+    t.source === 'speech-to-text' ? `speech-to-text, ${t.model}` : `${t.trackName}, ${SOURCE_LABELS[t.source]}`;
+  replace(out, transcriptView(t.videoId, t.lang, t.segments, `Transcript (${by})`));
+}
+
 export function transcriptPanel(v: VideoContext): HTMLElement {
   const out = h('div');
   const message = messageArea();
@@ -46,29 +80,7 @@ export function transcriptPanel(v: VideoContext): HTMLElement {
     e.preventDefault();
     message.clear();
     try {
-      await busy(button, 'Fetching transcript…', async () => {
-        const generate = mode.value === 'generate';
-        const r = await api.subtitles.get.mutate({
-          videoId: v.info.videoId,
-          lang: hasTracks && !generate ? select.value || undefined : undefined,
-          mode: generate ? 'generate' : 'auto',
-        });
-        let t: Transcript | undefined;
-        if (r.status === 'succeeded') t = r;
-        else {
-          const bar = progressBar('Speech-to-text progress (share of the audio done)');
-          replace(out, bar);
-          t = (await pollJob(r.job.id, bar.set)).transcript;
-        }
-        if (!t) throw new Error('Speech-to-text finished without a transcript.');
-        message.info(
-          t.cached ? 'Served from storage: no credits charged.' : `Charged ${plural(t.creditsCharged, 'credit')}.`,
-        );
-        v.onTranscript(t);
-        const by =
-          t.source === 'speech-to-text' ? `speech-to-text, ${t.model}` : `${t.trackName}, ${SOURCE_LABELS[t.source]}`;
-        replace(out, transcriptView(t.videoId, t.lang, t.segments, `Transcript (${by})`));
-      });
+      await busy(button, 'Fetching transcript…', () => fetchInto(v, hasTracks, select, mode, out, message));
     } catch (err) {
       message.error(explain(err));
     }
