@@ -77,6 +77,7 @@ describe('Retry-After', () => {
         start: async () => {},
         work: async () => {},
         stop: async () => {},
+        isRunning: () => false,
         run: async () => {
           throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 7);
         },

@@ -190,6 +190,7 @@ describe('unexpected failures', () => {
       start: async () => {},
       work: async () => {},
       stop: async () => {},
+      isRunning: () => false,
       run: async () => {
         throw dbError();
       },

@@ -44,13 +44,21 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-describe('a minting worker that never returns', { timeout: 60_000 }, () => {
+describe('a minting worker that never returns', { timeout: 120_000 }, () => {
   it('is replaced after the timeout: the next mint is served', async () => {
     const provider = createInProcessTokenProvider({ baseUrl: origin, timeoutMs: 5_000 });
     try {
       await expect(provider.mint('aaaaaaaaaaa')).rejects.toThrow(/longer than/);
       interpreter = INTERPRETER;
-      const next = await provider.mint('bbbbbbbbbbb');
+      // A fresh worker loads jsdom first, which can itself pass the 5 s bound on a loaded machine: a few tries. A
+      // wedged worker would fail every one of them (the old interpreter never returns).
+      let next: Awaited<ReturnType<typeof provider.mint>> | undefined;
+      for (let tries = 0; !next && tries < 4; tries++)
+        next = await provider.mint('bbbbbbbbbbb').catch((err: Error) => {
+          if (!/longer than/.test(err.message)) throw err;
+          return undefined;
+        });
+      if (!next) throw new Error('no mint was served after the wedged worker');
       expect(Buffer.from(next.token, 'base64url').toString('utf8')).toBe('pot|bbbbbbbbbbb');
     } finally {
       await provider.close();

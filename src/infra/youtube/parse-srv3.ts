@@ -55,7 +55,7 @@ export function parseTimedTextXml(body: string): WordedSegment[] {
   if (!isTimedTextXml(body)) throw new Error('not a timedtext XML document');
   const cues: RawCue[] = [];
   // Word timing is a property of the track (an srv3 span with an offset anywhere).
-  const timed = /<s\b[^<>]*(?<![\w:-])t\s*=/.test(body);
+  const timed = /<s\b[^<>]*[^\w:<>-]t\s*=/.test(body);
   for (const [tag, attrText, inner] of elements(body)) {
     const attrs = attributes(attrText);
     // srv1 <text start dur> is in seconds; srv2 <text t d> and srv3 <p t d> in milliseconds.
@@ -77,7 +77,8 @@ export function parseTimedTextXml(body: string): WordedSegment[] {
 
 // A span's text ends at the next tag: linear, and <s> holds no markup of its own.
 const SPAN = /<s\b([^<>]*)>([^<]*)<\/s\s*>/g;
-const OFFSET = /(?<![\w:-])t\s*=\s*["'](\d{1,9})["']/;
+// No lookbehind: recheck proves patterns without one exactly (its fuzzer, used otherwise, is not deterministic).
+const OFFSET = /(?:^|[^\w:-])t\s*=\s*["'](\d{1,9})["']/;
 
 /** The <s> spans of a <p>, as pieces with their offsets. */
 function spansOf(inner: string) {
