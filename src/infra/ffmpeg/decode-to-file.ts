@@ -12,7 +12,7 @@ import { redactUrls } from './redact-urls.ts';
 const BYTES_PER_SECOND = SAMPLE_RATE * 2;
 const FRAME_SAMPLES = Math.round(SAMPLE_RATE * FRAME_SECONDS);
 
-export interface DecodeToFileOptions {
+interface DecodeToFileOptions {
   signal?: AbortSignal;
   onProgress?: (seconds: number) => void;
   env?: NodeJS.ProcessEnv;

@@ -100,39 +100,13 @@ export function createAnthropicLlm(opts: AnthropicLlmOptions): Llm {
     logLevel: 'off',
   });
 
-  async function attempt<T>(req: GenerateRequest<T>, usage: LlmUsage): Promise<T> {
-    const format = zodOutputFormat(req.schema);
-    const message = await client.messages.create(
-      {
-        model: opts.model,
-        max_tokens: req.maxTokens,
-        system: req.system,
-        messages: [{ role: 'user', content: req.prompt }],
-        output_config: { format },
-      },
-      { signal: req.signal },
-    );
-    const u = message.usage;
-    usage.inputTokens += u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
-    usage.outputTokens += u.output_tokens;
-    // Not messages.parse(): we need stop_reason and usage even when the answer does not validate.
-    if (message.stop_reason === 'max_tokens') throw new InvalidAnswer('answer exceeded max_tokens', false);
-    if (message.stop_reason === 'refusal') throw new InvalidAnswer('model refused', false);
-    const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
-    try {
-      return format.parse(text) as T;
-    } catch {
-      throw new InvalidAnswer('answer did not match the schema', true);
-    }
-  }
-
   return {
     model: opts.model,
     async generate<T>(req: GenerateRequest<T>) {
       const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
       for (let n = 0; ; n++) {
         try {
-          const value = await attempt<T>(req, usage);
+          const value = await attempt<T>(client, opts.model, req, usage);
           return { value, usage };
         } catch (e) {
           if (req.signal?.aborted) throw req.signal.reason ?? new ServiceError('LLM_FAILED', 'LLM call cancelled');
@@ -152,4 +126,31 @@ export function createAnthropicLlm(opts: AnthropicLlmOptions): Llm {
       }
     },
   };
+}
+
+/** One call; the tokens it used are added to `usage` even when its answer is turned down. */
+async function attempt<T>(client: Anthropic, model: string, req: GenerateRequest<T>, usage: LlmUsage): Promise<T> {
+  const format = zodOutputFormat(req.schema);
+  const message = await client.messages.create(
+    {
+      model,
+      max_tokens: req.maxTokens,
+      system: req.system,
+      messages: [{ role: 'user', content: req.prompt }],
+      output_config: { format },
+    },
+    { signal: req.signal },
+  );
+  const u = message.usage;
+  usage.inputTokens += u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+  usage.outputTokens += u.output_tokens;
+  // Not messages.parse(): we need stop_reason and usage even when the answer does not validate.
+  if (message.stop_reason === 'max_tokens') throw new InvalidAnswer('answer exceeded max_tokens', false);
+  if (message.stop_reason === 'refusal') throw new InvalidAnswer('model refused', false);
+  const text = message.content.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('');
+  try {
+    return format.parse(text) as T;
+  } catch {
+    throw new InvalidAnswer('answer did not match the schema', true);
+  }
 }

@@ -1,11 +1,12 @@
 import { PgBoss, type Job } from 'pg-boss';
 import { isDatabaseDown } from '../../../db/database-errors.ts';
 import type { Sql } from '../../../db/client.ts';
-import { isServiceError, ServiceError } from '../../domain/errors.ts';
+import { isServiceError } from '../../domain/errors.ts';
 import type { JobOutcome } from '../../domain/work-queue.ts';
 import type { Logger } from '../log/logger.ts';
 import type { Metrics } from '../metrics/metrics.ts';
 import { withGlobalSlot } from './global-slots.ts';
+import { refuseOverAccountShare, refuseWhenSaturated } from './queue-admission.ts';
 
 export type { JobOutcome };
 
@@ -37,7 +38,7 @@ const CHANNEL = 'subtext_job_done';
 /** Connections pg-boss's own pool may open (reported on /metrics). */
 export const QUEUE_POOL_MAX = 4;
 
-export interface JobQueueOptions {
+interface JobQueueOptions {
   url: string;
   sql: Sql;
   log: Logger;
@@ -172,66 +173,6 @@ function jobSubmission({ opts, boss, specs, workerIds, waiters }: QueueState) {
 const DATABASE_WAIT_MS = 30_000;
 
 type Waiters = Map<string, Set<(o: JobOutcome) => void>>;
-
-/**
- * Refused only when the new job would have to wait behind `maxWaiting` others. Joining a job already queued or running
- * under this key adds no work, so it is never refused. The capacity is this instance's concurrency: an estimate when
- * several instances work the queue.
- */
-async function refuseWhenSaturated(sql: Sql, name: string, key: string, concurrency: number, maxWaiting: number) {
-  const { waiting, active, same } = await pressure(sql, name, key);
-  const wouldWait = waiting > 0 || active >= concurrency;
-  if (same === 0 && wouldWait && waiting >= maxWaiting) {
-    throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
-  }
-  // Joining a job already queued or running under this key adds no work, so it is never refused.
-  return { wouldWait, joining: same > 0 };
-}
-
-/**
- * One account's share of a queue: at most QUEUE_MAX_WAITING_PER_ACCOUNT of its jobs queued or running, and of those
- * waiting at most half of QUEUE_MAX_WAITING (rounded up), so one caller's slow work can never fill the waiting budget
- * every other account shares. A limit on the caller's share, not on its credits: 429, not 402.
- */
-async function refuseOverAccountShare(
-  sql: Sql,
-  name: string,
-  account: string,
-  wouldWait: boolean,
-  limits: { perAccount: number; maxWaiting: number },
-) {
-  if (limits.perAccount <= 0) return;
-  const mine = await accountJobs(sql, name, account);
-  const waitingShare = Math.max(1, Math.ceil(limits.maxWaiting / 2));
-  if (mine.live >= limits.perAccount || (wouldWait && mine.waiting >= waitingShare)) {
-    throw new ServiceError(
-      'RATE_LIMITED',
-      `This account already has ${mine.live} jobs of this kind queued or running (at most ${limits.perAccount}, ${waitingShare} of them waiting); retry when one finishes`,
-      5,
-    );
-  }
-}
-
-/** One account's jobs on `name`, waiting and in all (its jobs carry the account as their pg-boss group). */
-async function accountJobs(sql: Sql, name: string, account: string) {
-  const [row] = await sql<{ waiting: number; live: number }[]>`
-    select count(*) filter (where state in ('created', 'retry'))::int as waiting, count(*)::int as live
-    from pgboss.job where name = ${name} and group_id = ${account} and state in ('created', 'retry', 'active')`;
-  return row ?? { waiting: 0, live: 0 };
-}
-
-/**
- * Live counts from the job table. pg-boss's getQueue() counts are a cache its monitor refreshes about once a
- * minute, far too stale to notice a burst filling the queue.
- */
-async function pressure(sql: Sql, name: string, key: string) {
-  const [row] = await sql<{ waiting: number; active: number; same: number }[]>`
-    select count(*) filter (where state in ('created', 'retry'))::int as waiting,
-           count(*) filter (where state = 'active')::int as active,
-           count(*) filter (where singleton_key = ${key})::int as same
-    from pgboss.job where name = ${name} and state in ('created', 'retry', 'active')`;
-  return row ?? { waiting: 0, active: 0, same: 0 };
-}
 
 /** Sends the job, or finds the one already queued or running under `key`; null when that one finished meanwhile. */
 async function sendOrJoin(

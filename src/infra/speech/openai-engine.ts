@@ -54,13 +54,7 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
     maxChunkSeconds: opts.maxChunkSeconds ?? 600,
     languages: null,
     async transcribe(pcm, { language, signal }): Promise<EngineResult> {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(wavFile(pcm, SAMPLE_RATE))], { type: 'audio/wav' }), 'audio.wav');
-      form.append('model', opts.model);
-      form.append('response_format', 'verbose_json');
-      form.append('timestamp_granularities[]', 'segment');
-      form.append('timestamp_granularities[]', 'word');
-      if (language) form.append('language', language.split('-')[0]!.toLowerCase());
+      const form = transcriptionForm(pcm, opts.model, language);
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       let res: Response;
       try {
@@ -89,24 +83,40 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
           'EXTRACTION_FAILED',
           'the speech-to-text server answered something other than verbose_json',
         );
-      const body = parsed.data;
-      // A server that ignores timestamp_granularities gives only text: one segment over the chunk.
-      const segments =
-        body.segments ??
-        (body.text?.trim()
-          ? [{ start: 0, end: body.duration ?? pcm.length / (2 * SAMPLE_RATE), text: body.text }]
-          : []);
-      const words = wordsBySegment(segments, body.words ?? null);
-      return {
-        language: languageCode(body.language ?? language ?? null),
-        segments: segments.map((s, i) => ({
-          start: s.start,
-          end: s.end,
-          text: s.text.trim(),
-          ...(words[i] ? { words: words[i] } : {}),
-        })),
-      };
+      return engineResult(parsed.data, pcm, language);
     },
+  };
+}
+
+function transcriptionForm(pcm: Buffer, model: string, language: string | null | undefined): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(wavFile(pcm, SAMPLE_RATE))], { type: 'audio/wav' }), 'audio.wav');
+  form.append('model', model);
+  form.append('response_format', 'verbose_json');
+  form.append('timestamp_granularities[]', 'segment');
+  form.append('timestamp_granularities[]', 'word');
+  if (language) form.append('language', language.split('-')[0]!.toLowerCase());
+  return form;
+}
+
+function engineResult(
+  body: z.infer<typeof VerboseJson>,
+  pcm: Buffer,
+  language: string | null | undefined,
+): EngineResult {
+  // A server that ignores timestamp_granularities gives only text: one segment over the chunk.
+  const segments =
+    body.segments ??
+    (body.text?.trim() ? [{ start: 0, end: body.duration ?? pcm.length / (2 * SAMPLE_RATE), text: body.text }] : []);
+  const words = wordsBySegment(segments, body.words ?? null);
+  return {
+    language: languageCode(body.language ?? language ?? null),
+    segments: segments.map((s, i) => ({
+      start: s.start,
+      end: s.end,
+      text: s.text.trim(),
+      ...(words[i] ? { words: words[i] } : {}),
+    })),
   };
 }
 

@@ -140,31 +140,12 @@ function sourceContext(opts: YoutubeSourceOptions) {
     visitorData: opts.visitorData,
     signedInCookie: opts.ageGateCookie,
   });
-  const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
-  const tokens = provider
-    ? createTokenCache(provider, {
-        onMint: (m: MintedToken) => opts.onTokenMinted?.(provider.kind, m.path ?? 'provider'),
-      })
-    : undefined;
+  const { provider, tokens } = poTokens(opts);
   const chains = sourceChains(opts, !!tokens);
   const pacer = egressPacer(opts, proxies.identities);
   const captionPacer = egressPacer(opts, proxies.identities, 'captions');
   const retired = createRetiredClients({ log: opts.log, onRetired: opts.onClientRetired });
-  const egress = opts.egress;
-  const chain = (purpose: ChainPurpose): ChainContext => ({
-    innertube: sessions.plain,
-    signedIn: sessions.signedIn,
-    gateFallbacks: opts.gateFallbacks ?? true,
-    fetch: ytFetch,
-    clients: chains[purpose],
-    purpose,
-    log: opts.log,
-    webToken: tokens ? (videoId, identity, signal) => tokens.forVideo(videoId, identity, signal) : undefined,
-    retired,
-    pacer,
-    signedInAllowed: egress ? () => takeSignedIn(egress) : undefined,
-    through: (identity, fn) => egressScope.run(identity, fn),
-  });
+  const chain = chainContexts(opts, { sessions, ytFetch, chains, tokens, retired, pacer });
   const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
   const report = async (client: string, purpose: Purpose, identity: string, kind: OutcomeKind, reason?: string) => {
     await (purpose === 'captions' ? captionPacer : pacer)
@@ -186,6 +167,47 @@ function sourceContext(opts: YoutubeSourceOptions) {
     identities,
     log: opts.log,
   };
+}
+
+/** The operator's token provider (or a static token), behind a cache that notes each mint. */
+function poTokens(opts: YoutubeSourceOptions) {
+  const provider = opts.poTokens ?? (opts.poToken ? createStaticTokenProvider(opts.poToken) : undefined);
+  const tokens = provider
+    ? createTokenCache(provider, {
+        onMint: (m: MintedToken) => opts.onTokenMinted?.(provider.kind, m.path ?? 'provider'),
+      })
+    : undefined;
+  return { provider, tokens };
+}
+
+/** The client chain of each purpose, with what its requests go through. */
+function chainContexts(
+  opts: YoutubeSourceOptions,
+  s: {
+    sessions: ReturnType<typeof createSessions>;
+    ytFetch: typeof fetch;
+    chains: Record<ChainPurpose, string[]>;
+    tokens: ReturnType<typeof poTokens>['tokens'];
+    retired: ChainContext['retired'];
+    pacer: EgressPacer | undefined;
+  },
+): (purpose: ChainPurpose) => ChainContext {
+  const { sessions, ytFetch, chains, tokens, retired, pacer } = s;
+  const egress = opts.egress;
+  return (purpose) => ({
+    innertube: sessions.plain,
+    signedIn: sessions.signedIn,
+    gateFallbacks: opts.gateFallbacks ?? true,
+    fetch: ytFetch,
+    clients: chains[purpose],
+    purpose,
+    log: opts.log,
+    webToken: tokens ? (videoId, identity, signal) => tokens.forVideo(videoId, identity, signal) : undefined,
+    retired,
+    pacer,
+    signedInAllowed: egress ? () => takeSignedIn(egress) : undefined,
+    through: (identity, fn) => egressScope.run(identity, fn),
+  });
 }
 
 /** The signed-in account's budget: a key of its own in the egress store, taken before each request made as it. */

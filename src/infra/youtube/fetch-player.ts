@@ -87,79 +87,129 @@ export async function fetchPlayer(
   signal?: AbortSignal,
   accept: (r: PlayerResult) => Refusal | Promise<Refusal> = () => undefined,
 ): Promise<PlayerResult> {
-  const failures: ServiceError[] = [];
-  let fallback: PlayerResult | undefined;
-  const report = async (client: string, identity: string, kind: OutcomeKind, reason?: string) => {
-    try {
-      await ctx.pacer?.report({ client, purpose: ctx.purpose, identity, kind }, reason);
-    } catch (e) {
-      ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'youtube outcome not recorded');
-    }
+  const chain: ChainRun = {
+    clients: [...ctx.clients],
+    failures: [],
+    gate: { kidsFallbacks: false, ageFallbacks: false },
+    retriesLeft: Math.max(0, (ctx.pacer?.identities.length ?? 1) - 1),
+    report: outcomeReporter(ctx, videoId),
   };
-  let retriesLeft = Math.max(0, (ctx.pacer?.identities.length ?? 1) - 1);
-  const clients = [...ctx.clients];
-  const gate: Gate = { kidsFallbacks: false, ageFallbacks: false };
+  const { clients, failures } = chain;
   for (let i = 0; i < clients.length; i++) {
     const client = clients[i]!;
     signal?.throwIfAborted();
-    const base = baseName(client);
-    if (ctx.retired?.has(base)) {
-      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, YouTube retired its version`));
-      continue;
-    }
-    // WEB, MWEB need a token; WEB_EMBEDDED takes one when it can be had. The signed-in clients are asked without one:
-    // a minted token is bound to an anonymous page session, not to the account's.
-    const needsToken = WEB_CLIENTS.has(client);
-    if (needsToken && !ctx.webToken) {
-      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
-      await report(client, NO_IDENTITY, 'no_token');
-      continue;
-    }
-    // The operator's account is asked only within its own hourly budget, whoever asks and however often.
-    if (client.endsWith(SIGNED_IN) && ctx.signedInAllowed && !(await ctx.signedInAllowed())) {
-      failures.push(
-        new ServiceError('EXTRACTION_FAILED', `${client}: skipped, the signed-in identity's budget is spent`),
-      );
-      continue;
-    }
-    const identity = await takeIdentity(ctx, failures);
-    // The token is minted through the identity the player request leaves from: it is bound to that session.
-    const minted = takesWebToken(client) ? await mintFor(ctx, videoId, client, identity, signal) : undefined;
-    if (needsToken && !minted) {
-      failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
-      await report(client, identity, 'no_token');
-      continue;
-    }
+    const ready = await readyToAsk(ctx, chain, videoId, client, signal);
+    if (!ready) continue;
+    const { identity, minted } = ready;
     const run = () =>
       client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, minted, signal);
     const attempt = ctx.through ? await ctx.through(identity, run) : await run();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
       const refusal = await accept(result);
-      await report(client, identity, refusal?.kind ?? 'served', refusal?.reason);
+      await chain.report(client, identity, refusal?.kind ?? 'served', refusal?.reason);
       if (!refusal) return result;
-      fallback ??= result;
+      chain.fallback ??= result;
       failures.push(new ServiceError('EXTRACTION_FAILED', refusal.reason));
     } else {
-      await report(client, identity, attempt.kind, attempt.error.message);
-      if (ctx.gateFallbacks && followGate(ctx, gate, clients, i, attempt)) continue;
-      if (attempt.final) throw attempt.error;
-      failures.push(attempt.error);
-      // The host does not resolve: every other client (and a retry a second later) would fail the same way.
-      if (attempt.unreachable)
-        throw new ServiceError('EXTRACTION_FAILED', chainError(failures).message, undefined, { final: true });
-      // The identity was refused, not the client: ask the same client again from another identity.
-      if (ctx.pacer?.movesOn(attempt.kind) && retriesLeft > 0) {
-        retriesLeft--;
-        i--;
-      }
+      const next = await afterFailure(ctx, chain, i, identity, attempt);
+      if (next === 'gate') continue;
+      if (next === 'again') i--;
     }
     ctx.log?.debug({ videoId, client, identity, reason: failures.at(-1)?.message }, 'youtube client fell through');
   }
   // Usable metadata beats an error: the caller learns about the captions when it downloads them.
-  if (fallback) return fallback;
-  if (gate.ageGate) throw gate.ageGate;
+  if (chain.fallback) return chain.fallback;
+  if (chain.gate.ageGate) throw chain.gate.ageGate;
   throw chainError(failures);
+}
+
+type Report = (client: string, identity: string, kind: OutcomeKind, reason?: string) => Promise<void>;
+
+/** One walk down the client chain: the clients still to ask (fallbacks join it), and what was met so far. */
+interface ChainRun {
+  clients: string[];
+  failures: ServiceError[];
+  /** The first OK answer `accept` turned down. */
+  fallback?: PlayerResult;
+  gate: Gate;
+  /** Asks of the same client again from another identity, after a refusal about the identity. */
+  retriesLeft: number;
+  report: Report;
+}
+
+function outcomeReporter(ctx: ChainContext, videoId: string): Report {
+  return async (client, identity, kind, reason) => {
+    try {
+      await ctx.pacer?.report({ client, purpose: ctx.purpose, identity, kind }, reason);
+    } catch (e) {
+      ctx.log?.warn({ videoId, client, err: messageOf(e) }, 'youtube outcome not recorded');
+    }
+  };
+}
+
+/** The identity to ask `client` from and the token it carries; undefined (the reason noted) when it is skipped. */
+async function readyToAsk(
+  ctx: ChainContext,
+  { failures, report }: ChainRun,
+  videoId: string,
+  client: string,
+  signal?: AbortSignal,
+): Promise<{ identity: string; minted: MintedToken | undefined } | undefined> {
+  if (ctx.retired?.has(baseName(client))) {
+    failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, YouTube retired its version`));
+    return undefined;
+  }
+  // WEB, MWEB need a token; WEB_EMBEDDED takes one when it can be had. The signed-in clients are asked without one:
+  // a minted token is bound to an anonymous page session, not to the account's.
+  const needsToken = WEB_CLIENTS.has(client);
+  if (needsToken && !ctx.webToken) {
+    failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+    await report(client, NO_IDENTITY, 'no_token');
+    return undefined;
+  }
+  // The operator's account is asked only within its own hourly budget, whoever asks and however often.
+  if (client.endsWith(SIGNED_IN) && ctx.signedInAllowed && !(await ctx.signedInAllowed())) {
+    failures.push(
+      new ServiceError('EXTRACTION_FAILED', `${client}: skipped, the signed-in identity's budget is spent`),
+    );
+    return undefined;
+  }
+  const identity = await takeIdentity(ctx, failures);
+  // The token is minted through the identity the player request leaves from: it is bound to that session.
+  const minted = takesWebToken(client) ? await mintFor(ctx, videoId, client, identity, signal) : undefined;
+  if (needsToken && !minted) {
+    failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, no PO token could be minted for it`));
+    await report(client, identity, 'no_token');
+    return undefined;
+  }
+  return { identity, minted };
+}
+
+/**
+ * Reports a failed attempt and throws when it ends the chain. Else 'gate' (the gate fallbacks go on from here),
+ * 'again' (the same client from another identity) or 'on' (the next client).
+ */
+async function afterFailure(
+  ctx: ChainContext,
+  chain: ChainRun,
+  i: number,
+  identity: string,
+  attempt: Failure,
+): Promise<'gate' | 'again' | 'on'> {
+  await chain.report(chain.clients[i]!, identity, attempt.kind, attempt.error.message);
+  if (ctx.gateFallbacks && followGate(ctx, chain.gate, chain.clients, i, attempt)) return 'gate';
+  if (attempt.final) throw attempt.error;
+  chain.failures.push(attempt.error);
+  // The host does not resolve: every other client (and a retry a second later) would fail the same way.
+  if (attempt.unreachable)
+    throw new ServiceError('EXTRACTION_FAILED', chainError(chain.failures).message, undefined, { final: true });
+  // The identity was refused, not the client: ask the same client again from another identity.
+  if (ctx.pacer?.movesOn(attempt.kind) && chain.retriesLeft > 0) {
+    chain.retriesLeft--;
+    return 'again';
+  }
+  return 'on';
 }
 
 interface Gate {

@@ -3,7 +3,7 @@ import { createEgressPacer, type OutcomeKind } from '../../domain/youtube/egress
 import type { EgressOptions } from './create-youtube-source.ts';
 import { egressScope } from './youtube-fetch.ts';
 
-export type PacedListing = <T>(work: () => Promise<T>) => Promise<T>;
+type PacedListing = <T>(work: () => Promise<T>) => Promise<T>;
 
 /** Runs listing calls as they come when there is no egress budget, else each through the pacer. */
 export function createListingPacer(identities: string[], egress: EgressOptions | undefined): PacedListing {

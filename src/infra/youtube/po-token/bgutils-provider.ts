@@ -24,37 +24,15 @@ export function createInProcessTokenProvider(settings: {
   const script = new URL(`./bgutils-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url);
   let worker: Worker | undefined;
   let next = 0;
-  const pending = new Map<
-    number,
-    { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; worker: Worker }
-  >();
-  /** Fails the mints `w` was asked for (every one without `w`): a replaced worker's exit is not its successor's. */
-  const failAll = (error: Error, w?: Worker) => {
-    for (const [id, p] of pending) {
-      if (w && p.worker !== w) continue;
-      clearTimeout(p.timer);
-      p.reject(error);
-      pending.delete(id);
-    }
-  };
+  const pending: PendingMints = new Map();
   const start = () => {
     const w = new Worker(script, { workerData: workerSettings });
     w.unref();
-    w.on('message', (answer: WorkerAnswer) => {
-      const p = pending.get(answer.id);
-      if (!p) return;
-      pending.delete(answer.id);
-      clearTimeout(p.timer);
-      if ('error' in answer) p.reject(new Error(`in-process PO token minting failed: ${answer.error}`));
-      else {
-        const { id: _id, expiresAt, ...minted } = answer;
-        p.resolve({ ...minted, expiresAt: new Date(expiresAt) });
-      }
-    });
+    w.on('message', (answer: WorkerAnswer) => settleMint(pending, answer));
     // A crashed worker is replaced on the next mint.
     const gone = (error: Error) => {
       if (worker === w) worker = undefined;
-      failAll(error, w);
+      failMints(pending, error, w);
     };
     w.on('error', (e) => gone(new Error(`in-process PO token worker failed: ${e.message}`)));
     w.on('exit', (code) => gone(new Error(`in-process PO token worker exited (${code})`)));
@@ -83,8 +61,35 @@ export function createInProcessTokenProvider(settings: {
     async close() {
       const w = worker;
       worker = undefined;
-      failAll(new Error('PO token provider closed'));
+      failMints(pending, new Error('PO token provider closed'));
       await w?.terminate();
     },
   };
+}
+
+type PendingMints = Map<
+  number,
+  { resolve: (t: MintedToken) => void; reject: (e: Error) => void; timer: NodeJS.Timeout; worker: Worker }
+>;
+
+function settleMint(pending: PendingMints, answer: WorkerAnswer): void {
+  const p = pending.get(answer.id);
+  if (!p) return;
+  pending.delete(answer.id);
+  clearTimeout(p.timer);
+  if ('error' in answer) p.reject(new Error(`in-process PO token minting failed: ${answer.error}`));
+  else {
+    const { id: _id, expiresAt, ...minted } = answer;
+    p.resolve({ ...minted, expiresAt: new Date(expiresAt) });
+  }
+}
+
+/** Fails the mints `w` was asked for (every one without `w`): a replaced worker's exit is not its successor's. */
+function failMints(pending: PendingMints, error: Error, w?: Worker): void {
+  for (const [id, p] of pending) {
+    if (w && p.worker !== w) continue;
+    clearTimeout(p.timer);
+    p.reject(error);
+    pending.delete(id);
+  }
 }
