@@ -3,7 +3,7 @@ import { withCallback } from '../job-callback.ts';
 import { RequestArticleInput, RequestArticleOutput } from '../../domain/articles/request-article-schemas.ts';
 import { requestArticle } from '../../domain/articles/request-article.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
-import { requestArticleText } from '../mcp-text.ts';
+import { requestArticleText } from '../mcp-text/articles.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { credits, hourlyPrice, PER_STARTED_HOUR, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
 

@@ -1,6 +1,6 @@
 import { getArticle, GetArticleInput } from '../../domain/articles/get-article.ts';
 import { Article } from '../../domain/articles/schemas.ts';
-import { articleMarkdown } from '../mcp-text.ts';
+import { articleMarkdown } from '../mcp-text/articles.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const getArticleProcedure = keyedProcedure

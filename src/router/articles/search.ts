@@ -1,5 +1,5 @@
 import { searchArticles, SearchArticlesInput, SearchArticlesOutput } from '../../domain/articles/search-articles.ts';
-import { searchText } from '../mcp-text.ts';
+import { articleSearchText } from '../mcp-text/articles.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const searchArticlesProcedure = keyedProcedure
@@ -24,7 +24,7 @@ export const searchArticlesProcedure = keyedProcedure
         'Search articles already generated on the service (by summarize_video). Args: query (words or "phrases"), optional category, lang, limit (1-50), and cursor (nextCursor of the previous page, same query and filters) or page (from 1). Returns total, totalPages, hasMore, nextCursor and results with id, videoId, title, summary, tags; get the whole article with its id. Free.',
       readOnly: true,
       idempotent: true,
-      text: searchText,
+      text: articleSearchText,
     },
   })
   .input(SearchArticlesInput)

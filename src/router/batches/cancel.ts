@@ -2,7 +2,7 @@ import { cancelBatch } from '../../domain/batches/cancel-batch.ts';
 import { Batch, BatchIdInput } from '../../domain/batches/schemas.ts';
 import { batchPorts } from '../../domain/batches/batch-sources.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { batchText } from './batch-text.ts';
+import { batchText } from '../mcp-text/batches.ts';
 
 export const cancelBatchProcedure = keyedProcedure
   .meta({

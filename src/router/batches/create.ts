@@ -9,7 +9,7 @@ import {
 } from '../../domain/pricing/prices.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { createBatchDeps } from './batch-deps.ts';
-import { batchText } from './batch-text.ts';
+import { batchText } from '../mcp-text/batches.ts';
 
 const P = BATCH_VIDEO_PRICES;
 const T = P.transcript;

@@ -1,6 +1,7 @@
 import { SingleFrame, SingleFrameInput } from '../../domain/frames/schemas.ts';
 import { getSingleFrame } from '../../domain/frames/single-frame.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { frameCaption } from '../mcp-text/frames.ts';
 import { credits, FRAME_PRICE } from '../../domain/pricing/prices.ts';
 
 /** Served over REST by a plain route (GET /videos/{videoId}/frame answers the image bytes), and over MCP as an image. */
@@ -16,7 +17,7 @@ export const getFrameProcedure = keyedProcedure
       image: (f) => ({
         base64: f.base64,
         mimeType: f.mimeType,
-        caption: `Frame of ${f.videoId} at ${f.t} s (${f.width}x${f.height}, ${f.source}); ${f.creditsCharged} credits charged. URL valid 24 h: ${f.url}`,
+        caption: frameCaption(f),
       }),
     },
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
 import { getJob, GetJobInput, JobWithResult } from '../../domain/jobs/get-job.ts';
-import { jobText } from '../mcp-text.ts';
+import { jobText } from '../mcp-text/jobs.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const getJobProcedure = keyedProcedure

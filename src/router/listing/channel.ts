@@ -3,7 +3,7 @@ import { ChannelPage, ListChannelInput } from '../../domain/listing/schemas.ts';
 import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { listingDeps } from './listing-deps.ts';
-import { channelText } from './listing-text.ts';
+import { channelText } from '../mcp-text/listing.ts';
 
 export const listChannelProcedure = keyedProcedure
   .meta({

@@ -3,7 +3,7 @@ import { ListPlaylistInput, PlaylistPage } from '../../domain/listing/schemas.ts
 import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { listingDeps } from './listing-deps.ts';
-import { playlistText } from './listing-text.ts';
+import { playlistText } from '../mcp-text/listing.ts';
 
 export const listPlaylistProcedure = keyedProcedure
   .meta({

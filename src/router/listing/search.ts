@@ -3,7 +3,7 @@ import { SearchPage, SearchVideosInput } from '../../domain/listing/schemas.ts';
 import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { listingDeps } from './listing-deps.ts';
-import { searchText } from './listing-text.ts';
+import { videoSearchText } from '../mcp-text/listing.ts';
 
 export const searchVideosProcedure = keyedProcedure
   .meta({
@@ -25,7 +25,7 @@ export const searchVideosProcedure = keyedProcedure
       readOnly: true,
       idempotent: true,
       openWorld: true,
-      text: searchText,
+      text: videoSearchText,
     },
     errors: ['INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED'],
   })

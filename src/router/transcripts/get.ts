@@ -1,12 +1,12 @@
 import { getTranscript } from '../../domain/transcripts/get-transcript.ts';
 import { GetTranscriptInput, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
-import { MCP_PAGE_SEGMENTS, transcriptAnswerText } from '../mcp-text.ts';
+import { MCP_PAGE_SEGMENTS, transcriptAnswerText } from '../mcp-text/transcripts.ts';
 import { storedOutput } from '../stored-output.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { credits, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
-import { withJobCallback } from '../job-callback.ts';
+import { withCallback } from '../job-callback.ts';
 
 export const getTranscriptProcedure = keyedProcedure
   .meta({
@@ -59,7 +59,7 @@ export const getTranscriptProcedure = keyedProcedure
   .input(GetTranscriptInput.extend({ callbackUrl: CallbackUrl }))
   .output(storedOutput(TranscriptAnswer))
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) => {
-    const out = await withJobCallback(ctx, callbackUrl, () =>
+    const out = await withCallback(ctx, callbackUrl, () =>
       getTranscript(
         ctx.deps,
         { caller: ctx.caller, requestId: ctx.requestId },

@@ -5,6 +5,7 @@ import { type TranslateAnswer, TranslateInput, TranslateOutput } from '../../dom
 import { acceptedUnlessDone } from '../accepted-job.ts';
 import { storedOutput } from '../stored-output.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { translationSummary } from '../mcp-text/transcripts.ts';
 import { credits, hourlyPrice, PER_STARTED_HOUR } from '../../domain/pricing/prices.ts';
 
 export const translateTranscriptProcedure = keyedProcedure
@@ -31,10 +32,7 @@ export const translateTranscriptProcedure = keyedProcedure
         'If the answer has status "queued" or "running" instead of a translation, the work continues in the background: call get_job with job.id (every few seconds) until status is "succeeded" and read result.translation.',
       idempotent: true,
       openWorld: true,
-      summarize: (o) =>
-        o.translation
-          ? `${o.translation.segmentCount} segments translated ${o.translation.sourceLang} -> ${o.translation.targetLang}; ${o.creditsCharged} credits charged${o.cached ? ' (cached)' : ''}.`
-          : `Translation ${o.status} (progress ${Math.round(o.job.progress * 100)}%). Call get_job with id "${o.job.id}" until status is succeeded.`,
+      summarize: translationSummary,
     },
     acceptedAsJob: true,
     errors: ['TRANSCRIPT_NOT_FOUND', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDITS', 'LLM_FAILED'],

@@ -1,5 +1,5 @@
 import { getVideoInfo, VideoIdInput, VideoInfo } from '../../domain/video/video-queries.ts';
-import { videoInfoText } from '../mcp-text.ts';
+import { videoInfoText } from '../mcp-text/videos.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const getVideoInfoProcedure = keyedProcedure

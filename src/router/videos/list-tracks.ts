@@ -1,5 +1,5 @@
 import { listTracks, TrackList, VideoIdInput } from '../../domain/video/video-queries.ts';
-import { trackListText } from '../mcp-text.ts';
+import { trackListText } from '../mcp-text/videos.ts';
 import { keyedProcedure } from '../trpc.ts';
 
 export const listTracksProcedure = keyedProcedure
