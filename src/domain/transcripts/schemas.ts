@@ -7,6 +7,8 @@ import { TranscriptSegment, WordTiming } from './words.ts';
 
 /** Segments per page: large enough for a three-hour talk in one answer, small enough to bound one. */
 export const MAX_PAGE_SEGMENTS = 5000;
+/** An agent's context is precious: MCP answers transcripts in pages of this many segments unless told otherwise. */
+export const MCP_PAGE_SEGMENTS = 300;
 
 export const LANG_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
 export const LangCode = z
@@ -78,7 +80,9 @@ export const GetTranscriptInput = z.object({
     .min(1)
     .max(MAX_PAGE_SEGMENTS)
     .optional()
-    .describe(`Segments per page, 1-${MAX_PAGE_SEGMENTS}. Default: all of them (REST, tRPC); 300 on MCP`),
+    .describe(
+      `Segments per page, 1-${MAX_PAGE_SEGMENTS}. Default: all of them (REST, tRPC); ${MCP_PAGE_SEGMENTS} on MCP`,
+    ),
   words: z
     .boolean()
     .optional()

@@ -2,6 +2,7 @@
 import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { channelText } from '../mcp-text/listing.ts';
 import type { Meta } from '../trpc.ts';
+import { LISTING_CACHE_MINUTES } from '../../domain/listing/listing-cache.ts';
 
 export const listChannelMeta: Meta = {
   openapi: {
@@ -12,7 +13,7 @@ export const listChannelMeta: Meta = {
     description:
       'The videos of a YouTube channel’s Videos, Shorts or Live tab (`tab`, default videos), newest first as YouTube orders them (about 30 a page, 48 for Shorts), each with `videoId`, `title`, `duration`, `published` and `thumbnail`. ' +
       'The first page also has the channel: `name`, `handle`, `description`, `subscriberCountText`, `avatar`. Give `url` (`/@handle`, `/channel/UC...`, `/c/name`, `/user/name`) or `channelId` (UC... or @handle). ' +
-      `Pass \`nextCursor\` back as \`cursor\` (with the same channel and tab) for the next page; null on the last. ${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; cached pages (5 minutes) are free.`,
+      `Pass \`nextCursor\` back as \`cursor\` (with the same channel and tab) for the next page; null on the last. ${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; cached pages (${LISTING_CACHE_MINUTES} minutes) are free.`,
   },
   mcp: {
     name: 'list_channel_videos',

@@ -2,6 +2,7 @@
 import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { playlistText } from '../mcp-text/listing.ts';
 import type { Meta } from '../trpc.ts';
+import { LISTING_CACHE_MINUTES } from '../../domain/listing/listing-cache.ts';
 
 export const listPlaylistMeta: Meta = {
   openapi: {
@@ -12,7 +13,7 @@ export const listPlaylistMeta: Meta = {
     description:
       'The videos of a YouTube playlist in playlist order (YouTube serves 100 a page), each with `videoId`, `title`, `duration` (seconds), `published` (as YouTube words it, when shown) and `thumbnail`; the first page also has the playlist’s title, author and video count. ' +
       'Give `url` (`/playlist?list=...` or a watch URL with `list=`) or `playlistId`. Pass `nextCursor` back as `cursor` for the next page; it is null on the last. ' +
-      `${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; a page fetched in the last 5 minutes is served from cache for free.`,
+      `${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; a page fetched in the last ${LISTING_CACHE_MINUTES} minutes is served from cache for free.`,
   },
   mcp: {
     name: 'list_playlist_videos',

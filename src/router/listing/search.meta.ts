@@ -2,6 +2,7 @@
 import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { videoSearchText } from '../mcp-text/listing.ts';
 import type { Meta } from '../trpc.ts';
+import { LISTING_CACHE_MINUTES } from '../../domain/listing/listing-cache.ts';
 
 export const searchVideosMeta: Meta = {
   openapi: {
@@ -11,7 +12,7 @@ export const searchVideosMeta: Meta = {
     summary: 'Search YouTube videos, page by page',
     description:
       'YouTube search results (videos only) for `query`, about 20-30 a page, each with `videoId`, `title`, `duration`, `published` and `thumbnail`. ' +
-      `Pass \`nextCursor\` back as \`cursor\` with the same query for more. ${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; cached pages (5 minutes) are free. ` +
+      `Pass \`nextCursor\` back as \`cursor\` with the same query for more. ${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; cached pages (${LISTING_CACHE_MINUTES} minutes) are free. ` +
       'This searches YouTube; GET /articles searches the articles stored here.',
   },
   mcp: {

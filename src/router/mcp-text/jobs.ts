@@ -3,7 +3,8 @@ import type { JobWithResult } from '../../domain/jobs/get-job.ts';
 import { toCiteLines } from '../../domain/transcripts/formats.ts';
 import { articleMarkdown } from './articles.ts';
 import { chargedText, plural } from './shared.ts';
-import { MCP_PAGE_SEGMENTS, transcriptText } from './transcripts.ts';
+import { MCP_PAGE_SEGMENTS } from '../../domain/transcripts/schemas.ts';
+import { transcriptText } from './transcripts.ts';
 
 export function jobText(j: JobWithResult): string {
   if (j.status === 'failed') return `Job ${j.id} failed: ${j.error?.code} ${j.error?.message}`;

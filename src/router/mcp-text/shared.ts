@@ -1,10 +1,11 @@
 // What the MCP texts share: counts, what was charged, how to follow a job, bounded text.
+import { credits } from '../../domain/pricing/prices.ts';
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "2 credits charged", "0 credits charged (stored, free)": `free` says why nothing was charged, when it was not. */
 export const chargedText = (n: number, free?: 'stored' | 'cached' | false) =>
-  `${plural(n, 'credit')} charged${free ? ` (${free}, free)` : ''}`;
+  `${credits(n)} charged${free ? ` (${free}, free)` : ''}`;
 
 export const watchUrl = (videoId: string) => `https://www.youtube.com/watch?v=${encodeURIComponent(videoId)}`;
 

@@ -6,9 +6,6 @@ import type { Transcript, TranscriptAnswer } from '../../domain/transcripts/sche
 import type { TranslateAnswer } from '../../domain/translations/schemas.ts';
 import { chargedText, plural, pollText } from './shared.ts';
 
-/** An agent's context is precious: MCP answers transcripts in pages of this many segments unless told otherwise. */
-export const MCP_PAGE_SEGMENTS = 300;
-
 function kindOf(t: Transcript): string {
   if (t.source === 'translation') return 'translation made by Subtext';
   if (t.source === 'speech-to-text') return `speech-to-text by Subtext, ${t.engine} ${t.model}`;

@@ -1,7 +1,6 @@
 import { getTranscript } from '../../domain/transcripts/get-transcript.ts';
-import { GetTranscriptInput, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
+import { GetTranscriptInput, MCP_PAGE_SEGMENTS, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
-import { MCP_PAGE_SEGMENTS } from '../mcp-text/transcripts.ts';
 import { storedOutput } from '../stored-output.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
