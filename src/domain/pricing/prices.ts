@@ -1,7 +1,7 @@
 // Every price of the service, in credits. Procedures, their OpenAPI and MCP descriptions, and the website's
 // "this will cost" labels read them from here; docs/api.md's table says OPERATION_COSTS, and
 // test/docs/prices-doc.test.ts checks every price the docs write against this file.
-import type { TranscriptMode } from '../transcripts/schemas.ts';
+import { BATCH_TRANSCRIPT_MODE, type TranscriptMode } from '../transcripts/schemas.ts';
 
 /** A transcript extracted from YouTube; stored ones (and further pages, other formats) are free. */
 export const TRANSCRIPT_PRICE = 2;
@@ -112,7 +112,7 @@ export function batchVideoPrice(
   speechAvailable: boolean,
 ): BatchVideoPrice {
   if (op.type !== 'transcript') return BATCH_VIDEO_PRICES[op.type];
-  const mode = op.mode ?? 'native';
+  const mode = op.mode ?? BATCH_TRANSCRIPT_MODE;
   return BATCH_VIDEO_PRICES.transcript[mode === 'auto' && !speechAvailable ? 'native' : mode];
 }
 
