@@ -17,7 +17,7 @@ import { toCiteLines } from '../domain/transcripts/formats.ts';
 import type { Article } from '../domain/articles/schemas.ts';
 import type { RequestArticleOutput } from '../domain/articles/request-article-schemas.ts';
 import type { SingleFrame } from '../domain/frames/schemas.ts';
-import type { TranscriptAnswer } from '../domain/transcripts/schemas.ts';
+import { MAX_PAGE_SEGMENTS, type TranscriptAnswer } from '../domain/transcripts/schemas.ts';
 import type { JobWithResult } from '../domain/jobs/get-job.ts';
 import type { TranslateOutput } from '../domain/translations/schemas.ts';
 import type { Context } from '../router/context.ts';
@@ -27,8 +27,6 @@ import { INVALID_PARAMS } from './mcp-versions.ts';
 
 /** resources/list answers this many per page; `nextCursor` leads to the next. */
 export const RESOURCES_PAGE = 20;
-/** A transcript resource is read in one operation call, of at most this many segments (the operation's own limit). */
-const TRANSCRIPT_SEGMENTS = 5000;
 /** A read whose content is still being made (a speech-to-text job): ours, outside JSON-RPC's reserved range. */
 const STILL_RUNNING = -31202;
 
@@ -261,7 +259,7 @@ function readerOf({ ctx, accountId, call, note }: ResourceHost): Read {
 }
 
 async function readTranscript(read: Read, uri: URL, videoId: string, lang: string | undefined) {
-  const t = await read(uri, 'get_video_subtitles', { videoId, ...(lang ? { lang } : {}), limit: TRANSCRIPT_SEGMENTS });
+  const t = await read(uri, 'get_video_subtitles', { videoId, ...(lang ? { lang } : {}), limit: MAX_PAGE_SEGMENTS });
   if (t.status !== 'succeeded')
     // A video without captions: speech-to-text runs as a job, as for the tool; once it succeeds the read is free.
     throw new ProtocolError(

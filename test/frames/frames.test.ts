@@ -134,7 +134,7 @@ describe.skipIf(!sharedAvailable)('frames through REST and MCP', () => {
     const image = result.content.find((c: { type: string }) => c.type === 'image');
     expect(image.mimeType).toBe('image/jpeg');
     expect(await secondShown(Buffer.from(image.data, 'base64'))).toBe(53);
-    expect(result.content.find((c: { type: string }) => c.type === 'text').text).toContain('1 credits charged');
+    expect(result.content.find((c: { type: string }) => c.type === 'text').text).toContain('1 credit charged');
     const past: any = await client.callTool({ name: 'get_video_frame', arguments: { videoId: LONG, t: 99_999 } });
     expect(mcpError(past)?.code).toBe('INVALID_REQUEST');
     await client.close();

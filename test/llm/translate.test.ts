@@ -151,7 +151,7 @@ describe('happy', () => {
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.translation.segments).toHaveLength(segments.length);
-    expect(result.content[0].text).toMatch(/5 segments translated en -> ja; 1 credits charged/);
+    expect(result.content[0].text).toMatch(/5 segments translated en -> ja; 1 credit charged/);
     const missing: any = await client.callTool({
       name: 'translate_transcript',
       arguments: { videoId: 'AAAAAAAAAAA', sourceLang: 'en', targetLang: 'ja' },

@@ -128,7 +128,7 @@ async function writeWithLlm(
 /**
  * A structured article about a video in `lang`. Stored articles answer for free (an extractive one is upgraded
  * when an LLM is configured). Otherwise: the transcript (stored, or extracted and charged as subtitles), then the
- * article, charged 1 credit per started hour of video when stored: inline by the extractive generator without an
+ * article, charged hourlyPrice (prices.ts) when stored: inline by the extractive generator without an
  * LLM, else as a job on the `llm` queue waited for up to REQUEST_WAIT_MS.
  */
 export async function requestArticle(
@@ -168,7 +168,7 @@ export async function requestArticle(
 
 /**
  * The transcript to summarize: a stored one in sourceLang (or lang) first; else the track YouTube has in that
- * language (or, without sourceLang, the video's default track), free when stored, else extracted for 2 credits.
+ * language (or, without sourceLang, the video's default track), free when stored, else extracted for TRANSCRIPT_PRICE.
  * The 402 for extraction plus summary comes before anything is extracted.
  */
 async function sourceTranscript(

@@ -6,7 +6,10 @@ import { decodeSearchCursor, encodeSearchCursor, searchScope } from './search-cu
 import type { ArticleSearch } from './ports.ts';
 
 /** Deep pages cost the database more than they are worth: page * limit is capped. */
-const MAX_SEARCH_WINDOW = 10_000;
+export const MAX_SEARCH_WINDOW = 10_000;
+/** Results per page: at most, and when the caller does not say. */
+export const MAX_SEARCH_LIMIT = 50;
+export const DEFAULT_SEARCH_LIMIT = 10;
 
 export const SearchArticlesInput = z.object({
   query: z
@@ -23,8 +26,16 @@ export const SearchArticlesInput = z.object({
     .min(1)
     .max(MAX_SEARCH_WINDOW)
     .default(1)
-    .describe('1-based page number; page * limit <= 10,000. For deep pages follow nextCursor instead'),
-  limit: z.number().int().min(1).max(50).default(10).describe('Results per page, 1-50'),
+    .describe(
+      `1-based page number; page * limit <= ${MAX_SEARCH_WINDOW.toLocaleString('en')}. For deep pages follow nextCursor instead`,
+    ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SEARCH_LIMIT)
+    .default(DEFAULT_SEARCH_LIMIT)
+    .describe(`Results per page, 1-${MAX_SEARCH_LIMIT}`),
   cursor: z
     .string()
     .trim()
@@ -77,7 +88,7 @@ export const SearchArticlesOutput = z.object({
 export type SearchArticlesOutput = z.infer<typeof SearchArticlesOutput>;
 
 export async function searchArticles(search: ArticleSearch, input: SearchArticlesInput): Promise<SearchArticlesOutput> {
-  const limit = input.limit ?? 10;
+  const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
   const query = input.query?.trim() || undefined;
   const scope = searchScope(query, input.category, input.lang);
   const after = input.cursor ? decodeSearchCursor(input.cursor, scope) : undefined;

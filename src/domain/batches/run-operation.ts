@@ -4,7 +4,7 @@ import { requestArticle, type RequestArticlePorts } from '../articles/request-ar
 import { ServiceError } from '../errors.ts';
 import { fetchTranscript } from '../transcripts/fetch-transcript.ts';
 import { getTranscript, type GetTranscriptPorts } from '../transcripts/get-transcript.ts';
-import type { Transcript, TranscriptMode } from '../transcripts/schemas.ts';
+import { BATCH_TRANSCRIPT_MODE, type Transcript, type TranscriptMode } from '../transcripts/schemas.ts';
 import { getJob } from '../jobs/get-job.ts';
 import type { WorkRequest } from '../jobs/llm-jobs.ts';
 import { requestTranslation, type TranslationPorts } from '../translations/request-translation.ts';
@@ -32,7 +32,7 @@ async function transcriptItem(
   videoId: string,
   op: OperationOf<'transcript'>,
 ): Promise<ItemOutcome> {
-  const mode = op.mode ?? 'native';
+  const mode = op.mode ?? BATCH_TRANSCRIPT_MODE;
   const t =
     mode === 'native'
       ? await fetchTranscript(deps, req, { videoId, lang: op.lang, limit: 1 })

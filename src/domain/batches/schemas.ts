@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { ArticleLength } from '../articles/schemas.ts';
 import { ERROR_CODES } from '../errors.ts';
 import { BATCH_VIDEO_PRICES } from '../pricing/prices.ts';
-import { LangCode, TRANSCRIPT_SOURCES, TranscriptMode } from '../transcripts/schemas.ts';
+import {
+  BATCH_TRANSCRIPT_MODE,
+  LangCode,
+  modesText,
+  TRANSCRIPT_SOURCES,
+  TranscriptMode,
+} from '../transcripts/schemas.ts';
 import { ChannelTab } from '../listing/schemas.ts';
 import { CallbackUrl, WebhookDelivery } from '../webhooks/schemas.ts';
 
@@ -18,11 +24,12 @@ const TranscriptOperation = z
       'Language to fetch (as in POST /subtitles); default: each video’s default track',
     ),
     mode: TranscriptMode.optional().describe(
-      'As in POST /subtitles, but the default here is native (captions only), so the up-front check is the captions’ exact price. auto or generate: videos without captions (or every video) are transcribed by speech-to-text, each charged per started minute of audio when its transcript is stored; the batch waits for those jobs (no job to poll per video)',
+      `As in POST /subtitles (${modesText(BATCH_TRANSCRIPT_MODE, '')}), but the default here is ${BATCH_TRANSCRIPT_MODE}, so the up-front check is the captions’ exact price. ` +
+        'auto or generate: videos without captions (or every video) are transcribed by speech-to-text, each charged per started minute of audio when its transcript is stored; the batch waits for those jobs (no job to poll per video)',
     ),
   })
   .describe(
-    `Each video’s transcript, as POST /subtitles (mode native unless given). mode native: ${BATCH_VIDEO_PRICES.transcript.native.note}. mode auto: ${BATCH_VIDEO_PRICES.transcript.auto.note}. mode generate: ${BATCH_VIDEO_PRICES.transcript.generate.note}.`,
+    `Each video’s transcript, as POST /subtitles (mode ${BATCH_TRANSCRIPT_MODE} unless given). mode native: ${BATCH_VIDEO_PRICES.transcript.native.note}. mode auto: ${BATCH_VIDEO_PRICES.transcript.auto.note}. mode generate: ${BATCH_VIDEO_PRICES.transcript.generate.note}.`,
   );
 
 const ArticleOperation = z

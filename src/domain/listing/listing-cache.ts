@@ -2,7 +2,8 @@ import { createLruCache } from '../lru-cache.ts';
 import type { SourcePage } from './ports.ts';
 
 /** Listings change as channels upload: pages are kept only briefly. */
-const LISTING_CACHE_TTL_MS = 5 * 60_000;
+export const LISTING_CACHE_MINUTES = 5;
+const LISTING_CACHE_TTL_MS = LISTING_CACHE_MINUTES * 60_000;
 
 export type ListingCache = ReturnType<typeof createListingCache>;
 

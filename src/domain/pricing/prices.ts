@@ -1,5 +1,7 @@
 // Every price of the service, in credits. Procedures, their OpenAPI and MCP descriptions, and the website's
-// "this will cost" labels read them from here.
+// "this will cost" labels read them from here; docs/api.md's table says OPERATION_COSTS, and
+// test/docs/prices-doc.test.ts checks every price the docs write against this file.
+import { BATCH_TRANSCRIPT_MODE, type TranscriptMode } from '../transcripts/schemas.ts';
 
 /** A transcript extracted from YouTube; stored ones (and further pages, other formats) are free. */
 export const TRANSCRIPT_PRICE = 2;
@@ -45,8 +47,8 @@ export const pricedDuration = (videoDuration: number | null | undefined, transcr
 /** The operations a batch runs over each of its videos. */
 export type BatchOperationType = 'transcript' | 'article' | 'translation';
 
-/** The transcript operations' modes (as in POST /subtitles). */
-export type BatchTranscriptMode = 'native' | 'generate' | 'auto';
+/** The transcript operations' modes: POST /subtitles's own (TRANSCRIPT_MODES). */
+export type BatchTranscriptMode = TranscriptMode;
 
 export interface BatchVideoPrice {
   /** Credits the 402 check counts per video. */
@@ -110,6 +112,34 @@ export function batchVideoPrice(
   speechAvailable: boolean,
 ): BatchVideoPrice {
   if (op.type !== 'transcript') return BATCH_VIDEO_PRICES[op.type];
-  const mode = op.mode ?? 'native';
+  const mode = op.mode ?? BATCH_TRANSCRIPT_MODE;
   return BATCH_VIDEO_PRICES.transcript[mode === 'auto' && !speechAvailable ? 'native' : mode];
 }
+
+/**
+ * What each REST operation costs, as the Cost column of docs/api.md's "Operations and prices" table says it (a test
+ * keeps the table equal to this), keyed by method and path without the query.
+ */
+export const OPERATION_COSTS: Record<string, string> = {
+  'POST /api/v1/subtitles': `captions: ${TRANSCRIPT_PRICE} on a cache miss; speech-to-text: ${STT_PRICE_PER_MINUTE} per started minute of audio; 0 when stored`,
+  'GET /api/v1/videos/{videoId}/subtitles': 'the same (one charge per transcript, whichever came first)',
+  'GET /api/v1/videos/{videoId}': 'free',
+  'GET /api/v1/videos/{videoId}/tracks': 'free',
+  'POST /api/v1/frames': `${FRAME_PRICE} per frame newly captured`,
+  'GET /api/v1/videos/{videoId}/frame': `${FRAME_PRICE} per frame newly captured`,
+  'POST /api/v1/transcripts/translate': `${PER_STARTED_HOUR} per started hour of video`,
+  'POST /api/v1/summaries': `${PER_STARTED_HOUR} per started hour (+${TRANSCRIPT_PRICE} if the transcript must be extracted)`,
+  'GET /api/v1/articles': 'free',
+  'GET /api/v1/articles/{id}': 'free',
+  'GET /api/v1/jobs/{id}': 'free',
+  'GET /api/v1/playlists/videos': `${LISTING_PAGE_PRICE} per page fetched from YouTube, cached pages free`,
+  'GET /api/v1/channels/videos': `${LISTING_PAGE_PRICE} per page fetched, cached pages free`,
+  'GET /api/v1/youtube/search': `${LISTING_PAGE_PRICE} per page fetched, cached pages free`,
+  'POST /api/v1/batches':
+    `per video that succeeds, as its single-video operation (transcript ${TRANSCRIPT_PRICE} for captions or ` +
+    `${STT_PRICE_PER_MINUTE} per started minute of audio for speech-to-text, article or translation ` +
+    `${PER_STARTED_HOUR} per started hour + ${TRANSCRIPT_PRICE} for an extracted transcript; 0 when stored); failures free`,
+  'GET /api/v1/batches/{id}': 'free',
+  'POST /api/v1/batches/{id}/cancel': 'free (cancelled videos are never charged)',
+  'GET /api/v1/credits': 'free',
+};

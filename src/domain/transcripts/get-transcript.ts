@@ -7,7 +7,7 @@ import { loadVideoForPayer } from '../video/paid-load.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
 import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
-import type { GetTranscriptRequest, TranscriptPageAnswer } from './schemas.ts';
+import { DEFAULT_TRANSCRIPT_MODE, type GetTranscriptRequest, type TranscriptPageAnswer } from './schemas.ts';
 
 export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
 
@@ -16,7 +16,7 @@ export async function getTranscript(
   req: WorkRequest,
   input: GetTranscriptRequest,
 ): Promise<TranscriptPageAnswer> {
-  const mode = input.mode ?? 'auto';
+  const mode = input.mode ?? DEFAULT_TRANSCRIPT_MODE;
   // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
   const videoId = await resolveVideoRef(deps, input, req.caller.accountId);
   const view = { ...input, url: undefined, videoId };

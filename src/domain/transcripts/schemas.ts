@@ -6,7 +6,9 @@ import { TranscriptChapter } from './transcript-chapters.ts';
 import { TranscriptSegment, WordTiming } from './words.ts';
 
 /** Segments per page: large enough for a three-hour talk in one answer, small enough to bound one. */
-const MAX_PAGE_SEGMENTS = 5000;
+export const MAX_PAGE_SEGMENTS = 5000;
+/** An agent's context is precious: MCP answers transcripts in pages of this many segments unless told otherwise. */
+export const MCP_PAGE_SEGMENTS = 300;
 
 export const LANG_PATTERN = /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8}){0,3}$/;
 export const LangCode = z
@@ -46,11 +48,28 @@ export const VideoOrMediaRefInput = {
 };
 
 export const TRANSCRIPT_MODES = ['native', 'generate', 'auto'] as const;
+/** POST /subtitles's mode when none is given; a batch's transcripts default to BATCH_TRANSCRIPT_MODE. */
+export const DEFAULT_TRANSCRIPT_MODE = 'auto' satisfies (typeof TRANSCRIPT_MODES)[number];
+export const BATCH_TRANSCRIPT_MODE = 'native' satisfies (typeof TRANSCRIPT_MODES)[number];
+
+/** What each mode does, written once for every description that lists the modes. */
+const MODE_NOTES: Record<(typeof TRANSCRIPT_MODES)[number], string> = {
+  auto: 'the video’s captions when it has any, else speech-to-text',
+  native: 'captions only (422 NO_SUBTITLES when there are none)',
+  generate: 'always speech-to-text, even when captions exist',
+};
+
+/** The modes, the default first: "`auto` (default): ...; `native`: ...". `quote` marks a mode's name. */
+export function modesText(defaultMode: (typeof TRANSCRIPT_MODES)[number], quote = '`'): string {
+  const order = [defaultMode, ...TRANSCRIPT_MODES.filter((m) => m !== defaultMode)];
+  return order.map((m) => `${quote}${m}${quote}${m === defaultMode ? ' (default)' : ''}: ${MODE_NOTES[m]}`).join('; ');
+}
+
 export const TranscriptMode = z
   .enum(TRANSCRIPT_MODES)
   .describe(
-    'auto (default): the video’s captions when it has any, else speech-to-text. native: captions only (422 NO_SUBTITLES when there are none). ' +
-      'generate: always speech-to-text, even when captions exist. Speech-to-text runs as a job: the answer is 202 with `job` to poll (GET /jobs/{id}) unless the transcript is already stored',
+    `${modesText(DEFAULT_TRANSCRIPT_MODE, '')}. ` +
+      'Speech-to-text runs as a job: the answer is 202 with `job` to poll (GET /jobs/{id}) unless the transcript is already stored',
   );
 export type TranscriptMode = z.infer<typeof TranscriptMode>;
 
@@ -78,7 +97,9 @@ export const GetTranscriptInput = z.object({
     .min(1)
     .max(MAX_PAGE_SEGMENTS)
     .optional()
-    .describe(`Segments per page, 1-${MAX_PAGE_SEGMENTS}. Default: all of them (REST, tRPC); 300 on MCP`),
+    .describe(
+      `Segments per page, 1-${MAX_PAGE_SEGMENTS}. Default: all of them (REST, tRPC); ${MCP_PAGE_SEGMENTS} on MCP`,
+    ),
   words: z
     .boolean()
     .optional()

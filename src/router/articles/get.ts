@@ -1,28 +1,10 @@
 import { getArticle, GetArticleInput } from '../../domain/articles/get-article.ts';
 import { Article } from '../../domain/articles/schemas.ts';
-import { articleMarkdown } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { getArticleMeta } from './get.meta.ts';
 
 export const getArticleProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/articles/{id}',
-      tags: ['articles'],
-      summary: 'One article',
-      description: 'The whole article by id (art_..., from POST /summaries or GET /articles). Free.',
-    },
-    // Not in the spec's tool list, but an agent that found an article with search_articles needs a way to read it.
-    mcp: {
-      name: 'get_article',
-      description:
-        'The whole article (sections with timestamps, key points, tags) by its id (art_...) from search_articles or summarize_video. Free.',
-      readOnly: true,
-      idempotent: true,
-      text: articleMarkdown,
-    },
-    errors: ['ARTICLE_NOT_FOUND'],
-  })
+  .meta(getArticleMeta)
   .input(GetArticleInput)
   .output(Article)
   .query(({ ctx, input }) => getArticle(ctx.deps, ctx.caller.accountId, input));

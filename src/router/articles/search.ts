@@ -1,32 +1,9 @@
 import { searchArticles, SearchArticlesInput, SearchArticlesOutput } from '../../domain/articles/search-articles.ts';
-import { searchText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { searchArticlesMeta } from './search.meta.ts';
 
 export const searchArticlesProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/articles',
-      tags: ['articles'],
-      summary: 'Search generated articles',
-      description:
-        'Full-text search over every article generated on the service (title weighs most, then summary, then tags, key points and sections), best match first; without `query`, newest first. ' +
-        'Filters: `category` (fixed list), `lang` (en also matches en-GB). Paging: `page` >= 1 (default 1), `limit` 1-50 (default 10), page * limit <= 10,000; ' +
-        'the answer carries total, totalPages, hasMore and `nextCursor`, and a page past the end is empty (200). ' +
-        'For deep pages pass `nextCursor` back as `cursor` with the same query, category and lang (and any limit): the next page starts right after the last article shown, ' +
-        'as fast at page 100 as at page 2, and goes on past 10,000 matches; total is the count of the first page. A cursor from another search, or with `page`, is 400. ' +
-        'Any query text is safe: it is parsed as words and phrases, never as syntax. Free.',
-    },
-    mcp: {
-      app: true,
-      name: 'search_articles',
-      description:
-        'Search articles already generated on the service (by summarize_video). Args: query (words or "phrases"), optional category, lang, limit (1-50), and cursor (nextCursor of the previous page, same query and filters) or page (from 1). Returns total, totalPages, hasMore, nextCursor and results with id, videoId, title, summary, tags; get the whole article with its id. Free.',
-      readOnly: true,
-      idempotent: true,
-      text: searchText,
-    },
-  })
+  .meta(searchArticlesMeta)
   .input(SearchArticlesInput)
   .output(SearchArticlesOutput)
   .query(({ ctx, input }) => searchArticles(ctx.deps.search, input));

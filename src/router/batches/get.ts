@@ -2,28 +2,10 @@ import { getBatch } from '../../domain/batches/get-batch.ts';
 import { Batch, BatchIdInput } from '../../domain/batches/schemas.ts';
 import { batchPorts } from '../../domain/batches/batch-sources.ts';
 import { keyedProcedure } from '../trpc.ts';
-import { batchText } from './batch-text.ts';
+import { getBatchMeta } from './get.meta.ts';
 
 export const getBatchProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/batches/{id}',
-      tags: ['batches'],
-      summary: 'A batch’s progress and results',
-      description:
-        'Counts (queued, running, succeeded, failed, cancelled), `progress`, credits charged so far, and per video its status, result (language, segment count; the transcript itself is free from POST /subtitles) or error code and message. ' +
-        '`webhooks` lists the deliveries to `callbackUrl` with every attempt. Only the account that started it can see it (JOB_NOT_FOUND otherwise). Free.',
-    },
-    mcp: {
-      name: 'get_batch',
-      description:
-        'Progress of a batch started with create_batch: counts, credits charged, and one line per finished video (ok with segment count, or the error). Arg: id (bat_...). Free; poll every few seconds while status is "running".',
-      readOnly: true,
-      text: batchText,
-    },
-    errors: ['JOB_NOT_FOUND'],
-  })
+  .meta(getBatchMeta)
   .input(BatchIdInput)
   .output(Batch)
   .query(({ ctx, input }) => getBatch(batchPorts(ctx.deps), ctx.caller.accountId, input.id));

@@ -1,30 +1,11 @@
 import { z } from 'zod';
 import { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
 import { getJob, GetJobInput, JobWithResult } from '../../domain/jobs/get-job.ts';
-import { jobText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { getJobMeta } from './get.meta.ts';
 
 export const getJobProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/jobs/{id}',
-      tags: ['jobs'],
-      summary: 'A job’s status and result',
-      description:
-        'Long translations and summaries, and speech-to-text transcripts (POST /subtitles), answer 202 with a job; poll this (every few seconds) until `status` is succeeded (then `result` holds the translation, article or transcript) or failed (then `error` says why; nothing was charged). ' +
-        '`progress` goes from 0 to 1. Only the account that started the job can see it (JOB_NOT_FOUND otherwise). Free.',
-    },
-    mcp: {
-      name: 'get_job',
-      description:
-        'Status of a background job started by translate_transcript, summarize_video or get_video_subtitles (speech-to-text) when they answered with status "queued" or "running". Arg: id (job_...). ' +
-        'Returns status (queued|running|succeeded|failed), progress 0..1, and when succeeded result.translation, result.article or result.transcript; when failed, error. Free; poll every few seconds.',
-      readOnly: true,
-      text: jobText,
-    },
-    errors: ['JOB_NOT_FOUND'],
-  })
+  .meta(getJobMeta)
   .input(GetJobInput)
   .output(
     JobWithResult.extend({

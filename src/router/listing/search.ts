@@ -1,34 +1,11 @@
 import { searchVideos } from '../../domain/listing/list-videos.ts';
 import { SearchPage, SearchVideosInput } from '../../domain/listing/schemas.ts';
-import { credits, LISTING_PAGE_PRICE } from '../../domain/pricing/prices.ts';
 import { keyedProcedure } from '../trpc.ts';
 import { listingDeps } from './listing-deps.ts';
-import { searchText } from './listing-text.ts';
+import { searchVideosMeta } from './search.meta.ts';
 
 export const searchVideosProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/youtube/search',
-      tags: ['listing'],
-      summary: 'Search YouTube videos, page by page',
-      description:
-        'YouTube search results (videos only) for `query`, about 20-30 a page, each with `videoId`, `title`, `duration`, `published` and `thumbnail`. ' +
-        `Pass \`nextCursor\` back as \`cursor\` with the same query for more. ${credits(LISTING_PAGE_PRICE)} per page fetched from YouTube; cached pages (5 minutes) are free. ` +
-        'This searches YouTube; GET /articles searches the articles stored here.',
-    },
-    mcp: {
-      name: 'search_youtube_videos',
-      description:
-        'Search YouTube for videos: one page (about 20-30 results) per call, a line per video with id, title, duration and age. Args: query; cursor for more results (cursor=nextCursor). ' +
-        `Usually the first page is enough. Costs ${credits(LISTING_PAGE_PRICE)} per page (cached pages free). To search articles already generated here, use search_articles.`,
-      readOnly: true,
-      idempotent: true,
-      openWorld: true,
-      text: searchText,
-    },
-    errors: ['INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED'],
-  })
+  .meta(searchVideosMeta)
   .input(SearchVideosInput)
   .output(SearchPage)
   .query(({ ctx, input }) =>

@@ -1,38 +1,9 @@
 import { getVideoInfo, VideoIdInput, VideoInfo } from '../../domain/video/video-queries.ts';
-import { videoInfoText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { getVideoInfoMeta } from './get-info.meta.ts';
 
 export const getVideoInfoProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/videos/{videoId}',
-      tags: ['videos'],
-      summary: 'Video info',
-      description:
-        'Title, duration (seconds), thumbnails, publish date (ISO 8601), channel, views, live state, description and chapters. Free. ' +
-        '`videoId` may also be a direct media URL (https to an audio or video file or an HLS playlist, percent-encoded in the path) or its `media-...` id: then the info is what ffprobe says (duration, `media.streams`, the title tag as `title`), read under the SSRF rules (public addresses only, no redirects elsewhere, content type sniffed).',
-    },
-    mcp: {
-      name: 'get_video_info',
-      description:
-        'Metadata of a YouTube video: title, duration in seconds, thumbnail URL, publish date, channel, view count, live state, description and chapters. Free. videoId may be an id or a YouTube URL, or a direct https URL of an audio/video file or HLS playlist (then: duration, streams and title as ffprobe reads them).',
-      readOnly: true,
-      idempotent: true,
-      openWorld: true,
-      text: videoInfoText,
-    },
-    errors: [
-      'VIDEO_NOT_FOUND',
-      'VIDEO_AGE_RESTRICTED',
-      'VIDEO_MEMBERS_ONLY',
-      'VIDEO_PAID',
-      'VIDEO_REGION_BLOCKED',
-      'VIDEO_UPCOMING',
-      'VIDEO_UNPLAYABLE',
-      'EXTRACTION_FAILED',
-    ],
-  })
+  .meta(getVideoInfoMeta)
   .input(VideoIdInput)
   .output(VideoInfo)
   .query(({ ctx, input }) => getVideoInfo(ctx.deps, ctx.caller.accountId, input.videoId));

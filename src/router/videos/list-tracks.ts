@@ -1,37 +1,9 @@
 import { listTracks, TrackList, VideoIdInput } from '../../domain/video/video-queries.ts';
-import { trackListText } from '../mcp-text.ts';
 import { keyedProcedure } from '../trpc.ts';
+import { listTracksMeta } from './list-tracks.meta.ts';
 
 export const listTracksProcedure = keyedProcedure
-  .meta({
-    openapi: {
-      method: 'GET',
-      path: '/videos/{videoId}/tracks',
-      tags: ['videos'],
-      summary: 'Subtitle tracks',
-      description:
-        'Every subtitle track of the video: language code, name, auto-generated or manual, translatable, default. Free.',
-    },
-    mcp: {
-      name: 'list_subtitle_tracks',
-      description:
-        'The subtitle languages a YouTube video has: language code, name, whether auto-generated, whether translatable, and which is the default. Free. Use a code from here as lang for get_video_subtitles.',
-      readOnly: true,
-      idempotent: true,
-      openWorld: true,
-      text: trackListText,
-    },
-    errors: [
-      'VIDEO_NOT_FOUND',
-      'VIDEO_AGE_RESTRICTED',
-      'VIDEO_MEMBERS_ONLY',
-      'VIDEO_PAID',
-      'VIDEO_REGION_BLOCKED',
-      'VIDEO_UPCOMING',
-      'VIDEO_UNPLAYABLE',
-      'EXTRACTION_FAILED',
-    ],
-  })
+  .meta(listTracksMeta)
   .input(VideoIdInput)
   .output(TrackList)
   .query(({ ctx, input }) => listTracks(ctx.deps, ctx.caller.accountId, input.videoId));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jobText, requestArticleText } from './mcp-text.ts';
+import { requestArticleText } from './articles.ts';
+import { jobText } from './jobs.ts';
 
 const job = {
   id: 'job_1',

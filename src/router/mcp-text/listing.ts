@@ -2,6 +2,7 @@
 // token), so it is printed once, at the end.
 import type { ChannelPage, ListedVideo, PlaylistPage, SearchPage } from '../../domain/listing/schemas.ts';
 import { clock } from '../../domain/transcripts/formats.ts';
+import { chargedText } from './shared.ts';
 
 const line = (v: ListedVideo, i: number) =>
   `${i + 1}. ${v.videoId} · ${v.title}${v.duration !== null ? ` · ${clock(v.duration)}` : ''}${v.published ? ` · ${v.published}` : ''}`;
@@ -14,7 +15,7 @@ function pageText(
 ): string {
   const lines = [
     ...header,
-    `${o.items.length} videos on this page; ${o.creditsCharged} credit${o.creditsCharged === 1 ? '' : 's'} charged${o.cached ? ' (cached, free)' : ''}.`,
+    `${o.items.length} videos on this page; ${chargedText(o.creditsCharged, o.cached && 'cached')}.`,
     '',
   ];
   lines.push(...o.items.map(line));
@@ -48,6 +49,6 @@ export function channelText(o: ChannelPage): string {
   return pageText(header, o, 'list_channel_videos', `the same channel and tab "${o.tab}"`);
 }
 
-export function searchText(o: SearchPage): string {
+export function videoSearchText(o: SearchPage): string {
   return pageText([`YouTube search results for "${o.query}".`], o, 'search_youtube_videos', 'the same query');
 }

@@ -1,6 +1,7 @@
 // MCP text for a batch: counts and credits first, then one line per video that is done, so a model can see what
 // failed and why without reading 100 JSON objects.
 import type { Batch, BatchItem } from '../../domain/batches/schemas.ts';
+import { chargedText } from './shared.ts';
 
 const READ_BACK = {
   transcript: 'Read a transcript with get_video_subtitles (stored ones are free).',
@@ -27,7 +28,7 @@ function done(i: BatchItem): string {
 export function batchText(b: Batch): string {
   const c = b.counts;
   const lines = [
-    `Batch ${b.id}: ${b.status}; ${c.total} videos: ${c.succeeded} succeeded, ${c.failed} failed, ${c.running} running, ${c.queued} queued, ${c.cancelled} cancelled (${Math.round(b.progress * 100)}% done). ${b.creditsCharged} credits charged.`,
+    `Batch ${b.id}: ${b.status}; ${c.total} videos: ${c.succeeded} succeeded, ${c.failed} failed, ${c.running} running, ${c.queued} queued, ${c.cancelled} cancelled (${Math.round(b.progress * 100)}% done). ${chargedText(b.creditsCharged)}.`,
   ];
   if (b.status === 'running') lines.push(`Call get_batch with id "${b.id}" again in a few seconds to follow it.`);
   const finished = b.items.filter((i) => i.status === 'succeeded' || i.status === 'failed');

@@ -1,0 +1,22 @@
+// The meta of cancel.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
+import { batchText } from '../mcp-text/batches.ts';
+import type { Meta } from '../trpc.ts';
+
+export const cancelBatchMeta: Meta = {
+  openapi: {
+    method: 'POST',
+    path: '/batches/{id}/cancel',
+    tags: ['batches'],
+    summary: 'Cancel a batch',
+    description:
+      'Videos not started yet are cancelled and never charged; videos already running finish (and are charged if they succeed). The batch ends as cancelled once nothing runs. Cancelling again changes nothing. Free.',
+  },
+  mcp: {
+    name: 'cancel_batch',
+    description:
+      'Stop a batch started with create_batch: videos not started are cancelled (free); running ones finish. Arg: id (bat_...).',
+    idempotent: true,
+    text: batchText,
+  },
+  errors: ['JOB_NOT_FOUND'],
+};

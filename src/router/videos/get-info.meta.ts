@@ -1,0 +1,34 @@
+// The meta of get-info.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
+import { videoInfoText } from '../mcp-text/videos.ts';
+import type { Meta } from '../trpc.ts';
+
+export const getVideoInfoMeta: Meta = {
+  openapi: {
+    method: 'GET',
+    path: '/videos/{videoId}',
+    tags: ['videos'],
+    summary: 'Video info',
+    description:
+      'Title, duration (seconds), thumbnails, publish date (ISO 8601), channel, views, live state, description and chapters. Free. ' +
+      '`videoId` may also be a direct media URL (https to an audio or video file or an HLS playlist, percent-encoded in the path) or its `media-...` id: then the info is what ffprobe says (duration, `media.streams`, the title tag as `title`), read under the SSRF rules (public addresses only, no redirects elsewhere, content type sniffed).',
+  },
+  mcp: {
+    name: 'get_video_info',
+    description:
+      'Metadata of a YouTube video: title, duration in seconds, thumbnail URL, publish date, channel, view count, live state, description and chapters. Free. videoId may be an id or a YouTube URL, or a direct https URL of an audio/video file or HLS playlist (then: duration, streams and title as ffprobe reads them).',
+    readOnly: true,
+    idempotent: true,
+    openWorld: true,
+    text: videoInfoText,
+  },
+  errors: [
+    'VIDEO_NOT_FOUND',
+    'VIDEO_AGE_RESTRICTED',
+    'VIDEO_MEMBERS_ONLY',
+    'VIDEO_PAID',
+    'VIDEO_REGION_BLOCKED',
+    'VIDEO_UPCOMING',
+    'VIDEO_UNPLAYABLE',
+    'EXTRACTION_FAILED',
+  ],
+};
