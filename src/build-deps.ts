@@ -92,14 +92,7 @@ async function build(
   await checkPoTokenProvider(poTokens, log);
   const { sql, signingSecret, oauthSecret, blobs } = await openStorage(config, url, embedded);
   const metrics = createMetrics();
-  const queue = createJobQueue({
-    url,
-    sql,
-    log,
-    maxWaiting: config.QUEUE_MAX_WAITING,
-    maxWaitingPerAccount: config.QUEUE_MAX_WAITING_PER_ACCOUNT,
-    metrics,
-  });
+  const queue = jobQueueFor(config, url, sql, log, metrics);
   const lastUsed = createLastUsedRecorder(sql);
   const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   const ffmpegPath = findFfmpeg({ ffmpegPath: config.FFMPEG_PATH, pathEnv: config.PATH }).path;
@@ -142,6 +135,23 @@ async function build(
       (await import('./infra/youtube/youtube-canary.ts')).runYoutubeCanary(yt.youtubeOptions, videoIds, { signal }),
     ...overrides,
   };
+  addCollectors(deps, sql, yt, queue);
+  return runtime(deps, { sql, queue, lastUsed, blobs, poTokens: yt.poTokens, embedded });
+}
+
+function jobQueueFor(config: Config, url: string, sql: Sql, log: Logger, metrics: Metrics) {
+  return createJobQueue({
+    url,
+    sql,
+    log,
+    maxWaiting: config.QUEUE_MAX_WAITING,
+    maxWaitingPerAccount: config.QUEUE_MAX_WAITING_PER_ACCOUNT,
+    metrics,
+  });
+}
+
+/** What /metrics reads at each scrape: database counts, cache sizes, YouTube identities, pool use. */
+function addCollectors(deps: Deps, sql: Sql, yt: ReturnType<typeof youtubeParts>, queue: JobQueue) {
   addScrapeCollectors(deps.metrics, {
     query: metricQueries(sql),
     caches: () => {
@@ -151,7 +161,6 @@ async function build(
     youtubeIdentities: () => yt.egressStore.states(yt.youtube.identities),
     pools: () => poolStats(queue),
   });
-  return runtime(deps, { sql, queue, lastUsed, blobs, poTokens: yt.poTokens, embedded });
 }
 
 /** The database pool, the stored secrets and the blob store, checked: a start that fails here leaves nothing open. */

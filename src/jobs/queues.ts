@@ -28,19 +28,19 @@ const speechExpireSeconds = (c: Pick<Config, 'STT_MAX_SECONDS'>) => 2 * c.STT_MA
 export const speechJobMaxMs = (c: Pick<Config, 'STT_MAX_SECONDS'>) =>
   speechExpireSeconds(c) * (SPEECH_RETRIES + 1) * 1000;
 
-/** Queue definitions; every instance creates them, only workers consume them. */
-export function queueSpecs(
-  c: Pick<
-    Config,
-    | 'EXTRACTION_CONCURRENCY'
-    | 'FRAME_CONCURRENCY'
-    | 'LLM_CONCURRENCY'
-    | 'STT_CONCURRENCY'
-    | 'STT_ACCOUNT_CONCURRENCY'
-    | 'STT_MAX_SECONDS'
-    | 'JOB_EXPIRE_SECONDS'
-  >,
-): QueueSpec[] {
+type QueueConfig = Pick<
+  Config,
+  | 'EXTRACTION_CONCURRENCY'
+  | 'FRAME_CONCURRENCY'
+  | 'LLM_CONCURRENCY'
+  | 'STT_CONCURRENCY'
+  | 'STT_ACCOUNT_CONCURRENCY'
+  | 'STT_MAX_SECONDS'
+  | 'JOB_EXPIRE_SECONDS'
+>;
+
+/** The queues a request's work runs on: extraction, frames, LLM, speech-to-text. */
+function requestWorkQueues(c: QueueConfig): QueueSpec[] {
   return [
     {
       name: EXTRACT_QUEUE,
@@ -73,6 +73,12 @@ export function queueSpecs(
       retryLimit: SPEECH_RETRIES,
       heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
     },
+  ];
+}
+
+/** The queues of work no request waits on: batch items, webhook deliveries, the YouTube canary. */
+function backgroundQueues(c: QueueConfig): QueueSpec[] {
+  return [
     // A batch runs as many videos at once as extraction allows; each video's own extraction goes through EXTRACT_QUEUE,
     // its LLM work through LLM_QUEUE and its speech-to-text through SPEECH_QUEUE, waited for as long as that may take
     // (a dead worker is found by heartbeat). The 600 s cover the video's extraction before it (120 s, 3 attempts).
@@ -93,6 +99,11 @@ export function queueSpecs(
       heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
     },
   ];
+}
+
+/** Queue definitions; every instance creates them, only workers consume them. */
+export function queueSpecs(c: QueueConfig): QueueSpec[] {
+  return [...requestWorkQueues(c), ...backgroundQueues(c)];
 }
 
 /** How long one batch item may run: the longest job it may wait for, and its extraction. */

@@ -64,13 +64,11 @@ const byStart = (a: Unit, b: Unit) => a.start - b.start;
 const topBy = <T>(items: Iterable<T>, n: number, key: (t: T) => number) =>
   [...items].sort((a, b) => key(b) - key(a)).slice(0, n);
 
-export function extractiveArticle(input: ExtractiveInput): ArticleDraft {
-  const spec = ARTICLE_LENGTHS[input.length];
-  const duration = videoLength(input.segments, input.durationSeconds);
-  const windows = sectionWindows(input, duration);
-  const units = toUnits(windows);
+type Window = ReturnType<typeof sectionWindows>[number];
+type Counts = Map<string, number>;
 
-  // Term frequency over the transcript; document frequency over sections (the "documents" of TF-IDF).
+/** Term frequency over the transcript; document frequency over sections (the "documents" of TF-IDF). */
+function termCounts(windows: Window[], units: Unit[]) {
   const tf = new Map<string, number>();
   const df = new Map<string, number>();
   const sectionTf = windows.map(() => new Map<string, number>());
@@ -83,18 +81,32 @@ export function extractiveArticle(input: ExtractiveInput): ArticleDraft {
     }
   }
   const idf = (w: string) => Math.log(1 + windows.length / (df.get(w) ?? 1));
-  // Topic words (frequent overall) and section-specific words both count; long units don't win by length alone.
+  return { tf, sectionTf, idf };
+}
+
+/** Topic words (frequent overall) and section-specific words both count; long units don't win by length alone. */
+function scoreUnits(units: Unit[], tf: Counts, idf: (w: string) => number): void {
   for (const u of units) {
     const distinct = new Set(u.words);
     let sum = 0;
     for (const w of distinct) sum += Math.log(1 + (tf.get(w) ?? 0)) * (0.5 + idf(w));
     u.score = distinct.size >= 3 ? sum / Math.sqrt(u.words.length + 1) : 0;
   }
+}
 
+/** Each window's best units in time order, headed by its chapter title or its three most telling terms. */
+function pickSections(
+  input: ExtractiveInput,
+  windows: Window[],
+  units: Unit[],
+  sectionTf: Counts[],
+  idf: (w: string) => number,
+) {
+  const spec = ARTICLE_LENGTHS[input.length];
   // Many chapters share the length's budget of sentences; each keeps at least one.
   const budget = spec.maxSections * PICKS_PER_SECTION[input.length];
   const picks = Math.max(1, Math.min(PICKS_PER_SECTION[input.length], Math.floor(budget / windows.length)));
-  const sections = windows.map((w, k) => {
+  return windows.map((w, k) => {
     const own = units.filter((u) => u.section === k && u.score > 0);
     const picked = topBy(own, picks, (u) => u.score).sort(byStart);
     const terms = topBy(sectionTf[k] ?? new Map<string, number>(), 3, ([t, n]) => n * idf(t)).map(([t]) => t);
@@ -105,15 +117,31 @@ export function extractiveArticle(input: ExtractiveInput): ArticleDraft {
       text: picked.map((u) => u.text).join(' '),
     };
   });
+}
 
-  const ranked = units.filter((u) => u.score > 0).sort((a, b) => b.score - a.score);
+/** The best-scored units up to the length's word budget. */
+function summaryUnitsOf(ranked: Unit[], summaryWords: number): Unit[] {
   const summaryUnits: Unit[] = [];
   let words = 0;
   for (const u of ranked) {
-    if (words >= spec.summaryWords) break;
+    if (words >= summaryWords) break;
     summaryUnits.push(u);
     words += u.text.split(/\s+/).length;
   }
+  return summaryUnits;
+}
+
+export function extractiveArticle(input: ExtractiveInput): ArticleDraft {
+  const spec = ARTICLE_LENGTHS[input.length];
+  const duration = videoLength(input.segments, input.durationSeconds);
+  const windows = sectionWindows(input, duration);
+  const units = toUnits(windows);
+  const { tf, sectionTf, idf } = termCounts(windows, units);
+  scoreUnits(units, tf, idf);
+  const sections = pickSections(input, windows, units, sectionTf, idf);
+
+  const ranked = units.filter((u) => u.score > 0).sort((a, b) => b.score - a.score);
+  const summaryUnits = summaryUnitsOf(ranked, spec.summaryWords);
   const clip = (s: string) => (s.length > 200 ? `${s.slice(0, 197).trimEnd()}...` : s);
 
   return {

@@ -77,6 +77,40 @@ const add = (a: LlmUsage, b: LlmUsage) => {
   a.outputTokens += b.outputTokens;
 };
 
+/** What the article is written from: the timed transcript, or for a long video notes written window by window. */
+async function materialFor(llm: Llm, input: GenerateArticleInput, duration: number, usage: LlmUsage): Promise<string> {
+  const windowSeconds = input.windowSeconds ?? 1_200;
+  if (duration <= windowSeconds * 1.25) return `Transcript (${input.sourceLang}):\n${timedText(input.segments)}`;
+  const windows = windowsByTime(input.segments, duration, windowSeconds);
+  const notes = await mapLimit(
+    windows,
+    input.concurrency ?? 3,
+    (w, _i, signal) => notesFor(llm, w, input, usage, signal),
+    input.signal,
+  );
+  return (
+    'Notes on the whole video, in order (times in seconds):\n' +
+    notes
+      .flat()
+      .map((n) => `[t=${Math.floor(n.start)}-${Math.ceil(n.end)}] ${n.text}`)
+      .join('\n')
+  );
+}
+
+/** The prompt: the video's title, length and chapters, the length's brief, the sections' rules, then the material. */
+function articlePrompt(input: GenerateArticleInput, duration: number, material: string): string {
+  const chapters = input.chapters ?? [];
+  const chapterList = chapters.length
+    ? `\nChapters: ${chapters.map((c) => `[t=${Math.floor(c.start)}] ${c.title}`).join('; ')}`
+    : '';
+  return (
+    `Write an article about the video "${input.title}" (${Math.round(duration)} seconds long).${chapterList}\n` +
+    `${lengthBrief(input.length, duration, chapters)} Sections are in video order; each has a heading, ` +
+    `start and end in seconds within 0-${Math.ceil(duration)}, and prose text. ` +
+    `Category is one of: ${ArticleCategory.options.join(', ')}.\n\n${material}`
+  );
+}
+
 /**
  * Writes an article with the LLM. Videos longer than one window are summarized window by window (bounded
  * parallelism), then one call writes the article from those notes, so a 3-hour video fits. Sections are
@@ -88,36 +122,8 @@ export async function generateArticle(
 ): Promise<{ article: ArticleDraft; usage: LlmUsage }> {
   const usage: LlmUsage = { inputTokens: 0, outputTokens: 0 };
   const duration = videoLength(input.segments, input.durationSeconds);
-  const chapters = input.chapters ?? [];
-  const windowSeconds = input.windowSeconds ?? 1_200;
   if (!input.segments.length) throw new ServiceError('INVALID_REQUEST', 'The transcript is empty');
-
-  let material: string;
-  if (duration <= windowSeconds * 1.25) {
-    material = `Transcript (${input.sourceLang}):\n${timedText(input.segments)}`;
-  } else {
-    const windows = windowsByTime(input.segments, duration, windowSeconds);
-    const notes = await mapLimit(
-      windows,
-      input.concurrency ?? 3,
-      (w, _i, signal) => notesFor(llm, w, input, usage, signal),
-      input.signal,
-    );
-    material =
-      'Notes on the whole video, in order (times in seconds):\n' +
-      notes
-        .flat()
-        .map((n) => `[t=${Math.floor(n.start)}-${Math.ceil(n.end)}] ${n.text}`)
-        .join('\n');
-  }
-  const chapterList = chapters.length
-    ? `\nChapters: ${chapters.map((c) => `[t=${Math.floor(c.start)}] ${c.title}`).join('; ')}`
-    : '';
-  const base =
-    `Write an article about the video "${input.title}" (${Math.round(duration)} seconds long).${chapterList}\n` +
-    `${lengthBrief(input.length, duration, chapters)} Sections are in video order; each has a heading, ` +
-    `start and end in seconds within 0-${Math.ceil(duration)}, and prose text. ` +
-    `Category is one of: ${ArticleCategory.options.join(', ')}.\n\n${material}`;
+  const base = articlePrompt(input, duration, await materialFor(llm, input, duration, usage));
 
   const attempts = Math.max(1, input.maxAttempts ?? 2);
   for (let n = 1; n <= attempts; n++) {

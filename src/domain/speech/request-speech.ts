@@ -24,21 +24,8 @@ export const speechKey = (videoId: string, lang: string | null) => `stt:${videoI
 
 const baseOf = (lang: string) => lang.toLowerCase().split('-')[0]!;
 
-/**
- * The speech-to-text transcript of a video (in `lang` when given: a hint to the engine, and the stored language).
- * `refusal` is what a missing or unsuitable engine answers: STT_NOT_CONFIGURED for mode=generate, the captions'
- * own NO_SUBTITLES for mode=auto.
- */
-export async function requestSpeech(
-  deps: SpeechRequestPorts,
-  req: WorkRequest,
-  input: GetTranscriptRequest & { videoId: string },
-  refusal?: ServiceError,
-): Promise<TranscriptPageAnswer> {
-  const { videoId } = input;
-  const lang = input.lang ?? null;
-  const stored = await presentStored(deps, input, 0);
-  if (stored) return stored;
+/** The engine, when there is one and it knows `lang`; else `refusal` or the engine's own reason. */
+function usableEngine(deps: SpeechRequestPorts, lang: string | null, refusal: ServiceError | undefined) {
   const speech = deps.speech;
   const refuse = (code: ErrorCode, message: string) => refusal ?? new ServiceError(code, message);
   if (!speech)
@@ -56,7 +43,11 @@ export async function requestSpeech(
       )
     );
   }
+  return speech;
+}
 
+/** The estimated price of transcribing a finished video within STT_MAX_SECONDS, checked against the balance. */
+async function affordableEstimate(deps: SpeechRequestPorts, req: WorkRequest, videoId: string): Promise<number> {
   const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, STT_PRICE_PER_MINUTE);
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
@@ -68,6 +59,26 @@ export async function requestSpeech(
   }
   const estimate = speechPrice(video.info.duration);
   await assertAffordable(deps, req.caller.accountId, estimate, deps.config.DAILY_FREE_CREDITS);
+  return estimate;
+}
+
+/**
+ * The speech-to-text transcript of a video (in `lang` when given: a hint to the engine, and the stored language).
+ * `refusal` is what a missing or unsuitable engine answers: STT_NOT_CONFIGURED for mode=generate, the captions'
+ * own NO_SUBTITLES for mode=auto.
+ */
+export async function requestSpeech(
+  deps: SpeechRequestPorts,
+  req: WorkRequest,
+  input: GetTranscriptRequest & { videoId: string },
+  refusal?: ServiceError,
+): Promise<TranscriptPageAnswer> {
+  const { videoId } = input;
+  const lang = input.lang ?? null;
+  const stored = await presentStored(deps, input, 0);
+  if (stored) return stored;
+  const speech = usableEngine(deps, lang, refusal);
+  const estimate = await affordableEstimate(deps, req, videoId);
 
   const key = speechKey(videoId, lang);
   const task = await runJob(deps, req, {

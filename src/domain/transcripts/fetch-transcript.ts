@@ -2,6 +2,7 @@ import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
+import type { SourceTrack } from '../ports.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { chooseTranscriptTrack, type MatchedBy } from '../video/choose-track.ts';
@@ -65,6 +66,21 @@ export async function fetchTranscript(
   const stored = await readCached(deps, videoId, track.lang, origin);
   if (stored) return present(matchedBy, stored, true, 0);
 
+  const { fresh, charged } = await extractTrack(deps, req, videoId, track, origin);
+  return present(matchedBy, fresh, charged === 0, charged);
+}
+
+/**
+ * The track extracted through the queue (joining an identical extraction if one runs) and read back from storage,
+ * with what this request was charged for it.
+ */
+async function extractTrack(
+  deps: TranscriptPorts,
+  req: TranscriptRequest,
+  videoId: string,
+  track: SourceTrack,
+  origin: Origin,
+): Promise<{ fresh: CachedTranscript; charged: number }> {
   for (let attempt = 0; ; attempt++) {
     await assertAffordable(deps, req.caller.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
     const job: ExtractJob = {
@@ -87,7 +103,7 @@ export async function fetchTranscript(
       const fresh = await readCached(deps, videoId, track.lang, origin);
       if (!fresh) throw new ServiceError('EXTRACTION_FAILED', 'The transcript could not be stored; retry');
       const charged = value?.chargedRequestId === req.requestId ? TRANSCRIPT_PRICE : 0;
-      return present(matchedBy, fresh, charged === 0, charged);
+      return { fresh, charged };
     } catch (err) {
       // We waited on another caller's job, and it failed for want of *their* credits: run our own.
       if (err instanceof ServiceError && err.code === 'INSUFFICIENT_CREDITS' && attempt === 0) continue;

@@ -21,21 +21,8 @@ export interface TranslationPorts extends LlmJobPorts, Pick<Stores, 'transcripts
 export const translationKey = (videoId: string, sourceLang: string, targetLang: string) =>
   `tr:${videoId}:${sourceLang}:${targetLang}`;
 
-/**
- * Translates a stored transcript, keeping every segment's start and end. Order of checks: input (400), stored
- * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits (402),
- * then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
- */
-export async function requestTranslation(
-  deps: TranslationPorts,
-  req: WorkRequest,
-  input: TranslateInput,
-): Promise<TranslateAnswer> {
-  const startedAt = Date.now();
-  const videoId = parseVideoRef({ videoId: input.videoId });
-  await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
-  const sourceLang = normalizeLang(input.sourceLang);
-  const targetLang = normalizeLang(input.targetLang);
+/** The stored transcript to translate: two different languages, a source stored, not already in the target. */
+async function sourceTranscript(deps: TranslationPorts, videoId: string, sourceLang: string, targetLang: string) {
   if (sameLang(sourceLang, targetLang)) {
     throw new ServiceError(
       'INVALID_REQUEST',
@@ -53,6 +40,25 @@ export async function requestTranslation(
   if (sameLang(source.lang, targetLang)) {
     throw new ServiceError('INVALID_REQUEST', `The stored "${sourceLang}" transcript is already in ${source.lang}`);
   }
+  return source;
+}
+
+/**
+ * Translates a stored transcript, keeping every segment's start and end. Order of checks: input (400), stored
+ * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits (402),
+ * then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
+ */
+export async function requestTranslation(
+  deps: TranslationPorts,
+  req: WorkRequest,
+  input: TranslateInput,
+): Promise<TranslateAnswer> {
+  const startedAt = Date.now();
+  const videoId = parseVideoRef({ videoId: input.videoId });
+  await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
+  const sourceLang = normalizeLang(input.sourceLang);
+  const targetLang = normalizeLang(input.targetLang);
+  const source = await sourceTranscript(deps, videoId, sourceLang, targetLang);
   const jobInput = { videoId, sourceLang, targetLang, resolvedSourceLang: source.lang };
 
   const cached = await deps.translations.read(videoId, source.lang, targetLang);
