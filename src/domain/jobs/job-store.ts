@@ -1,8 +1,8 @@
-// A task is one request for long work, owned by the caller's account (GET /jobs/{id} shows it). The tasks that wait
-// on the same queued work share its dedup key (jobKey); the worker moves all of them along together.
+// A job is one request for long work, owned by the caller's account (GET /jobs/{id} shows it; the `tasks` table
+// holds it). The jobs that wait on the same queued work share its dedup key (jobKey); the worker moves them together.
 import type { JobError, JobKind, JobResource, JobStatus } from './schemas.ts';
 
-/** Where a finished task's result lives; read back from its own table when the job is shown. */
+/** Where a finished job's result lives; read back from its own table when the job is shown. */
 export type JobResultRef =
   | { kind: 'translation'; videoId: string; sourceLang: string; targetLang: string }
   | { kind: 'summary'; articleId: string }
@@ -51,14 +51,14 @@ export interface NewJob {
 /** Implemented in src/infra/postgres/jobs.ts. */
 export interface JobStore {
   create(t: NewJob): Promise<JobRow>;
-  /** The task, when it belongs to `accountId`; someone else's id reads as missing. */
+  /** The job, when it belongs to `accountId`; someone else's id reads as missing. */
   read(id: string, accountId: string): Promise<JobRow | null>;
   delete(id: string): Promise<void>;
-  /** Tasks still waiting on the work behind `jobKey`, oldest first. */
+  /** Jobs still waiting on the work behind `jobKey`, oldest first. */
   waiting(jobKey: string): Promise<JobRow[]>;
   setProgress(jobKey: string, progress: number): Promise<void>;
   /**
-   * Every task waiting on `jobKey` succeeds with `result`; `charged` (if any) records the charge, the others were
+   * Every job waiting on `jobKey` succeeds with `result`; `charged` (if any) records the charge, the others were
    * served by the same work for free. Returns the ids it moved.
    */
   succeedAll(
@@ -68,13 +68,13 @@ export interface JobStore {
   ): Promise<string[]>;
   failAll(jobKey: string, error: JobError): Promise<void>;
   /**
-   * Every task of the account's request (created since `since`) still waiting fails with `error`: the request
-   * gave up on it, so its job can no longer pick it to pay. Returns how many moved.
+   * Every job of the account's request (created since `since`) still waiting fails with `error`: the request
+   * gave up on it, so the queued work can no longer pick it to pay. Returns how many moved.
    */
   failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<number>;
-  /** Tasks still queued or running on a job, untouched for `graceSeconds` by the database's clock, oldest first. */
+  /** Jobs still queued or running, untouched for `graceSeconds` by the database's clock, oldest first. */
   stalled(graceSeconds: number, limit: number): Promise<JobRow[]>;
-  /** Settles one task whose work ended without moving it (see reconcileJob in llm-tasks.ts). */
+  /** Settles one job whose work ended without moving it (see reconcileJob in llm-jobs.ts). */
   settle(id: string, outcome: { result: JobResultRef } | { error: JobError }): Promise<void>;
   recordLlmUsage(u: {
     taskId: string;

@@ -1,6 +1,6 @@
-// callbackUrl on translations and summaries: the request registers a waiting delivery for its task; when the task
-// ends (the worker finishing the job, or the request itself when the answer was immediate), the delivery is armed
-// with the event and sent. Arming moves waiting -> pending once, so whoever notices first sends it, once.
+// callbackUrl on translations and articles: the request registers a waiting delivery for its job; when the job
+// ends (the worker finishing the queued work, or the request itself when the answer was immediate), the delivery is
+// armed with the event and sent. Arming moves waiting -> pending once, so whoever notices first sends it, once.
 import type { Caller } from '../keys/manage-keys.ts';
 import { eventBody, type WebhookDeps } from './deliver-webhook.ts';
 
@@ -19,7 +19,7 @@ export async function registerJobWebhook(
   await armEndedJobWebhooks(deps);
 }
 
-/** Arms and queues every waiting delivery whose task has ended (for one job key, or all). */
+/** Arms and queues every waiting delivery whose job has ended (for one job key, or all). */
 export async function armEndedJobWebhooks(deps: JobWebhookDeps, jobKey?: string): Promise<void> {
   for (const d of await deps.webhooks.waitingForEndedJobs(jobKey)) {
     // One delivery whose job cannot be read (gone, or not its account's) must not hold up every other callback.

@@ -40,7 +40,7 @@ export interface WebhookStore {
   ): Promise<string | null>;
   /** A delivery for a job that has not ended yet (status waiting, no body). */
   register(d: { accountId: string; jobId: string; url: string }): Promise<string>;
-  /** Deliveries still waiting whose task (translation, summary) has ended: for `jobKey`'s tasks, or all of them. */
+  /** Deliveries still waiting whose job (translation, article) has ended: for `jobKey`'s jobs, or all of them. */
   waitingForEndedJobs(jobKey?: string): Promise<{ id: string; accountId: string; jobId: string }[]>;
   /** waiting -> pending with its body, once; false when someone else did it first. */
   arm(id: string, event: WebhookEvent, body: string): Promise<boolean>;
