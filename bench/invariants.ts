@@ -31,7 +31,10 @@ export async function run(): Promise<BenchSection[]> {
   let totals = { operations: 0, programs: 0, violations: 0, ms: 0 };
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
     // One service per seed: what is stored accumulates over its programs, as on a live service.
-    const stack = await startInvariantStack({ database: await benchDatabase(`inv${seed}`) });
+    const stack = await startInvariantStack({
+      database: await benchDatabase(`inv${seed}`),
+      log: (line) => console.error(`[invariants] ${new Date().toISOString().slice(11, 19)} ${line}`),
+    });
     const started = Date.now();
     const runs: SeedRun[] = [];
     try {
