@@ -150,6 +150,15 @@ export function createBatchRepository(sql: Sql): BatchStore {
       return rows.map(fromRow);
     },
 
+    async doneButRunning(graceSeconds) {
+      const rows = await sql<{ id: string }[]>`
+        select b.id from batches b
+        where b.status = 'running' and b.updated_at < now() - make_interval(secs => ${graceSeconds})
+          and not exists (select 1 from batch_items i where i.batch_id = b.id and i.status in ('queued', 'running'))
+        order by b.updated_at limit 100`;
+      return rows.map((r) => r.id);
+    },
+
     async cancelQueued(batchId, accountId) {
       const rows = await sql`
         update batch_items i set status = 'cancelled', updated_at = now()
