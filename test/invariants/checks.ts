@@ -212,7 +212,7 @@ async function checkReportedCharges(stack: InvariantStack, _accounts: Account[],
     const took = net.get(c.answer.requestId!) ?? 0;
     if (took !== c.credits)
       log.violations.push(
-        `${c.op.kind} on ${c.answer.surface} answered creditsCharged ${c.credits}, the ledger took ${took} (${JSON.stringify(c.op)})`,
+        `${c.op.kind} on ${c.answer.surface} answered creditsCharged ${c.credits}, the ledger took ${took} (${c.answer.requestId}, ${JSON.stringify(c.op)})`,
       );
   }
 }

@@ -17,8 +17,12 @@ import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { replayBrowse } from '../support/youtube-browse-replay.ts';
 
-/** Starts of a replacement worker before its operation fails: each bounded, 2 x 30 s (killable-worker.ts). */
-const REPLACE_ATTEMPTS = 2;
+/**
+ * How long a replacement keeps starting new workers before its operation fails. A start that meets a database blip
+ * fails (as the service's own start would, to be restarted by its supervisor) and is tried again; each start is
+ * bounded (killable-worker.ts: 30 s a step), so a replacement ends within this plus one start.
+ */
+const REPLACE_MS = 60_000;
 
 /** The daily allowance every account gets: charges take it first, so both halves of a balance are exercised. */
 export const DAILY_FREE_CREDITS = 3;
@@ -141,10 +145,10 @@ export async function startInvariantStack(
         return;
       } catch (err) {
         errors.push(`attempt ${attempt}: ${(err as Error).message}`);
-        if (attempt === REPLACE_ATTEMPTS)
+        if (Date.now() - t0 > REPLACE_MS)
           throw new Error(`no replacement worker after ${Date.now() - t0} ms: ${errors.join(' | ')}`);
         await s.deps.sql`select 1`.catch(() => {});
-        await new Promise((r) => setTimeout(r, 500 * attempt));
+        await new Promise((r) => setTimeout(r, 500 * Math.min(attempt, 4)));
       }
     }
   }
