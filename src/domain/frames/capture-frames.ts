@@ -134,7 +134,10 @@ export async function captureFrames(
   // All failed: answer with the (first) reason, as for any single operation.
   const firstFailure = outcomes.find((o) => !o.ok);
   if (frames.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.error;
-  return { videoId, frames, failed, creditsCharged: captured.reduce((n, c) => n + (c.ok ? c.charged : 0), 0) };
+  // What the ledger took for this request, not the sum of what the jobs said: a job retried after its first run
+  // stored and charged the frame (its worker died before the outcome was recorded) finds it stored and names nobody.
+  const creditsCharged = await deps.ledger.chargedFor(req.caller.accountId, req.requestId);
+  return { videoId, frames, failed, creditsCharged };
 }
 
 async function present(
