@@ -51,7 +51,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
         'the sweep',
         20_000,
       );
-      expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
+      expect((await deps.tasks.read(orphan.id, accountId))!.error).toMatchObject({ code: 'SERVICE_BUSY' });
       const [hook] = await receiver.waitFor(1);
       expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });
       expect((await deps.tasks.read(alive.id, accountId))!.status).toBe('queued');
