@@ -1,8 +1,10 @@
-// The invariant harness of test/invariants run long: BENCH_INVARIANT_SEEDS seeds (default 3), each with programs of
-// BENCH_INVARIANT_SIZE operations (default 40) until BENCH_INVARIANT_OPS operations (default 10,000) have run,
-// BENCH_INVARIANT_WIDTH in flight (default 6). Prints operations, programs, seeds, violations and duration; each
-// violation with its seed and program, to reproduce with the same seed. Where the time goes is printed per round of
-// ten programs (run, settle, check; and per kind of operation): see RELIABILITY.md section 7.
+// The invariant harness of test/invariants run long: BENCH_INVARIANT_SEEDS seeds (default 2) from
+// BENCH_INVARIANT_FIRST_SEED (default 1), each with programs of BENCH_INVARIANT_SIZE operations (default 200) until
+// BENCH_INVARIANT_OPS operations (default 10,000) have run, BENCH_INVARIANT_WIDTH in flight (default 8). One service
+// per seed, reused by its programs; fresh accounts and every invariant check per program. Prints operations,
+// programs, kills, blips, violations and duration per seed; each violation with its seed and program, to reproduce
+// with the same seed. Where the time goes is printed per round (phases, each kind of operation, each check): see
+// RELIABILITY.md section 7.
 import { loadavg } from 'node:os';
 import { fmt, table, type BenchSection } from './support.ts';
 import { audioAvailable } from '../test/support/speech-audio.ts';
@@ -13,10 +15,16 @@ import { startInvariantStack } from '../test/invariants/stack.ts';
 import { benchDatabase } from './support.ts';
 
 const FIRST_SEED = Number(process.env.BENCH_INVARIANT_FIRST_SEED ?? 1);
-const SEEDS = Number(process.env.BENCH_INVARIANT_SEEDS ?? 3);
+const SEEDS = Number(process.env.BENCH_INVARIANT_SEEDS ?? 2);
 const OPS = Number(process.env.BENCH_INVARIANT_OPS ?? 10_000);
-const SIZE = Number(process.env.BENCH_INVARIANT_SIZE ?? 40);
-const WIDTH = Number(process.env.BENCH_INVARIANT_WIDTH ?? 6);
+const SIZE = Number(process.env.BENCH_INVARIANT_SIZE ?? 200);
+const WIDTH = Number(process.env.BENCH_INVARIANT_WIDTH ?? 8);
+/** Programs per round: about 400 operations, so a round's figures come every few minutes. */
+const PER_ROUND = Math.max(1, Math.round(400 / SIZE));
+
+const stamp = () => new Date().toISOString().slice(11, 19);
+const sum = (runs: SeedRun[], k: 'operations' | 'programs' | 'blips' | 'kills' | 'ms') =>
+  runs.reduce((n, r) => n + r[k], 0);
 
 export async function run(): Promise<BenchSection[]> {
   // An unhandled rejection ends the run, as it would end the service: say which query it was (postgres.js errors
@@ -28,16 +36,20 @@ export async function run(): Promise<BenchSection[]> {
   if (!audioAvailable || !browseAvailable) throw new Error('the shared audio and browse fixtures are needed');
   const rows: (string | number)[][] = [];
   const found: string[] = [];
-  let totals = { operations: 0, programs: 0, violations: 0, ms: 0 };
+  const all: SeedRun[] = [];
   for (let seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
     // One service per seed: what is stored accumulates over its programs, as on a live service.
-    const stack = await startInvariantStack({ database: await benchDatabase(`inv${seed}`) });
+    const stack = await startInvariantStack({
+      database: await benchDatabase(`inv${seed}`),
+      log: (line) => console.error(`[invariants] ${stamp()} ${line}`),
+    });
     const started = Date.now();
     const runs: SeedRun[] = [];
     try {
-      // Programs are drawn in rounds of 10 from seed, seed+1000, ...: each round reproducible on its own.
-      for (let round = 0; runs.reduce((n, r) => n + r.operations, 0) < OPS; round++) {
-        const r = await runSeed(stack, { seed: seed + 1000 * round, programs: 10, size: SIZE, width: WIDTH });
+      // Programs are drawn in rounds from seed, seed+1000, ...: each round reproducible on its own
+      // (runSeed(stack, { seed: seed + 1000 * round, programs: PER_ROUND, size: SIZE, width: WIDTH })).
+      for (let round = 0; sum(runs, 'operations') < OPS; round++) {
+        const r = await runSeed(stack, { seed: seed + 1000 * round, programs: PER_ROUND, size: SIZE, width: WIDTH });
         runs.push(r);
         for (const v of r.violations) {
           found.push(`seed ${r.seed}: ${v.violations.join('; ')}\n  program: ${JSON.stringify(v.program)}`);
@@ -45,25 +57,26 @@ export async function run(): Promise<BenchSection[]> {
           console.error(`[invariants] violation, ${found.at(-1)}`);
         }
         console.error(
-          `[invariants] seed ${seed} round ${round}: ${runs.reduce((n, x) => n + x.operations, 0)} operations, ${found.length} violating programs, ${stack.kills} workers killed, ${Math.round((Date.now() - started) / 1000)} s, load ${loadavg()[0]!.toFixed(1)}; ms ${JSON.stringify(r.phases)} ${JSON.stringify(r.spent)}`,
+          `[invariants] ${stamp()} seed ${seed} round ${round}: ${sum(runs, 'operations')} operations, ${sum(runs, 'programs')} programs, ${found.length} violating programs, ${sum(runs, 'kills')} workers killed, ${sum(runs, 'blips')} blips, ${Math.round((Date.now() - started) / 1000)} s, load ${loadavg()[0]!.toFixed(1)}; ms ${JSON.stringify(r.phases)} ${JSON.stringify(r.spent)}`,
         );
       }
     } finally {
       await stack.close();
     }
-    const s = {
-      operations: runs.reduce((n, r) => n + r.operations, 0),
-      programs: runs.reduce((n, r) => n + r.programs, 0),
-      violations: runs.reduce((n, r) => n + r.violations.length, 0),
-      ms: runs.reduce((n, r) => n + r.ms, 0),
-    };
-    rows.push([seed, s.operations, s.programs, s.violations, fmt(s.ms / 1000, 0), fmt((s.operations / s.ms) * 1000)]);
-    totals = {
-      operations: totals.operations + s.operations,
-      programs: totals.programs + s.programs,
-      violations: totals.violations + s.violations,
-      ms: totals.ms + s.ms,
-    };
+    all.push(...runs);
+    const violating = runs.reduce((n, r) => n + r.violations.length, 0);
+    const wall = (Date.now() - started) / 1000;
+    rows.push([
+      seed,
+      sum(runs, 'operations'),
+      sum(runs, 'programs'),
+      sum(runs, 'kills'),
+      sum(runs, 'blips'),
+      violating,
+      fmt(wall, 0),
+      fmt(sum(runs, 'operations') / wall),
+      fmt(loadavg()[0]!, 1),
+    ]);
   }
   for (const f of found) console.error(`[invariants] violation, ${f}`);
   const markdown = [
@@ -71,10 +84,23 @@ export async function run(): Promise<BenchSection[]> {
     `invariant check (test/invariants). Steered around while open: findings ${[...KNOWN_HOLES].join(', ') || 'none'}.`,
     '',
     table(
-      ['seed', 'operations', 'programs', 'violating programs', 'duration (s)', 'operations/s'],
-      [...rows, ['all', totals.operations, totals.programs, totals.violations, fmt(totals.ms / 1000, 0), '']],
+      [
+        'seed',
+        'operations',
+        'programs',
+        'workers killed',
+        'database blips',
+        'violating programs',
+        'wall (s)',
+        'operations/s',
+        'load at end',
+      ],
+      rows,
     ),
     ...(found.length ? ['', 'Violations:', '', ...found.map((f) => `- ${f.split('\n')[0]}`)] : []),
   ].join('\n');
+  console.error(
+    `[invariants] ${stamp()} done: ${sum(all, 'operations')} operations, ${found.length} violating programs`,
+  );
   return [{ title: 'Invariants under random programs', markdown }];
 }

@@ -3,7 +3,8 @@
 // /jobs/{id} settled such a task when read; nobody reading it left it queued forever, and its callback never fired
 // (the long invariant run found a joined translation left `queued`). The workers' sweep settles it from what is
 // stored, and the callback is sent. A task whose job is still queued or running is left alone. A batch whose ending run
-// died before it queued the event gets the event from the same sweep.
+// died before it queued the event gets the event from the same sweep, and so does one whose items all ended but whose
+// last run died (or lost the database) before it ended the batch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
@@ -50,7 +51,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
         'the sweep',
         20_000,
       );
-      expect((await deps.jobs.read(orphan.id, accountId))!.error).toMatchObject({ code: 'LLM_FAILED' });
+      expect((await deps.jobs.read(orphan.id, accountId))!.error).toMatchObject({ code: 'SERVICE_BUSY' });
       const [hook] = await receiver.waitFor(1);
       expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: orphan.id, status: 'failed' } });
       expect((await deps.jobs.read(alive.id, accountId))!.status).toBe('queued');
@@ -77,6 +78,34 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
       expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: batch.id, status: 'cancelled' } });
       const rows = await deps.sql`select status from webhook_deliveries where job_id = ${batch.id}`;
       expect(rows).toHaveLength(1);
+    });
+
+    it('a batch whose items all ended but no run ended it is ended by the sweep, and its webhook fires', async () => {
+      // Found by the long invariant run (seed 1): an item's run finished the item, then died before settling its
+      // batch; the queue's last retry found the item final, and its settle met a database blip: the job ended with
+      // that error and the batch stayed `running` for good, with no webhook.
+      const { accountId } = await h.s.newKey({ credits: 5 });
+      const deps = h.s.deps;
+      const start = receiver.received.length;
+      const batch = await deps.batches.create({
+        accountId,
+        requestId: `req_unsettled_${accountId}`,
+        operation: { type: 'transcript' },
+        source: { videos: 1 },
+        callbackUrl: receiver.url,
+        videoIds: ['ud9d5cMDP_0'],
+      });
+      // The item's run, up to the point where it died: claimed, then finished; the batch not settled.
+      await deps.sql`update batch_items set status = 'failed', updated_at = now() - interval '1 minute',
+        error = ${deps.sql.json({ code: 'VIDEO_NOT_FOUND', message: 'gone' })} where batch_id = ${batch.id}`;
+      await deps.sql`update batches set updated_at = now() - interval '1 minute' where id = ${batch.id}`;
+      await pollUntil(
+        async () => (await deps.batches.get(batch.id, accountId))?.batch.status === 'failed',
+        'the sweep ends the batch',
+        20_000,
+      );
+      const [hook] = (await receiver.waitFor(start + 1)).slice(start);
+      expect(JSON.parse(hook!.body)).toMatchObject({ type: 'job.failed', data: { id: batch.id, status: 'failed' } });
     });
 
     it('a pending delivery whose attempt was never enqueued is sent by the sweep', async () => {

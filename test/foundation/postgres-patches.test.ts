@@ -9,6 +9,8 @@
 // `const [row] = await sql...` read undefined, and `new Map(rows.map(...))` threw (a 500 on keyed requests).
 // 3. A backend terminated while the connection starts (its array-types query) sends 57P01 and closes; the driver
 // reconnected but kept that error, and failed the first query on the new connection with it (porsager/postgres#1223).
+// 4. A backend terminated during a query (a blip) left that query set on the closed connection, so `sql.end()` waited
+// for it forever (porsager/postgres#1097, #1130): a worker's start (its migration client's end) hung for good.
 import net from 'node:net';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,5 +171,36 @@ describe('postgres.js: a backend terminated while the connection fetches array t
       process.off('unhandledRejection', onUnhandled);
       await sql.end({ timeout: 1 });
     }
+  });
+});
+
+describe('postgres.js: a backend terminated during a query', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let admin: postgres.Sql;
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    admin = postgres(db.url, { max: 1, onnotice: () => {} });
+  });
+  afterAll(async () => {
+    await admin?.end({ timeout: 1 });
+    await db?.drop();
+  });
+
+  it('fails the query, and end() still ends the client', { timeout: 20_000 }, async () => {
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const [{ pid }] = (await sql`select pg_backend_pid() as pid`) as unknown as [{ pid: number }];
+    const sleeping = sql`select pg_sleep(60)`.then(
+      () => null,
+      (err: { code?: string }) => err.code,
+    );
+    // Terminated once it runs (the server reports it active), as a blip terminates every backend.
+    for (;;) {
+      const [row] = await admin`select pg_terminate_backend(pid) as done from pg_stat_activity
+        where pid = ${pid} and state = 'active' and query like '%pg_sleep(60)%'`;
+      if (row?.done) break;
+    }
+    expect(['57P01', 'CONNECTION_CLOSED', 'ECONNRESET']).toContain(await sleeping);
+    // Without the patch this never resolves (the test then fails on its timeout).
+    await sql.end();
   });
 });

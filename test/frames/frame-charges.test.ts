@@ -2,7 +2,9 @@
 // when its capture finished after the requester stopped waiting (or it is not stored), and the answer's
 // creditsCharged is what the ledger took.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureFrames } from '../../src/domain/frames/capture-frames.ts';
 import { runFrameJob } from '../../src/domain/frames/frame-job.ts';
+import type { FrameJob } from '../../src/domain/work-queue.ts';
 import { FRAME_PRICE } from '../../src/domain/pricing/prices.ts';
 import { rest } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
@@ -77,5 +79,28 @@ describe.skipIf(!sharedAvailable)('frame charges', { timeout: 90_000 }, () => {
     await expect(runFrameJob(s.deps, job)).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     expect(await storedFrame(43_000, 160)).toBeNull();
     expect(await ledger(accountId)).toBe(0);
+  });
+
+  it('a frame job retried after its first run stored and charged the frame: the answer reports that charge', async () => {
+    // Found by the long invariant run (3 of 10,000 operations): the worker was killed (or the database cut) after the
+    // charge committed and before the job's outcome was recorded; the queue's retry found the frame stored and
+    // answered "charged to nobody", so the request said creditsCharged 0 while the ledger had taken 1.
+    const { accountId } = await s.newKey({ credits: 10 });
+    const requestId = `req_retried_${accountId}`;
+    const deps = {
+      ...s.deps,
+      jobs: {
+        ...s.deps.jobs,
+        // The first run commits and dies; the queue's retry of the same job is what the requester hears.
+        frame: async <T>(job: FrameJob) => {
+          await runFrameJob(s.deps, job);
+          return { producer: true, outcome: { ok: true as const, value: (await runFrameJob(s.deps, job)) as T } };
+        },
+      },
+    };
+    const caller = { accountId, keyId: 'test', rateLimit: null };
+    const r = await captureFrames(deps, { caller, requestId }, { videoId: LONG, timestamps: [47], width: 160 });
+    expect(await ledger(accountId)).toBe(-FRAME_PRICE);
+    expect(r.creditsCharged).toBe(FRAME_PRICE);
   });
 });

@@ -10,7 +10,11 @@ import type { Answer, Surface } from './surfaces.ts';
 
 const SETTLE_MS = 90_000;
 
-/** Waits until every job, batch and webhook delivery of the run has ended (or gives up and says so). */
+/**
+ * Waits until every job, batch and webhook delivery of the run has ended (or gives up and says so). An ended batch
+ * with a callback and no delivery yet is still open: the run that ended it may have died before queuing its event,
+ * which the workers' sweep then queues after its grace (ENDED_WITHOUT_WEBHOOK_SECONDS, 30 s).
+ */
 export async function settle(stack: InvariantStack, accounts: Account[], log: Log): Promise<void> {
   const sql = stack.s.deps.sql;
   const ids = accounts.map((a) => a.accountId);
@@ -20,6 +24,8 @@ export async function settle(stack: InvariantStack, accounts: Account[], log: Lo
       select (select count(*) from tasks where account_id in ${sql(ids)} and status not in ('succeeded', 'failed'))
            + (select count(*) from batches where account_id in ${sql(ids)} and status = 'running')
            + (select count(*) from webhook_deliveries where account_id in ${sql(ids)} and status in ('waiting', 'pending'))
+           + (select count(*) from batches b where account_id in ${sql(ids)} and status <> 'running' and callback_url is not null
+                and not exists (select 1 from webhook_deliveries d where d.job_id = b.id))
            + (select count(*) from pgboss.job where state in ('created', 'retry', 'active') and start_after < now() + interval '5 seconds')
            as open`;
     if (Number(row!.open) === 0) return;
@@ -28,6 +34,8 @@ export async function settle(stack: InvariantStack, accounts: Account[], log: Lo
         select 'task' as what, id, status from tasks where account_id in ${sql(ids)} and status not in ('succeeded', 'failed')
         union all select 'batch', id, status from batches where account_id in ${sql(ids)} and status = 'running'
         union all select 'delivery', id, status from webhook_deliveries where account_id in ${sql(ids)} and status in ('waiting', 'pending')
+        union all select 'batch event', id, status from batches b where account_id in ${sql(ids)} and status <> 'running'
+          and callback_url is not null and not exists (select 1 from webhook_deliveries d where d.job_id = b.id)
         union all select 'queue:' || name, id::text, state::text from pgboss.job where state in ('created', 'retry', 'active')`;
       log.violations.push(`not final ${SETTLE_MS / 1000} s after the program: ${JSON.stringify(open)}`);
       return;
@@ -37,12 +45,20 @@ export async function settle(stack: InvariantStack, accounts: Account[], log: Lo
 }
 
 export async function checkInvariants(stack: InvariantStack, accounts: Account[], log: Log): Promise<void> {
-  await checkBalances(stack, accounts, log);
-  await checkRefunds(stack, accounts, log);
-  await checkStoredResults(stack, accounts, log);
-  await checkReportedCharges(stack, log);
-  await checkFinalStates(stack, accounts, log);
-  await checkIsolation(stack, accounts, log);
+  const checks = [
+    ['balances', checkBalances],
+    ['refunds', checkRefunds],
+    ['stored results', checkStoredResults],
+    ['reported charges', checkReportedCharges],
+    ['final states', checkFinalStates],
+    ['isolation', checkIsolation],
+  ] as const;
+  for (const [name, check] of checks) {
+    const t0 = Date.now();
+    await check(stack, accounts, log);
+    const key = `check ${name}`;
+    log.spent[key] = (log.spent[key] ?? 0) + Date.now() - t0;
+  }
 }
 
 /**
@@ -165,15 +181,20 @@ async function checkStoredResults(stack: InvariantStack, _accounts: Account[], l
 }
 
 /** What a synchronous answer said it charged is what the ledger took for that request. */
-async function checkReportedCharges(stack: InvariantStack, log: Log) {
+async function checkReportedCharges(stack: InvariantStack, _accounts: Account[], log: Log) {
   const sql = stack.s.deps.sql;
-  for (const c of log.charged) {
-    if (!c.answer.requestId) continue;
-    const [row] = await sql<{ net: number }[]>`
-      select coalesce(-sum(delta), 0)::int as net from credit_ledger where request_id = ${c.answer.requestId} and kind <> 'grant'`;
-    if (row!.net !== c.credits)
+  const charged = log.charged.filter((c) => c.answer.requestId);
+  if (!charged.length) return;
+  // One read for every request of the program (a request the ledger has no entry for took 0).
+  const rows = await sql<{ request_id: string; net: number }[]>`
+    select request_id, coalesce(-sum(delta), 0)::int as net from credit_ledger
+    where request_id in ${sql(charged.map((c) => c.answer.requestId!))} and kind <> 'grant' group by request_id`;
+  const net = new Map(rows.map((r) => [r.request_id, r.net]));
+  for (const c of charged) {
+    const took = net.get(c.answer.requestId!) ?? 0;
+    if (took !== c.credits)
       log.violations.push(
-        `${c.op.kind} on ${c.answer.surface} answered creditsCharged ${c.credits}, the ledger took ${row!.net} (${JSON.stringify(c.op)})`,
+        `${c.op.kind} on ${c.answer.surface} answered creditsCharged ${c.credits}, the ledger took ${took} (${c.answer.requestId}, ${JSON.stringify(c.op)})`,
       );
   }
 }
@@ -189,18 +210,29 @@ async function checkFinalStates(stack: InvariantStack, accounts: Account[], log:
     union all select 'job', id, status from tasks where account_id in ${sql(ids)} and status in ('queued', 'running')`;
   for (const o of open) log.violations.push(`${o.what} ${o.id} left ${o.status}`);
   const callbacks = [...log.batches.filter((b) => b.callback), ...log.jobs.filter((j) => j.callback)];
+  // One read of the deliveries of every job and batch with a callback (not one per job).
+  const callbackIds = [...new Set(callbacks.map((c) => c.id))];
+  const deliveries = callbackIds.length
+    ? await sql<{ job_id: string; statuses: string[] }[]>`
+        select job_id, array_agg(status::text) as statuses from webhook_deliveries
+        where job_id in ${sql(callbackIds)} group by job_id`
+    : [];
+  const statusesOf = new Map(deliveries.map((d) => [d.job_id, d.statuses]));
+  // Every body the receiver got, once: an id is matched in it as in each body (ids cannot span the separator).
+  const received = stack.receiver.received.map((r) => r.body).join('\n');
   for (const c of callbacks) {
-    const rows = await sql<{ status: string }[]>`select status from webhook_deliveries where job_id = ${c.id}`;
-    if (!rows.some((r) => r.status === 'delivered'))
-      log.violations.push(`callback of ${c.id} not delivered (${JSON.stringify(rows)})`);
-    if (!stack.receiver.received.some((r) => r.body.includes(c.id)))
-      log.violations.push(`the receiver never got the event of ${c.id}`);
+    const statuses = statusesOf.get(c.id) ?? [];
+    if (!statuses.includes('delivered'))
+      log.violations.push(
+        `callback of ${c.id} not delivered (${JSON.stringify(statuses.map((status) => ({ status })))})`,
+      );
+    if (!received.includes(c.id)) log.violations.push(`the receiver never got the event of ${c.id}`);
   }
-  for (const b of log.batches) {
-    const [row] = await sql<{ status: string }[]>`select status from batches where id = ${b.id}`;
-    if (row?.status === 'cancelled' && !log.cancelledByOwner.has(b.id))
-      log.violations.push(`batch ${b.id} cancelled though its owner never asked`);
-  }
+  if (!log.batches.length) return;
+  const cancelled = await sql<{ id: string }[]>`
+    select id from batches where id in ${sql(log.batches.map((b) => b.id))} and status = 'cancelled'`;
+  for (const { id } of cancelled)
+    if (!log.cancelledByOwner.has(id)) log.violations.push(`batch ${id} cancelled though its owner never asked`);
 }
 
 /**
@@ -252,13 +284,16 @@ async function isolationOf(stack: InvariantStack, accounts: Account[], log: Log,
     const settings = await reader.session.query('webhooks.settings', {});
     // Whose job a delivery is about is read from the database, not the program's log: a create whose answer was
     // lost to a database blip still made its job, and that job is its maker's.
-    for (const d of settings.json?.result?.data?.deliveries ?? []) {
-      const [job] = await stack.s.deps.sql<{ account_id: string }[]>`
-        select account_id from batches where id = ${d.jobId}
-        union all select account_id from tasks where id = ${d.jobId}`;
-      if (job?.account_id !== reader.accountId)
+    const listed: { id: string; jobId: string }[] = settings.json?.result?.data?.deliveries ?? [];
+    const owners = listed.length
+      ? await stack.s.deps.sql<{ id: string; account_id: string }[]>`
+          select id, account_id from batches where id in ${stack.s.deps.sql(listed.map((d) => d.jobId))}
+          union all select id, account_id from tasks where id in ${stack.s.deps.sql(listed.map((d) => d.jobId))}`
+      : [];
+    const ownerOf = new Map(owners.map((o) => [o.id, o.account_id]));
+    for (const d of listed)
+      if (ownerOf.get(d.jobId) !== reader.accountId)
         log.violations.push(`account ${reader.index} lists delivery ${d.id} of job ${d.jobId}, not its own`);
-    }
     const others = await stack.s.deps.sql<{ id: string }[]>`
       select id from webhook_deliveries where account_id <> ${reader.accountId}
         and account_id in ${stack.s.deps.sql(accounts.map((a) => a.accountId))} limit 5`;

@@ -23,8 +23,11 @@ const CAPTIONED: Record<string, string> = {
 const FAILING = [ID.nonexistent, ID.private];
 const VIDEOS = [...Object.keys(CAPTIONED), ...FAILING];
 const LANGS = ['en', 'de', 'fr'];
-/** Purchased credits of the three accounts on top of the daily allowance: plenty, a little, none. */
-const GRANTS = [40, 8, 0];
+/**
+ * Purchased credits of the three accounts on top of the daily allowance: plenty, a little, none. "Plenty" grows with
+ * a long program's size (a credit per operation), so its first account still pays its way to the end.
+ */
+export const grantsFor = (size: number) => [Math.max(40, size), 8, 0];
 
 export interface Account {
   index: number;
@@ -190,9 +193,9 @@ export function newLog(asked: Log['asked'] = new Map()): Log {
 let accountCounter = 0;
 
 /** Three accounts signed up on the website (so their webhook pages can be read), each with a key and a media URL. */
-export async function makeAccounts(stack: InvariantStack): Promise<Account[]> {
+export async function makeAccounts(stack: InvariantStack, grants = grantsFor(0)): Promise<Account[]> {
   return Promise.all(
-    GRANTS.map(async (credits, index) => {
+    grants.map(async (credits, index) => {
       const session = sessionClient(stack.s.url);
       const email = `inv-${process.pid}-${++accountCounter}-${Date.now()}@example.com`;
       // A database blip of the previous program may still be settling: a client retries a 503 once the database

@@ -2,17 +2,21 @@
 // `width` operations in flight, then every invariant. Shared by the CI test and `npm run bench -- invariants`.
 import fc from 'fast-check';
 import { checkInvariants, settle } from './checks.ts';
-import { makeAccounts, newLog, type Op, programArbitrary, runProgram } from './program.ts';
+import { grantsFor, makeAccounts, newLog, type Op, programArbitrary, runProgram } from './program.ts';
 import type { InvariantStack } from './stack.ts';
 
 export interface SeedRun {
   seed: number;
   programs: number;
   operations: number;
+  /** Database blips and worker kills the programs ran. */
+  blips: number;
+  kills: number;
   violations: { program: Op[]; violations: string[] }[];
   ms: number;
-  /** Where the time went: running the programs, waiting for their work to end, checking. */
-  phases: { run: number; settle: number; check: number };
+  /** Where the time went: making the accounts, running the programs, waiting for their work to end, checking. */
+  phases: { accounts: number; run: number; settle: number; check: number };
+  /** Milliseconds per kind of operation (summed over the lanes) and per check. */
   spent: Record<string, number>;
 }
 
@@ -36,22 +40,26 @@ export async function runSeed(
     seed: opts.seed,
     programs: 0,
     operations: 0,
+    blips: 0,
+    kills: 0,
     violations: [],
     ms: 0,
-    phases: { run: 0, settle: 0, check: 0 },
+    phases: { accounts: 0, run: 0, settle: 0, check: 0 },
     spent: {},
   };
   // fast-check draws the programs (reproducible from the seed); shrinking a program of live requests is not
   // worth its minutes, so every program runs once and its violations are reported with it.
+  const killsBefore = stack.kills;
   const programs = fc.sample(programArbitrary(opts.size), { seed: opts.seed, numRuns: opts.programs });
   for (const program of programs) {
-    const accounts = await bounded(makeAccounts(stack), PHASE_MS);
-    const log = newLog(stack.asked);
     let t = Date.now();
     const lap = (phase: keyof SeedRun['phases']) => {
       run.phases[phase] += Date.now() - t;
       t = Date.now();
     };
+    const accounts = await bounded(makeAccounts(stack, grantsFor(opts.size)), PHASE_MS);
+    lap('accounts');
+    const log = newLog(stack.asked);
     await runProgram(stack, accounts, program, log, opts.width);
     lap('run');
     // A check that cannot run (or never ends) is reported with the program, not allowed to end or stall the run.
@@ -63,9 +71,11 @@ export async function runSeed(
     await bounded(Promise.all(accounts.map((a) => a.caller.close())), 30_000).catch(report('closing the MCP clients'));
     run.programs++;
     run.operations += log.operations;
+    run.blips += log.blips;
     for (const [k, ms] of Object.entries(log.spent)) run.spent[k] = (run.spent[k] ?? 0) + ms;
     if (log.violations.length) run.violations.push({ program, violations: [...new Set(log.violations)] });
   }
+  run.kills = stack.kills - killsBefore;
   run.ms = Date.now() - t0;
   return run;
 }

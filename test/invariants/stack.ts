@@ -17,6 +17,13 @@ import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { replayBrowse } from '../support/youtube-browse-replay.ts';
 
+/**
+ * How long a replacement keeps starting new workers before its operation fails. A start that meets a database blip
+ * fails (as the service's own start would, to be restarted by its supervisor) and is tried again; each start is
+ * bounded (killable-worker.ts: 30 s a step), so a replacement ends within this plus one start.
+ */
+const REPLACE_MS = 60_000;
+
 /** The daily allowance every account gets: charges take it first, so both halves of a balance are exercised. */
 export const DAILY_FREE_CREDITS = 3;
 
@@ -44,7 +51,11 @@ export interface InvariantStack {
 
 /** `database`: a database of the caller's (the benchmark's own); else a test database cloned from the template. */
 export async function startInvariantStack(
-  opts: { database?: { url: string; drop(): Promise<void> } } = {},
+  opts: {
+    database?: { url: string; drop(): Promise<void> };
+    /** Where a line per worker start step and kill goes (the long runs print them; CI keeps them in the failure). */
+    log?: (line: string) => void;
+  } = {},
 ): Promise<InvariantStack> {
   const media = speechMedia();
   const yt = await startLoopbackYoutube({
@@ -88,7 +99,10 @@ export async function startInvariantStack(
   const database = opts.database ?? (await createTestDatabase());
   const s = await startTestServer(env, overrides(), { database });
   // A second instance working the same queues: the one `replaceWorker` kills.
-  let worker: KillableWorker = await startKillableWorker(database.url, env, overrides());
+  let started = 0;
+  const startWorker = () =>
+    startKillableWorker(database.url, env, overrides(), { log: opts.log, label: `worker ${++started}` });
+  let worker: KillableWorker = await startWorker();
   const stack: InvariantStack = {
     s,
     yt,
@@ -116,18 +130,25 @@ export async function startInvariantStack(
   };
   let replacing: Promise<void> = Promise.resolve();
   async function replace() {
+    const t0 = Date.now();
     await worker.kill();
     stack.kills++;
+    opts.log?.(`[worker ${started}] killed (kill ${stack.kills})`);
     // The new one may meet a database briefly away (a blip) or full (other clients of a shared server): it is
-    // started again once `select 1` answers, a few times.
+    // started again once `select 1` answers, while the replacement has time left. Each start is bounded
+    // (killable-worker.ts), so a replacement that cannot come up fails the operation with why, never hangs it.
+    const errors: string[] = [];
     for (let attempt = 1; ; attempt++) {
       try {
-        worker = await startKillableWorker(database.url, env, overrides());
+        worker = await startWorker();
+        opts.log?.(`[worker ${started}] replacement up in ${Date.now() - t0} ms (attempt ${attempt})`);
         return;
       } catch (err) {
-        if (attempt === 5) throw err;
+        errors.push(`attempt ${attempt}: ${(err as Error).message}`);
+        if (Date.now() - t0 > REPLACE_MS)
+          throw new Error(`no replacement worker after ${Date.now() - t0} ms: ${errors.join(' | ')}`);
         await s.deps.sql`select 1`.catch(() => {});
-        await new Promise((r) => setTimeout(r, 500 * attempt));
+        await new Promise((r) => setTimeout(r, 500 * Math.min(attempt, 4)));
       }
     }
   }

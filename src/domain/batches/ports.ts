@@ -63,6 +63,11 @@ export interface BatchStore {
    * the one run that ended them died (or lost the database) before it queued the event.
    */
   endedWithoutWebhook(graceSeconds: number): Promise<BatchRow[]>;
+  /**
+   * Ids of running batches with no item queued or running, unchanged for `graceSeconds`: the run that finished the
+   * last item died (or lost the database) before it ended the batch, and no later run will.
+   */
+  doneButRunning(graceSeconds: number): Promise<string[]>;
   /** Every queued item becomes cancelled; returns how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;
   /**

@@ -4,7 +4,8 @@
 // forever, with no webhook. A queued item never started: it is sent again. A running one ends as failed, reporting
 // what the ledger took for its request (a charge is taken with the result it pays for, so it stands: the same rule
 // as an item that fails in its worker), and the work it waited on is given up so it cannot charge later. A batch
-// that ended without its event queued (the run that ended it died right after) gets it queued.
+// whose items all ended but that no run ended (the last one died before it) is ended, and one that ended without its
+// event queued (the run that ended it died right after) gets it queued.
 import type { JobError } from '../jobs/schemas.ts';
 import { queueBatchWebhook, settleBatch, type RunItemDeps } from './run-batch-item.ts';
 
@@ -47,13 +48,17 @@ export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
     });
     await settleBatch(deps, item.batchId);
   }
+  // The run that finished a batch's last item ends the batch right after; one that died in between (or lost the
+  // database on the queue's last retry) left it running with nothing left to run.
+  const unsettled = await deps.batches.doneButRunning(STALLED_RUNNING_SECONDS);
+  for (const batchId of unsettled) await settleBatch(deps, batchId);
   // The run that ended a batch queues its event right after; one that died in between left it with none.
   const silent = await deps.batches.endedWithoutWebhook(ENDED_WITHOUT_WEBHOOK_SECONDS);
   for (const batch of silent) await queueBatchWebhook(deps, batch);
   // A delivery whose attempt was never put on the queue (its row stored, then the enqueue lost): sent now.
   const unsent = await deps.webhooks.stalledPending(deps.webhookQueue, ENDED_WITHOUT_WEBHOOK_SECONDS);
   for (const d of unsent) await deps.enqueue(d.id, d.attempts + 1, null);
-  return stalled.length + silent.length + unsent.length;
+  return stalled.length + unsettled.length + silent.length + unsent.length;
 }
 
 /** An ended batch gets this long to have its event queued by the run that ended it. */

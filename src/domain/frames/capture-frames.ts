@@ -94,6 +94,7 @@ async function captureOne(deps: FramePorts, req: Req, job: FrameJob, deadline: n
 /** The answer: every asked time (repeats included) presented or failed; all failed is the first failure thrown. */
 async function framesAnswer(
   deps: FramePorts,
+  req: Req,
   input: CaptureFramesInput,
   asked: { videoId: string; times: number[]; width: number },
   tMs: number[],
@@ -120,7 +121,10 @@ async function framesAnswer(
   // All failed: answer with the (first) reason, as for any single operation.
   const firstFailure = outcomes.find((o) => !o.ok);
   if (frames.length === 0 && firstFailure && !firstFailure.ok) throw firstFailure.error;
-  return { videoId, frames, failed, creditsCharged: captured.reduce((n, c) => n + (c.ok ? c.charged : 0), 0) };
+  // What the ledger took for this request, not the sum of what the jobs said: a job retried after its first run
+  // stored and charged the frame (its worker died before the outcome was recorded) finds it stored and names nobody.
+  const creditsCharged = await deps.ledger.chargedFor(req.caller.accountId, req.requestId);
+  return { videoId, frames, failed, creditsCharged };
 }
 
 /**
@@ -154,7 +158,7 @@ export async function captureFrames(deps: FramePorts, req: Req, input: CaptureFr
     };
     return captureOne(deps, req, job, deadline);
   });
-  return framesAnswer(deps, input, asked, tMs, unique, captured);
+  return framesAnswer(deps, req, input, asked, tMs, unique, captured);
 }
 
 async function present(

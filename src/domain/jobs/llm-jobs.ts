@@ -212,8 +212,10 @@ export async function reconcileJob(
     ref
       ? { result: ref }
       : {
+          // Its job ended with nothing stored: it died on every attempt (a failure of the work itself would have
+          // settled the task with its reason), so the caller is told to retry, not that the work failed.
           error: {
-            code: task.kind === 'transcription' ? 'EXTRACTION_FAILED' : 'LLM_FAILED',
+            code: 'SERVICE_BUSY',
             message: 'The job stopped without a result; nothing was charged. Send the request again.',
           },
         },

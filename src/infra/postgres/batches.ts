@@ -135,7 +135,7 @@ function itemRuns(sql: Sql): Pick<BatchStore, 'claimItem' | 'requeueItem' | 'fin
   };
 }
 
-function settlingAndSweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWithoutWebhook' | 'settleIfDone'> {
+function settlingAndSweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWithoutWebhook' | 'doneButRunning' | 'settleIfDone'> {
   return {
     async stalledItems(queue, queuedGraceSeconds, runningGraceSeconds) {
       const rows = await sql<
@@ -169,6 +169,15 @@ function settlingAndSweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWi
           and not exists (select 1 from webhook_deliveries d where d.job_id = b.id)
         order by b.finished_at limit 100`;
       return rows.map(fromRow);
+    },
+
+    async doneButRunning(graceSeconds) {
+      const rows = await sql<{ id: string }[]>`
+        select b.id from batches b
+        where b.status = 'running' and b.updated_at < now() - make_interval(secs => ${graceSeconds})
+          and not exists (select 1 from batch_items i where i.batch_id = b.id and i.status in ('queued', 'running'))
+        order by b.updated_at limit 100`;
+      return rows.map((r) => r.id);
     },
 
     async settleIfDone(batchId) {

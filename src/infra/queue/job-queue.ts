@@ -322,6 +322,16 @@ function failure(err: unknown) {
   return { code: 'EXTRACTION_FAILED' as const, message: 'The work failed; nothing was charged' };
 }
 
+/**
+ * A job pg-boss failed or cancelled without an outcome of ours: its worker died on every attempt (the last one's
+ * heartbeat ran out). Nothing about the work failed; the service lost its worker, so the caller is told to retry.
+ */
+const STOPPED = {
+  code: 'SERVICE_BUSY' as const,
+  message: 'The job stopped on every attempt without a result (its worker stopped); nothing was charged. Retry shortly',
+  retryAfter: 5,
+};
+
 /** Waits for job `id`'s outcome: its NOTIFY, or a poll of pg-boss's row each second; null after `waitMs`. */
 function waitForOutcome<T>(
   boss: PgBoss,
@@ -344,9 +354,7 @@ function waitForOutcome<T>(
       const [job] = await boss.findJobs(name, { id }).catch(() => []);
       if (!job) return;
       if (job.state === 'completed') finish(job.output as JobOutcome);
-      else if (job.state === 'failed' || job.state === 'cancelled') {
-        finish({ ok: false, error: { code: 'EXTRACTION_FAILED', message: 'The job failed; nothing was charged' } });
-      }
+      else if (job.state === 'failed' || job.state === 'cancelled') finish({ ok: false, error: STOPPED });
     }, 1000);
     if (!waiters.has(id)) waiters.set(id, new Set());
     waiters.get(id)!.add(finish);
