@@ -1,4 +1,5 @@
 import { getCreditsProcedure } from './credits/get.ts';
+import { creditHistoryProcedure } from './credits/history.ts';
 import { getArticleProcedure } from './articles/get.ts';
 import { searchArticlesProcedure } from './articles/search.ts';
 import { getJobProcedure } from './jobs/get.ts';
@@ -35,7 +36,7 @@ export const appRouter = router({
   subtitles: router({ get: getTranscriptProcedure }),
   videos: router({ info: getVideoInfoProcedure, tracks: listTracksProcedure }),
   frames: router({ capture: captureFramesProcedure, get: getFrameProcedure }),
-  credits: router({ get: getCreditsProcedure }),
+  credits: router({ get: getCreditsProcedure, history: creditHistoryProcedure }),
   transcripts: router({ translate: translateTranscriptProcedure }),
   summaries: router({ create: createArticleProcedure }),
   articles: router({ search: searchArticlesProcedure, get: getArticleProcedure }),

@@ -8,6 +8,7 @@ import {
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_WINDOW,
 } from '../../src/domain/articles/search-articles.ts';
+import { DEFAULT_HISTORY_LIMIT, MAX_HISTORY_LIMIT } from '../../src/domain/credits/credit-history.ts';
 import { LISTING_CACHE_MINUTES } from '../../src/domain/listing/listing-cache.ts';
 import { MAX_PAGE_SEGMENTS, MCP_PAGE_SEGMENTS } from '../../src/domain/transcripts/schemas.ts';
 import {
@@ -86,6 +87,7 @@ const PAGING: [file: string, phrase: RegExp, figures: number[]][] = [
   ['docs/api.md', /`limit` 1-(\d+) \(default (\d+)\)/, [MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT]],
   ['docs/api.md', /a cursor goes on past the ([\d,]+) that page numbers reach/, [MAX_SEARCH_WINDOW]],
   ['docs/api.md', /a page fetched in the last (\d+) minutes/, [LISTING_CACHE_MINUTES]],
+  ['docs/api.md', /`limit` \(1-(\d+), default (\d+)\) entries per page/, [MAX_HISTORY_LIMIT, DEFAULT_HISTORY_LIMIT]],
 ];
 
 /** What reads as a price: a figure followed by credits, or by a unit a price is counted in. */

@@ -18,6 +18,24 @@ export interface LedgerEntry {
   delta: number;
 }
 
+/** Where a page of the ledger resumes: the last row's created_at (microseconds, UTC) and id. */
+export interface LedgerPosition {
+  at: string;
+  id: number;
+}
+
+interface HistoryQuery {
+  limit: number;
+  after?: LedgerPosition;
+  requestId?: string;
+  videoId?: string;
+}
+
+export interface HistoryEntry extends LedgerEntry {
+  requestId: string | null;
+  position: LedgerPosition;
+}
+
 export interface CreditLedger {
   /** Today's free allowance left (the whole allowance on a new UTC day) and the purchased balance; null: no account. */
   balance(accountId: string, dailyAllowance: number, now: Date): Promise<{ freeNow: number; purchased: number } | null>;
@@ -31,7 +49,10 @@ export interface CreditLedger {
   chargedFor(accountId: string, requestId: string): Promise<number>;
   /** Whether a request has been charged. */
   isCharged(requestId: string): Promise<boolean>;
+  /** The account's newest `limit` rows, newest first. */
   recent(accountId: string, limit: number): Promise<LedgerEntry[]>;
+  /** One keyset page of the account's rows, newest first, after `after` when given. */
+  history(accountId: string, query: HistoryQuery): Promise<HistoryEntry[]>;
   /** Net credits spent per UTC day, the last `days` days, oldest first. */
   dailySpend(accountId: string, days: number): Promise<{ day: string; spent: number }[]>;
 }

@@ -142,4 +142,5 @@ export const OPERATION_COSTS: Record<string, string> = {
   'GET /api/v1/batches/{id}': 'free',
   'POST /api/v1/batches/{id}/cancel': 'free (cancelled videos are never charged)',
   'GET /api/v1/credits': 'free',
+  'GET /api/v1/credits/history': 'free',
 };

@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import type { Stores } from '../stores.ts';
 import { Credits, getCredits } from '../credits/credits.ts';
-
-const LedgerRow = z.object({
-  id: z.number().int(),
-  at: z.string().describe('ISO 8601 date-time'),
-  kind: z.enum(['charge', 'refund', 'grant']),
-  operation: z.string(),
-  videoId: z.string().nullable(),
-  credits: z.number().int().describe('Change to the balance: negative for a charge'),
-});
+import { LedgerRow, toLedgerRow } from '../credits/ledger-row.ts';
 
 const DailyUsage = z.object({
   day: z.string().describe('UTC date, YYYY-MM-DD'),
@@ -38,14 +30,7 @@ export async function usageSummary(
   ]);
   return {
     credits,
-    recent: recent.map((r) => ({
-      id: r.id,
-      at: r.at.toISOString(),
-      kind: r.kind,
-      operation: r.operation,
-      videoId: r.videoId,
-      credits: r.delta,
-    })),
+    recent: recent.map(toLedgerRow),
     daily,
   };
 }

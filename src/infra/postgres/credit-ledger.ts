@@ -2,11 +2,11 @@
 // concurrent requests can neither overdraw an account nor lose a charge or a refund.
 import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
-import type { CreditLedger, LedgerEntry } from '../../domain/credits/credit-ledger.ts';
+import type { CreditLedger, HistoryEntry, LedgerEntry } from '../../domain/credits/credit-ledger.ts';
 import { utcDay } from '../../domain/credits/credits.ts';
 
 export function createCreditLedger(sql: Sql): CreditLedger {
-  return { ...balanceReads(sql), ...creditMoves(sql), ...ledgerHistory(sql) };
+  return { ...balanceReads(sql), ...creditMoves(sql), ...ledgerHistory(sql), ...historyPages(sql) };
 }
 
 function balanceReads(sql: Sql): Pick<CreditLedger, 'balance' | 'chargedFor' | 'isCharged'> {
@@ -124,6 +124,47 @@ function ledgerHistory(sql: Sql): Pick<CreditLedger, 'recent' | 'dailySpend'> {
         from days d left join credit_ledger l
           on l.account_id = ${accountId} and l.kind in ('charge', 'refund') and (l.created_at at time zone 'UTC')::date = d.day
         group by d.day order by d.day`.then((rows) => rows.map((d) => ({ day: d.day, spent: d.spent })));
+    },
+  };
+}
+
+interface HistoryRow {
+  id: string;
+  created_at: Date;
+  position_at: string;
+  kind: LedgerEntry['kind'];
+  operation: string;
+  video_id: string | null;
+  request_id: string | null;
+  delta: number;
+}
+
+function historyPages(sql: Sql): Pick<CreditLedger, 'history'> {
+  return {
+    // One statement; the account is always the caller's, whatever the filters or the position say. The position is
+    // bound as text: postgres.js would drop its microseconds if bound straight as a timestamptz.
+    async history(accountId, { limit, after, requestId, videoId }) {
+      const rows = await sql<HistoryRow[]>`
+        select id, created_at, kind, operation, video_id, request_id, delta,
+               to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_at
+        from credit_ledger
+        where account_id = ${accountId}
+          ${requestId === undefined ? sql`` : sql`and request_id = ${requestId}`}
+          ${videoId === undefined ? sql`` : sql`and video_id = ${videoId}`}
+          ${after ? sql`and (created_at, id) < (${after.at}::text::timestamptz, ${after.id}::bigint)` : sql``}
+        order by created_at desc, id desc limit ${limit}`;
+      return rows.map(
+        (r): HistoryEntry => ({
+          id: Number(r.id),
+          at: r.created_at,
+          kind: r.kind,
+          operation: r.operation,
+          videoId: r.video_id,
+          requestId: r.request_id,
+          delta: r.delta,
+          position: { at: r.position_at, id: Number(r.id) },
+        }),
+      );
     },
   };
 }

@@ -238,6 +238,27 @@ declare const clientRouter: TRPCBuiltRouter<{
 			};
 			meta: object;
 		}>;
+		history: TRPCQueryProcedure<{
+			input: {
+				limit?: number | undefined;
+				cursor?: string | undefined;
+				requestId?: string | undefined;
+				videoId?: string | undefined;
+			};
+			output: {
+				entries: {
+					id: number;
+					at: string;
+					kind: "charge" | "grant" | "refund";
+					operation: string;
+					videoId: string | null;
+					credits: number;
+					requestId: string | null;
+				}[];
+				nextCursor: string | null;
+			};
+			meta: object;
+		}>;
 	};
 	transcripts: {
 		translate: TRPCMutationProcedure<{

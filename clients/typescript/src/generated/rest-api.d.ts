@@ -100,6 +100,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/credits/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credit history
+         * @description The caller’s charges, refunds and grants, newest first, 20 per page by default (at most 100); follow nextCursor for older ones. requestId shows what one request cost (its X-Request-Id), videoId what one video cost. Free.
+         */
+        get: operations["credits-history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/transcripts/translate": {
         parameters: {
             query?: never;
@@ -1666,6 +1686,127 @@ export interface operations {
                         purchasedBalance: number;
                         /** @description ISO 8601 time when the free allowance next resets (00:00 UTC) */
                         resetsAt: string;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: Parameters are missing or malformed; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Key missing, invalid, revoked or expired. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this key in the current minute; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error; the message carries the request id to report. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_BUSY`: Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "credits-history": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+                requestId?: string;
+                videoId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first */
+                        entries: {
+                            id: number;
+                            /** @description ISO 8601 date-time */
+                            at: string;
+                            /** @enum {string} */
+                            kind: "charge" | "refund" | "grant";
+                            operation: string;
+                            videoId: string | null;
+                            /** @description Change to the balance: negative for a charge */
+                            credits: number;
+                            /** @description The request charged (its X-Request-Id); null for a grant */
+                            requestId: string | null;
+                        }[];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
                     };
                 };
             };
