@@ -31,7 +31,7 @@ const resultOf = (
 ): BatchItem['result'] => (r ? ('type' in r ? r : { type: 'transcript', ...r }) : null);
 
 export function createBatchRepository(sql: Sql): BatchStore {
-  return { ...batchRecords(sql), ...itemRuns(sql), ...settlingAndSweeps(sql) };
+  return { ...batchRecords(sql), ...itemRuns(sql), ...settling(sql), ...sweeps(sql) };
 }
 
 function batchRecords(sql: Sql): Pick<BatchStore, 'create' | 'get'> {
@@ -135,7 +135,8 @@ function itemRuns(sql: Sql): Pick<BatchStore, 'claimItem' | 'requeueItem' | 'fin
   };
 }
 
-function settlingAndSweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWithoutWebhook' | 'doneButRunning' | 'settleIfDone'> {
+/** What the sweep looks for: items no job will move, batches that ended or finished without their run. */
+function sweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWithoutWebhook' | 'doneButRunning'> {
   return {
     async stalledItems(queue, queuedGraceSeconds, runningGraceSeconds) {
       const rows = await sql<
@@ -179,7 +180,11 @@ function settlingAndSweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWi
         order by b.updated_at limit 100`;
       return rows.map((r) => r.id);
     },
+  };
+}
 
+function settling(sql: Sql): Pick<BatchStore, 'settleIfDone'> {
+  return {
     async settleIfDone(batchId) {
       // One statement: the status moves once, for whoever sees the last item finish.
       const [row] = await sql<Row[]>`
