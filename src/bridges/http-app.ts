@@ -3,6 +3,7 @@ import { bodyLimitByHeaders } from './body-limit.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
+import { accessLog } from '../infra/log/logger.ts';
 import type { Context, Surface } from '../router/context.ts';
 import { appRouter } from '../router/index.ts';
 import { failure, failureOf, internalMessage, type AnswerContext, type Failure } from './errors/failure.ts';
@@ -76,7 +77,7 @@ function useRequestLog(app: Hono<Env>, deps: Deps) {
     const method = KNOWN_METHODS.has(c.req.method) ? c.req.method : 'OTHER';
     deps.metrics?.http.inc({ method, route, status: c.res.status });
     deps.metrics?.httpSeconds.observe({ route }, (performance.now() - started) / 1000);
-    deps.log.info(
+    accessLog(deps.log).info(
       // Clients do paste keys into URLs; the log keeps only the display prefix.
       {
         reqId: requestId,
