@@ -3,7 +3,9 @@ import { bodyLimitByHeaders } from './body-limit.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
+import { accessLog } from '../infra/log/logger.ts';
 import type { Context, Surface } from '../router/context.ts';
+import { appRouter } from '../router/index.ts';
 import { failure, failureOf, internalMessage, type AnswerContext, type Failure } from './errors/failure.ts';
 import { answerOf } from './request-answer.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
@@ -16,6 +18,7 @@ import { mountSignedFrames } from './frame-routes.ts';
 import { serveTranscriptFile } from './transcript-file-route.ts';
 import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
 import { createStoredAnswers } from './stored-output.ts';
+import { createStoredPages } from './stored-pages.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { mountRest } from './rest-mount.ts';
 import { REST_PREFIX } from './rest.ts';
@@ -74,7 +77,7 @@ function useRequestLog(app: Hono<Env>, deps: Deps) {
     const method = KNOWN_METHODS.has(c.req.method) ? c.req.method : 'OTHER';
     deps.metrics?.http.inc({ method, route, status: c.res.status });
     deps.metrics?.httpSeconds.observe({ route }, (performance.now() - started) / 1000);
-    deps.log.info(
+    accessLog(deps.log).info(
       // Clients do paste keys into URLs; the log keeps only the display prefix.
       {
         reqId: requestId,
@@ -140,21 +143,25 @@ function mountFileRoutes(app: Hono<Env>, deps: Deps, makeContext: MakeContext) {
 }
 
 /** The router's three projections: REST, tRPC and MCP, sharing one store of written answers. */
-function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeContext) {
+function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeContext, storedPages = true) {
   // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool
   // results showing stored pages (an MCP answer carries the call's id: never the same twice); the transcripts
   // themselves take the rest (src/build-deps.ts).
   const renderedBytes = Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8);
   const stored = createStoredAnswers(renderedBytes);
-  const handleMcp = createMcpEndpoint(renderedBytes);
+  // Stored reads answered before tRPC (src/bridges/stored-pages.ts); `storedPages: false` leaves every call to the
+  // procedures (the equivalence test compares both).
+  const pages = storedPages ? createStoredPages(appRouter) : undefined;
+  const handleMcp = createMcpEndpoint(renderedBytes, pages);
   streamClosers.set(app, handleMcp.close);
-  mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'), stored);
+  mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'), stored, pages);
 
   app.all(`${TRPC_PREFIX}/*`, (c) =>
     handleTrpc(
       c.req.raw,
       { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) },
       stored,
+      pages,
     ),
   );
 
@@ -176,7 +183,7 @@ function handleLeftovers(app: Hono<Env>, deps: Deps) {
 }
 
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
-export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
+export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, options: { storedPages?: boolean } = {}) {
   const app = new Hono<Env>();
   const makeContext: MakeContext = (req, requestId, surface) => ({
     deps,
@@ -193,7 +200,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void) {
   mountDocuments(app, deps);
   extra?.(app);
   mountFileRoutes(app, deps, makeContext);
-  mountProcedureSurfaces(app, deps, makeContext);
+  mountProcedureSurfaces(app, deps, makeContext, options.storedPages !== false);
   mountOAuth(app, deps);
   mountWebsite(app, deps);
   handleLeftovers(app, deps);

@@ -27,6 +27,7 @@ import { MCP_REVISIONS } from './mcp-versions.ts';
 import { parseStored, readStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../domain/stored-json.ts';
 import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
 import { writeStored } from './stored-output.ts';
+import type { StoredPages } from './stored-pages.ts';
 import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
 import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
 import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
@@ -139,9 +140,13 @@ async function runTool(
   parts: StoredParts,
   notes: LibraryNotes,
   called: string | undefined,
+  pages?: StoredPages,
 ): Promise<CallToolResult> {
   try {
-    let output = await callByPath(createCaller(ctx), def.entry.path, args ?? {});
+    // A stored read (a stored transcript's page) is answered without tRPC (src/bridges/stored-pages.ts).
+    let output =
+      (called !== undefined ? await pages?.call(ctx, def.entry.path, args ?? {}) : undefined) ??
+      (await callByPath(createCaller(ctx), def.entry.path, args ?? {}));
     await notes(ctx, ctx.auth!.caller.accountId, libraryEntries(resourceLinksFor(def.name, output)));
     const part = storedPartOf(output);
     // One tool call per request: the output step writes its stored part. In a batch (one context for several
@@ -218,6 +223,7 @@ type Endpoint = {
   notes: LibraryNotes;
   modern: ReturnType<typeof createMcpHandler>;
   closing: boolean;
+  pages?: StoredPages;
 };
 
 /** The tool a single tools/call names. */
@@ -299,7 +305,7 @@ async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<R
   const response = direct
     ? jsonRpcResult(
         direct.id,
-        await runTool(direct.tool, toolCtx, direct.arguments, ep.texts, ep.parts, ep.notes, called),
+        await runTool(direct.tool, toolCtx, direct.arguments, ep.texts, ep.parts, ep.notes, called, ep.pages),
         ep.parts.get(toolCtx),
       )
     : await throughSdk(ep, forward, parsed, passed, single, isModern);
@@ -311,7 +317,7 @@ async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<R
 }
 
 /** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
-export function createMcpEndpoint(textBytes: number) {
+export function createMcpEndpoint(textBytes: number, pages?: StoredPages) {
   const texts = createStoredToolTexts(textBytes);
   const parts: StoredParts = new WeakMap();
   const notes = createLibraryNotes();
@@ -323,7 +329,7 @@ export function createMcpEndpoint(textBytes: number) {
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );
-  const endpoint: Endpoint = { texts, parts, notes, modern, closing: false };
+  const endpoint: Endpoint = { texts, parts, notes, modern, closing: false, pages };
   async function handleMcp(request: Request, ctx: Context): Promise<Response> {
     return serveMcp(endpoint, request, ctx);
   }

@@ -10,14 +10,16 @@ import { answerOf } from './request-answer.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
 import type { createStoredAnswers } from './stored-output.ts';
+import type { StoredPages } from './stored-pages.ts';
 
 /** Mounts the REST surface: unknown paths and methods answered here, the rest handed to trpc-to-openapi. */
 export function mountRest(
   app: Hono<HttpEnv>,
   restContext: (req: Request, requestId: string) => Context,
   stored: ReturnType<typeof createStoredAnswers>,
+  pages?: StoredPages,
 ) {
-  const rest = createRestHandler(appRouter, (req) => restContext(req, currentRequestId(req)), stored);
+  const rest = createRestHandler(appRouter, (req) => restContext(req, currentRequestId(req)), stored, pages);
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();
   const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');

@@ -42,6 +42,21 @@ export type RestRecords = {
   stored: StoredAnswers;
 };
 
+/** A REST answer: the serialized procedure answer through the output step, with the caller's window and request id. */
+export function restSuccess(
+  ctx: Context,
+  stored: StoredAnswers,
+  json: string,
+  parts: readonly StoredPart[],
+  headers: Headers,
+  status: number,
+): Response {
+  for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
+  headers.set('x-request-id', ctx.requestId);
+  if (ctx.out.location) headers.set('location', ctx.out.location);
+  return new Response(stored.write(json, parts), { status: ctx.out.status ?? status, headers });
+}
+
 /** An answer the handler ended: a success with its headers and stored parts written, or the failure it recorded. */
 function finishedAnswer(
   text: string,
@@ -52,13 +67,7 @@ function finishedAnswer(
   request: Request,
   records: RestRecords,
 ): Response {
-  if (status < 400) {
-    for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
-    headers.set('x-request-id', ctx.requestId);
-    if (ctx.out.location) headers.set('location', ctx.out.location);
-    const body = records.stored.write(text, records.parts.get(ctx) ?? []);
-    return new Response(body, { status: ctx.out.status ?? status, headers });
-  }
+  if (status < 400) return restSuccess(ctx, records.stored, text, records.parts.get(ctx) ?? [], headers, status);
   let f = records.failures.get(req) ?? failure('INTERNAL_ERROR', `Internal error (request ${ctx.requestId})`);
   if (f.code === 'NOT_FOUND' && f.message === 'Not found')
     f = { ...f, message: 'No such route; see /api/v1/openapi.json' };

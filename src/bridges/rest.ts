@@ -7,7 +7,8 @@ import { listProcedures } from './procedures.ts';
 import { pinCoercion, typedQuery } from './rest-query.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
 import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
-import { nodeRequest, runNodeHandler, type JsonBody, type RestRecords } from './rest-node-adapter.ts';
+import { nodeRequest, restSuccess, runNodeHandler, type JsonBody, type RestRecords } from './rest-node-adapter.ts';
+import type { StoredPages } from './stored-pages.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -28,7 +29,12 @@ function getInputsOf(router: AppRouter) {
  * the whole OpenAPI document) on every request, so we drive its node handler, built once, ourselves.
  * Errors are rendered by the REST renderer: { error: { code, message } } with the table's status and headers.
  */
-export function createRestHandler(router: AppRouter, makeContext: ContextFactory, stored: StoredAnswers) {
+export function createRestHandler(
+  router: AppRouter,
+  makeContext: ContextFactory,
+  stored: StoredAnswers,
+  pages?: StoredPages,
+) {
   pinCoercion(router);
   const getInputs = getInputsOf(router);
   const contexts = new WeakMap<object, Context>();
@@ -54,6 +60,12 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(REST_PREFIX.length) || '/';
     const body = await readJson(request);
+    // A stored read (a stored transcript's page) is answered before tRPC, as the procedure would answer it.
+    if (pages && body.ok && !body.empty && !url.search && jsonType(request.headers)) {
+      const answer = await pages.rest(ctx, request.method, url.pathname, body.value);
+      if (answer)
+        return restSuccess(ctx, stored, JSON.stringify(answer), storedPartsOf([answer]), new Headers(JSON_TYPE), 200);
+    }
     const get = request.method === 'GET' ? getInputs.find((g) => g.pattern.test(url.pathname)) : undefined;
     const query: unknown = get ? typedQuery(get.input, url.searchParams) : undefined;
     // An empty body has no media type to refuse: trpc-to-openapi wants application/json on every POST, and would
@@ -64,6 +76,9 @@ export function createRestHandler(router: AppRouter, makeContext: ContextFactory
     return runNodeHandler(handler, req, request, ctx, records);
   };
 }
+
+const JSON_TYPE = [['content-type', 'application/json']] as [string, string][];
+const jsonType = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
 
 function withJsonType(headers: Headers): Headers {
   if (headers.get('content-type')?.startsWith('application/json')) return headers;

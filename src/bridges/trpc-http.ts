@@ -7,6 +7,7 @@ import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
 import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
+import type { StoredPages } from './stored-pages.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -30,7 +31,12 @@ function allowedMethod(path: string): string | undefined {
  * text/plain 415); a query sent without `?input` gets `{}` (tRPC's client sends none when the input is omitted, so
  * `credits.get.query()` works); failures carry the same headers as REST (rate limit, Retry-After, WWW-Authenticate).
  */
-export async function handleTrpc(request: Request, ctx: Context, stored: StoredAnswers): Promise<Response> {
+export async function handleTrpc(
+  request: Request,
+  ctx: Context,
+  stored: StoredAnswers,
+  pages?: StoredPages,
+): Promise<Response> {
   const url = new URL(request.url);
   const rawPath = url.pathname.slice(TRPC_PREFIX.length + 1);
   let path = rawPath;
@@ -47,6 +53,11 @@ export async function handleTrpc(request: Request, ctx: Context, stored: StoredA
     });
   }
   let req = request;
+  if (pages?.has(path) && request.method === 'POST' && !url.search && plainJsonCall(request.headers)) {
+    const fast = await storedPageCall(request, ctx, stored, pages, path);
+    if (fast instanceof Response) return fast;
+    req = fast;
+  }
   if (allowed === 'GET' && !url.searchParams.has('input') && !url.searchParams.has('batch')) {
     url.searchParams.set('input', '{}');
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
@@ -60,10 +71,7 @@ export async function handleTrpc(request: Request, ctx: Context, stored: StoredA
     responseMeta: ({ errors, data }) => {
       // Answers that carry a stored part, in the order they are serialized (a batch has several).
       parts = storedPartsOf(data.map((d) => (d as { result?: { data?: unknown } })?.result?.data));
-      const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
-      // Answers may carry a session cookie or a CSRF token: never stored by a cache.
-      headers.set('cache-control', 'no-store');
-      for (const cookie of ctx.out.setCookies ?? []) headers.append('set-cookie', cookie);
+      const headers = trpcHeaders(ctx);
       const first = errors[0];
       if (!first) return { headers };
       const f = failureOf(first, ctx.requestId);
@@ -75,4 +83,48 @@ export async function handleTrpc(request: Request, ctx: Context, stored: StoredA
   const headers = new Headers(res.headers);
   headers.delete('content-length');
   return new Response(stored.write(await res.text(), parts), { status: res.status, headers });
+}
+
+/**
+ * A single call that is a stored read (a stored transcript's page), answered before tRPC as tRPC would answer it; else
+ * the request for tRPC, its body handed over again (the request's own has been read).
+ */
+async function storedPageCall(
+  request: Request,
+  ctx: Context,
+  stored: StoredAnswers,
+  pages: StoredPages,
+  path: string,
+): Promise<Response | Request> {
+  const text = await request.text();
+  const answer = await pages.call(ctx, path, parseJson(text));
+  if (!answer)
+    return new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+  const json = `{"result":{"data":${JSON.stringify(answer)}}}`;
+  const headers = trpcHeaders(ctx);
+  // What tRPC's own response carries besides.
+  headers.set('vary', 'trpc-accept, accept');
+  headers.set('content-type', 'application/json');
+  return new Response(stored.write(json, storedPartsOf([answer])), { status: 200, headers });
+}
+
+/** The headers every tRPC answer carries (tRPC's own, then the caller's window and cookies). */
+function trpcHeaders(ctx: Context): Headers {
+  const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
+  // Answers may carry a session cookie or a CSRF token: never stored by a cache.
+  headers.set('cache-control', 'no-store');
+  for (const cookie of ctx.out.setCookies ?? []) headers.append('set-cookie', cookie);
+  return headers;
+}
+
+/** A call tRPC answers as one JSON document: a JSON body, no streaming (`trpc-accept`). */
+const plainJsonCall = (headers: Headers) =>
+  (headers.get('content-type')?.startsWith('application/json') ?? false) && !headers.has('trpc-accept');
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

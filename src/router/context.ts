@@ -15,8 +15,8 @@ export interface Context {
   log: Logger;
   signal?: AbortSignal;
   /**
-   * Set by the MCP bridge, which authenticates (and counts the tool calls) before the SDK; REST and tRPC requests
-   * are authenticated by keyedProcedure.
+   * Set by a bridge that authenticated (and counted) the request before its procedure: the MCP bridge, before the
+   * SDK, and the stored-read fast path (src/bridges/stored-pages.ts); otherwise keyedProcedure authenticates.
    */
   auth?: Authenticated;
   /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */

@@ -36,7 +36,19 @@ interface McpMeta {
 /** `errors`: the codes this operation can answer beyond the common ones (documented in OpenAPI). */
 /** `acceptedAsJob`: may answer 202 with a job to poll (documented in OpenAPI). */
 /** `accepted`: always answers 202 Accepted, having created work that goes on in the background (batches). */
-export type Meta = OpenApiMeta & { mcp?: McpMeta; errors?: ErrorCode[]; acceptedAsJob?: boolean; accepted?: boolean };
+/**
+ * `storedRead`: the procedure's answer when the call is a plain read of a stored answer, free, from the same domain
+ * rule the procedure follows; null when the procedure must run. The bridges answer such calls before tRPC, from the
+ * stored bytes (src/bridges/stored-pages.ts), once the caller is authenticated and counted as the procedure would.
+ */
+export type Meta = OpenApiMeta & {
+  mcp?: McpMeta;
+  errors?: ErrorCode[];
+  acceptedAsJob?: boolean;
+  accepted?: boolean;
+  // biome-ignore lint/suspicious/noExplicitAny: each procedure's own input type; meta is shared by all of them
+  storedRead?: (ctx: AuthedContext, input: any) => Promise<object | null>;
+};
 
 /** The spec code a failure carries, whatever threw it. */
 export function codeOf(error: TRPCError): { code: ErrorCode; message: string; retryAfter?: number } {

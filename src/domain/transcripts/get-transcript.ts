@@ -6,7 +6,8 @@ import type { WorkRequest } from '../jobs/llm-jobs.ts';
 import { loadVideoForPayer } from '../video/paid-load.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
-import { fetchTranscript, type TranscriptPorts } from './fetch-transcript.ts';
+import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from './fetch-transcript.ts';
+import { parseVideoOrMediaRef } from '../video/video-ref.ts';
 import { DEFAULT_TRANSCRIPT_MODE, type GetTranscriptRequest, type TranscriptPageAnswer } from './schemas.ts';
 
 export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
@@ -16,6 +17,8 @@ export async function getTranscript(
   req: WorkRequest,
   input: GetTranscriptRequest,
 ): Promise<TranscriptPageAnswer> {
+  const stored = await storedTranscript(deps, req, input);
+  if (stored) return stored;
   const mode = input.mode ?? DEFAULT_TRANSCRIPT_MODE;
   // A direct media URL is probed (through the SSRF guard) and stored as a video without captions.
   const videoId = await resolveVideoRef(deps, input, req.caller.accountId);
@@ -31,4 +34,26 @@ export async function getTranscript(
     if (video.tracks.length > 0) throw err;
     return requestSpeech(deps, req, view, err);
   }
+}
+
+/**
+ * What getTranscript answers at once and free because it is stored, or null when it has work to do (a media URL to
+ * probe, speech-to-text, a transcript to extract, a refusal to explain). Reads only. getTranscript asks it first, and
+ * so does the stored-page fast path before the procedure (src/bridges/stored-pages.ts): one rule for both.
+ */
+export async function storedTranscript(
+  deps: Pick<GetTranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
+  req: WorkRequest,
+  input: GetTranscriptRequest,
+): Promise<TranscriptPageAnswer | null> {
+  if (input.mode === 'generate') return null;
+  let ref;
+  try {
+    ref = parseVideoOrMediaRef(input, req.caller.accountId);
+  } catch (err) {
+    if (isServiceError(err)) return null;
+    throw err;
+  }
+  if (ref.mediaUrl) return null;
+  return readStoredTranscript(deps, req, { ...input, url: undefined, videoId: ref.videoId });
 }

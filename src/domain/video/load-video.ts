@@ -27,6 +27,21 @@ export async function outcomeOf<T>(run: Promise<JobRun<T>>): Promise<{ value: T;
   return { value: outcome.value, producer };
 }
 
+/** Metadata and tracks when stored and fresh enough (the cache, then the store), else null: YouTube is not asked. */
+export async function storedVideo(
+  ports: Pick<LoadVideoPorts, 'videos' | 'hotCache'>,
+  videoId: string,
+  maxAgeMs = VIDEO_INFO_TTL_MS,
+): Promise<SourceVideo | null> {
+  const isFresh = (v: { fetchedAt: Date } | null | undefined) => !!v && Date.now() - v.fetchedAt.getTime() < maxAgeMs;
+  const cached = ports.hotCache.getVideo(videoId);
+  if (cached && isFresh(cached)) return cached;
+  const stored = await ports.videos.read(videoId);
+  if (!stored || !isFresh(stored)) return null;
+  ports.hotCache.setVideo(videoId, stored);
+  return stored;
+}
+
 /**
  * Metadata and tracks, from storage when fresh enough, else fetched from YouTube through the
  * capacity-limited extraction queue (one fetch per video however many ask at once).
@@ -40,15 +55,8 @@ export async function loadVideo(
    */
   opts: { maxAgeMs?: number; beforeFetch?: () => Promise<void>; accountId?: string } = {},
 ): Promise<SourceVideo> {
-  const maxAge = opts.maxAgeMs ?? VIDEO_INFO_TTL_MS;
-  const isFresh = (v: { fetchedAt: Date } | null | undefined) => !!v && Date.now() - v.fetchedAt.getTime() < maxAge;
-  const cached = ports.hotCache.getVideo(videoId);
-  if (cached && isFresh(cached)) return cached;
-  const stored = await ports.videos.read(videoId);
-  if (stored && isFresh(stored)) {
-    ports.hotCache.setVideo(videoId, stored);
-    return stored;
-  }
+  const stored = await storedVideo(ports, videoId, opts.maxAgeMs);
+  if (stored) return stored;
   await opts.beforeFetch?.();
   await outcomeOf(
     ports.workQueue.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS, opts.accountId),

@@ -11,7 +11,8 @@ const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
  * logged while a write is under way go out together after it, and pino flushes what is left when the process exits.
  */
 export function createLogger(level: string): Logger {
-  return pino(
+  const destination = pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES });
+  const log = pino(
     {
       level,
       base: undefined,
@@ -31,6 +32,17 @@ export function createLogger(level: string): Logger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ dest: 1, sync: false, maxLength: MAX_BUFFERED_BYTES }),
+    destination,
   );
+  (log as Logger & { [ACCESS]?: Logger })[ACCESS] = pino({ level, base: undefined }, destination);
+  return log;
 }
+
+const ACCESS = Symbol('access log');
+
+/**
+ * The logger for the one line each request writes (id, method, redacted path, status, time: nothing a redaction
+ * path names): the same level and output without pino's `redact`, whose library parses every path again on every
+ * line (13 KiB of garbage a request, a fifth of a stored answer's). Loggers not made here are their own.
+ */
+export const accessLog = (log: Logger): Logger => (log as Logger & { [ACCESS]?: Logger })[ACCESS] ?? log;

@@ -54,6 +54,13 @@ function requestInstruments(registry: Registry) {
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
+    /** Procedure calls answered before tRPC from stored bytes (src/bridges/stored-pages.ts); also in `requests`. */
+    storedReads: new Counter({
+      name: 'subtext_stored_reads_total',
+      help: 'Procedure calls answered from stored bytes before tRPC, by surface and procedure',
+      labelNames: ['surface', 'procedure'] as const,
+      registers: [registry],
+    }),
     /** Every HTTP response, including those no procedure answered (401 before MCP, 404, signed frames, website). */
     http: new Counter({
       name: 'subtext_http_requests_total',

@@ -1,4 +1,6 @@
-import { getTranscript } from '../../domain/transcripts/get-transcript.ts';
+import { getTranscript, storedTranscript } from '../../domain/transcripts/get-transcript.ts';
+import type { z } from 'zod';
+import type { AuthedContext } from '../context.ts';
 import { GetTranscriptInput, MCP_PAGE_SEGMENTS, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { storedOutput } from '../stored-output.ts';
@@ -7,17 +9,29 @@ import { acceptedUnlessDone } from '../accepted-job.ts';
 import { withCallback } from '../job-callback.ts';
 import { getTranscriptMeta } from './get.meta.ts';
 
+const Input = GetTranscriptInput.extend({ callbackUrl: CallbackUrl });
+
+/** What the domain verb is asked: on MCP, a page of MCP_PAGE_SEGMENTS unless a limit is given. */
+const transcriptRequest = (ctx: AuthedContext, { callbackUrl: _, ...input }: z.infer<typeof Input>) => ({
+  ...input,
+  limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined),
+});
+const workRequest = (ctx: AuthedContext) => ({ caller: ctx.caller, requestId: ctx.requestId });
+
 export const getTranscriptProcedure = keyedProcedure
-  .meta(getTranscriptMeta)
-  .input(GetTranscriptInput.extend({ callbackUrl: CallbackUrl }))
+  .meta({
+    ...getTranscriptMeta,
+    // A stored transcript is answered before tRPC; a callbackUrl is checked by the procedure.
+    storedRead: (ctx: AuthedContext, input: z.infer<typeof Input>) =>
+      input.callbackUrl
+        ? Promise.resolve(null)
+        : storedTranscript(ctx.deps, workRequest(ctx), transcriptRequest(ctx, input)),
+  })
+  .input(Input)
   .output(storedOutput(TranscriptAnswer))
-  .mutation(async ({ ctx, input: { callbackUrl, ...input } }) => {
-    const out = await withCallback(ctx, callbackUrl, () =>
-      getTranscript(
-        ctx.deps,
-        { caller: ctx.caller, requestId: ctx.requestId },
-        { ...input, limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined) },
-      ),
+  .mutation(async ({ ctx, input }) => {
+    const out = await withCallback(ctx, input.callbackUrl, () =>
+      getTranscript(ctx.deps, workRequest(ctx), transcriptRequest(ctx, input)),
     );
     return out.status === 'succeeded' ? out : acceptedUnlessDone(ctx, out);
   });
