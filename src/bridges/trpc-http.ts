@@ -117,9 +117,16 @@ function trpcHeaders(ctx: Context): Headers {
   return headers;
 }
 
-/** A call tRPC answers as one JSON document: a JSON body, no streaming (`trpc-accept`). */
-const plainJsonCall = (headers: Headers) =>
-  (headers.get('content-type')?.startsWith('application/json') ?? false) && !headers.has('trpc-accept');
+/**
+ * A call tRPC answers as one JSON document, by tRPC's own tests: the media type is application/json (any case, any
+ * parameters; `application/jsonx` is its 415), and no streaming is asked for (`trpc-accept`, or application/jsonl in
+ * `accept`: its 400 on a single call).
+ */
+function plainJsonCall(headers: Headers): boolean {
+  const type = (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+  const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
+  return type === 'application/json' && !headers.has('trpc-accept') && !accepts.includes('application/jsonl');
+}
 
 function parseJson(text: string): unknown {
   try {
