@@ -169,10 +169,55 @@ async function scopeOf(
   return scope;
 }
 
-async function countMatches({ tx, matches, filters }: Scope) {
-  const [counted] = await tx<{ n: number }[]>`
-    select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters} limit ${COUNT_CAP + 1}) m`;
-  return counted!.n;
+/** Up to COUNT_CAP + 1 matches counted among the newest articles; every article sampled when not searching. */
+const SAMPLED = 2_000;
+/** Past this many newest articles to look among, counting every match costs less. */
+const RANGE_UP_TO = 5 * (COUNT_CAP + 1);
+
+/**
+ * Matches counted up to COUNT_CAP + 1. Counting reads the whole posting list of every word (a bitmap of them all, for a
+ * common word most of the table, and more for an excluded word), which grows with the table. When the matches are
+ * dense, more than COUNT_CAP of them lie among the newest few articles: the share of matches among the newest
+ * SAMPLED tells how far back to look, and finding more than COUNT_CAP there (the match index holds the date) settles
+ * the count. Otherwise, and for a phrase (found through its pairs' index, without the date), every match is counted.
+ */
+async function countMatches(scope: Scope) {
+  const { sql, tx, q, matches, filters, narrowedByPhrase } = scope;
+  // Through the match index, never the date index with each vector read (the tiers after walk the date index).
+  const within = async (edge: string | null, cap: number) => {
+    if (edge !== null) await tx.unsafe('set local enable_indexscan = off');
+    const [c] = await tx<{ n: number }[]>`
+      select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters}
+        ${edge === null ? sql`` : sql`and s.created_at >= ${edge}::timestamptz`} limit ${cap}) m`;
+    if (edge !== null) await tx.unsafe('set local enable_indexscan = on');
+    return c!.n;
+  };
+  if (q && !narrowedByPhrase) {
+    const sampleEdge = await dateOfNth(scope, sql`true ${filters}`, undefined, SAMPLED);
+    if (sampleEdge) {
+      const share = (await within(sampleEdge, SAMPLED)) / SAMPLED;
+      const range = Math.ceil((1.3 * (COUNT_CAP + 1)) / share);
+      const edge =
+        share > 0 && range <= RANGE_UP_TO ? await dateOfNth(scope, sql`true ${filters}`, undefined, range) : null;
+      if (edge) {
+        const n = await within(edge, COUNT_CAP + 1);
+        if (n > COUNT_CAP) return n;
+      }
+    }
+  }
+  return within(null, COUNT_CAP + 1);
+}
+
+/** The date of the m-th newest row of `among` after `key`, as text (undefined when fewer). */
+async function dateOfNth({ sql, tx }: Scope, among: Fragment, key: Key | undefined, m: number) {
+  // The date index, stopping at the m-th: not every row read and sorted, as the planner chooses when m reaches
+  // about as many rows as it thinks the table has.
+  await tx.unsafe('set local enable_indexscan = on; set local enable_sort = off');
+  const [edge] = await tx<{ at: string }[]>`
+    select at::text from (select s.created_at as at from article_search s where ${among} ${afterKey(sql, key)}
+    order by s.created_at desc, s.id offset ${m - 1} limit 1) e`;
+  await tx.unsafe('set local enable_sort = on');
+  return edge?.at;
 }
 
 const TIERS: Record<Position['tier'], (scope: Scope, at: Position, want: number) => Promise<Step>> = {
@@ -290,50 +335,59 @@ async function rankedRestTier({ tx, tq, inRest }: Scope, at: Position, want: num
 
 /** Many matches outside titles: newest first. */
 async function datedRestTier(scope: Scope, at: Position, want: number): Promise<Step> {
-  const { sql, tx, inRest, n } = scope;
-  const found = n > COUNT_CAP ? await newestRestByDate(scope, at, want) : undefined;
-  await tx.unsafe('set local enable_indexscan = off');
-  const rows =
-    found ??
-    (await tx<Dated[]>`
-      select s.id, ${keyText(sql)} as at from article_search s where ${inRest} ${afterKey(sql, at.after)}
-      order by s.created_at desc, s.id limit ${want} offset ${at.skip}`);
+  const { sql, filters, inRest } = scope;
+  const rows = await newestByDate(scope, { among: sql`true ${filters}`, exact: inRest, share: 0.25 }, at, want);
   const ids = rows.map((r) => r.id);
   return { ids, next: rows.length === want ? { tier: 'dated', after: lastKey(rows), skip: 0 } : null };
 }
 
+/** Rows that hold `exact`, found by date among the rows of `among`, of which about `share` hold `exact`. */
+interface ByDate {
+  among: Fragment;
+  exact: Fragment;
+  share: number;
+}
+
 /**
- * Newest first over more than COUNT_CAP matches: sorting them all (tens of thousands for a common word) was most of a
- * deep page. The page lies among the newest articles after the position: look only at those after the date of the
- * m-th of them (the date index), widening (by the share of matches seen) until the page is full there or nothing
- * older is left. Everything outside is older than everything inside: the same page. Undefined when the widening gave
- * up.
+ * A page of the rows that hold `exact`, newest first from the position, without reading or sorting them all (thousands
+ * for a common word, and a check of each that may read its out-of-line vector). The page lies among the newest rows
+ * of `among` (a superset of `exact` that the date indexes walk cheaply) after the position: look only at rows after
+ * the date of the m-th of those (the match index holds the date), widening m by the share of them that held `exact`
+ * until the page is full there. Everything outside is older than everything inside: the same page. When nothing older
+ * is left, or the widening gives up, the page comes from every row that holds `exact`.
  */
-async function newestRestByDate({ sql, tx, filters, inRest }: Scope, at: Position, want: number) {
+async function newestByDate(
+  scope: Scope,
+  { among, exact, share }: ByDate,
+  at: Position,
+  want: number,
+): Promise<Dated[]> {
+  const { sql, tx } = scope;
   const after = afterKey(sql, at.after);
-  // The page among the matches since a date, after a first row that counts them all (to widen by).
-  const since = (edge: string) => tx<{ id: string | null; at: string; n: number }[]>`
-    with r as materialized (
-      select s.id, s.created_at, ${keyText(sql)} as at from article_search s
-      where ${inRest} ${after} and s.created_at >= ${edge}::timestamptz)
-    select null as id, '' as at, count(*)::int as n from r
-    union all
-    (select id, at, 0 from r order by created_at desc, id limit ${want} offset ${at.skip})`;
-  for (let m = 4 * (at.skip + want), tries = 0; tries < 4; tries++) {
-    await tx.unsafe('set local enable_indexscan = on');
-    const [edge] = await tx<{ at: string }[]>`
-      select at::text from (select s.created_at as at from article_search s where true ${filters} ${after}
-      order by s.created_at desc, s.id offset ${m - 1} limit 1) e`;
-    if (!edge) return undefined;
+  // The page among the rows since a date (all of them without one), after a first row that counts them (to widen by).
+  const since = async (edge: string | null) => {
     await tx.unsafe('set local enable_indexscan = off');
-    const rows = await since(edge.at);
+    const rows = await tx<{ id: string | null; at: string; n: number }[]>`
+      with r as materialized (
+        select s.id, s.created_at, ${keyText(sql)} as at from article_search s
+        where ${exact} ${after} ${edge === null ? sql`` : sql`and s.created_at >= ${edge}::timestamptz`})
+      select null as id, '' as at, count(*)::int as n from r
+      union all
+      (select id, at, 0 from r order by created_at desc, id limit ${want} offset ${at.skip})`;
     // SQL does not promise the union's order: the count is the row without an id.
-    const count = rows.find((r) => r.id === null)!.n;
-    const found = rows.filter((r): r is Dated & { n: number } => r.id !== null);
+    return {
+      count: rows.find((r) => r.id === null)!.n,
+      found: rows.filter((r): r is Dated & { n: number } => r.id !== null),
+    };
+  };
+  for (let m = Math.ceil((at.skip + want) / share), tries = 0; tries < 4; tries++) {
+    const edge = await dateOfNth(scope, among, at.after, m);
+    if (!edge) break;
+    const { count, found } = await since(edge);
     if (found.length === want) return found;
     m = count ? Math.ceil((m * 1.5 * (at.skip + want)) / count) : m * 4;
   }
-  return undefined;
+  return (await since(null)).found;
 }
 
 const Key = z.tuple([
