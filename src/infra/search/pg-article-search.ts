@@ -76,6 +76,10 @@ interface Scope {
   /** A match whose title does not match. */
   inRest: Fragment;
   narrowedByPhrase: boolean;
+  /** A category or language filter is given. */
+  filtered: boolean;
+  /** See PgSearchTuning. */
+  rangeShare: number;
   /** Matches counted, up to COUNT_CAP + 1. */
   n: number;
 }
@@ -97,7 +101,7 @@ interface Step {
  * is a fixed order, so pages never repeat or skip an article. Counting stops at COUNT_CAP. A page ends at a position
  * (`next`): the tiers in date order continue from its date and id (the date indexes), never by skipping an offset.
  */
-export function createPgArticleSearch(sql: Sql): ArticleSearch {
+export function createPgArticleSearch(sql: Sql, tuning: PgSearchTuning = {}): ArticleSearch {
   return {
     async index() {
       // The trigger on articles indexes the row when the article is stored.
@@ -117,7 +121,8 @@ export function createPgArticleSearch(sql: Sql): ArticleSearch {
       return sql.begin('isolation level repeatable read read only', async (tx) => {
         // The planner cannot see that reading a vector means fetching it from TOAST: keep it on the indexes.
         await tx.unsafe('set local enable_seqscan = off; set local jit = off');
-        const scope = await scopeOf(sql, tx, q, config, tq, filters);
+        const scope = await scopeOf(sql, tx, q, config, tq, filters, !!(category || l));
+        scope.rangeShare = tuning.rangeShare ?? RANGE_SHARE;
         // A cursor carries the first page's count: deeper pages do not count again.
         scope.n = counted ? (counted.exact ? counted.total : COUNT_CAP + 1) : await countMatches(scope);
         const total = Math.min(scope.n, COUNT_CAP);
@@ -142,6 +147,7 @@ async function scopeOf(
   config: string,
   tq: Fragment,
   filters: Fragment,
+  filtered: boolean,
 ) {
   // (A fragment is a thenable: it travels wrapped, or awaiting it would run it.)
   const phrases = q ? await phraseFilter(sql, tx, q, config) : { and: null, exact: false };
@@ -164,25 +170,35 @@ async function scopeOf(
     inTitle: sql`s.title_vector @@ ${tq} ${excludes ? sql`and ${matches}` : sql``} ${filters}`,
     inRest: sql`${matches} and not (s.title_vector @@ ${tq}) ${filters}`,
     narrowedByPhrase: !!phrases.and,
+    filtered,
+    rangeShare: RANGE_SHARE,
     n: 0,
   };
   return scope;
 }
 
-/** Up to COUNT_CAP + 1 matches counted among the newest articles; every article sampled when not searching. */
+/** The share of matches among this many newest articles tells how far back more than COUNT_CAP of them lie. */
 const SAMPLED = 2_000;
-/** Past this many newest articles to look among, counting every match costs less. */
-const RANGE_UP_TO = 5 * (COUNT_CAP + 1);
+/** Looking among more than this share of the table's articles costs more than counting every match. */
+const RANGE_SHARE = 1 / 8;
+/** Tuning a test may change (a table of a million articles is out of its reach). */
+export interface PgSearchTuning {
+  /** Count among the newest articles only when that is at most this share of the table (default 1/8). */
+  rangeShare?: number;
+}
+/** Enough newest articles to hold COUNT_CAP + 1 matches with some room for a sample that was too dense. */
+const rangeFor = (share: number) => Math.ceil((1.3 * (COUNT_CAP + 1)) / share);
 
 /**
- * Matches counted up to COUNT_CAP + 1. Counting reads the whole posting list of every word (a bitmap of them all, for a
- * common word most of the table, and more for an excluded word), which grows with the table. When the matches are
- * dense, more than COUNT_CAP of them lie among the newest few articles: the share of matches among the newest
- * SAMPLED tells how far back to look, and finding more than COUNT_CAP there (the match index holds the date) settles
- * the count. Otherwise, and for a phrase (found through its pairs' index, without the date), every match is counted.
+ * Matches counted up to COUNT_CAP + 1. Counting reads the posting lists of every word (a bitmap of them all: for a
+ * common word, and more for an excluded one, most of the table), which grows with the table. In a large table, when
+ * the newest SAMPLED articles show the matches are dense, more than COUNT_CAP of them found among the newest articles
+ * (the match index holds the date) settles the count. Otherwise every match is counted: in a small table, with a
+ * filter (its own date index may not be the one walked), for a phrase (found through its pairs' index, without the
+ * date), or when the matches are too sparse among the newest.
  */
 async function countMatches(scope: Scope) {
-  const { sql, tx, q, matches, filters, narrowedByPhrase } = scope;
+  const { sql, tx, q, matches, filters, narrowedByPhrase, filtered, rangeShare } = scope;
   // Through the match index, never the date index with each vector read (the tiers after walk the date index).
   const within = async (edge: string | null, cap: number) => {
     if (edge !== null) await tx.unsafe('set local enable_indexscan = off');
@@ -192,13 +208,17 @@ async function countMatches(scope: Scope) {
     if (edge !== null) await tx.unsafe('set local enable_indexscan = on');
     return c!.n;
   };
-  if (q && !narrowedByPhrase) {
-    const sampleEdge = await dateOfNth(scope, sql`true ${filters}`, undefined, SAMPLED);
+  if (q && !narrowedByPhrase && !filtered) {
+    const [t] = await tx<{ rows: number }[]>`
+      select reltuples::float8 as rows from pg_class where oid = 'article_search'::regclass`;
+    const most = t!.rows * rangeShare;
+    const sampleEdge = rangeFor(1) <= most ? await dateOfNth(scope, sql`true`, undefined, SAMPLED) : undefined;
     if (sampleEdge) {
       const share = (await within(sampleEdge, SAMPLED)) / SAMPLED;
-      const range = Math.ceil((1.3 * (COUNT_CAP + 1)) / share);
       const edge =
-        share > 0 && range <= RANGE_UP_TO ? await dateOfNth(scope, sql`true ${filters}`, undefined, range) : null;
+        share > 0 && rangeFor(share) <= most
+          ? await dateOfNth(scope, sql`true`, undefined, rangeFor(share))
+          : undefined;
       if (edge) {
         const n = await within(edge, COUNT_CAP + 1);
         if (n > COUNT_CAP) return n;
