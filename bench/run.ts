@@ -2,7 +2,8 @@
 // machine. Figures come only from here; tests never assert timings. Needs a PostgreSQL (TEST_DATABASE_URL or the local
 // one on 127.0.0.1:5432, as the tests), ffmpeg, and the shared YouTube fixtures. `npm run bench -- hot-path search`
 // runs a subset (the file is then written with only those sections). Search: BENCH_ARTICLES (sizes, default
-// 100000,300000), BENCH_SEARCHES (requests per kind) and BENCH_SEARCH_DB (a kept, reused database; bench/search.ts).
+// 100000,300000), BENCH_SEARCHES (requests per kind), BENCH_SEARCH_DB (a kept, reused database; bench/search.ts),
+// BENCH_GEN_WORKERS (connections generating articles, default 2) and BENCH_SEARCH_SKIP (kinds left out, by name).
 // Soak: BENCH_SOAK_SECONDS (default 600) to try it shorter.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
