@@ -1,4 +1,6 @@
 import { FILE_FORMATS, FILE_TYPES, type FileFormat } from '../domain/transcripts/formats.ts';
+import { ServiceError } from '../domain/errors.ts';
+import { authenticateRequest } from '../router/authenticate-request.ts';
 import type { Context } from '../router/context.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
@@ -9,6 +11,23 @@ import { rateLimitHeaders } from './response-headers.ts';
 const createCaller = createCallerFactory(appRouter);
 
 export const DEFAULT_FILE_FORMAT: FileFormat = 'srt';
+
+const isFileFormat = (f: string): f is FileFormat => (FILE_FORMATS as readonly string[]).includes(f);
+
+/**
+ * The format: one of the file formats (json is an answer, not a file). A wrong one is refused here, after the key is
+ * checked and counted as the procedure would (so a bad key is still a 401), and the procedure then does not count
+ * the request again.
+ */
+async function fileFormatOf(ctx: Context, query: Record<string, string>): Promise<FileFormat> {
+  const format = query.format || DEFAULT_FILE_FORMAT;
+  if (isFileFormat(format)) return format;
+  ctx.auth ??= await authenticateRequest(ctx, 1);
+  throw new ServiceError(
+    'INVALID_REQUEST',
+    `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`,
+  );
+}
 
 /** A boolean query parameter: true or false; anything else is left for the procedure's validation to refuse. */
 const flag = (value: string | undefined) =>
@@ -32,17 +51,15 @@ export async function serveTranscriptFile(
 ): Promise<Response> {
   const headers = new Headers({ 'x-request-id': ctx.requestId });
   try {
-    const format = (query.format || DEFAULT_FILE_FORMAT) as FileFormat;
+    const format = await fileFormatOf(ctx, query);
     // The path takes a YouTube URL too (percent-encoded), like GET /videos/{videoId}.
     const ref = /[./:]/.test(videoId) ? { url: videoId } : { videoId };
-    // Any other format (json included) is left for the procedure's input validation to refuse, so a bad request
-    // without a valid key is still a 401 and with one a 400 (the message is rewritten below).
     const t = await createCaller(ctx).subtitles.get({
       ...ref,
       lang: query.lang || undefined,
-      // Left for the procedure's validation, as format is: the cast lets an unchecked value through to be refused.
+      // Left for the procedure's validation: the cast lets an unchecked value through to be refused there.
       mode: (query.mode || undefined) as never,
-      format: FILE_FORMATS.includes(format) ? format : (`not ${format}` as never),
+      format,
       words: flag(query.words),
       chapters: flag(query.chapters),
     });
@@ -62,13 +79,7 @@ export async function serveTranscriptFile(
     headers.set('x-credits-charged', String(t.creditsCharged));
     return new Response(t.content ?? '', { status: 200, headers });
   } catch (err) {
-    const f = failureOf(err, ctx.requestId);
-    if (f.code === 'INVALID_REQUEST')
-      f.message = f.message.replace(
-        /\bformat: [^;]*/,
-        `format: must be ${FILE_FORMATS.join(', ')} (default ${DEFAULT_FILE_FORMAT})`,
-      );
-    return restErrorResponse(f, {
+    return restErrorResponse(failureOf(err, ctx.requestId), {
       requestId: ctx.requestId,
       requestHeaders: ctx.headers,
       rateLimit: ctx.out.rateLimit,

@@ -2,6 +2,7 @@ import type { Sql } from '../../../db/client.ts';
 import type { BatchRow, BatchStore } from '../../domain/batches/ports.ts';
 import type { BatchItem, BatchItemResult, BatchOperation, BatchStatus } from '../../domain/batches/schemas.ts';
 import { newId } from '../../domain/ids.ts';
+import { jsonValue } from './json-value.ts';
 
 interface Row {
   id: string;
@@ -39,10 +40,9 @@ function batchRecords(sql: Sql): Pick<BatchStore, 'create' | 'get'> {
     async create(b) {
       const id = newId('bat');
       return (await sql.begin(async (tx) => {
-        // postgres's JSONValue takes no `unknown` values, as the operation and source are here: hence the cast.
         const [row] = await tx<Row[]>`
           insert into batches (id, account_id, status, operation, source, callback_url, request_id)
-          values (${id}, ${b.accountId}, 'running', ${tx.json(b.operation as never)}, ${tx.json(b.source as never)}, ${b.callbackUrl}, ${b.requestId})
+          values (${id}, ${b.accountId}, 'running', ${tx.json(jsonValue(b.operation))}, ${tx.json(jsonValue(b.source))}, ${b.callbackUrl}, ${b.requestId})
           returning *`;
         const items = b.videoIds.map((videoId, position) => ({
           batch_id: id,

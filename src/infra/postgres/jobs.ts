@@ -4,6 +4,7 @@ import type { Sql } from '../../../db/client.ts';
 import { newId } from '../../domain/ids.ts';
 import type { JobError, JobKind, JobStatus } from '../../domain/jobs/schemas.ts';
 import type { JobResultRef, JobRow, JobStore } from '../../domain/jobs/job-store.ts';
+import { jsonValue } from './json-value.ts';
 
 interface DbRow {
   id: string;
@@ -45,11 +46,10 @@ function jobRows(sql: Sql): Pick<JobStore, 'create' | 'read' | 'delete' | 'recor
   return {
     async create(t) {
       const status = t.status ?? 'queued';
-      // postgres's JSONValue takes no `unknown` values, as a task's input and result have: hence the cast.
       const [row] = await sql<DbRow[]>`
         insert into tasks (id, account_id, kind, status, progress, input, result, credits_charged, request_id, job_key)
         values (${newId('job')}, ${t.accountId}, ${t.kind}, ${status}, ${status === 'succeeded' ? 1 : 0},
-                ${sql.json(t.input as never)}, ${t.result ? sql.json(t.result as never) : null},
+                ${sql.json(jsonValue(t.input))}, ${t.result ? sql.json(jsonValue(t.result)) : null},
                 ${t.creditsCharged ?? 0}, ${t.requestId}, ${t.jobKey ?? null})
         returning *`;
       return fromDb(row!);

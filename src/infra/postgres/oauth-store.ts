@@ -1,6 +1,7 @@
 import type { Sql } from '../../../db/client.ts';
 import type { Grant, GrantListing, OAuthStore, StoredCode } from '../../domain/oauth/ports.ts';
 import { countRequests } from './rate-counters.ts';
+import { jsonValue } from './json-value.ts';
 
 export function createOAuthStore(sql: Sql): OAuthStore {
   return { ...clients(sql), ...authorizationCodes(sql), ...refreshTokens(sql), ...grantUse(sql) };
@@ -9,13 +10,12 @@ export function createOAuthStore(sql: Sql): OAuthStore {
 function clients(sql: Sql): Pick<OAuthStore, 'saveClient' | 'upsertClient' | 'findClient'> {
   return {
     async saveClient(c) {
-      // postgres's JSONValue takes no `unknown` values, as a client's metadata has: hence the cast.
       await sql`insert into oauth_clients (id, name, redirect_uris, metadata)
-                values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(c.metadata as never)})`;
+                values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(jsonValue(c.metadata))})`;
     },
     async upsertClient(c) {
       await sql`insert into oauth_clients (id, name, redirect_uris, metadata)
-                values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(c.metadata as never)})
+                values (${c.id}, ${c.name}, ${sql.json(c.redirectUris)}, ${sql.json(jsonValue(c.metadata))})
                 on conflict (id) do update set name = excluded.name, redirect_uris = excluded.redirect_uris,
                   metadata = excluded.metadata
                 where oauth_clients.metadata is distinct from excluded.metadata

@@ -3,6 +3,7 @@ import type { Sql } from '../../../db/client.ts';
 import type { SourceTrack } from '../../domain/ports.ts';
 import type { VideoStore } from '../../domain/video/video-store.ts';
 import type { VideoInfo } from '../../domain/video/schemas.ts';
+import { jsonValue } from './json-value.ts';
 
 export function createVideoStore(sql: Sql): VideoStore {
   return {
@@ -16,7 +17,7 @@ export function createVideoStore(sql: Sql): VideoStore {
       // postgres's JSONValue wants an index signature the SourceTrack interface lacks: hence the cast.
       await sql`
         insert into videos (video_id, info, tracks, fetched_at)
-        values (${videoId}, ${sql.json(video.info)}, ${sql.json(video.tracks as never)}, now())
+        values (${videoId}, ${sql.json(video.info)}, ${sql.json(jsonValue(video.tracks))}, now())
         on conflict (video_id) do update set info = excluded.info, tracks = excluded.tracks, fetched_at = now()`;
     },
   };
