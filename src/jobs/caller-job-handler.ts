@@ -1,13 +1,19 @@
+import { isDatabaseDown } from '../../db/database-errors.ts';
 import type { Deps } from '../deps.ts';
 import { isServiceError, type ErrorCode } from '../domain/errors.ts';
 import { armEndedJobWebhooks } from '../domain/webhooks/job-webhooks.ts';
 import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
 
+const BRIEFLY_AWAY = {
+  code: 'SERVICE_BUSY' as const,
+  message: 'The service was briefly unavailable; retry in a few seconds (nothing was charged)',
+};
+
 /**
  * A handler for work that moves tasks along (the `llm` and `speech` queues). A ServiceError is final: it is
  * recorded on every task waiting on the job's key, nothing is charged, and the job completes (its waiters read their
  * task). Anything else (a crash, a database blip) is retried by pg-boss while retries remain; the tasks stay running
- * meanwhile, and fail with `fallback` after the last one. Either way the tasks' callbackUrls are armed when they end.
+ * meanwhile, and fail with `fallback` after the last one (SERVICE_BUSY when the database was away). Either way the tasks' callbackUrls are armed when they end.
  */
 export function callerJobHandler<J extends { key: string }>(
   deps: Deps,
@@ -27,7 +33,12 @@ export function callerJobHandler<J extends { key: string }>(
       return out;
     } catch (err) {
       if (!isServiceError(err) && attempt.retryCount < attempt.retryLimit) throw err;
-      const error = isServiceError(err) ? { code: err.code, message: err.message } : fallback;
+      // The database away on the last attempt says nothing about the work: retry, as the job's waiters are told.
+      const error = isServiceError(err)
+        ? { code: err.code, message: err.message }
+        : isDatabaseDown(err)
+          ? BRIEFLY_AWAY
+          : fallback;
       await deps.jobs.failAll(job.key, error);
       await callBack();
       if (!isServiceError(err)) throw err;

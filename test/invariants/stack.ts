@@ -87,6 +87,10 @@ export async function startInvariantStack(
     STT_BASE_URL: whisper.origin,
     STT_MODEL: 'whisper-test',
     RATE_LIMIT_PER_MINUTE: '100000',
+    // The loopback YouTube is free: a 10,000-operation run used the default hourly budget up, and its last batches
+    // waited 14 minutes for the next hour (correctly, but past what the run waits for work to end).
+    YOUTUBE_REQUESTS_PER_HOUR: '1000000',
+    YOUTUBE_CAPTION_REQUESTS_PER_HOUR: '1000000',
     // Every program signs up three accounts from 127.0.0.1: a long run makes thousands.
     SIGN_IN_MAX_PER_IP: '1000000',
     // pg-boss's least heartbeat: a killed worker's jobs are retried 10-15 s after the kill.
