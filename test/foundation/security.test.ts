@@ -12,6 +12,7 @@ afterAll(() => s?.close());
 const server = () => s;
 
 describeKeyedProcedureChecks('credits.get', server, { input: {} });
+describeKeyedProcedureChecks('credits.history', server, { input: {} });
 // An invalid id answers 400 once the key has passed, so no YouTube is needed to tell auth apart.
 describeKeyedProcedureChecks('videos.info', server, {
   input: { videoId: 'x' },
