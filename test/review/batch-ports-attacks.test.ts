@@ -57,6 +57,9 @@ describe('batch ports and the stalled-item sweep under attack', { timeout: 60_00
   it('the sweep leaves a running item with a live job alone, and a cancel racing it ends the batch once', async () => {
     const a = await h.s.newKey({ credits: 5 });
     const deps = h.s.deps;
+    // No worker takes item 1 once the sweep sends it again: the race under test is the sweep's against the cancel,
+    // and a worker claiming the item in between would run it (a running item is not cancelled) and charge.
+    await deps.queue.boss.offWork('batch-item');
     const batch = await storedBatch(a.accountId, ['ud9d5cMDP_0', 'ud9d5cMDP_0']);
     // Item 0 is held by a live run: claimed, its job active-looking (queued far ahead under its key).
     expect(await deps.batches.claimItem(batch.id, 0)).not.toBeNull();
