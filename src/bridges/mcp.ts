@@ -7,7 +7,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/server';
 import { resourceMetadataUrl } from './oauth/oauth-routes.ts';
-import type { Context } from '../router/context.ts';
+import { ownCall, type Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
@@ -98,13 +98,10 @@ type StoredParts = WeakMap<Context, Stored>;
  * validation is a tool execution error (`isError`) carrying the spec's error body. A result showing a stored part
  * is recorded in `parts` for the output step.
  */
-function buildServer(
-  ctx: Context,
-  texts: StoredToolTexts,
-  parts: StoredParts,
-  notes: LibraryNotes,
-  called: string | undefined,
-): McpServer {
+function buildServer(passed: Passed, texts: StoredToolTexts, parts: StoredParts, notes: LibraryNotes): McpServer {
+  const { context: ctx, called, batched } = passed;
+  // Each call of a JSON-RPC batch is a request of its own: its charges and errors carry its own id.
+  const callCtx = () => (batched ? ownCall(ctx) : ctx);
   const accountId = ctx.auth!.caller.accountId;
   const server = new McpServer(MCP_SERVER_INFO, {
     capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
@@ -120,13 +117,15 @@ function buildServer(
     accountId,
     statics: [VIEWER_RESOURCE],
     // A read renders the values: a stored part is parsed into place.
-    call: async (tool, args) => readStored(await callByPath(createCaller(ctx), toolNamed(tool).entry.path, args)),
+    call: async (tool, args) => readStored(await callByPath(createCaller(callCtx()), toolNamed(tool).entry.path, args)),
     text: (tool, output) => resultText(toolNamed(tool), output),
     note: notes,
   });
   registerPrompts(server);
   for (const def of toolsFor(called)) {
-    server.registerTool(def.name, def.config, (args: unknown) => runTool(def, ctx, args, texts, parts, notes, called));
+    server.registerTool(def.name, def.config, (args: unknown) =>
+      runTool(def, callCtx(), args, texts, parts, notes, called),
+    );
   }
   return server;
 }
@@ -180,7 +179,7 @@ function runToolNamed(
  * The context of the request being served, and the tool it calls if any, travel to the per-request server as the
  * SDK's pass-through authInfo.
  */
-type Passed = { context: Context; called: string | undefined };
+type Passed = { context: Context; called: string | undefined; batched: boolean };
 const passedBy = (auth: AuthInfo | undefined) => auth?.extra as Passed;
 const authInfoFor = (passed: Passed): AuthInfo => ({
   token: 'caller',
@@ -256,7 +255,7 @@ async function throughSdk(
   const { context: toolCtx, called } = passed;
   let response = isModern
     ? await withServedVersions(await ep.modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }))
-    : await serveLegacy(forward, parsed, passed, buildServer(toolCtx, ep.texts, ep.parts, ep.notes, called));
+    : await serveLegacy(forward, parsed, passed, buildServer(passed, ep.texts, ep.parts, ep.notes));
   if (isModern && called && declaresTasks(single?.params) && response.ok) response = await asTaskAnswer(response);
   const stored = ep.parts.get(toolCtx);
   if (stored && response.ok) response = await withStoredPart(response, stored.part);
@@ -282,7 +281,7 @@ async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<R
   const { text, parsed, single, auth, limit } = admitted;
   const toolCtx: Context = { ...ctx, auth };
   const called = toolCalled(single);
-  const passed: Passed = { context: toolCtx, called };
+  const passed: Passed = { context: toolCtx, called, batched: Array.isArray(parsed) };
 
   // The SDK is handed the parsed body (the request's own has been read); a body that is not JSON is handed over
   // again as text, for the SDK's -32700 answer.
@@ -324,8 +323,7 @@ export function createMcpEndpoint(textBytes: number, pages?: StoredPages) {
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   const modern = createMcpHandler(
     ({ authInfo }) => {
-      const { context, called } = passedBy(authInfo);
-      return buildServer(context, texts, parts, notes, called);
+      return buildServer(passedBy(authInfo), texts, parts, notes);
     },
     { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
   );

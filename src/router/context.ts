@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { newId } from '../domain/ids.ts';
 import type { Authenticated } from '../domain/keys/authenticate.ts';
 import type { Caller } from '../domain/keys/manage-keys.ts';
 import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
@@ -32,4 +33,14 @@ export interface Context {
 
 export interface AuthedContext extends Context {
   caller: Caller;
+}
+
+/**
+ * The context of one call among several in one HTTP request (a tRPC batch, a JSON-RPC batch): its own request id, so
+ * the ledger, jobs and credit history tell the calls apart and each answer's creditsCharged is its own. Its log lines
+ * name both ids.
+ */
+export function ownCall(ctx: Context): Context {
+  const requestId = newId('req');
+  return { ...ctx, requestId, log: ctx.log.child({ callId: requestId }) };
 }

@@ -3,7 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
-import type { AuthedContext, Context } from './context.ts';
+import { ownCall, type AuthedContext, type Context } from './context.ts';
 import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
 import { authenticateRequest, rateLimited, spendCall } from './authenticate-request.ts';
@@ -85,13 +85,15 @@ const t = initTRPC
   .create({
     errorFormatter({ shape, error, ctx }) {
       const { code, message } = codeOf(error);
+      // tRPC formats with the HTTP request's context; a batched call's error carries its own id (callIdentity).
+      const requestId = (error as CallError).callRequestId ?? ctx?.requestId;
       const safe =
-        code === 'INTERNAL_ERROR' ? `Internal error (request ${ctx?.requestId ?? 'unknown'})` : redactKeys(message);
+        code === 'INTERNAL_ERROR' ? `Internal error (request ${requestId ?? 'unknown'})` : redactKeys(message);
       // tRPC clients read `data.code`; REST bodies are rewritten to { error: { code, message } } by the bridge.
       return {
         message: safe,
         code: shape.code,
-        data: { code, httpStatus: ERROR_TABLE[code].status, requestId: ctx?.requestId },
+        data: { code, httpStatus: ERROR_TABLE[code].status, requestId },
       };
     },
   });
@@ -129,7 +131,21 @@ const errorMapping = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-/** Outermost: every call's surface, procedure, answered status and latency, for /metrics. */
+type CallError = TRPCError & { callRequestId?: string };
+
+/**
+ * Outermost: each call after the first of a tRPC batch is a request of its own (ownCall); the first, like a call
+ * alone, keeps the HTTP request's id, the one in `x-request-id`.
+ */
+const callIdentity = t.middleware(async ({ ctx, next, batchIndex }) => {
+  if (!batchIndex) return next();
+  const call = ownCall(ctx);
+  const result = await next({ ctx: call });
+  if (!result.ok) (result.error as CallError).callRequestId = call.requestId;
+  return result;
+});
+
+/** Every call's surface, procedure, answered status and latency, for /metrics. */
 const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
   const started = performance.now();
   const result = await next();
@@ -142,7 +158,7 @@ const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(requestMetrics).use(errorMapping);
+export const publicProcedure = t.procedure.use(callIdentity).use(requestMetrics).use(errorMapping);
 
 /**
  * Needs an API key or a website session (authenticateRequest: one statement finds the caller and counts the call);

@@ -36,7 +36,12 @@ export const CreditHistoryInput = z.object({
 export type CreditHistoryInput = z.infer<typeof CreditHistoryInput>;
 
 const CreditHistoryEntry = LedgerRow.extend({
-  requestId: z.string().nullable().describe('The request charged (its X-Request-Id); null for a grant'),
+  requestId: z
+    .string()
+    .nullable()
+    .describe(
+      'The request charged (its X-Request-Id; each call of a tRPC or JSON-RPC batch has its own); null for a grant',
+    ),
 });
 
 export const CreditHistory = z.object({

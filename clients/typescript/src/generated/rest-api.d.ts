@@ -1802,7 +1802,7 @@ export interface operations {
                             videoId: string | null;
                             /** @description Change to the balance: negative for a charge */
                             credits: number;
-                            /** @description The request charged (its X-Request-Id); null for a grant */
+                            /** @description The request charged (its X-Request-Id; each call of a tRPC or JSON-RPC batch has its own); null for a grant */
                             requestId: string | null;
                         }[];
                         /** @description Pass as `cursor` for the next page; null on the last page */
