@@ -67,7 +67,8 @@ export async function generate(sql: Sql, vocab: string[], first: number, last: n
   // Chunks and index builds run on WORKERS connections at once: a million articles is hours on one core.
   await inParallel(chunks, async ([from, to]) => {
     await sql.begin(async (tx) => {
-      await tx`select setseed(${(from % 1000) / 1000})`;
+      // One seed per chunk (a fixed seed would make every chunk the same texts with other ids).
+      await tx`select setseed(${Math.floor(from / CHUNK) / 1000})`;
       await tx.unsafe(
         `insert into articles (id, video_id, lang, length, source_lang, title, summary, category, tags, body, search_config, search_text, created_at)
          select id, video, lang, 'medium', lang, title, summary, category, tags,

@@ -7,6 +7,7 @@ import { createOpsApp } from './bridges/ops-routes.ts';
 import { ConfigError, parseConfig, type Config } from './config.ts';
 import { explainStartFailure } from './infra/start-failure.ts';
 import { createLogger, type Logger } from './infra/log/logger.ts';
+import { releaseMemoryWhenIdle } from './infra/memory/release-when-idle.ts';
 import { startWorkers } from './jobs/start-workers.ts';
 import type { HttpEnv } from './bridges/http-env.ts';
 
@@ -47,6 +48,7 @@ async function main() {
       const app = createHttpApp(runtime.deps);
       closeStreams = () => closeLongStreams(app);
       server = await listen(app, config);
+      releaseMemoryWhenIdle(server);
     }
     // Metrics and probes on a port of their own: kept off the public listener, and the only HTTP a worker serves.
     if (config.METRICS_PORT)

@@ -137,7 +137,8 @@ async function observed(side: Side, c: Case) {
       .replaceAll(requestId, '<request>')
       .replaceAll(side.s.url, '<service>')
       .replaceAll(side.media, '<media id>')
-      .replace(/retry in \d+ s/g, 'retry in <n> s'),
+      .replace(/retry in \d+ s/g, 'retry in <n> s')
+      .replace(/"retryAfter":\d+/g, '"retryAfter":"<n>"'),
     requestIdSet: requestId.startsWith('req'),
   };
 }
