@@ -141,8 +141,12 @@ const callIdentity = t.middleware(async ({ ctx, next, batchIndex }) => {
   if (!batchIndex) return next();
   const call = ownCall(ctx);
   const result = await next({ ctx: call });
-  if (!result.ok) (result.error as CallError).callRequestId = call.requestId;
-  return result;
+  if (result.ok) return result;
+  // A copy carries the id: tRPC reads a batch's body once, and a body it cannot read fails every call with one
+  // error object, which must not name one call's id for all of them.
+  const { code, message, cause } = result.error;
+  const error: CallError = Object.assign(new TRPCError({ code, message, cause }), { callRequestId: call.requestId });
+  return { ...result, error };
 });
 
 /** Every call's surface, procedure, answered status and latency, for /metrics. */
