@@ -8,6 +8,7 @@ import { rateLimitHeaders } from './response-headers.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
 import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 import type { StoredPages } from './stored-pages.ts';
+import { MAX_BATCH_CALLS } from './batch-size.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -51,6 +52,10 @@ export async function handleTrpc(
     return trpcErrorResponse(failure('METHOD_NOT_ALLOWED', `${path} accepts ${allowed} only`), answer, {
       allow: allowed,
     });
+  }
+  // Refused here rather than by tRPC's maxBatchSize, whose answer has no context to name the request's id.
+  if (url.searchParams.get('batch') === '1' && path.split(',').length > MAX_BATCH_CALLS) {
+    return trpcErrorResponse(failure('INVALID_REQUEST', `A batch carries at most ${MAX_BATCH_CALLS} calls`), answer);
   }
   let req = request;
   if (pages?.has(path) && request.method === 'POST' && !url.search && plainJsonCall(request.headers)) {
