@@ -68,6 +68,7 @@ export async function handleTrpc(
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
   }
   let parts: StoredPart[] = [];
+  ctx.streamed = url.searchParams.get('batch') === '1' && asksForStream(request.headers);
   const res = await fetchRequestHandler({
     endpoint: TRPC_PREFIX,
     req,
@@ -131,6 +132,15 @@ function plainJsonCall(headers: Headers): boolean {
   const type = (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
   return type === 'application/json' && !headers.has('trpc-accept') && !accepts.includes('application/jsonl');
+}
+
+/** Whether tRPC streams the answer of a batch (its own reading: `trpc-accept`, else application/jsonl in `accept`). */
+function asksForStream(headers: Headers): boolean {
+  const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
+  return (
+    (headers.get('trpc-accept') ?? (accepts.includes('application/jsonl') ? 'application/jsonl' : null)) ===
+    'application/jsonl'
+  );
 }
 
 function parseJson(text: string): unknown {
