@@ -1,11 +1,14 @@
 // Review attack on per-call request ids (a354838), extractions: calls of one batch asking for the same transcript
 // share one extraction job, which names one call as its payer; the others must answer free, and batches at once
-// against a small balance must leave the ledger equal to what the answers reported, each video paid once.
+// against a small balance must leave the ledger equal to what the answers reported, each video paid once. Batches
+// (the resource) created by calls of one tRPC batch charge their videos under ids made from the creating call's: with
+// one id for both, each batch's first video read the other's charge too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { rest } from '../support/clients.ts';
 import { fakeVideoSource, freshVideoId } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { pollUntil } from '../transcripts/recorded-youtube.ts';
 
 type TrpcAnswer = {
   result?: { data: { creditsCharged: number; videoId: string } };
@@ -93,5 +96,31 @@ describe('extractions across the calls of batches', () => {
     expect(new Set(ledger.map((c) => c.videoId)).size).toBe(ledger.length);
     expect(await balance(key)).toBe(2 * TRANSCRIPT_PRICE - reported);
     expect(reported).toBeLessThanOrEqual(2 * TRANSCRIPT_PRICE);
+  });
+
+  it('tRPC: two batches created by calls of one tRPC batch each report their own videos’ charges', async () => {
+    const { key } = await s.newKey({ credits: 10, rateLimit: 10_000 });
+    const create = (videoId: string) => ({ videos: [videoId], operation: { type: 'transcript' } });
+    const res = await fetch(`${s.url}/trpc/batches.create,batches.create?batch=1`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ 0: create(freshVideoId()), 1: create(freshVideoId()) }),
+    });
+    const ids = ((await res.json()) as { result: { data: { id: string } } }[]).map((a) => a.result.data.id);
+    const ended: { status: string; creditsCharged: number; items: { creditsCharged: number }[] }[] = [];
+    for (const id of ids) {
+      let batch: (typeof ended)[number] | undefined;
+      await pollUntil(
+        async () => (batch = (await rest(s.url, 'GET', `/batches/${id}`, { key })).json).status !== 'running',
+        `batch ${id} ends`,
+        20_000,
+      );
+      ended.push(batch!);
+    }
+    for (const b of ended) {
+      expect(b).toMatchObject({ status: 'succeeded', creditsCharged: TRANSCRIPT_PRICE });
+      expect(b.items.map((i) => i.creditsCharged)).toEqual([TRANSCRIPT_PRICE]);
+    }
+    expect(await balance(key)).toBe(10 - 2 * TRANSCRIPT_PRICE);
   });
 });
