@@ -6,6 +6,7 @@ import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { idOf, inventedCursor, malformedParams, unsupportedVersion, type McpMessage } from './mcp-edges.ts';
 import { originAllowed } from './mcp-origin.ts';
+import { MAX_BATCH_CALLS } from './batch-size.ts';
 
 /** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_REVISION = '2025-03-26';
@@ -74,6 +75,16 @@ async function authenticateCalls(
   }
 }
 
+/** Why a JSON-RPC batch is refused whole, before anything in it is counted; undefined for one that is served. */
+function batchRefusal(parsed: unknown, headers: Headers): string | undefined {
+  if (!Array.isArray(parsed)) return undefined;
+  if (headers.get('mcp-protocol-version') !== BATCH_REVISION)
+    return 'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request';
+  // The SDK refuses these too, but only after they were counted here.
+  if (parsed.length > MAX_BATCH_CALLS) return `A JSON-RPC batch carries at most ${MAX_BATCH_CALLS} messages`;
+  return undefined;
+}
+
 /**
  * Reads and checks one POST /mcp before the SDK sees it: Origin and method, the caller's key, batches (400 on
  * revisions that removed them), the protocol version and params, and the rate limit on operations.
@@ -87,7 +98,7 @@ export async function admitMcpRequest(
   if (early) return early;
 
   const { text, parsed } = await readBody(request);
-  const refusedBatch = Array.isArray(parsed) && request.headers.get('mcp-protocol-version') !== BATCH_REVISION;
+  const refusedBatch = batchRefusal(parsed, request.headers);
   const messages = (Array.isArray(parsed) ? parsed : [parsed]) as (McpMessage | null | undefined)[];
   const single = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as McpMessage) : undefined;
   // The rate limit counts operations (tool calls, resource reads), not protocol traffic (initialize, lists, ping):
@@ -96,15 +107,7 @@ export async function admitMcpRequest(
   const toolCalls = refusedBatch ? 0 : messages.filter((m) => m?.method && CALLS.has(m.method)).length;
   const auth = await authenticateCalls(ctx, toolCalls, answer, single);
   if (auth instanceof Response) return auth;
-  if (refusedBatch) {
-    return mcpErrorResponse(
-      failure(
-        'INVALID_REQUEST',
-        'JSON-RPC batches are not part of MCP since revision 2025-06-18; send one message per request',
-      ),
-      answer,
-    );
-  }
+  if (refusedBatch) return mcpErrorResponse(failure('INVALID_REQUEST', refusedBatch), answer);
   const refusal = unsupportedVersion(request.headers, single) ?? inventedCursor(single) ?? malformedParams(single);
   if (refusal) {
     refusal.headers.set('x-request-id', ctx.requestId);

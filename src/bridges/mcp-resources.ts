@@ -36,8 +36,8 @@ export const transcriptUri = (videoId: string, lang?: string) =>
 const articleUri = (id: string) => `subtext://articles/${enc(id)}`;
 const frameUri = (videoId: string, t: number) => `subtext://frames/${enc(videoId)}/${t}`;
 
-/** Calls a tool's operation with the request's context; throws what the operation throws. */
-type CallTool = (tool: string, args: Record<string, unknown>) => Promise<unknown>;
+/** Calls a tool's operation with the read's context; throws what the operation throws. */
+type CallTool = (ctx: Context, tool: string, args: Record<string, unknown>) => Promise<unknown>;
 /** Renders a tool's output as the text its tool result carries. */
 type ToolText = (tool: string, output: unknown) => string;
 
@@ -236,6 +236,8 @@ interface StaticResource {
 
 export interface ResourceHost {
   ctx: Context;
+  /** The context one read runs with: the request's, or in a JSON-RPC batch one with an id of its own. */
+  readContext: () => Context;
   accountId: string;
   statics?: StaticResource[];
   call: CallTool;
@@ -246,10 +248,11 @@ export interface ResourceHost {
 type Read = <K extends keyof Outputs>(uri: URL, tool: K, args: Record<string, unknown>) => Promise<Outputs[K]>;
 
 /** One operation call for a read, noted in the account's list; its failure as the read's JSON-RPC error. */
-function readerOf({ ctx, accountId, call, note }: ResourceHost): Read {
+function readerOf({ readContext, accountId, call, note }: ResourceHost): Read {
   return async (uri, tool, args) => {
+    const ctx = readContext();
     try {
-      const output = await call(tool, args);
+      const output = await call(ctx, tool, args);
       await note(ctx, accountId, libraryEntries(resourceLinksFor(tool, output)));
       return output as Outputs[typeof tool];
     } catch (err) {

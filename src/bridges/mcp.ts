@@ -114,10 +114,12 @@ function buildServer(passed: Passed, texts: StoredToolTexts, parts: StoredParts,
   registerViewer(server);
   registerResources(server, {
     ctx,
+    readContext: callCtx,
     accountId,
     statics: [VIEWER_RESOURCE],
     // A read renders the values: a stored part is parsed into place.
-    call: async (tool, args) => readStored(await callByPath(createCaller(callCtx()), toolNamed(tool).entry.path, args)),
+    call: async (readCtx, tool, args) =>
+      readStored(await callByPath(createCaller(readCtx), toolNamed(tool).entry.path, args)),
     text: (tool, output) => resultText(toolNamed(tool), output),
     note: notes,
   });

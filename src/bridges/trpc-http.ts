@@ -8,6 +8,7 @@ import { rateLimitHeaders } from './response-headers.ts';
 import type { StoredPart } from '../domain/stored-json.ts';
 import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 import type { StoredPages } from './stored-pages.ts';
+import { MAX_BATCH_CALLS } from './batch-size.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -52,6 +53,10 @@ export async function handleTrpc(
       allow: allowed,
     });
   }
+  // Refused here rather than by tRPC's maxBatchSize, whose answer has no context to name the request's id.
+  if (url.searchParams.get('batch') === '1' && path.split(',').length > MAX_BATCH_CALLS) {
+    return trpcErrorResponse(failure('INVALID_REQUEST', `A batch carries at most ${MAX_BATCH_CALLS} calls`), answer);
+  }
   let req = request;
   if (pages?.has(path) && request.method === 'POST' && !url.search && plainJsonCall(request.headers)) {
     const fast = await storedPageCall(request, ctx, stored, pages, path);
@@ -63,6 +68,7 @@ export async function handleTrpc(
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
   }
   let parts: StoredPart[] = [];
+  ctx.streamed = url.searchParams.get('batch') === '1' && asksForStream(request.headers);
   const res = await fetchRequestHandler({
     endpoint: TRPC_PREFIX,
     req,
@@ -126,6 +132,15 @@ function plainJsonCall(headers: Headers): boolean {
   const type = (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
   const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
   return type === 'application/json' && !headers.has('trpc-accept') && !accepts.includes('application/jsonl');
+}
+
+/** Whether tRPC streams the answer of a batch (its own reading: `trpc-accept`, else application/jsonl in `accept`). */
+function asksForStream(headers: Headers): boolean {
+  const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
+  return (
+    (headers.get('trpc-accept') ?? (accepts.includes('application/jsonl') ? 'application/jsonl' : null)) ===
+    'application/jsonl'
+  );
 }
 
 function parseJson(text: string): unknown {

@@ -22,6 +22,11 @@ export interface Context {
   auth?: Authenticated;
   /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */
   clientIp?: string;
+  /**
+   * Set by the tRPC bridge for a streamed batch, written call by call without the output step: answers carry their
+   * stored parts as values (src/domain/stored-json.ts).
+   */
+  streamed?: boolean;
   /** Filled in by middleware and procedures, turned into response headers by the bridges. */
   out: {
     rateLimit?: RateLimitState;

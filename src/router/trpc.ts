@@ -3,6 +3,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
+import { readStored } from '../domain/stored-json.ts';
 import { ownCall, type AuthedContext, type Context } from './context.ts';
 import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
@@ -141,8 +142,18 @@ const callIdentity = t.middleware(async ({ ctx, next, batchIndex }) => {
   if (!batchIndex) return next();
   const call = ownCall(ctx);
   const result = await next({ ctx: call });
-  if (!result.ok) (result.error as CallError).callRequestId = call.requestId;
-  return result;
+  if (result.ok) return result;
+  // A copy carries the id: tRPC reads a batch's body once, and a body it cannot read fails every call with one
+  // error object, which must not name one call's id for all of them.
+  const { code, message, cause } = result.error;
+  const error: CallError = Object.assign(new TRPCError({ code, message, cause }), { callRequestId: call.requestId });
+  return { ...result, error };
+});
+
+/** A streamed batch's answers are sent as they are, with no output step to write a stored part in: its values. */
+const streamedValues = t.middleware(async ({ ctx, next }) => {
+  const result = await next();
+  return ctx.streamed && result.ok ? { ...result, data: readStored(result.data) } : result;
 });
 
 /** Every call's surface, procedure, answered status and latency, for /metrics. */
@@ -158,7 +169,7 @@ const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(callIdentity).use(requestMetrics).use(errorMapping);
+export const publicProcedure = t.procedure.use(callIdentity).use(streamedValues).use(requestMetrics).use(errorMapping);
 
 /**
  * Needs an API key or a website session (authenticateRequest: one statement finds the caller and counts the call);
