@@ -82,7 +82,8 @@ export async function handleTrpc(
       if (!first) return { headers };
       const f = failureOf(first, ctx.requestId);
       for (const [k, v] of failureHeaders(f, { ...answer, rateLimit: ctx.out.rateLimit })) headers.set(k, v);
-      return errors.length === 1 ? { headers, status: f.status } : { headers };
+      // A batch with some calls answered keeps tRPC's own status (207): one call's failure is not the request's.
+      return errors.length === 1 && data.length === 1 ? { headers, status: f.status } : { headers };
     },
   });
   if (parts.length === 0) return res;

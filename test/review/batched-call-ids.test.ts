@@ -71,6 +71,8 @@ describe.skipIf(!sharedAvailable)('calls batched in one HTTP request', { timeout
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: JSON.stringify({ 0: { videoId: LONG, timestamps: [14], width: 160 }, 1: { videoId: LONG, width: 160 } }),
     });
+    // One call answered and charged, one refused: the request's status is tRPC's Multi-Status, not the refusal's.
+    expect(res.status).toBe(207);
     const [ok, bad] = (await res.json()) as [
       { result: { data: { creditsCharged: number } } },
       { error: { data: { code: string; requestId: string } } },

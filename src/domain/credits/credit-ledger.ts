@@ -47,8 +47,8 @@ export interface CreditLedger {
   grant(accountId: string, amount: number, reason: string): Promise<boolean>;
   /** Credits a request has cost the account: its charges net of refunds. */
   chargedFor(accountId: string, requestId: string): Promise<number>;
-  /** Whether a request has been charged. */
-  isCharged(requestId: string): Promise<boolean>;
+  /** Whether the account's request has been charged for this operation on this video. */
+  isCharged(charge: { accountId: string; requestId: string; videoId: string; operation: string }): Promise<boolean>;
   /** The account's newest `limit` rows, newest first. */
   recent(accountId: string, limit: number): Promise<LedgerEntry[]>;
   /** One keyset page of the account's rows, newest first, after `after` when given. */

@@ -119,6 +119,10 @@ export async function runExtractJob(
 }
 
 /** The job's requester when a charge for it is on the ledger (a duplicate run of the job reports it, never repeats it). */
-async function chargedRequestFor(deps: Pick<Stores, 'ledger'>, job: { requestId: string }): Promise<string | null> {
-  return (await deps.ledger.isCharged(job.requestId)) ? job.requestId : null;
+async function chargedRequestFor(
+  deps: Pick<Stores, 'ledger'>,
+  job: { accountId: string; requestId: string; videoId: string },
+): Promise<string | null> {
+  const charge = { accountId: job.accountId, requestId: job.requestId, videoId: job.videoId, operation: 'subtitles' };
+  return (await deps.ledger.isCharged(charge)) ? job.requestId : null;
 }

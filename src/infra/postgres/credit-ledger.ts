@@ -33,9 +33,10 @@ function balanceReads(sql: Sql): Pick<CreditLedger, 'balance' | 'chargedFor' | '
       return row?.net ?? 0;
     },
 
-    async isCharged(requestId) {
-      const [charged] =
-        await sql`select 1 from credit_ledger where request_id = ${requestId} and kind = 'charge' limit 1`;
+    async isCharged({ accountId, requestId, videoId, operation }) {
+      const [charged] = await sql`
+        select 1 from credit_ledger where account_id = ${accountId} and request_id = ${requestId}
+          and video_id = ${videoId} and operation = ${operation} and kind = 'charge' limit 1`;
       return !!charged;
     },
   };
