@@ -40,4 +40,4 @@ EXPOSE 3000
 # Liveness of whatever this container runs: the API port, or METRICS_PORT for a worker (which serves only that).
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "src/healthcheck.js"]
-CMD ["node", "--max-semi-space-size=8", "--expose-gc", "src/main.js"]
+CMD ["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "--expose-gc", "src/main.js"]

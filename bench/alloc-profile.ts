@@ -3,7 +3,7 @@
 // heap profiler counts every allocation, collected or not. Prints KiB allocated per request, by allocating frame and by
 // the nearest frames of our own source. ALLOC_TARGET=rest|trpc|mcp, ALLOC_N requests (3000), ALLOC_TOP rows;
 // ALLOC_CPU=1 prints CPU self time by package instead. Run it with the start script's flags:
-//   NODE_ENV=production node --max-semi-space-size=8 bench/alloc-profile.ts | grep -v '^{'
+//   NODE_ENV=production node --max-semi-space-size=8 --max-old-space-size=1024 bench/alloc-profile.ts | grep -v '^{'
 // (the service's request log goes to stdout). Not part of `npm run bench`: a tool for finding garbage.
 import { spawn } from 'node:child_process';
 import { Session } from 'node:inspector/promises';

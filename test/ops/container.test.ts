@@ -27,7 +27,9 @@ describe('Dockerfile and compose file', () => {
     expect(runtime).toMatch(/apt-get install -y --no-install-recommends ffmpeg/);
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*\n\s+CMD \["node", "src\/healthcheck.js"\]$/m);
-    expect(runtime).toMatch(/^CMD \["node", "--max-semi-space-size=8", "--expose-gc", "src\/main.js"\]$/m); // as npm start runs it
+    expect(runtime).toMatch(
+      /^CMD \["node", "--max-semi-space-size=8", "--max-old-space-size=1024", "--expose-gc", "src\/main.js"\]$/m,
+    ); // as npm start runs it
     expect(runtime).toMatch(/^\s+GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=65536 \\$/m); // large buffers mapped, as npm start does
     expect(runtime).not.toMatch(/tsx/);
     const pkg = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));

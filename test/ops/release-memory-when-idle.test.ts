@@ -1,5 +1,5 @@
-// The idle release: one memory-reducing collection after each busy period, none while requests keep coming, none
-// when nothing was served since the last one, and nothing at all without --expose-gc.
+// The idle release: one memory-reducing collection after start-up and after each busy period, none while requests
+// keep coming, none when nothing was served since the last one, and nothing at all without --expose-gc.
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { releaseMemoryWhenIdle } from '../../src/infra/memory/release-when-idle.ts';
@@ -16,12 +16,13 @@ describe('releaseMemoryWhenIdle', () => {
     for (let i = 0; i < n; i++) server.emit('request');
   };
 
-  it('collects once when a busy instance turns idle, and again only after the next busy period', () => {
+  it('collects once after start-up and once when a busy instance turns idle, again only after the next busy period', () => {
     const server = new EventEmitter();
     const collect = vi.fn();
     const stop = releaseMemoryWhenIdle(server, { collect, slackBytes: 0 });
     vi.advanceTimersByTime(10_000);
-    expect(collect).not.toHaveBeenCalled(); // never served: nothing to give back
+    expect(collect).toHaveBeenCalledTimes(1); // what start-up left
+    collect.mockClear();
     for (let i = 0; i < 5; i++) {
       serve(server, 3);
       vi.advanceTimersByTime(2_000);

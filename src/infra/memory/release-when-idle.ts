@@ -8,7 +8,7 @@ import { getHeapStatistics } from 'node:v8';
 /** How often the instance checks whether it has turned idle. */
 const CHECK_MS = 2_000;
 /** Heap held beyond what is live, below which giving it back is not worth a full collection. */
-const SLACK_BYTES = 32 * 2 ** 20;
+const SLACK_BYTES = 16 * 2 ** 20;
 
 type Collect = (options: { type: 'major'; flavor: 'last-resort' }) => void;
 type RequestSource = { on(event: 'request', listener: () => void): unknown };
@@ -24,7 +24,8 @@ export function releaseMemoryWhenIdle(
   if (!collect) return () => {};
   let served = 0;
   let seen = 0;
-  let sinceRelease = false;
+  // Start-up counts as a busy period: loading the modules and checking the database leave garbage behind too.
+  let sinceRelease = true;
   server.on('request', () => {
     served++;
   });
