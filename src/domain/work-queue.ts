@@ -48,9 +48,9 @@ export interface FrameJob {
 }
 
 interface LlmJobCommon {
-  /** Dedup key: one job per key runs at a time; every task with this key follows it. */
+  /** Dedup key: one queue job per key runs at a time; every job with this key follows it. */
   key: string;
-  /** The task of the request that enqueued the job: charged first. */
+  /** The job of the request that enqueued the queue job: charged first. */
   taskId: string;
   videoId: string;
   price: number;
@@ -72,11 +72,11 @@ export interface ArticleJob extends LlmJobCommon {
 
 export type LlmJob = TranslationJob | ArticleJob;
 
-/** Speech-to-text of a video's audio; every task with `key` follows it. */
+/** Speech-to-text of a video's audio; every job with `key` follows it. */
 export interface SpeechJob {
   kind: 'speech';
   key: string;
-  /** The task of the request that enqueued the job: charged first. */
+  /** The job of the request that enqueued the queue job: charged first. */
   taskId: string;
   videoId: string;
   /** The language asked for (a hint to the engine); null: the engine detects it. */

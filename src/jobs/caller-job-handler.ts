@@ -10,10 +10,11 @@ const BRIEFLY_AWAY = {
 };
 
 /**
- * A handler for work that moves tasks along (the `llm` and `speech` queues). A ServiceError is final: it is
- * recorded on every task waiting on the job's key, nothing is charged, and the job completes (its waiters read their
- * task). Anything else (a crash, a database blip) is retried by pg-boss while retries remain; the tasks stay running
- * meanwhile, and fail with `fallback` after the last one (SERVICE_BUSY when the database was away). Either way the tasks' callbackUrls are armed when they end.
+ * A handler for work that moves jobs along (the `llm` and `speech` queues). A ServiceError is final: it is
+ * recorded on every job waiting on the queue job's key, nothing is charged, and the queue job completes (its waiters
+ * read their job). Anything else (a crash, a database blip) is retried by pg-boss while retries remain; the jobs stay
+ * running meanwhile, and fail with `fallback` after the last one (SERVICE_BUSY when the database was away). Either
+ * way the jobs' callbackUrls are armed when they end.
  */
 export function callerJobHandler<J extends { key: string }>(
   deps: Deps,
@@ -25,7 +26,7 @@ export function callerJobHandler<J extends { key: string }>(
     const job = parse(data);
     const callBack = () =>
       armEndedJobWebhooks(jobWebhookPorts(deps), job.key).catch((err: unknown) =>
-        deps.log.warn({ err }, 'task webhooks not queued'),
+        deps.log.warn({ err }, 'job webhooks not queued'),
       );
     try {
       const out = await run(job);

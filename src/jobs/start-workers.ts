@@ -22,7 +22,7 @@ import { sweepItemsDeps } from './sweep-deps.ts';
 import { sweepStalledItems } from '../domain/batches/sweep-stalled-items.ts';
 import { sweepStalledJobs } from '../domain/jobs/sweep-stalled-jobs.ts';
 
-/** How often a worker instance looks for stalled batch items and tasks, and for task callbacks to send. */
+/** How often a worker instance looks for stalled batch items and jobs, and for job callbacks to send. */
 const SWEEP_INTERVAL_MS = 5_000;
 
 export async function startWorkers(deps: Deps, opts: { work: boolean }) {
@@ -41,7 +41,7 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     }
   }
   if (opts.work) {
-    // Batch items and tasks whose jobs died on every attempt (or were never enqueued) are ended, and tasks that
+    // Batch items and jobs whose queue jobs died on every attempt (or were never enqueued) are ended, and jobs that
     // ended without their worker noticing a callbackUrl (settled by a poll, a worker that died) get it sent. One
     // pass at a time; a failed pass (the database away) is simply the next one's to do.
     let sweeping = false;
@@ -52,7 +52,7 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
       sweeping = true;
       try {
         await sweepStalledItems(sweepItemsDeps(deps)).catch((err) => deps.log.warn({ err }, 'batch item sweep failed'));
-        await sweepStalledJobs(deps).catch((err) => deps.log.warn({ err }, 'task sweep failed'));
+        await sweepStalledJobs(deps).catch((err) => deps.log.warn({ err }, 'job sweep failed'));
         await armEndedJobWebhooks(jobWebhookPorts(deps)).catch(() => {});
       } finally {
         sweeping = false;

@@ -52,7 +52,7 @@ interface ArticlePlan {
   jobInput: Record<string, unknown>;
 }
 
-/** Without an LLM: the extractive article, written here and stored with its charge and its succeeded task. */
+/** Without an LLM: the extractive article, written here and stored with its charge and its succeeded job. */
 async function writeExtractive(
   deps: RequestArticlePorts,
   req: WorkRequest,
@@ -68,13 +68,13 @@ async function writeExtractive(
     sourceLang: transcript.lang,
     chapters: video.info.chapters,
   });
-  const { article, task } = await commitCharged(
+  const { article, job } = await commitCharged(
     deps.transaction,
     { accountId: req.caller.accountId, amount: price, operation: 'summary', videoId, requestId: req.requestId },
     deps.config.DAILY_FREE_CREDITS,
     async (tx) => {
       const article = await tx.articles.store(draft);
-      const task = await tx.jobs.create({
+      const job = await tx.jobs.create({
         accountId: req.caller.accountId,
         kind: 'summary',
         input: jobInput,
@@ -83,7 +83,7 @@ async function writeExtractive(
         result: { kind: 'summary', articleId: article.id },
         creditsCharged: price,
       });
-      return { article, task };
+      return { article, job };
     },
   );
   await indexArticle(deps, article);
@@ -91,7 +91,7 @@ async function writeExtractive(
     status: 'succeeded',
     cached: false,
     creditsCharged: transcript.charged + price,
-    job: presentJob(task),
+    job: presentJob(job),
     article,
   };
 }
@@ -105,23 +105,22 @@ async function writeWithLlm(
 ): Promise<RequestArticleOutput> {
   const { videoId, lang, length, transcript, price, jobInput } = plan;
   const key = articleKey(videoId, lang, length, transcript.lang);
-  const task = await runLlmJob(deps, req, {
+  const row = await runLlmJob(deps, req, {
     kind: 'summary',
     input: jobInput,
     key,
     job: (taskId) => ({ kind: 'summary', key, taskId, videoId, price, lang, length, sourceLang: transcript.lang }),
     waitMs: remainingWait(deps, startedAt),
   });
-  if (task.status === 'failed') throw jobError(task);
-  const job = presentJob(task);
-  if (task.status !== 'succeeded')
-    return { status: task.status, cached: false, creditsCharged: transcript.charged, job };
+  if (row.status === 'failed') throw jobError(row);
+  const job = presentJob(row);
+  if (row.status !== 'succeeded') return { status: row.status, cached: false, creditsCharged: transcript.charged, job };
   return {
     status: 'succeeded',
     cached: false,
-    creditsCharged: transcript.charged + task.creditsCharged,
+    creditsCharged: transcript.charged + row.creditsCharged,
     job,
-    article: await articleOf(deps, task),
+    article: await articleOf(deps, row),
   };
 }
 
@@ -218,7 +217,7 @@ async function cachedAnswer(
   article: Article,
   charged: number,
 ): Promise<RequestArticleOutput> {
-  const task = await deps.jobs.create({
+  const job = await deps.jobs.create({
     accountId: req.caller.accountId,
     kind: 'summary',
     input: {
@@ -231,14 +230,14 @@ async function cachedAnswer(
     status: 'succeeded',
     result: { kind: 'summary', articleId: article.id },
   });
-  return { status: 'succeeded', cached: charged === 0, creditsCharged: charged, job: presentJob(task), article };
+  return { status: 'succeeded', cached: charged === 0, creditsCharged: charged, job: presentJob(job), article };
 }
 
-/** The stored article a succeeded task points at. */
-export async function articleOf(deps: Pick<Stores, 'articles'>, task: JobRow): Promise<Article> {
-  const ref = task.result;
+/** The stored article a succeeded job points at. */
+export async function articleOf(deps: Pick<Stores, 'articles'>, job: JobRow): Promise<Article> {
+  const ref = job.result;
   const article = ref?.kind === 'summary' ? await deps.articles.read(ref.articleId) : null;
-  if (!article) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its article is missing`);
+  if (!article) throw new ServiceError('INTERNAL_ERROR', `Job ${job.id} succeeded but its article is missing`);
   return article;
 }
 

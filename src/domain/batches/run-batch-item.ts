@@ -38,7 +38,7 @@ export const BATCH_ITEM_ATTEMPTS = 5;
 const UNEXPECTED_RETRY_MS = 10_000;
 /** The wait after a SERVICE_BUSY that does not say how long. */
 const BUSY_RETRY_SECONDS = 5;
-/** Slack for the database's clock being behind ours when the item gives up the tasks it waits on. */
+/** Slack for the database's clock being behind ours when the item gives up the jobs it waits on. */
 const CLOCK_SLACK_MS = 60_000;
 
 /** The queue's own run count of this job: above 0 when pg-boss runs it again after its worker died or threw. */

@@ -157,7 +157,7 @@ async function transcriptWaiting(
 ): Promise<Omit<Transcript, 'segments'>> {
   const first = await getTranscript(deps, req, { ...input, limit: 1 });
   if (first.status === 'succeeded') return first;
-  // getJob settles a task whose job died without moving it, so this ends.
+  // getJob settles a job whose queue job died without moving it, so this ends.
   for (;;) {
     const job = await getJob(deps, req.caller, { id: first.job.id });
     if (job.status === 'failed')

@@ -39,24 +39,24 @@ export type JobWithResult = z.infer<typeof JobWithResult>;
 
 /** A job of the caller's account, with its result once succeeded. Another account's id reads as JOB_NOT_FOUND. */
 export async function getJob(deps: LlmJobPorts, caller: Caller, input: GetJobInput): Promise<JobWithResult> {
-  let task = await deps.jobs.read(input.id, caller.accountId);
-  if (!task) throw new ServiceError('JOB_NOT_FOUND', `No job ${JSON.stringify(input.id)} for this account`);
-  if (!isFinal(task.status)) task = (await reconcileJob(deps, task)) ?? task;
-  const job = presentJob(task);
-  if (task.status !== 'succeeded') return job;
-  if (task.kind === 'transcription') return { ...job, result: { transcript: await transcriptOf(deps, task) } };
-  return task.kind === 'translation'
-    ? { ...job, result: { translation: await translationOf(deps, task) } }
-    : { ...job, result: { article: await articleOf(deps, task) } };
+  let row = await deps.jobs.read(input.id, caller.accountId);
+  if (!row) throw new ServiceError('JOB_NOT_FOUND', `No job ${JSON.stringify(input.id)} for this account`);
+  if (!isFinal(row.status)) row = (await reconcileJob(deps, row)) ?? row;
+  const job = presentJob(row);
+  if (row.status !== 'succeeded') return job;
+  if (row.kind === 'transcription') return { ...job, result: { transcript: await transcriptOf(deps, row) } };
+  return row.kind === 'translation'
+    ? { ...job, result: { translation: await translationOf(deps, row) } }
+    : { ...job, result: { article: await articleOf(deps, row) } };
 }
 
-/** The stored speech-to-text transcript a succeeded task points at, whole. */
-async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: JobRow): Promise<Transcript> {
-  const ref = task.result;
+/** The stored speech-to-text transcript a succeeded job points at, whole. */
+async function transcriptOf(deps: Pick<Stores, 'transcripts'>, job: JobRow): Promise<Transcript> {
+  const ref = job.result;
   const stored = ref?.kind === 'transcript' ? await deps.transcripts.read(ref.videoId, ref.lang, ref.origin) : null;
   if (ref?.kind !== 'transcript' || !stored)
-    throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
-  const requested = (task.input as { lang?: string | null }).lang ?? null;
+    throw new ServiceError('INTERNAL_ERROR', `Job ${job.id} succeeded but its transcript is missing`);
+  const requested = (job.input as { lang?: string | null }).lang ?? null;
   const { body, words: _words, ...meta } = stored;
   const segmentsJson = new TextEncoder().encode(body);
   const t = {
@@ -69,6 +69,6 @@ async function transcriptOf(deps: Pick<Stores, 'transcripts'>, task: JobRow): Pr
   };
   // Nested in the job's answer: read as values (a job is polled, not served again and again).
   return readStored(
-    presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, task.creditsCharged, {}),
+    presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, job.creditsCharged, {}),
   );
 }

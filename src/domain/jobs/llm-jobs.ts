@@ -1,5 +1,5 @@
-// Long LLM work (translations, LLM summaries) runs as jobs on the LLM queue. A request creates its task row,
-// enqueues (or joins) the job by key, waits a bounded time, then answers with whatever the task row says:
+// Long LLM work (translations, LLM summaries) runs as queue jobs on the LLM queue. A request creates its job row,
+// enqueues (or joins) the queue job by key, waits a bounded time, then answers with whatever the job row says:
 // the result, the failure, or a pollable job (202). The worker stores the result and charges in one transaction.
 import { commitCharged } from '../credits/charged-operation.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
@@ -22,8 +22,8 @@ export interface LlmJobPorts extends Pick<Stores, 'jobs' | 'translations' | 'art
 }
 
 /**
- * Creates the caller's task, enqueues the job (or joins the one running under the same key), and waits up to
- * `waitMs`. Returns the task as it stands then: succeeded, failed, or still queued/running (the caller answers
+ * Creates the caller's job, enqueues the queue job (or joins the one running under the same key), and waits up to
+ * `waitMs`. Returns the job as it stands then: succeeded, failed, or still queued/running (the caller answers
  * 202 with it). 503 SERVICE_BUSY when the queue is saturated (nothing is left behind).
  */
 export async function runLlmJob(
@@ -37,7 +37,7 @@ export async function runLlmJob(
   });
 }
 
-/** runLlmJob for any queue: `enqueue` sends (or joins) the job for the new task and waits for it. */
+/** runLlmJob for any queue: `enqueue` sends (or joins) the queue job for the new job and waits for it. */
 export async function runJob(
   deps: LlmJobPorts,
   req: WorkRequest,
@@ -48,7 +48,7 @@ export async function runJob(
     enqueue: (taskId: string) => Promise<JobRun<unknown>>;
   },
 ): Promise<JobRow> {
-  const task = await deps.jobs.create({
+  const job = await deps.jobs.create({
     accountId: req.caller.accountId,
     kind: opts.kind,
     input: opts.input,
@@ -57,20 +57,20 @@ export async function runJob(
   });
   let outcome;
   try {
-    ({ outcome } = await opts.enqueue(task.id));
+    ({ outcome } = await opts.enqueue(job.id));
   } catch (err) {
-    await deps.jobs.delete(task.id).catch(() => {});
+    await deps.jobs.delete(job.id).catch(() => {});
     throw err;
   }
-  const row = (await deps.jobs.read(task.id, req.caller.accountId)) ?? task;
-  // The job ended but our row was not moved: we joined it after its last update. reconcileJob settles it.
+  const row = (await deps.jobs.read(job.id, req.caller.accountId)) ?? job;
+  // The queue job ended but our row was not moved: we joined it after its last update. reconcileJob settles it.
   if (outcome && (row.status === 'queued' || row.status === 'running')) return (await reconcileJob(deps, row)) ?? row;
   return row;
 }
 
-/** A failed task as the error it ended with. */
-export function jobError(t: JobRow): ServiceError {
-  return new ServiceError(t.error?.code ?? 'LLM_FAILED', t.error?.message ?? 'The job failed; nothing was charged');
+/** A failed job as the error it ended with. */
+export function jobError(job: JobRow): ServiceError {
+  return new ServiceError(job.error?.code ?? 'LLM_FAILED', job.error?.message ?? 'The job failed; nothing was charged');
 }
 
 /** Wait left of a request's budget (REQUEST_WAIT_MS from its start), so no call outlives it. */
@@ -85,13 +85,13 @@ export interface CommitPorts extends Pick<Stores, 'jobs'> {
 }
 
 /**
- * Stores a finished result and charges for it in one transaction (commitCharged), then marks every waiting task
- * succeeded. The job's own requester pays; when their balance was spent meanwhile, the next waiting requester who
+ * Stores a finished result and charges for it in one transaction (commitCharged), then marks every waiting job
+ * succeeded. The queue job's own requester pays; when their balance was spent meanwhile, the next waiting requester who
  * can pay does (they asked for this very result). Nobody able to pay: nothing is stored, 402 for all.
  *
  * The same work can finish twice: a pg-boss retry after a missed heartbeat while the first run is alive, or two
  * keys (a language hint and none) producing the same stored row. So the charge commits only together with the
- * payer's task moving to succeeded in the same transaction, and not at all when `store` says the result was
+ * payer's job moving to succeeded in the same transaction, and not at all when `store` says the result was
  * already there (`isNew: false`); the waiting list read before is only the order in which payers are tried.
  */
 export async function commitResult<T>(
@@ -101,7 +101,7 @@ export async function commitResult<T>(
   store: (tx: Stores) => Promise<{ value: T; ref: JobResultRef; isNew?: boolean }>,
 ): Promise<T> {
   const waiting = await deps.jobs.waiting(job.key);
-  const payers = [...waiting.filter((t) => t.id === job.taskId), ...waiting.filter((t) => t.id !== job.taskId)];
+  const payers = [...waiting.filter((row) => row.id === job.taskId), ...waiting.filter((row) => row.id !== job.taskId)];
   let lastError: unknown = alreadySettled();
   for (const payer of payers) {
     try {
@@ -116,7 +116,7 @@ export async function commitResult<T>(
             ref,
             isNew ? { taskId: payer.id, amount: job.price } : null,
           );
-          // Throwing rolls back the store too: this payer's task was settled (or given up) since it was read.
+          // Throwing rolls back the store too: this payer's job was settled (or given up) since it was read.
           if (isNew && !settled.includes(payer.id)) throw new PayerGone();
           return { value, isNew };
         },
@@ -192,48 +192,48 @@ export function progressReporter(deps: Pick<Stores, 'jobs'> & { log: Log }, key:
 }
 
 /**
- * A task still queued/running whose job has ended (it joined after the job's last update, or the job died past
- * its retries) is settled from what is stored: the result if it exists, else a failure. Returns null when the
- * job is still alive.
+ * A job still queued/running whose queue job has ended (it joined after the queue job's last update, or the queue
+ * job died past its retries) is settled from what is stored: the result if it exists, else a failure. Returns null
+ * when the queue job is still alive.
  */
 export async function reconcileJob(
   deps: LlmJobPorts,
-  task: JobRow,
+  job: JobRow,
   resultRef?: () => Promise<JobResultRef | null>,
 ): Promise<JobRow | null> {
-  if (!task.jobKey) return null;
-  const alive = await (task.kind === 'transcription'
-    ? deps.workQueue.speechJobAlive(task.jobKey)
-    : deps.workQueue.llmJobAlive(task.jobKey));
+  if (!job.jobKey) return null;
+  const alive = await (job.kind === 'transcription'
+    ? deps.workQueue.speechJobAlive(job.jobKey)
+    : deps.workQueue.llmJobAlive(job.jobKey));
   if (alive !== false) return null; // alive, or cannot tell: leave it
-  const ref = await (resultRef ?? (() => findStoredResult(deps, task)))();
+  const ref = await (resultRef ?? (() => findStoredResult(deps, job)))();
   await deps.jobs.settle(
-    task.id,
+    job.id,
     ref
       ? { result: ref }
       : {
-          // Its job ended with nothing stored: it died on every attempt (a failure of the work itself would have
-          // settled the task with its reason), so the caller is told to retry, not that the work failed.
+          // Its queue job ended with nothing stored: it died on every attempt (a failure of the work itself would
+          // have settled the job with its reason), so the caller is told to retry, not that the work failed.
           error: {
             code: 'SERVICE_BUSY',
             message: 'The job stopped without a result; nothing was charged. Send the request again.',
           },
         },
   );
-  return deps.jobs.read(task.id, task.accountId);
+  return deps.jobs.read(job.id, job.accountId);
 }
 
-/** The stored result a task asked for, if some job has produced it. */
+/** The stored result a job asked for, if some queue job has produced it. */
 async function findStoredResult(
   deps: Pick<Stores, 'translations' | 'articles' | 'transcripts'>,
-  task: JobRow,
+  job: JobRow,
 ): Promise<JobResultRef | null> {
-  const i = task.input as Record<string, string>;
-  if (task.kind === 'transcription') {
+  const i = job.input as Record<string, string>;
+  if (job.kind === 'transcription') {
     const found = await deps.transcripts.findSpeech(i.videoId ?? '', i.lang ?? null);
     return found ? { kind: 'transcript', videoId: i.videoId!, lang: found.lang, origin: 'speech' } : null;
   }
-  if (task.kind === 'translation') {
+  if (job.kind === 'translation') {
     const found = await deps.translations.exists(i.videoId ?? '', i.resolvedSourceLang ?? '', i.targetLang ?? '');
     return found
       ? { kind: 'translation', videoId: i.videoId!, sourceLang: i.resolvedSourceLang!, targetLang: i.targetLang! }

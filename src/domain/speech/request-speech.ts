@@ -81,7 +81,7 @@ export async function requestSpeech(
   const estimate = await affordableEstimate(deps, req, videoId);
 
   const key = speechKey(videoId, lang);
-  const task = await runJob(deps, req, {
+  const job = await runJob(deps, req, {
     kind: 'transcription',
     input: { videoId, lang },
     key,
@@ -89,14 +89,14 @@ export async function requestSpeech(
     enqueue: (taskId) =>
       deps.workQueue.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0, req.caller.accountId),
   });
-  if (task.status === 'failed') throw jobError(task);
-  if (task.status === 'succeeded') {
-    const done = await presentStored(deps, input, task.creditsCharged);
-    if (!done) throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its transcript is missing`);
+  if (job.status === 'failed') throw jobError(job);
+  if (job.status === 'succeeded') {
+    const done = await presentStored(deps, input, job.creditsCharged);
+    if (!done) throw new ServiceError('INTERNAL_ERROR', `Job ${job.id} succeeded but its transcript is missing`);
     return done;
   }
   return {
-    status: task.status,
+    status: job.status,
     videoId,
     requestedLang: lang,
     source: 'speech-to-text',
@@ -105,7 +105,7 @@ export async function requestSpeech(
     estimatedCredits: estimate,
     cached: false,
     creditsCharged: 0,
-    job: presentJob(task),
+    job: presentJob(job),
   };
 }
 

@@ -49,7 +49,7 @@ export async function runSpeechJob(
       maxSeconds: deps.config.STT_MAX_SECONDS,
       maxBytes: deps.config.STT_MAX_BYTES,
       budget,
-      // Kept below 1: the task reaches 1 only when the transcript is stored and charged.
+      // Kept below 1: the job reaches 1 only when the transcript is stored and charged.
       onProgress: (fraction) => progress.report(0.99 * fraction),
     });
     await progress.flush();

@@ -63,7 +63,7 @@ export async function requestTranslation(
 
   const cached = await deps.translations.read(videoId, source.lang, targetLang);
   if (cached) {
-    const task = await deps.jobs.create({
+    const job = await deps.jobs.create({
       accountId: req.caller.accountId,
       kind: 'translation',
       input: jobInput,
@@ -71,7 +71,7 @@ export async function requestTranslation(
       status: 'succeeded',
       result: { kind: 'translation', videoId, sourceLang: source.lang, targetLang },
     });
-    return withTranslation({ status: 'succeeded', cached: true, creditsCharged: 0, job: presentJob(task) }, cached);
+    return withTranslation({ status: 'succeeded', cached: true, creditsCharged: 0, job: presentJob(job) }, cached);
   }
 
   if (!deps.llm) {
@@ -85,22 +85,22 @@ export async function requestTranslation(
   await assertAffordable(deps, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
 
   const key = translationKey(videoId, source.lang, targetLang);
-  const task = await runLlmJob(deps, req, {
+  const job = await runLlmJob(deps, req, {
     kind: 'translation',
     input: jobInput,
     key,
     job: (taskId) => ({ kind: 'translation', key, taskId, videoId, price, sourceLang: source.lang, targetLang }),
     waitMs: remainingWait(deps, startedAt),
   });
-  return presentTranslationJob(deps, task);
+  return presentTranslationJob(deps, job);
 }
 
-async function presentTranslationJob(deps: Pick<Stores, 'translations'>, task: JobRow): Promise<TranslateAnswer> {
-  if (task.status === 'failed') throw jobError(task);
-  const job = presentJob(task);
-  if (task.status !== 'succeeded') return { status: task.status, cached: false, creditsCharged: 0, job };
-  const stored = await storedTranslationOf(deps, task);
-  return withTranslation({ status: 'succeeded', cached: false, creditsCharged: task.creditsCharged, job }, stored);
+async function presentTranslationJob(deps: Pick<Stores, 'translations'>, row: JobRow): Promise<TranslateAnswer> {
+  if (row.status === 'failed') throw jobError(row);
+  const job = presentJob(row);
+  if (row.status !== 'succeeded') return { status: row.status, cached: false, creditsCharged: 0, job };
+  const stored = await storedTranslationOf(deps, row);
+  return withTranslation({ status: 'succeeded', cached: false, creditsCharged: row.creditsCharged, job }, stored);
 }
 
 const SEGMENTS = ['translation', 'segments'];
@@ -111,17 +111,16 @@ function withTranslation(answer: Omit<TranslateAnswer, 'translation'>, t: Stored
   return { ...answer, translation, [STORED]: storedArray(SEGMENTS, body, t.segmentCount, false) };
 }
 
-async function storedTranslationOf(deps: Pick<Stores, 'translations'>, task: JobRow): Promise<StoredTranslation> {
-  const ref = task.result;
+async function storedTranslationOf(deps: Pick<Stores, 'translations'>, job: JobRow): Promise<StoredTranslation> {
+  const ref = job.result;
   const translation =
     ref?.kind === 'translation' ? await deps.translations.read(ref.videoId, ref.sourceLang, ref.targetLang) : null;
-  if (!translation)
-    throw new ServiceError('INTERNAL_ERROR', `Task ${task.id} succeeded but its translation is missing`);
+  if (!translation) throw new ServiceError('INTERNAL_ERROR', `Job ${job.id} succeeded but its translation is missing`);
   return translation;
 }
 
-/** The stored translation a succeeded task points at, as values (nested in a job's answer). */
-export async function translationOf(deps: Pick<Stores, 'translations'>, task: JobRow): Promise<TranslatedTranscript> {
-  const { body, ...translation } = await storedTranslationOf(deps, task);
+/** The stored translation a succeeded job points at, as values (nested in a job's answer). */
+export async function translationOf(deps: Pick<Stores, 'translations'>, job: JobRow): Promise<TranslatedTranscript> {
+  const { body, ...translation } = await storedTranslationOf(deps, job);
   return { ...translation, segments: JSON.parse(body) as TranslatedTranscript['segments'] };
 }

@@ -46,7 +46,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
       targetLang: job.targetLang,
       concurrency: CHUNK_CONCURRENCY,
       maxAttempts: 3,
-      // Kept below 1: the task reaches 1 only when the result is stored and charged.
+      // Kept below 1: the job reaches 1 only when the result is stored and charged.
       onProgress: (done, total) => progress.report(total ? (0.99 * done) / total : 0),
     });
     await progress.flush();
