@@ -19,7 +19,7 @@ describe('releaseMemoryWhenIdle', () => {
   it('collects once after start-up and once when a busy instance turns idle, again only after the next busy period', () => {
     const server = new EventEmitter();
     const collect = vi.fn();
-    const stop = releaseMemoryWhenIdle(server, { collect, slackBytes: 0 });
+    const stop = releaseMemoryWhenIdle(server, { collect, growthBytes: 0 });
     vi.advanceTimersByTime(10_000);
     expect(collect).toHaveBeenCalledTimes(1); // what start-up left
     collect.mockClear();
@@ -39,13 +39,24 @@ describe('releaseMemoryWhenIdle', () => {
     stop();
   });
 
-  it('leaves a heap with little slack alone', () => {
+  it('collects only when the resident set grew since the last release', () => {
     const server = new EventEmitter();
-    const collect = vi.fn();
-    const stop = releaseMemoryWhenIdle(server, { collect, slackBytes: Number.MAX_SAFE_INTEGER });
+    const MiB = 2 ** 20;
+    let resident = 150 * MiB;
+    const collect = vi.fn(() => {
+      resident = 140 * MiB;
+    });
+    const stop = releaseMemoryWhenIdle(server, { collect, growthBytes: 16 * MiB, rss: () => resident });
+    vi.advanceTimersByTime(2_000);
+    expect(collect).toHaveBeenCalledTimes(1); // start-up: 150 MiB grown from nothing
+    resident = 150 * MiB; // grew 10 MiB since the release
     serve(server, 10);
-    vi.advanceTimersByTime(10_000);
-    expect(collect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(4_000);
+    expect(collect).toHaveBeenCalledTimes(1);
+    resident = 160 * MiB; // 20 MiB
+    serve(server, 10);
+    vi.advanceTimersByTime(4_000);
+    expect(collect).toHaveBeenCalledTimes(2);
     stop();
   });
 
