@@ -90,6 +90,8 @@ export const articleSearch = pgTable(
     // With btree_gin (migrations 0013, 0014), else article_search_vector_idx on search_vector alone.
     index('article_search_match_idx').using('gin', t.searchVector, t.langBase, t.category, t.createdAt),
     index('article_search_pairs_idx').using('gin', t.pairs),
+    // A phrase's title matches, found from the title's own pairs (migration 0022).
+    index('article_search_title_pairs_idx').using('gin', sql`article_word_pairs(${t.titleVector})`),
     index('article_search_title_idx').using('gin', t.titleVector),
     index('article_search_lang_idx').on(t.langBase, t.createdAt.desc(), t.id),
     index('article_search_category_idx').on(t.category, t.createdAt.desc(), t.id),

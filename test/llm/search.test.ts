@@ -583,4 +583,25 @@ describe('phrases', () => {
       select count(*)::int as n from article_search s join articles a using (id) where s.pairs <> article_word_pairs(a.search_vector)`;
     expect(row!.n).toBe(0);
   });
+
+  it("a two-word phrase's title matches, found from the title's own pairs, are the titles holding it, first", async () => {
+    // One title holds a word twice: the title index alone finds every title with the word.
+    await storeArticle(
+      s.deps.sql,
+      draft(COUNT + 2, { title: 'Espresso espresso at home', lang: 'en', sourceLang: 'en' }),
+    );
+    const queries = ['"espresso espresso"', '"about volcano"', '"volcano part"', '"words about"', '"guide sourdough"'];
+    const own = await s.newKey({ rateLimit: 1000 }); // every page of five searches: more than the default minute allows
+    const find = (query: Record<string, string>) => rest(s.url, 'GET', '/articles', { key: own.key, query });
+    for (const query of queries) {
+      const truth = await s.deps.sql<{ id: string; titled: boolean }[]>`
+        select s.id, s.title_vector @@ q as titled from article_search s,
+          (select websearch_to_tsquery('english', ${query}) || websearch_to_tsquery('simple', ${query}) as q) t
+        where s.search_vector @@ q`;
+      const { ids } = await followCursor(find, { query, limit: '7' });
+      expect({ query, ids: [...ids].sort() }).toEqual({ query, ids: truth.map((r) => r.id).sort() });
+      const titled = truth.filter((r) => r.titled).map((r) => r.id);
+      expect({ query, first: ids.slice(0, titled.length).sort() }).toEqual({ query, first: titled.sort() });
+    }
+  });
 });
