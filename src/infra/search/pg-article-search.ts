@@ -286,6 +286,16 @@ function afterKey(sql: Sql, key: Key | undefined) {
   return sql`and s.created_at <= ${at}::text::timestamptz and (s.created_at < ${at}::text::timestamptz or s.id > ${id})`;
 }
 
+/**
+ * afterKey as a row comparison, which no index takes: in the match index, the date bound `<=` the key reads the date
+ * entry of every older article (most of the table on a deep page) where `>=` an edge reads only the newer ones.
+ */
+function afterKeyUnindexed(sql: Sql, key: Key | undefined) {
+  if (!key) return sql``;
+  const [at, id] = key;
+  return sql`and (${at}::text::timestamptz, s.id) > (s.created_at, ${id})`;
+}
+
 /** The key's date as text: UTC to the microsecond, as the cursor carries it. */
 const keyText = (sql: Sql) => sql`to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 type Dated = { id: string; at: string };
@@ -397,7 +407,7 @@ async function newestByDate(
   want: number,
 ): Promise<Dated[]> {
   const { sql, tx } = scope;
-  const after = afterKey(sql, at.after);
+  const after = afterKeyUnindexed(sql, at.after);
   // The page among the rows since a date (all of them without one), after a first row that counts them (to widen by).
   const since = async (edge: string | null) => {
     await tx.unsafe('set local enable_indexscan = off');
