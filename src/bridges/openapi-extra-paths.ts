@@ -1,3 +1,4 @@
+import { PLAYBACK_ERRORS } from '../router/error-table.ts';
 import { DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH } from '../domain/frames/schemas.ts';
 import { credits, FRAME_PRICE, TRANSCRIPT_PRICE } from '../domain/pricing/prices.ts';
 import { FILE_FORMATS, FILE_TYPES } from '../domain/transcripts/formats.ts';
@@ -12,14 +13,7 @@ export const EXTRA_REST_ROUTES = [
 
 const TRANSCRIPT_ERRORS = [
   'NO_SUBTITLES',
-  'VIDEO_NOT_FOUND',
-  'VIDEO_AGE_RESTRICTED',
-  'VIDEO_MEMBERS_ONLY',
-  'VIDEO_PAID',
-  'VIDEO_REGION_BLOCKED',
-  'VIDEO_LIVE',
-  'VIDEO_UPCOMING',
-  'VIDEO_UNPLAYABLE',
+  ...PLAYBACK_ERRORS,
   'INSUFFICIENT_CREDITS',
   'EXTRACTION_FAILED',
   'MEDIA_TOO_LARGE',
@@ -64,19 +58,7 @@ function framePath() {
           content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
         },
       },
-      'x-error-codes': [
-        'VIDEO_NOT_FOUND',
-        'VIDEO_AGE_RESTRICTED',
-        'VIDEO_MEMBERS_ONLY',
-        'VIDEO_PAID',
-        'VIDEO_REGION_BLOCKED',
-        'VIDEO_LIVE',
-        'VIDEO_UPCOMING',
-        'VIDEO_UNPLAYABLE',
-        'INSUFFICIENT_CREDITS',
-        'FRAME_FAILED',
-        'EXTRACTION_FAILED',
-      ],
+      'x-error-codes': [...PLAYBACK_ERRORS, 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
     },
   };
 }

@@ -163,3 +163,15 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorEntry> = {
 
 /** The spec's error body. Messages may quote the caller's input: a key pasted into the wrong field is masked. */
 export const errorBody = (code: ErrorCode, message: string) => ({ error: { code, message: redactKeys(message) } });
+
+/** What a video that must be played (its captions, audio or frames) can answer when YouTube will not play it. */
+export const PLAYBACK_ERRORS = [
+  'VIDEO_NOT_FOUND',
+  'VIDEO_AGE_RESTRICTED',
+  'VIDEO_MEMBERS_ONLY',
+  'VIDEO_PAID',
+  'VIDEO_REGION_BLOCKED',
+  'VIDEO_LIVE',
+  'VIDEO_UPCOMING',
+  'VIDEO_UNPLAYABLE',
+] as const satisfies readonly ErrorCode[];

@@ -1,3 +1,4 @@
+import { PLAYBACK_ERRORS } from '../error-table.ts';
 // The meta of create.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { requestArticleText } from '../mcp-text/articles.ts';
 import { credits, hourlyPrice, PER_STARTED_HOUR, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
@@ -27,18 +28,5 @@ export const createArticleMeta: Meta = {
     text: requestArticleText,
   },
   acceptedAsJob: true,
-  errors: [
-    'NO_SUBTITLES',
-    'VIDEO_NOT_FOUND',
-    'VIDEO_AGE_RESTRICTED',
-    'VIDEO_MEMBERS_ONLY',
-    'VIDEO_PAID',
-    'VIDEO_REGION_BLOCKED',
-    'VIDEO_LIVE',
-    'VIDEO_UPCOMING',
-    'VIDEO_UNPLAYABLE',
-    'INSUFFICIENT_CREDITS',
-    'EXTRACTION_FAILED',
-    'LLM_FAILED',
-  ],
+  errors: ['NO_SUBTITLES', ...PLAYBACK_ERRORS, 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],
 };

@@ -1,3 +1,4 @@
+import { PLAYBACK_ERRORS } from '../error-table.ts';
 // The meta of get.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { transcriptAnswerText } from '../mcp-text/transcripts.ts';
 import {
@@ -44,14 +45,7 @@ export const getTranscriptMeta: Meta = {
   acceptedAsJob: true,
   errors: [
     'NO_SUBTITLES',
-    'VIDEO_NOT_FOUND',
-    'VIDEO_AGE_RESTRICTED',
-    'VIDEO_MEMBERS_ONLY',
-    'VIDEO_PAID',
-    'VIDEO_REGION_BLOCKED',
-    'VIDEO_LIVE',
-    'VIDEO_UPCOMING',
-    'VIDEO_UNPLAYABLE',
+    ...PLAYBACK_ERRORS,
     'INSUFFICIENT_CREDITS',
     'EXTRACTION_FAILED',
     'MEDIA_TOO_LARGE',
