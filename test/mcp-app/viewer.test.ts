@@ -10,12 +10,12 @@ import { sharedAvailable } from '../support/fixture-files.ts';
 import { secondShown } from '../support/make-video.ts';
 import { startMediaYoutube } from '../support/media-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { browserAvailable, launchBrowser, screenshotPath } from '../web/browser.ts';
+import { launchBrowser, screenshotPath } from '../web/browser.ts';
 
 /** A recorded video whose streams the media server serves (its picture shows the second, see make-video.ts). */
 const VIDEO = 'Fjg5lYqvzUs';
 
-describe.skipIf(!sharedAvailable || !browserAvailable)('MCP App: the Subtext viewer', () => {
+describe.skipIf(!sharedAvailable)('MCP App: the Subtext viewer', () => {
   let yt: Awaited<ReturnType<typeof startMediaYoutube>>;
   let s: TestServer;
   let browser: Browser;

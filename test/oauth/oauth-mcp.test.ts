@@ -8,7 +8,7 @@ import { createAccessTokens } from '../../src/infra/oauth/access-tokens.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { MemoryOAuthProvider, startCallbackServer } from '../support/oauth-client.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { browserAvailable, launchBrowser, screenshotPath } from '../web/browser.ts';
+import { launchBrowser, screenshotPath } from '../web/browser.ts';
 import { newEmail, sessionClient } from '../web/session-client.ts';
 
 const PASSWORD = 'a long enough password';
@@ -164,13 +164,11 @@ describe('OAuth for /mcp', () => {
     });
   });
 
-  describe.skipIf(!browserAvailable)('the whole flow from the MCP SDK client, consent in Chromium', () => {
+  describe('the whole flow from the MCP SDK client, consent in Chromium', () => {
     let browser: Browser;
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: describe.skipIf(...)(...) is a describe block of its own
     beforeAll(async () => {
       browser = await launchBrowser();
     });
-    // biome-ignore lint/suspicious/noDuplicateTestHooks: as above
     afterAll(async () => {
       await browser?.close();
     });

@@ -4,12 +4,12 @@ import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { viewerHtml } from '../../src/bridges/mcp-app-resource.ts';
-import { browserAvailable, launchBrowser } from '../web/browser.ts';
+import { launchBrowser } from '../web/browser.ts';
 
 const HOSTILE =
   "<img src=x onerror=\"parent.postMessage('pwned','*')\"><script>parent.postMessage('pwned','*')</script>";
 
-describe.skipIf(!browserAvailable)('viewer with hostile text', () => {
+describe('viewer with hostile text', () => {
   let browser: Browser;
   let hostScript: string;
   let html: string;

@@ -12,6 +12,9 @@ import { parseAllowedNetworks } from '../../src/infra/net/public-address.ts';
 import { createProxyPool, identityName } from '../../src/infra/youtube/proxy-pool.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';
+import { needsSystemTool } from '../support/system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 describe('audio through a proxy identity', () => {
   let media: VideoServer;

@@ -1,6 +1,5 @@
 // The speech-to-text adapters on their own: the OpenAI-compatible engine against a loopback server that checks the
 // multipart request, and the ffmpeg audio decoder's bounds and refusals.
-import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_RATE } from '../../src/domain/speech/ports.ts';
@@ -12,6 +11,9 @@ import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
 import { createYoutubeSource } from '../../src/infra/youtube/create-youtube-source.ts';
+import { needsSystemTool } from '../support/system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 let whisper: FakeWhisper;
 beforeAll(async () => {
@@ -111,9 +113,6 @@ describe('OpenAI-compatible engine', () => {
     expect(languageCode(null)).toBeNull();
   });
 });
-
-// ffmpeg is on PATH in CI (Debian); the decoder tests spawn it by name.
-if (spawnSync('ffmpeg', ['-version']).status !== 0) throw new Error('ffmpeg must be on PATH for the decoder tests');
 
 describe.skipIf(!audioAvailable)('ffmpeg audio decoder', () => {
   let media: VideoServer;

@@ -5,18 +5,16 @@
 // word timings pocketsphinx reports come back with words=true on REST, tRPC and MCP (and as VTT word cues).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
-import { findPocketsphinx } from '../../src/infra/speech/pocketsphinx-engine.ts';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { audioAvailable, normalizeWords, wordErrorRate } from '../support/speech-audio.ts';
 import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
+import { needsSystemTool } from '../support/system-needs.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const run = audioAvailable && sharedAvailable;
 if (process.env.CI && !run) throw new Error('the shared YouTube and audio fixtures are needed in CI');
-// CI installs pocketsphinx (.ci/run); the speech tests are meaningless without it.
-if (run && !findPocketsphinx(process.env.PATH ?? ''))
-  throw new Error('pocketsphinx_continuous must be on PATH (apt-get install pocketsphinx pocketsphinx-en-us)');
+needsSystemTool('pocketsphinx');
 
 let yt: SpeechYoutube;
 let s: TestServer;

@@ -15,6 +15,9 @@ import { startFakeWhisper, type FakeWhisper } from '../support/fake-whisper.ts';
 import { audioAvailable, speechProgramme } from '../support/speech-audio.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { serveFile, startVideoServer, type VideoServer } from '../support/video-server.ts';
+import { needsSystemTool } from '../support/system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 if (process.env.CI && !audioAvailable) throw new Error('the shared audio fixtures are needed in CI');
 

@@ -4,7 +4,10 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { migrateDatabase } from '../../db/client.ts';
 import { postgresAnswers, startEmbeddedPostgres } from '../../src/infra/database/embedded-postgres.ts';
+import { installCommand } from '../../bin/system-needs.js';
 import { adminUrl, TEMPLATE_DB, urlFor } from './databases.ts';
+import { REPO_ROOT } from './fixture-files.ts';
+import { type SkippedSuite, suitesToSkip } from './system-needs.ts';
 
 /**
  * Finds a PostgreSQL (TEST_DATABASE_URL, the local server, or an embedded one on a machine with none) and builds the
@@ -27,9 +30,25 @@ export async function preparePostgres(): Promise<() => Promise<void>> {
   };
 }
 
-/** Once per `npm test` run. */
+/** Once per `npm test` run; at its end, the block naming the suites left out for a missing system tool. */
 export default async function setup() {
-  return preparePostgres();
+  const stopPostgres = await preparePostgres();
+  return async () => {
+    printSkipped(suitesToSkip(REPO_ROOT));
+    await stopPostgres();
+  };
+}
+
+function printSkipped(skipped: SkippedSuite[]) {
+  if (skipped.length === 0) return;
+  const needs = [...new Set(skipped.flatMap((s) => s.needs))];
+  console.log(
+    [
+      `\nSkipped ${skipped.length} test files: a system tool they need is missing (with CI set they fail instead).`,
+      ...skipped.map((s) => `  ${s.file}  (${s.needs.join(', ')})`),
+      `Install them (npm test does it itself when run as root with apt): ${installCommand(needs)}`,
+    ].join('\n'),
+  );
 }
 
 /**

@@ -7,6 +7,9 @@ import { randomFillSync } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { needsSystemTool } from './system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 export interface TestVideoOptions {
   seconds: number;

@@ -5,6 +5,9 @@ import path from 'node:path';
 import { readShared } from './fixture-files.ts';
 import { cachedTestVideo } from './make-video.ts';
 import { serveFile, startVideoServer, type Route, type VideoServer } from './video-server.ts';
+import { needsSystemTool } from './system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 /** Recorded player responses by video id, for frame tests. */
 export const FRAME_FIXTURES: Record<string, string> = {

@@ -5,6 +5,9 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { REPO_ROOT } from './fixture-files.ts';
+import { needsSystemTool } from './system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 const AUDIO_DIR = resolve(REPO_ROOT, process.env.AUDIO_FIXTURES_DIR ?? '../shared/fixtures/audio');
 export const audioAvailable = existsSync(join(AUDIO_DIR, 'SOURCES.md'));

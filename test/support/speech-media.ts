@@ -6,6 +6,9 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { speechProgramme, type Programme } from './speech-audio.ts';
+import { needsSystemTool } from './system-needs.ts';
+
+needsSystemTool('ffmpeg');
 
 export const MEDIA_TITLE = 'Sense and Sensibility, read aloud';
 

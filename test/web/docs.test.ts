@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { browserAvailable, launchBrowser, screenshotPath } from './browser.ts';
+import { launchBrowser, screenshotPath } from './browser.ts';
 
 const SWAGGER_UI = JSON.parse(readFileSync('node_modules/swagger-ui-dist/package.json', 'utf8')).version as string;
 
@@ -38,7 +38,7 @@ describe('/docs over HTTP', () => {
   });
 });
 
-describe.skipIf(!browserAvailable)('/docs in a browser', () => {
+describe('/docs in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
     browser = await launchBrowser();

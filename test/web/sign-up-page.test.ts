@@ -4,9 +4,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInvite } from '../../src/domain/accounts/sign-up.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { browserAvailable, launchBrowser } from './browser.ts';
+import { launchBrowser } from './browser.ts';
 
-describe.skipIf(!browserAvailable)('sign-up page in a browser', () => {
+describe('sign-up page in a browser', () => {
   let browser: Browser;
   const servers: TestServer[] = [];
   beforeAll(async () => {

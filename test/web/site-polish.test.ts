@@ -3,9 +3,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { browserAvailable, launchBrowser } from './browser.ts';
+import { launchBrowser } from './browser.ts';
 
-describe.skipIf(!browserAvailable)('site polish in a browser', () => {
+describe('site polish in a browser', () => {
   let s: TestServer;
   let browser: Browser;
   let page: Page;

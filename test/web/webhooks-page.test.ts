@@ -8,9 +8,9 @@ import { rest } from '../support/clients.ts';
 import { createApiKey, grantCredits } from '../support/stores.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { ID, pollUntil } from '../transcripts/recorded-youtube.ts';
-import { browserAvailable, launchBrowser } from './browser.ts';
+import { launchBrowser } from './browser.ts';
 
-describe.skipIf(!browserAvailable)('the webhooks page in a browser', () => {
+describe('the webhooks page in a browser', () => {
   let h: BatchHarness;
   let receiver: WebhookReceiver;
   let browser: Browser;

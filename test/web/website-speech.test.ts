@@ -9,9 +9,9 @@ import { audioAvailable } from '../support/speech-audio.ts';
 import { SPEECH_VIDEOS, startSpeechYoutube, type SpeechYoutube } from '../support/speech-youtube.ts';
 import { grantCredits } from '../support/stores.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { browserAvailable, launchBrowser, screenshotPath } from './browser.ts';
+import { launchBrowser, screenshotPath } from './browser.ts';
 
-describe.skipIf(!browserAvailable || !audioAvailable || !sharedAvailable)('speech-to-text on the website', () => {
+describe.skipIf(!audioAvailable || !sharedAvailable)('speech-to-text on the website', () => {
   let yt: SpeechYoutube;
   let whisper: FakeWhisper;
   let s: TestServer;

@@ -7,11 +7,11 @@ import { freshVideoId } from '../support/fake-video-source.ts';
 import { cachedTestVideo } from '../support/make-video.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';
-import { browserAvailable, launchBrowser, screenshotPath } from './browser.ts';
+import { launchBrowser, screenshotPath } from './browser.ts';
 import { siteVideoSource } from './site-video-source.ts';
 import { grantCredits } from '../support/stores.ts';
 
-describe.skipIf(!browserAvailable)('the website in a browser', () => {
+describe('the website in a browser', () => {
   let media: VideoServer;
   let s: TestServer;
   let browser: Browser;
