@@ -2,7 +2,7 @@
 // CI leaves nothing out, and that the README's test command installs them first. Each case runs in a child process
 // so that its environment (PATH, CHROMIUM_PATH, CI) is the one the list reads.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,13 @@ write('test/web/plain.test.ts', "import { it } from 'vitest';\n");
 write('src/a/unit.test.ts', "import { y } from './near.ts';\n");
 write('src/a/near.ts', `import { needsSystemTool } from '${needsModule}';\n${declare('ffmpeg')};\n`);
 
+// A PATH whose ffmpeg and ffprobe are there (what is checked is that they can be run), whatever this machine has.
+const fakeBin = join(root, 'bin');
+for (const tool of ['ffmpeg', 'ffprobe']) {
+  write(`bin/${tool}`, '#!/bin/sh\n');
+  chmodSync(join(fakeBin, tool), 0o755);
+}
+
 function skipped(env: Record<string, string | undefined>): unknown {
   const script = `import('${needsModule}').then((m) => console.log(JSON.stringify(m.suitesToSkip(${JSON.stringify(root)}))))`;
   const { CI: _ci, ...rest } = process.env;
@@ -37,7 +44,7 @@ function skipped(env: Record<string, string | undefined>): unknown {
 
 describe('system tools the tests need', () => {
   it('leaves out the files that import, at any depth, a module needing a missing tool, and names the tool', () => {
-    expect(skipped({ CHROMIUM_PATH: join(root, 'no-chromium') })).toEqual([
+    expect(skipped({ CHROMIUM_PATH: join(root, 'no-chromium'), PATH: fakeBin })).toEqual([
       { file: 'test/web/page.test.ts', needs: ['chromium'] },
     ]);
     const ffmpeg = skipped({ CHROMIUM_PATH: join(root, 'no-chromium'), PATH: join(root, 'empty-bin') });
