@@ -61,7 +61,10 @@ describe('/oauth/authorize and untrusted redirects', () => {
     expect(back.searchParams.get('iss')).toBe(s.url);
     // Before sign-in nobody is known to have approved it.
     expectErrorPage(await f.authorizeRaw(await failing(clientId, callback.url)), 'unsupported_response_type');
-    expectErrorPage(await f.authorizeRaw(await failing(clientId, callback.url), await f.signedIn()), 'unsupported_response_type');
+    expectErrorPage(
+      await f.authorizeRaw(await failing(clientId, callback.url), await f.signedIn()),
+      'unsupported_response_type',
+    );
     // Revoked by the user: no longer trusted.
     await fetch(`${s.url}/oauth/revoke`, f.form({ token: tokens.refresh_token }));
     expectErrorPage(await f.authorizeRaw(await failing(clientId, callback.url), web), 'unsupported_response_type');
@@ -95,7 +98,10 @@ describe('/oauth/authorize and untrusted redirects', () => {
       }
     }
     // An approved client, signed in: redirected with the error.
-    const known = await f.authorizeRaw(`${await failing(clientId, callback.url, { response_type: 'code' })}&resource=%FF`, web);
+    const known = await f.authorizeRaw(
+      `${await failing(clientId, callback.url, { response_type: 'code' })}&resource=%FF`,
+      web,
+    );
     expect(known.status).toBe(302);
     expect(new URL(known.location!).searchParams.get('error')).toBe('invalid_request');
     // The client_id itself unreadable: nothing to trust, the page.

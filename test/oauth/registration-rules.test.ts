@@ -62,12 +62,19 @@ describe('dynamic client registration', () => {
       '{"client_name":"\\ud800","redirect_uris":["https://app.example/cb"]}',
       '{"client_name":"ok","redirect_uris":["https://app.example/cb"],"software_id":"\\udfff"}',
       '{"client_name":"ok","redirect_uris":["https://app.example/cb\\ud800"]}',
-      new Uint8Array([...Buffer.from('{"client_name":"'), 0xff, 0xfe, ...Buffer.from('","redirect_uris":["https://a.example/cb"]}')]),
+      new Uint8Array([
+        ...Buffer.from('{"client_name":"'),
+        0xff,
+        0xfe,
+        ...Buffer.from('","redirect_uris":["https://a.example/cb"]}'),
+      ]),
     ]) {
       const r = await post(body);
       expect([String(body), r.status, r.json]).toEqual([String(body), 400, oauthShape]);
     }
-    const big = await post(JSON.stringify({ redirect_uris: ['https://app.example/cb'], client_name: 'x'.repeat(70 * 1024) }));
+    const big = await post(
+      JSON.stringify({ redirect_uris: ['https://app.example/cb'], client_name: 'x'.repeat(70 * 1024) }),
+    );
     expect(big).toEqual({ status: 413, json: oauthShape });
   });
 });

@@ -92,9 +92,16 @@ describe('the token endpoint', () => {
     expect(ok.status).toBe(200);
     // Carried in the authorization request: required, and identical.
     const carried = await f.codeFor(web, client.client_id);
-    const base = { grant_type: 'authorization_code', code: carried.code, code_verifier: carried.verifier, client_id: client.client_id };
+    const base = {
+      grant_type: 'authorization_code',
+      code: carried.code,
+      code_verifier: carried.verifier,
+      client_id: client.client_id,
+    };
     expect((await f.token(base)).json).toMatchObject({ error: 'invalid_grant' });
-    expect((await f.token({ ...base, redirect_uri: `${callback.url}x` })).json).toMatchObject({ error: 'invalid_grant' });
+    expect((await f.token({ ...base, redirect_uri: `${callback.url}x` })).json).toMatchObject({
+      error: 'invalid_grant',
+    });
     expect((await f.token({ ...base, redirect_uri: callback.url })).status).toBe(200);
   });
 
@@ -102,7 +109,13 @@ describe('the token endpoint', () => {
     const web = await f.signedIn();
     const { json: client } = await f.register();
     const { code, verifier } = await f.codeFor(web, client.client_id);
-    const base = { grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.client_id, redirect_uri: callback.url };
+    const base = {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      client_id: client.client_id,
+      redirect_uri: callback.url,
+    };
     const wrongVerifier = (await f.pkce()).code_verifier;
     expect((await f.token({ ...base, code_verifier: wrongVerifier })).json).toMatchObject({ error: 'invalid_grant' });
     expect((await f.token({ ...base, resource: 'https://elsewhere.example/mcp' })).json).toMatchObject({
@@ -118,7 +131,11 @@ describe('the token endpoint', () => {
 
   it('a repeated parameter is refused (RFC 6749 3.2), and the refusal spends nothing', async () => {
     const { clientId, tokens } = await f.issued();
-    const q = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId });
+    const q = new URLSearchParams({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: clientId,
+    });
     for (const twice of [`${q}&client_id=${clientId}`, `${q}&resource=a&resource=b`, `${q}&grant_type=refresh_token`]) {
       const r = await f.token(twice);
       expect(r.status).toBe(400);
@@ -127,7 +144,7 @@ describe('the token endpoint', () => {
     expect((await f.token(q.toString())).status).toBe(200);
   });
 
-  it('a body over 64 KiB is 413 in OAuth\'s shape, declared or chunked', async () => {
+  it("a body over 64 KiB is 413 in OAuth's shape, declared or chunked", async () => {
     const big = Buffer.from(`grant_type=authorization_code&code=${'A'.repeat(70 * 1024)}`);
     for (const chunked of [false, true]) {
       const r = await rawPost(s.url, '/oauth/token', 'application/x-www-form-urlencoded', big, chunked);
@@ -136,7 +153,7 @@ describe('the token endpoint', () => {
     }
   });
 
-  it('a NUL, invalid UTF-8 or a body that is not a form is refused as invalid_request, in OAuth\'s shape', async () => {
+  it("a NUL, invalid UTF-8 or a body that is not a form is refused as invalid_request, in OAuth's shape", async () => {
     const form = 'application/x-www-form-urlencoded';
     for (const [type, body] of [
       [form, Buffer.from('grant_type=refresh_token&refresh_token=srt_x&client_id=a%00b')],

@@ -57,16 +57,19 @@ export function oauthFlow(base: string, callbackUrl: string) {
   /** A complete authorization: the code and its verifier, for `clientId`. */
   const codeFor = async (web: WebSession, clientId: string, extra: Record<string, string | undefined> = {}) => {
     const p = await pkce();
-    const r = await authorize(web, withoutUnset({
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: callbackUrl,
-      code_challenge: p.code_challenge,
-      code_challenge_method: 'S256',
-      state: 'st4te',
-      resource: `${base}/mcp`,
-      ...extra,
-    }));
+    const r = await authorize(
+      web,
+      withoutUnset({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: callbackUrl,
+        code_challenge: p.code_challenge,
+        code_challenge_method: 'S256',
+        state: 'st4te',
+        resource: `${base}/mcp`,
+        ...extra,
+      }),
+    );
     const code = r.location ? new URL(r.location).searchParams.get('code') : null;
     if (!code) throw new Error(`no code: ${r.status} ${r.location} ${r.html.slice(0, 300)}`);
     return { code, verifier: p.code_verifier };

@@ -16,7 +16,13 @@ export class InputProblem extends OAuthProblem {
 }
 
 const hex = (b: number | undefined) =>
-  b === undefined ? -1 : b >= 0x30 && b <= 0x39 ? b - 0x30 : (b | 0x20) >= 0x61 && (b | 0x20) <= 0x66 ? (b | 0x20) - 0x57 : -1;
+  b === undefined
+    ? -1
+    : b >= 0x30 && b <= 0x39
+      ? b - 0x30
+      : (b | 0x20) >= 0x61 && (b | 0x20) <= 0x66
+        ? (b | 0x20) - 0x57
+        : -1;
 
 /** application/x-www-form-urlencoded decoding of one name or value, refusing what URLSearchParams would repair. */
 function decodeComponent(raw: string, param?: string): string {
@@ -78,13 +84,6 @@ export function readParamsLeniently(encoded: string): ReadParams {
   // A name seen after its refusal was skipped above; one refused after being read is dropped here.
   for (const name of refused) delete params[name];
   return problem ? { params, problem } : { params };
-}
-
-/** The parameters of a query string or form body, each at most once; anything else is refused. */
-export function readParams(encoded: string): Record<string, string> {
-  const { params, problem } = readParamsLeniently(encoded);
-  if (problem) throw problem;
-  return params;
 }
 
 /** The request target's query, as sent (still percent-encoded). */

@@ -14,7 +14,15 @@ import {
   revokeToken,
   type AuthorizationParams,
 } from '../../domain/oauth/authorization.ts';
-import { InputProblem, rawQuery, readForm, readFormLeniently, readJson, readParamsLeniently, type ReadParams } from './oauth-input.ts';
+import {
+  InputProblem,
+  rawQuery,
+  readForm,
+  readFormLeniently,
+  readJson,
+  readParamsLeniently,
+  type ReadParams,
+} from './oauth-input.ts';
 import { OAuthProblem, UnredirectableProblem } from '../../domain/oauth/oauth-error.ts';
 import { readSessionToken } from '../../router/session-cookie.ts';
 import { countAttempt } from '../../domain/accounts/sign-in-throttle.ts';
@@ -207,22 +215,14 @@ async function countDocumentFetch(c: HonoContext, deps: Deps) {
   ]);
 }
 
-/** The authorization endpoint: sign-in, the consent page, and the redirect back with a code or an error. */
-async function authorize(c: HonoContext, deps: Deps, read: () => Promise<ReadParams>, decided = false) {
-  const p = deps.oauth;
-  // The consent page must not be framed (clickjacking the Allow button).
-  c.header('x-frame-options', 'DENY');
-  c.header('content-security-policy', "frame-ancestors 'none'");
-  c.header('cache-control', 'no-store');
-  let checked;
-  let form: Record<string, string>;
-  let params: AuthorizationParams;
+/** The request read and checked, or the page refusing it (no client to go back to, or too many document fetches). */
+async function readAndCheck(c: HonoContext, deps: Deps, read: () => Promise<ReadParams>) {
   try {
     const input = await readAuthorization(read);
-    form = input.params;
-    params = pickParams(form);
-    checked = await checkAuthorization(p, params, mcpResource(deps), () => countDocumentFetch(c, deps));
+    const params = pickParams(input.params);
+    const checked = await checkAuthorization(deps.oauth, params, mcpResource(deps), () => countDocumentFetch(c, deps));
     if (input.problem) checked.problem = input.problem;
+    return { form: input.params, params, checked };
   } catch (err) {
     if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message, err.code), 400);
     if (isServiceError(err) && err.code === 'RATE_LIMITED') {
@@ -231,6 +231,18 @@ async function authorize(c: HonoContext, deps: Deps, read: () => Promise<ReadPar
     }
     throw err;
   }
+}
+
+/** The authorization endpoint: sign-in, the consent page, and the redirect back with a code or an error. */
+async function authorize(c: HonoContext, deps: Deps, read: () => Promise<ReadParams>, decided = false) {
+  const p = deps.oauth;
+  // The consent page must not be framed (clickjacking the Allow button).
+  c.header('x-frame-options', 'DENY');
+  c.header('content-security-policy', "frame-ancestors 'none'");
+  c.header('cache-control', 'no-store');
+  const request = await readAndCheck(c, deps, read);
+  if (request instanceof Response) return request;
+  const { form, params, checked } = request;
   const back = (q: Record<string, string | undefined>) => {
     const u = new URL(checked.redirectUri);
     for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl }))

@@ -257,7 +257,11 @@ export async function exchangeCode(
   if (!stored.fresh) throw new OAuthProblem('invalid_grant', 'The authorization code has expired');
   if (stored.clientId !== r.client_id)
     throw new OAuthProblem('invalid_grant', 'The authorization code was issued to another client');
-  if (stored.redirectUriGiven ? r.redirect_uri !== stored.redirectUri : (r.redirect_uri ?? stored.redirectUri) !== stored.redirectUri)
+  if (
+    stored.redirectUriGiven
+      ? r.redirect_uri !== stored.redirectUri
+      : (r.redirect_uri ?? stored.redirectUri) !== stored.redirectUri
+  )
     throw new OAuthProblem('invalid_grant', 'redirect_uri does not match the authorization request');
   if (!(await p.verifyPkce(r.code_verifier, stored.codeChallenge)))
     throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
