@@ -83,11 +83,13 @@ describe('the token endpoint', () => {
     const { json: client } = await f.register();
     // One registered redirect URI: the authorization request may leave it out, and then so may the exchange.
     const omitted = await f.codeFor(web, client.client_id, { redirect_uri: undefined });
+    // Sent empty, it counts as omitted (RFC 6749 3.1).
     const ok = await f.token({
       grant_type: 'authorization_code',
       code: omitted.code,
       code_verifier: omitted.verifier,
       client_id: client.client_id,
+      redirect_uri: '',
     });
     expect(ok.status).toBe(200);
     // Carried in the authorization request: required, and identical.

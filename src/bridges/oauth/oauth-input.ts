@@ -70,6 +70,8 @@ export function readParamsLeniently(encoded: string): ReadParams {
       const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
       if (refused.has(name)) continue;
       const value = decodeComponent(eq < 0 ? '' : pair.slice(eq + 1), name.slice(0, 100));
+      // RFC 6749 3.1: a parameter without a value is treated as omitted.
+      if (value === '') continue;
       if (name in params) {
         delete params[name];
         throw new InputProblem(`${name.slice(0, 100)} is given more than once`, name);
