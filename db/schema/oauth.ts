@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 
 /** OAuth clients registered dynamically (RFC 7591) by MCP clients. Public clients: no secret, PKCE instead. */
@@ -23,6 +23,8 @@ export const oauthCodes = pgTable('oauth_codes', {
     .notNull()
     .references(() => accounts.id, { onDelete: 'cascade' }),
   redirectUri: text('redirect_uri').notNull(),
+  /** The authorization request named redirect_uri itself: the exchange must then repeat it (RFC 6749 4.1.3). */
+  redirectUriGiven: boolean('redirect_uri_given').notNull().default(true),
   codeChallenge: text('code_challenge').notNull(),
   resource: text('resource').notNull(),
   scope: text('scope').notNull(),

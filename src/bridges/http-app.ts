@@ -27,6 +27,8 @@ import { handleTrpc, TRPC_PREFIX } from './trpc-http.ts';
 import { mountWebsite } from './web.ts';
 import { mountOpsRoutes } from './ops-routes.ts';
 import { mountOAuth } from './oauth/oauth-routes.ts';
+import { isOAuthPath } from './oauth/oauth-paths.ts';
+import { oauthErrorResponse } from './errors/oauth-error.ts';
 import { routePath } from 'hono/route';
 import type { HttpEnv } from './http-env.ts';
 
@@ -35,6 +37,7 @@ export const MAX_URL_BYTES = 16 * 1024;
 
 /** A failure the HTTP layer answers itself, rendered in the shape of the surface the path belongs to. */
 function renderForPath(path: string, f: Failure, a: AnswerContext, extra: Record<string, string> = {}): Response {
+  if (isOAuthPath(path)) return oauthErrorResponse(path, f, a, extra);
   if (path === MCP_PATH) return mcpErrorResponse(f, a, null, extra);
   if (path === TRPC_PREFIX || path.startsWith(`${TRPC_PREFIX}/`)) return trpcErrorResponse(f, a, extra);
   return restErrorResponse(f, a, extra);

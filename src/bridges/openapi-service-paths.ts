@@ -26,8 +26,11 @@ const answer = (description: string, extra: Record<string, unknown> = {}) => ({
 
 /** A URL over 16 KiB is refused before any route, on every path. */
 const URI_TOO_LONG = { '414': ours('`URI_TOO_LONG`: the request URL is over 16 KiB') };
-/** A body over MAX_BODY_BYTES is refused before any route, on every path that takes one. */
-const BODY_LIMITS = { ...URI_TOO_LONG, '413': ours('`PAYLOAD_TOO_LARGE`: the body is over `MAX_BODY_BYTES`') };
+/** A long URL, or a body over MAX_BODY_BYTES, on an OAuth endpoint: refused before the route, in OAuth's shape. */
+const OAUTH_BODY_LIMITS = {
+  '414': oauthError('`invalid_request`: the request URL is over 16 KiB'),
+  '413': oauthError('`invalid_request`: the body is over `MAX_BODY_BYTES`'),
+};
 
 const RESOURCE_METADATA = {
   type: 'object',
@@ -119,7 +122,7 @@ const SERVICE_OPERATIONS = {
       tags: ['oauth'],
       summary: 'Register an OAuth client',
       description:
-        'RFC 7591 dynamic registration, kept for clients that cannot publish a Client ID Metadata Document (the preferred way: name the document’s https URL as `client_id`, no registration needed). Public clients only: `token_endpoint_auth_method` is always `none` (PKCE protects the code). `application_type` is required (MCP SEP-837): `web` clients are sent back to https redirect URIs only; `native` ones may also use http on loopback or their own scheme. Redirect URIs must be https, http on loopback, or an application’s own scheme, without fragments, at most 10. At most 30 registrations per client address every 15 minutes.',
+        'RFC 7591 dynamic registration, kept for clients that cannot publish a Client ID Metadata Document (the preferred way: name the document’s https URL as `client_id`, no registration needed). Public clients only: `token_endpoint_auth_method` is always `none` (PKCE protects the code). `application_type` (MCP SEP-837): `web` clients are sent back to https redirect URIs only; `native` ones may also use http on loopback or their own scheme; left out, it is inferred from the redirect URIs (all https: `web`, else `native`) and answered with `application_type_inferred: true`. A body that is not valid UTF-8 or holds a lone surrogate is `invalid_request`. Redirect URIs must be https, http on loopback, or an application’s own scheme, without fragments, at most 10. At most 30 registrations per client address every 15 minutes.',
       security: [],
       requestBody: {
         required: true,
@@ -155,7 +158,7 @@ const SERVICE_OPERATIONS = {
         '429': oauthError('`too_many_requests`: too many registrations from this address', {
           'Retry-After': { $ref: '#/components/headers/Retry-After' },
         }),
-        ...BODY_LIMITS,
+        ...OAUTH_BODY_LIMITS,
       },
     },
   },
@@ -165,7 +168,7 @@ const SERVICE_OPERATIONS = {
       tags: ['oauth'],
       summary: 'Start an authorization (browser)',
       description:
-        'Authorization code with PKCE (`S256` only). A `client_id` that is an https URL is a Client ID Metadata Document: fetched from public addresses only, without redirects, at most 5 KB, in 5 s, kept as its `Cache-Control` allows (1 minute to 1 day; 1 hour without one); its `client_id` must equal the URL and its `redirect_uris` bind the request as a registration’s do; the consent page shows the document’s host. At most 30 documents fetched per client address every 15 minutes (then a 429 page). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected.',
+        'Authorization code with PKCE (`S256` only). A `client_id` that is an https URL is a Client ID Metadata Document: fetched from public addresses only, without redirects, at most 5 KB, in 5 s, kept as its `Cache-Control` allows (1 minute to 1 day; 1 hour without one); its `client_id` must equal the URL and its `redirect_uris` bind the request as a registration’s do; the consent page shows the document’s host. At most 30 documents fetched per client address every 15 minutes (then a 429 page). Signed in to the website: a consent page naming the application, where it will return and what it may do, with Allow and Deny; the page posts the answer back to this path as a form carrying the session’s CSRF token (a stale form, or one from another site, is refused with 403) and the browser is redirected as below. An unknown `client_id` or a `redirect_uri` the client did not register is refused on a page, never redirected. Any other failing check (wrong `response_type`, no PKCE, another `resource`, a repeated parameter, a NUL or invalid UTF-8) is redirected with `error=` only to a client the signed-in user approved (a live grant; RFC 9700 4.11.2); for any other client it is the same 400 page, naming the OAuth error code.',
       security: [],
       parameters: AUTHORIZATION_PARAMS.map(([name, description, required]) => ({
         name,
@@ -178,7 +181,7 @@ const SERVICE_OPERATIONS = {
         '200': answer('The consent page', { content: html }),
         '302': AUTHORIZE_REDIRECT,
         '400': answer(
-          'A page saying why: unknown client, an unusable client metadata document, or an unregistered redirect URI',
+          'A page saying why (and the OAuth error code): unknown client, an unusable client metadata document, an unregistered redirect URI, or a failing check for a client the user has not approved',
           {
             content: html,
           },
@@ -186,7 +189,7 @@ const SERVICE_OPERATIONS = {
         '429': answer('Too many client metadata documents fetched for this address; Retry-After says when to retry', {
           content: html,
         }),
-        ...URI_TOO_LONG,
+        '414': answer('The error page: the request URL is over 16 KiB', { content: html }),
       },
     },
   },
@@ -196,7 +199,7 @@ const SERVICE_OPERATIONS = {
       tags: ['oauth'],
       summary: 'Exchange a code, or refresh',
       description:
-        '`authorization_code`: `code` (single use, 60 s), `code_verifier`, `client_id`, `redirect_uri` and optional `resource`; a wrong verifier burns the code, and a code used twice revokes what it gave. `refresh_token`: `refresh_token` and `client_id`; refresh tokens rotate on every use, and a used one presented again revokes the grant. Access tokens are JWTs for `<PUBLIC_URL>/mcp` only, living `OAUTH_ACCESS_TOKEN_TTL_SECONDS`.',
+        '`authorization_code`: `code` (single use, 60 s), `code_verifier`, `client_id`, `redirect_uri` (when the authorization request carried one) and optional `resource`; a refused exchange leaves the code usable, and a code used twice revokes what it gave. `refresh_token`: `refresh_token`, `client_id` and optional `resource`; checked in full before the token rotates (a refused refresh leaves it valid); refresh tokens rotate on every use, and a used one presented again revokes the grant. Each parameter at most once (RFC 6749 3.2); a NUL or invalid UTF-8 is `invalid_request`. Access tokens are JWTs for `<PUBLIC_URL>/mcp` only, living `OAUTH_ACCESS_TOKEN_TTL_SECONDS`.',
       security: [],
       requestBody: {
         required: true,
@@ -229,7 +232,7 @@ const SERVICE_OPERATIONS = {
           }),
         }),
         '400': oauthError('`invalid_request`, `invalid_grant`, `invalid_target`, `unsupported_grant_type`'),
-        ...BODY_LIMITS,
+        ...OAUTH_BODY_LIMITS,
       },
     },
   },
@@ -249,7 +252,11 @@ const SERVICE_OPERATIONS = {
           properties: { token: { type: 'string' }, token_type_hint: { type: 'string' } },
         }),
       },
-      responses: { '200': answer('Revoked (or nothing to revoke)'), ...BODY_LIMITS },
+      responses: {
+        '200': answer('Revoked (or nothing to revoke)'),
+        '400': oauthError('`invalid_request`: not a form, a repeated parameter, a NUL or invalid UTF-8'),
+        ...OAUTH_BODY_LIMITS,
+      },
     },
   },
   '/healthz': {

@@ -233,10 +233,10 @@ describe('OAuth Client ID Metadata Documents', () => {
         body: JSON.stringify(body),
       }).then(async (r) => ({ status: r.status, json: await r.json() }));
 
-    it('requires application_type, and sends web applications to https only', async () => {
+    it('infers an absent application_type, and sends web applications to https only', async () => {
+      // 2025 SDKs omit it: a loopback redirect URI makes the client native (test/oauth/registration-rules.test.ts).
       const missing = await register({ redirect_uris: [callback.url] });
-      expect(missing).toMatchObject({ status: 400, json: { error: 'invalid_client_metadata' } });
-      expect(missing.json.error_description).toMatch(/application_type is required/);
+      expect(missing).toMatchObject({ status: 201, json: { application_type: 'native' } });
       const web = await register({ redirect_uris: [callback.url], application_type: 'web' });
       expect(web).toMatchObject({ status: 400, json: { error: 'invalid_redirect_uri' } });
       const native = await register({ redirect_uris: [callback.url], application_type: 'native' });

@@ -59,10 +59,14 @@ ${hidden}<input type="hidden" name="csrf" value="${esc(account.csrfToken)}">
   );
 }
 
-/** Shown instead of redirecting when the request cannot be trusted with a redirect (RFC 6749 4.1.2.1). */
-export function renderAuthorizationError(message: string): string {
+/**
+ * Shown instead of redirecting when the request cannot be trusted with a redirect (RFC 6749 4.1.2.1, RFC 9700
+ * 4.11.2): the OAuth error code the redirect would have carried, and what is wrong.
+ */
+export function renderAuthorizationError(message: string, code = 'invalid_request'): string {
   return page(
     'Authorization refused',
-    `<section class="card"><h1>Authorization refused</h1><p id="error">${esc(message)}</p></section>`,
+    `<section class="card"><h1>Authorization refused</h1><p id="error">${esc(message)}</p>
+<p class="muted">Error code: <code id="error-code">${esc(code)}</code>. Return to the application and start again.</p></section>`,
   );
 }

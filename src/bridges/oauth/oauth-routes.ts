@@ -8,11 +8,21 @@ import {
   exchangeCode,
   issueCode,
   MCP_SCOPE,
+  redirectTrusted,
   refreshTokens,
   registerClient,
   revokeToken,
   type AuthorizationParams,
 } from '../../domain/oauth/authorization.ts';
+import {
+  InputProblem,
+  rawQuery,
+  readForm,
+  readFormLeniently,
+  readJson,
+  readParamsLeniently,
+  type ReadParams,
+} from './oauth-input.ts';
 import { OAuthProblem, UnredirectableProblem } from '../../domain/oauth/oauth-error.ts';
 import { readSessionToken } from '../../router/session-cookie.ts';
 import { countAttempt } from '../../domain/accounts/sign-in-throttle.ts';
@@ -46,13 +56,34 @@ function oauthError(c: HonoContext, p: OAuthProblem) {
   return c.json({ error: p.code, error_description: p.message }, p.status as 400);
 }
 
-function pickParams(source: Record<string, unknown>): AuthorizationParams {
+function pickParams(source: Record<string, string>): AuthorizationParams {
   const out: Record<string, string> = {};
   for (const k of AUTH_PARAMS) {
     const v = source[k];
-    if (typeof v === 'string' && v.length <= 2000) out[k] = v;
+    if (v !== undefined && v.length <= 2000) out[k] = v;
   }
   return out;
+}
+
+/** Which client and where to: a request whose own client_id or redirect_uri cannot be read has nowhere to go back. */
+const UNREDIRECTABLE_PARAMS = new Set<string | undefined>([undefined, 'client_id', 'redirect_uri']);
+
+/**
+ * An authorization request's parameters as read strictly: a refusal of a parameter other than client_id and
+ * redirect_uri is kept as `problem` (answered like any failing check: the page, or a redirect to a trusted client);
+ * one of those two (or an unreadable name, or a body that is no form) is unredirectable.
+ */
+async function readAuthorization(read: () => Promise<ReadParams>): Promise<ReadParams> {
+  let input: ReadParams;
+  try {
+    input = await read();
+  } catch (err) {
+    if (err instanceof InputProblem) throw new UnredirectableProblem(err.message);
+    throw err;
+  }
+  if (input.problem && UNREDIRECTABLE_PARAMS.has(input.problem.param))
+    throw new UnredirectableProblem(input.problem.message);
+  return input;
 }
 
 /**
@@ -74,18 +105,19 @@ export function mountOAuth(app: Hono<HttpEnv>, deps: Deps) {
 
   app.post('/oauth/register', (c) => register(c, deps));
 
-  app.get('/oauth/authorize', (c) => authorize(c, deps, pickParams(c.req.query())));
-  app.post('/oauth/authorize', async (c) => {
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const csrf = typeof form.csrf === 'string' ? form.csrf : undefined;
-    return authorize(c, deps, pickParams(form), { allow: form.decision === 'allow', csrf });
-  });
+  app.get('/oauth/authorize', (c) => authorize(c, deps, async () => readParamsLeniently(rawQuery(c.req.url))));
+  app.post('/oauth/authorize', (c) => authorize(c, deps, () => readFormLeniently(c.req.raw), true));
 
   app.post('/oauth/token', (c) => token(c, p));
 
   app.post('/oauth/revoke', async (c) => {
-    const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-    await revokeToken(p, typeof form.token === 'string' ? form.token : undefined);
+    try {
+      const form = await readForm(c.req.raw);
+      await revokeToken(p, form.token);
+    } catch (err) {
+      if (err instanceof OAuthProblem) return oauthError(c, err);
+      throw err;
+    }
     c.header('cache-control', 'no-store');
     return c.body(null, 200);
   });
@@ -142,7 +174,13 @@ async function register(c: HonoContext, deps: Deps) {
       ),
     );
   }
-  const body = await c.req.json().catch(() => null);
+  let body: unknown;
+  try {
+    body = await readJson(c.req.raw);
+  } catch (err) {
+    if (err instanceof OAuthProblem) return oauthError(c, err);
+    throw err;
+  }
   const parsed = OAuthClientMetadataSchema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -155,11 +193,12 @@ async function register(c: HonoContext, deps: Deps) {
     );
   }
   try {
-    // The SDK's schema predates application_type (SEP-837) and drops it: read it from the body.
-    const applicationType = (body as { application_type?: unknown }).application_type;
+    // The SDK's schema predates application_type (SEP-837) and drops it: read it from the body, as sent (absent is
+    // inferred; a present value of any other kind is refused).
+    const given = body as Record<string, unknown>;
     const registered = await registerClient(deps.oauth, {
       ...parsed.data,
-      application_type: typeof applicationType === 'string' ? applicationType : undefined,
+      application_type: Object.hasOwn(given, 'application_type') ? given.application_type : undefined,
     });
     c.header('cache-control', 'no-store');
     return c.json(registered, 201);
@@ -176,64 +215,81 @@ async function countDocumentFetch(c: HonoContext, deps: Deps) {
   ]);
 }
 
+/** The request read and checked, or the page refusing it (no client to go back to, or too many document fetches). */
+async function readAndCheck(c: HonoContext, deps: Deps, read: () => Promise<ReadParams>) {
+  try {
+    const input = await readAuthorization(read);
+    const params = pickParams(input.params);
+    const checked = await checkAuthorization(deps.oauth, params, mcpResource(deps), () => countDocumentFetch(c, deps));
+    if (input.problem) checked.problem = input.problem;
+    return { form: input.params, params, checked };
+  } catch (err) {
+    if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message, err.code), 400);
+    if (isServiceError(err) && err.code === 'RATE_LIMITED') {
+      c.header('retry-after', String(err.retryAfter ?? 60));
+      return c.html(renderAuthorizationError(err.message, 'temporarily_unavailable'), 429);
+    }
+    throw err;
+  }
+}
+
 /** The authorization endpoint: sign-in, the consent page, and the redirect back with a code or an error. */
-async function authorize(
-  c: HonoContext,
-  deps: Deps,
-  params: AuthorizationParams,
-  decision?: { allow: boolean; csrf: string | undefined },
-) {
+async function authorize(c: HonoContext, deps: Deps, read: () => Promise<ReadParams>, decided = false) {
   const p = deps.oauth;
   // The consent page must not be framed (clickjacking the Allow button).
   c.header('x-frame-options', 'DENY');
   c.header('content-security-policy', "frame-ancestors 'none'");
   c.header('cache-control', 'no-store');
-  let checked;
-  try {
-    checked = await checkAuthorization(p, params, mcpResource(deps), () => countDocumentFetch(c, deps));
-  } catch (err) {
-    if (err instanceof UnredirectableProblem) return c.html(renderAuthorizationError(err.message), 400);
-    if (isServiceError(err) && err.code === 'RATE_LIMITED') {
-      c.header('retry-after', String(err.retryAfter ?? 60));
-      return c.html(renderAuthorizationError(err.message), 429);
-    }
-    throw err;
-  }
+  const request = await readAndCheck(c, deps, read);
+  if (request instanceof Response) return request;
+  const { form, params, checked } = request;
   const back = (q: Record<string, string | undefined>) => {
     const u = new URL(checked.redirectUri);
     for (const [k, v] of Object.entries({ ...q, state: checked.state, iss: deps.publicUrl }))
       if (v !== undefined) u.searchParams.set(k, v);
     return c.redirect(u.toString(), 302);
   };
-  if (checked.problem) return back({ error: checked.problem.code, error_description: checked.problem.message });
-
   const session = await findSession(deps, readSessionToken(c.req.raw.headers));
+  if (checked.problem) {
+    // RFC 9700 4.11.2: an error goes back by redirect only to a client this user approved; anyone else's redirect
+    // URI is a stranger's page, so the user reads the error here.
+    const { code, message } = checked.problem;
+    if (await redirectTrusted(p, checked.client.id, session?.accountId))
+      return back({ error: code, error_description: message });
+    return c.html(renderAuthorizationError(message, code), 400);
+  }
+
   if (!session) {
     const here = `/oauth/authorize?${new URLSearchParams(params as Record<string, string>)}`;
     return c.redirect(`/sign-in?next=${encodeURIComponent(here)}`, 302);
   }
-  if (!decision) return c.html(renderConsentPage(checked, session, params as Record<string, string>));
+  if (!decided) return c.html(renderConsentPage(checked, session, params as Record<string, string>));
 
   // The form carries the session's CSRF token; a cross-site post (or one from a stale page) is refused.
   const origin = c.req.header('origin');
   if (
-    !csrfMatches(session, decision.csrf ?? null) ||
+    !csrfMatches(session, form.csrf ?? null) ||
     (origin && origin !== new URL(deps.publicUrl).origin && origin !== new URL(c.req.url).origin)
   ) {
     return c.html(
-      renderAuthorizationError('The form was stale or came from another site; start again from the application.'),
+      renderAuthorizationError(
+        'The form was stale or came from another site; start again from the application.',
+        'access_denied',
+      ),
       403,
     );
   }
-  if (!decision.allow) return back({ error: 'access_denied', error_description: 'The user denied the request' });
+  // The user saw the consent page naming where they will be sent: their answer goes back there either way.
+  if (form.decision !== 'allow')
+    return back({ error: 'access_denied', error_description: 'The user denied the request' });
   return back({ code: await issueCode(p, checked, session.accountId) });
 }
 
 /** The token endpoint: a code exchanged (with its PKCE verifier), or a refresh token rotated. */
 async function token(c: HonoContext, p: Deps['oauth']) {
-  const form = (await c.req.parseBody().catch(() => ({}))) as Record<string, unknown>;
-  const s = (k: string) => (typeof form[k] === 'string' ? (form[k] as string) : undefined);
   try {
+    const form = await readForm(c.req.raw);
+    const s = (k: string) => form[k];
     const grantType = s('grant_type');
     const tokens =
       grantType === 'authorization_code'

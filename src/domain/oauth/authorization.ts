@@ -32,24 +32,28 @@ export interface ClientRegistration {
   grant_types?: string[];
   response_types?: string[];
   scope?: string;
-  application_type?: string;
+  /** As sent: absent (undefined) is inferred from the redirect URIs; anything but "web" or "native" is refused. */
+  application_type?: unknown;
   [k: string]: unknown;
 }
 
 /**
- * OpenID Connect's application types, required of registering clients (MCP's SEP-837): a web client is sent back to
- * https only; a native one may also use loopback http or its own scheme (RFC 8252).
+ * OpenID Connect's application types (MCP's SEP-837): a web client is sent back to https only; a native one may also
+ * use loopback http or its own scheme (RFC 8252). Clients built on 2025 SDKs omit it: then it is what the redirect
+ * URIs say (https only: web; any loopback or private-use one: native), and `inferred` records that.
  */
-function checkApplicationType(type: string | undefined, uris: string[]): 'web' | 'native' {
+function applicationTypeOf(given: unknown, uris: string[]): { type: 'web' | 'native'; inferred: boolean } {
+  const inferred = given === undefined;
+  const type = inferred ? (uris.every((u) => u.startsWith('https://')) ? 'web' : 'native') : given;
   if (type !== 'web' && type !== 'native') {
     throw new OAuthProblem(
       'invalid_client_metadata',
-      'application_type is required: "web" (https redirect URIs) or "native" (loopback or private-use schemes)',
+      'application_type must be "web" (https redirect URIs) or "native" (loopback or private-use schemes), or left out',
     );
   }
   if (type === 'web' && uris.some((u) => !u.startsWith('https://')))
     throw new OAuthProblem('invalid_redirect_uri', 'A web application is sent back to https redirect URIs only');
-  return type;
+  return { type, inferred };
 }
 
 /**
@@ -58,7 +62,7 @@ function checkApplicationType(type: string | undefined, uris: string[]): 'web' |
  */
 export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegistration) {
   checkRedirectUris(m.redirect_uris);
-  const applicationType = checkApplicationType(m.application_type, m.redirect_uris);
+  const applicationType = applicationTypeOf(m.application_type, m.redirect_uris);
   const grantTypes = m.grant_types ?? ['authorization_code', 'refresh_token'];
   if (grantTypes.some((g) => g !== 'authorization_code' && g !== 'refresh_token')) {
     throw new OAuthProblem('invalid_client_metadata', 'grant_types may be authorization_code and refresh_token only');
@@ -76,7 +80,8 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
       redirect_uris: m.redirect_uris,
       grant_types: grantTypes,
       response_types: ['code'],
-      application_type: applicationType,
+      application_type: applicationType.type,
+      application_type_inferred: applicationType.inferred,
       token_endpoint_auth_method: 'none',
       scope: MCP_SCOPE,
       ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.replaceAll('\u0000', '').slice(0, 500) } : {}),
@@ -100,6 +105,8 @@ export interface AuthorizationParams {
 export interface CheckedAuthorization {
   client: OAuthClient;
   redirectUri: string;
+  /** The request named redirect_uri itself; the token request must then repeat it (RFC 6749 4.1.3). */
+  redirectUriGiven: boolean;
   codeChallenge: string;
   scope: string;
   state: string | undefined;
@@ -128,6 +135,7 @@ export async function checkAuthorization(
   const base = {
     client,
     redirectUri,
+    redirectUriGiven: q.redirect_uri !== undefined,
     state: q.state,
     codeChallenge: q.code_challenge ?? '',
     scope: MCP_SCOPE,
@@ -163,6 +171,19 @@ async function findClient(
   return client;
 }
 
+/**
+ * Whether an authorization error may be redirected to this client (RFC 9700 4.11.2): only when the signed-in user
+ * approved it and has not revoked it. Anyone can register a client with any https redirect URI, so for everyone else
+ * a redirect would make a link on this service's address land on a page a stranger chose.
+ */
+export async function redirectTrusted(
+  p: Pick<OAuthPorts, 'store'>,
+  clientId: string,
+  accountId: string | undefined,
+): Promise<boolean> {
+  return accountId !== undefined && (await p.store.hasLiveGrant(accountId, clientId));
+}
+
 /** The signed-in account allowed the client: a single-use code bound to everything the request named. */
 export async function issueCode(
   p: Pick<OAuthPorts, 'store'>,
@@ -176,6 +197,7 @@ export async function issueCode(
       clientId: a.client.id,
       accountId,
       redirectUri: a.redirectUri,
+      redirectUriGiven: a.redirectUriGiven,
       codeChallenge: a.codeChallenge,
       resource: a.resource,
       scope: a.scope,
@@ -212,7 +234,11 @@ async function tokensFor(p: OAuthPorts, g: Grant, refreshToken: string): Promise
 
 const newRefreshToken = () => REFRESH_PREFIX + randomBytes(32).toString('base64url');
 
-/** authorization_code grant (RFC 6749 4.1.3 + RFC 7636 + RFC 8707). A code works once, even when the exchange fails. */
+/**
+ * authorization_code grant (RFC 6749 4.1.3 + RFC 7636 + RFC 8707). Everything is checked before the code is spent, so
+ * a failed attempt (a wrong verifier, a missing redirect_uri) leaves it usable; once spent it works never again, and
+ * presenting it again revokes what it gave.
+ */
 export async function exchangeCode(
   p: OAuthPorts,
   r: { code?: string; code_verifier?: string; client_id?: string; redirect_uri?: string; resource?: string },
@@ -221,21 +247,28 @@ export async function exchangeCode(
   if (!r.code_verifier || !PKCE_VERIFIER.test(r.code_verifier))
     throw new OAuthProblem('invalid_request', 'code_verifier is required (PKCE)');
   const codeHash = sha256(r.code);
-  const stored = await p.store.consumeCode(codeHash);
-  if (!stored) {
-    // Replayed: whatever was issued for this code may be in the wrong hands.
+  const stored = await p.store.findCode(codeHash);
+  const replayed = async () => {
+    // Whatever was issued for this code may be in the wrong hands.
     await p.store.revokeGrantOfUsedCode(codeHash);
-    throw new OAuthProblem('invalid_grant', 'The authorization code is invalid or was already used');
-  }
+    return new OAuthProblem('invalid_grant', 'The authorization code is invalid or was already used');
+  };
+  if (!stored || stored.used) throw await replayed();
   if (!stored.fresh) throw new OAuthProblem('invalid_grant', 'The authorization code has expired');
   if (stored.clientId !== r.client_id)
     throw new OAuthProblem('invalid_grant', 'The authorization code was issued to another client');
-  if (r.redirect_uri !== stored.redirectUri)
+  if (
+    stored.redirectUriGiven
+      ? r.redirect_uri !== stored.redirectUri
+      : (r.redirect_uri ?? stored.redirectUri) !== stored.redirectUri
+  )
     throw new OAuthProblem('invalid_grant', 'redirect_uri does not match the authorization request');
   if (!(await p.verifyPkce(r.code_verifier, stored.codeChallenge)))
     throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
   if (r.resource !== undefined && r.resource !== stored.resource)
     throw new OAuthProblem('invalid_target', `The code is for ${stored.resource} only`);
+  // Spent only now, once: a concurrent exchange that got here first makes this one a replay.
+  if (!(await p.store.consumeCode(codeHash))) throw await replayed();
   const grant: Grant = {
     id: newId('oag'),
     clientId: stored.clientId,
@@ -250,7 +283,9 @@ export async function exchangeCode(
 
 /**
  * refresh_token grant with rotation: the presented token dies; presenting any token the grant ever rotated away
- * revokes the whole grant (RFC 9700 4.14.2), so a thief and the client cannot both keep refreshing.
+ * revokes the whole grant (RFC 9700 4.14.2), so a thief and the client cannot both keep refreshing. The request is
+ * checked in full before rotating: a refused refresh (another resource, say) leaves the token the client holds valid,
+ * where rotating first would make its retry look like a replay and revoke its sign-in.
  */
 export async function refreshTokens(
   p: OAuthPorts,
@@ -259,14 +294,17 @@ export async function refreshTokens(
   if (!r.refresh_token || !r.client_id)
     throw new OAuthProblem('invalid_request', 'refresh_token and client_id are required');
   const oldHash = sha256(r.refresh_token);
+  const replayed = async () => {
+    await p.store.revokeFamilyOfUsedRefresh(oldHash);
+    return new OAuthProblem('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
+  };
+  const live = await p.store.findLiveRefresh(oldHash, r.client_id);
+  if (!live) throw await replayed();
+  if (r.resource !== undefined && r.resource !== live.resource)
+    throw new OAuthProblem('invalid_target', `The grant is for ${live.resource} only`);
   const next = newRefreshToken();
   const grant = await p.store.rotateRefresh(oldHash, sha256(next), r.client_id, REFRESH_TTL_S);
-  if (!grant) {
-    await p.store.revokeFamilyOfUsedRefresh(oldHash);
-    throw new OAuthProblem('invalid_grant', 'The refresh token is invalid, expired, revoked or already used');
-  }
-  if (r.resource !== undefined && r.resource !== grant.resource)
-    throw new OAuthProblem('invalid_target', `The grant is for ${grant.resource} only`);
+  if (!grant) throw await replayed();
   return tokensFor(p, grant, next);
 }
 

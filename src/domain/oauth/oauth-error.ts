@@ -13,4 +13,11 @@ export class OAuthProblem extends Error {
  * A request that must not be answered by redirecting (unknown client, unregistered redirect URI): redirecting
  * would hand the user, or a code, to whoever named the URI (RFC 6749 4.1.2.1).
  */
-export class UnredirectableProblem extends Error {}
+export class UnredirectableProblem extends Error {
+  /** The OAuth error code the page shows (RFC 6749 4.1.2.1). */
+  readonly code: string;
+  constructor(description: string, code = 'invalid_request') {
+    super(description);
+    this.code = code;
+  }
+}

@@ -12,10 +12,13 @@ export interface StoredCode {
   clientId: string;
   accountId: string;
   redirectUri: string;
+  /** The authorization request named redirect_uri (rather than relying on the one registered). */
+  redirectUriGiven: boolean;
   codeChallenge: string;
   resource: string;
   scope: string;
   fresh: boolean;
+  used: boolean;
 }
 
 export interface Grant {
@@ -42,12 +45,16 @@ export interface OAuthStore {
   /** A client named by its metadata document: inserted, or refreshed from the latest fetch of the document. */
   upsertClient(c: OAuthClient): Promise<void>;
   findClient(id: string): Promise<OAuthClient | null>;
-  saveCode(codeHash: string, c: Omit<StoredCode, 'fresh'>, ttlSeconds: number): Promise<void>;
+  saveCode(codeHash: string, c: Omit<StoredCode, 'fresh' | 'used'>, ttlSeconds: number): Promise<void>;
+  /** The code as stored, used or not, without spending it (the exchange checks everything first). */
+  findCode(codeHash: string): Promise<StoredCode | null>;
   /** Marks the code used and returns it, once; null when unknown or already used. */
   consumeCode(codeHash: string): Promise<StoredCode | null>;
   /** A code presented a second time: revokes the grant it was exchanged for (RFC 6749 4.1.2). */
   revokeGrantOfUsedCode(codeHash: string): Promise<void>;
   createGrant(g: Grant, refreshHash: string, refreshTtlSeconds: number, fromCodeHash: string): Promise<void>;
+  /** The live grant whose current refresh token this is, for this client; nothing changes. */
+  findLiveRefresh(refreshHash: string, clientId: string): Promise<Grant | null>;
   /**
    * Swaps the refresh token for a new one and keeps the old one in the grant's family, in one statement: null when the
    * old one is not the grant's current token (unknown, revoked, expired, or already used).
@@ -70,6 +77,8 @@ export interface OAuthStore {
     n: number,
   ): Promise<{ accountId: string; rateLimit: number | null; count: number | null } | null>;
   listGrants(accountId: string): Promise<GrantListing[]>;
+  /** The account approved this client and has not revoked it: a grant of theirs is live. */
+  hasLiveGrant(accountId: string, clientId: string): Promise<boolean>;
 }
 
 interface AccessTokenClaims {

@@ -32,37 +32,52 @@ function clients(sql: Sql): Pick<OAuthStore, 'saveClient' | 'upsertClient' | 'fi
   };
 }
 
-function authorizationCodes(sql: Sql): Pick<OAuthStore, 'saveCode' | 'consumeCode' | 'revokeGrantOfUsedCode'> {
+type CodeRow = {
+  client_id: string;
+  account_id: string;
+  redirect_uri: string;
+  redirect_uri_given: boolean;
+  code_challenge: string;
+  resource: string;
+  scope: string;
+  fresh: boolean;
+  used: boolean;
+};
+
+const codeOf = (row: CodeRow): StoredCode => ({
+  clientId: row.client_id,
+  accountId: row.account_id,
+  redirectUri: row.redirect_uri,
+  redirectUriGiven: row.redirect_uri_given,
+  codeChallenge: row.code_challenge,
+  resource: row.resource,
+  scope: row.scope,
+  fresh: row.fresh,
+  used: row.used,
+});
+
+function authorizationCodes(
+  sql: Sql,
+): Pick<OAuthStore, 'saveCode' | 'findCode' | 'consumeCode' | 'revokeGrantOfUsedCode'> {
   return {
     async saveCode(codeHash, c, ttlSeconds) {
-      await sql`insert into oauth_codes (code_hash, client_id, account_id, redirect_uri, code_challenge, resource, scope, expires_at)
-                values (${codeHash}, ${c.clientId}, ${c.accountId}, ${c.redirectUri}, ${c.codeChallenge}, ${c.resource}, ${c.scope},
+      await sql`insert into oauth_codes (code_hash, client_id, account_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope, expires_at)
+                values (${codeHash}, ${c.clientId}, ${c.accountId}, ${c.redirectUri}, ${c.redirectUriGiven}, ${c.codeChallenge}, ${c.resource}, ${c.scope},
                         now() + make_interval(secs => ${ttlSeconds}))`;
     },
+    async findCode(codeHash) {
+      const [row] = await sql<CodeRow[]>`
+        select client_id, account_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope,
+               expires_at > now() as fresh, used_at is not null as used
+        from oauth_codes where code_hash = ${codeHash}`;
+      return row ? codeOf(row) : null;
+    },
     async consumeCode(codeHash) {
-      const [row] = await sql<
-        {
-          client_id: string;
-          account_id: string;
-          redirect_uri: string;
-          code_challenge: string;
-          resource: string;
-          scope: string;
-          fresh: boolean;
-        }[]
-      >`update oauth_codes set used_at = now() where code_hash = ${codeHash} and used_at is null
-        returning client_id, account_id, redirect_uri, code_challenge, resource, scope, expires_at > now() as fresh`;
-      return row
-        ? ({
-            clientId: row.client_id,
-            accountId: row.account_id,
-            redirectUri: row.redirect_uri,
-            codeChallenge: row.code_challenge,
-            resource: row.resource,
-            scope: row.scope,
-            fresh: row.fresh,
-          } satisfies StoredCode)
-        : null;
+      const [row] = await sql<CodeRow[]>`
+        update oauth_codes set used_at = now() where code_hash = ${codeHash} and used_at is null
+        returning client_id, account_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope,
+                  expires_at > now() as fresh, false as used`;
+      return row ? codeOf(row) : null;
     },
     async revokeGrantOfUsedCode(codeHash) {
       await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now())
@@ -71,9 +86,22 @@ function authorizationCodes(sql: Sql): Pick<OAuthStore, 'saveCode' | 'consumeCod
   };
 }
 
+type GrantRow = { id: string; client_id: string; account_id: string; scope: string; resource: string };
+
+const grantOf = (row: GrantRow): Grant => ({
+  id: row.id,
+  clientId: row.client_id,
+  accountId: row.account_id,
+  scope: row.scope,
+  resource: row.resource,
+});
+
 function refreshTokens(
   sql: Sql,
-): Pick<OAuthStore, 'createGrant' | 'rotateRefresh' | 'revokeFamilyOfUsedRefresh' | 'revokeByRefresh' | 'revokeGrant'> {
+): Pick<
+  OAuthStore,
+  'createGrant' | 'findLiveRefresh' | 'rotateRefresh' | 'revokeFamilyOfUsedRefresh' | 'revokeByRefresh' | 'revokeGrant'
+> {
   return {
     async createGrant(g, refreshHash, refreshTtlSeconds, fromCodeHash) {
       await sql.begin(async (tx) => {
@@ -83,9 +111,15 @@ function refreshTokens(
         await tx`update oauth_codes set grant_id = ${g.id} where code_hash = ${fromCodeHash}`;
       });
     },
+    async findLiveRefresh(refreshHash, clientId) {
+      const [row] = await sql<GrantRow[]>`
+        select id, client_id, account_id, scope, resource from oauth_grants
+        where refresh_hash = ${refreshHash} and client_id = ${clientId} and revoked_at is null and refresh_expires_at > now()`;
+      return row ? grantOf(row) : null;
+    },
     async rotateRefresh(oldHash, newHash, clientId, refreshTtlSeconds) {
       // The swap and the old token's entry in the family are one statement: a replay can never miss it.
-      const [row] = await sql<{ id: string; client_id: string; account_id: string; scope: string; resource: string }[]>`
+      const [row] = await sql<GrantRow[]>`
         with rotated as (
           update oauth_grants set refresh_hash = ${newHash},
                  refresh_expires_at = now() + make_interval(secs => ${refreshTtlSeconds})
@@ -95,15 +129,7 @@ function refreshTokens(
           insert into oauth_used_refresh_tokens (refresh_hash, grant_id) select ${oldHash}, id from rotated
         )
         select * from rotated`;
-      return row
-        ? ({
-            id: row.id,
-            clientId: row.client_id,
-            accountId: row.account_id,
-            scope: row.scope,
-            resource: row.resource,
-          } satisfies Grant)
-        : null;
+      return row ? grantOf(row) : null;
     },
     async revokeFamilyOfUsedRefresh(oldHash) {
       const rows = await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now())
@@ -124,8 +150,14 @@ function refreshTokens(
   };
 }
 
-function grantUse(sql: Sql): Pick<OAuthStore, 'useGrantAndCount' | 'listGrants'> {
+function grantUse(sql: Sql): Pick<OAuthStore, 'useGrantAndCount' | 'listGrants' | 'hasLiveGrant'> {
   return {
+    async hasLiveGrant(accountId, clientId) {
+      const [row] = await sql<{ approved: boolean }[]>`
+        select exists (select 1 from oauth_grants where account_id = ${accountId} and client_id = ${clientId}
+                       and revoked_at is null and refresh_expires_at > now()) as approved`;
+      return row?.approved === true;
+    },
     async useGrantAndCount(grantId, windowStart, n) {
       // One statement: the live grant, its "last used" (written at most once a minute), and the requests counted.
       const [row] = await sql<{ account_id: string; rate_limit: number | null; count: number | null }[]>`
