@@ -267,8 +267,6 @@ export async function exchangeCode(
     throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
   if (r.resource !== undefined && r.resource !== stored.resource)
     throw new OAuthProblem('invalid_target', `The code is for ${stored.resource} only`);
-  // Spent only now, once: a concurrent exchange that got here first makes this one a replay.
-  if (!(await p.store.consumeCode(codeHash))) throw await replayed();
   const grant: Grant = {
     id: newId('oag'),
     clientId: stored.clientId,
@@ -277,7 +275,8 @@ export async function exchangeCode(
     resource: stored.resource,
   };
   const refresh = newRefreshToken();
-  await p.store.createGrant(grant, sha256(refresh), REFRESH_TTL_S, codeHash);
+  // Spent only now, once, with its grant: a concurrent exchange that got here first makes this one a replay.
+  if (!(await p.store.spendCodeForGrant(codeHash, grant, sha256(refresh), REFRESH_TTL_S))) throw await replayed();
   return tokensFor(p, grant, refresh);
 }
 

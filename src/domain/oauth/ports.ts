@@ -48,11 +48,13 @@ export interface OAuthStore {
   saveCode(codeHash: string, c: Omit<StoredCode, 'fresh' | 'used'>, ttlSeconds: number): Promise<void>;
   /** The code as stored, used or not, without spending it (the exchange checks everything first). */
   findCode(codeHash: string): Promise<StoredCode | null>;
-  /** Marks the code used and returns it, once; null when unknown or already used. */
-  consumeCode(codeHash: string): Promise<StoredCode | null>;
   /** A code presented a second time: revokes the grant it was exchanged for (RFC 6749 4.1.2). */
   revokeGrantOfUsedCode(codeHash: string): Promise<void>;
-  createGrant(g: Grant, refreshHash: string, refreshTtlSeconds: number, fromCodeHash: string): Promise<void>;
+  /**
+   * Spends the code and writes the grant it gives in one transaction, once; false when the code was already used. A
+   * concurrent replay therefore never sees the code used without the grant to revoke.
+   */
+  spendCodeForGrant(codeHash: string, g: Grant, refreshHash: string, refreshTtlSeconds: number): Promise<boolean>;
   /** The live grant whose current refresh token this is, for this client; nothing changes. */
   findLiveRefresh(refreshHash: string, clientId: string): Promise<Grant | null>;
   /**
