@@ -50,6 +50,9 @@ const AUTH_PARAMS = [
   'resource',
 ] as const;
 
+/** The longest authorization parameter kept (a registered redirect URI is at most this long too). */
+const MAX_PARAM_LENGTH = 2000;
+
 /** OAuth answers in its own error shape (RFC 6749 5.2), which OAuth clients parse; never cached. */
 function oauthError(c: HonoContext, p: OAuthProblem) {
   c.header('cache-control', 'no-store');
@@ -60,7 +63,7 @@ function pickParams(source: Record<string, string>): AuthorizationParams {
   const out: Record<string, string> = {};
   for (const k of AUTH_PARAMS) {
     const v = source[k];
-    if (v !== undefined && v.length <= 2000) out[k] = v;
+    if (v !== undefined && v.length <= MAX_PARAM_LENGTH) out[k] = v;
   }
   return out;
 }
@@ -80,6 +83,12 @@ async function readAuthorization(read: () => Promise<ReadParams>): Promise<ReadP
   } catch (err) {
     if (err instanceof InputProblem) throw new UnredirectableProblem(err.message);
     throw err;
+  }
+  // A value too long to keep is refused, never dropped: a dropped redirect_uri would fall back to the registered one
+  // as if omitted, a dropped state would be missing from the redirect.
+  for (const k of AUTH_PARAMS) {
+    if ((input.params[k]?.length ?? 0) > MAX_PARAM_LENGTH)
+      input.problem ??= new InputProblem(`${k} is limited to ${MAX_PARAM_LENGTH} characters`, k);
   }
   if (input.problem && UNREDIRECTABLE_PARAMS.has(input.problem.param))
     throw new UnredirectableProblem(input.problem.message);

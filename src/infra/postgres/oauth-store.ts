@@ -56,9 +56,7 @@ const codeOf = (row: CodeRow): StoredCode => ({
   used: row.used,
 });
 
-function authorizationCodes(
-  sql: Sql,
-): Pick<OAuthStore, 'saveCode' | 'findCode' | 'revokeGrantOfUsedCode'> {
+function authorizationCodes(sql: Sql): Pick<OAuthStore, 'saveCode' | 'findCode' | 'revokeGrantOfUsedCode'> {
   return {
     async saveCode(codeHash, c, ttlSeconds) {
       await sql`insert into oauth_codes (code_hash, client_id, account_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope, expires_at)
@@ -93,7 +91,12 @@ function refreshTokens(
   sql: Sql,
 ): Pick<
   OAuthStore,
-  'spendCodeForGrant' | 'findLiveRefresh' | 'rotateRefresh' | 'revokeFamilyOfUsedRefresh' | 'revokeByRefresh' | 'revokeGrant'
+  | 'spendCodeForGrant'
+  | 'findLiveRefresh'
+  | 'rotateRefresh'
+  | 'revokeFamilyOfUsedRefresh'
+  | 'revokeByRefresh'
+  | 'revokeGrant'
 > {
   return {
     async spendCodeForGrant(fromCodeHash, g, refreshHash, refreshTtlSeconds) {
