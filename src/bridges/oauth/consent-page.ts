@@ -33,7 +33,9 @@ export function renderConsentPage(
     .join('');
   let to: string;
   try {
-    to = new URL(a.redirectUri).host || a.redirectUri;
+    // Only https shows as a bare host: any other scheme (a private-use one may name any web host) shows with it.
+    const u = new URL(a.redirectUri);
+    to = !u.host ? a.redirectUri : u.protocol === 'https:' ? u.host : `${u.protocol}//${u.host}`;
   } catch {
     to = a.redirectUri;
   }

@@ -44,14 +44,16 @@ export interface ClientRegistration {
  */
 function applicationTypeOf(given: unknown, uris: string[]): { type: 'web' | 'native'; inferred: boolean } {
   const inferred = given === undefined;
-  const type = inferred ? (uris.every((u) => u.startsWith('https://')) ? 'web' : 'native') : given;
+  // By the parsed scheme (checkRedirectUris has parsed each): "HTTPS://" is https too.
+  const https = (u: string) => new URL(u).protocol === 'https:';
+  const type = inferred ? (uris.every(https) ? 'web' : 'native') : given;
   if (type !== 'web' && type !== 'native') {
     throw new OAuthProblem(
       'invalid_client_metadata',
       'application_type must be "web" (https redirect URIs) or "native" (loopback or private-use schemes), or left out',
     );
   }
-  if (type === 'web' && uris.some((u) => !u.startsWith('https://')))
+  if (type === 'web' && !uris.every(https))
     throw new OAuthProblem('invalid_redirect_uri', 'A web application is sent back to https redirect URIs only');
   return { type, inferred };
 }
