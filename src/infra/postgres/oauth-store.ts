@@ -56,7 +56,9 @@ const codeOf = (row: CodeRow): StoredCode => ({
   used: row.used,
 });
 
-function authorizationCodes(sql: Sql): Pick<OAuthStore, 'saveCode' | 'findCode' | 'revokeGrantOfUsedCode'> {
+function authorizationCodes(
+  sql: Sql,
+): Pick<OAuthStore, 'saveCode' | 'findCode' | 'spendCodeForGrant' | 'revokeGrantOfUsedCode'> {
   return {
     async saveCode(codeHash, c, ttlSeconds) {
       await sql`insert into oauth_codes (code_hash, client_id, account_id, redirect_uri, redirect_uri_given, code_challenge, resource, scope, expires_at)
@@ -69,6 +71,20 @@ function authorizationCodes(sql: Sql): Pick<OAuthStore, 'saveCode' | 'findCode' 
                expires_at > now() as fresh, used_at is not null as used
         from oauth_codes where code_hash = ${codeHash}`;
       return row ? codeOf(row) : null;
+    },
+    async spendCodeForGrant(fromCodeHash, g, refreshHash, refreshTtlSeconds) {
+      // The code row stays locked until the grant is committed: a concurrent spend waits, then finds it used, and its
+      // replay revocation finds the grant.
+      return sql.begin(async (tx) => {
+        const spent = await tx`update oauth_codes set used_at = now()
+                               where code_hash = ${fromCodeHash} and used_at is null returning code_hash`;
+        if (spent.length === 0) return false;
+        await tx`insert into oauth_grants (id, client_id, account_id, scope, resource, refresh_hash, refresh_expires_at)
+                 values (${g.id}, ${g.clientId}, ${g.accountId}, ${g.scope}, ${g.resource}, ${refreshHash},
+                         now() + make_interval(secs => ${refreshTtlSeconds}))`;
+        await tx`update oauth_codes set grant_id = ${g.id} where code_hash = ${fromCodeHash}`;
+        return true;
+      });
     },
     async revokeGrantOfUsedCode(codeHash) {
       await sql`update oauth_grants set revoked_at = coalesce(revoked_at, now())
@@ -91,28 +107,9 @@ function refreshTokens(
   sql: Sql,
 ): Pick<
   OAuthStore,
-  | 'spendCodeForGrant'
-  | 'findLiveRefresh'
-  | 'rotateRefresh'
-  | 'revokeFamilyOfUsedRefresh'
-  | 'revokeByRefresh'
-  | 'revokeGrant'
+  'findLiveRefresh' | 'rotateRefresh' | 'revokeFamilyOfUsedRefresh' | 'revokeByRefresh' | 'revokeGrant'
 > {
   return {
-    async spendCodeForGrant(fromCodeHash, g, refreshHash, refreshTtlSeconds) {
-      // The code row stays locked until the grant is committed: a concurrent spend waits, then finds it used, and its
-      // replay revocation finds the grant.
-      return sql.begin(async (tx) => {
-        const spent = await tx`update oauth_codes set used_at = now()
-                               where code_hash = ${fromCodeHash} and used_at is null returning code_hash`;
-        if (spent.length === 0) return false;
-        await tx`insert into oauth_grants (id, client_id, account_id, scope, resource, refresh_hash, refresh_expires_at)
-                 values (${g.id}, ${g.clientId}, ${g.accountId}, ${g.scope}, ${g.resource}, ${refreshHash},
-                         now() + make_interval(secs => ${refreshTtlSeconds}))`;
-        await tx`update oauth_codes set grant_id = ${g.id} where code_hash = ${fromCodeHash}`;
-        return true;
-      });
-    },
     async findLiveRefresh(refreshHash, clientId) {
       const [row] = await sql<GrantRow[]>`
         select id, client_id, account_id, scope, resource from oauth_grants
