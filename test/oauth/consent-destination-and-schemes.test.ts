@@ -1,31 +1,17 @@
 // The consent page names where the user will be sent in a way a client cannot dress up (a private-use scheme shows
 // as a scheme, not as a web host it borrows), and https is recognised by its parsed scheme, whatever its case.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCallbackServer } from '../support/oauth-client.ts';
-import { oauthFlow } from '../support/oauth-flow.ts';
-import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { describe, expect, it } from 'vitest';
+import { useOAuthService } from '../support/oauth-flow.ts';
 
 describe('redirect destinations', () => {
-  let s: TestServer;
-  let callback: Awaited<ReturnType<typeof startCallbackServer>>;
-  let f: ReturnType<typeof oauthFlow>;
-
-  beforeAll(async () => {
-    s = await startTestServer({ DAILY_FREE_CREDITS: '10' });
-    callback = await startCallbackServer();
-    f = oauthFlow(s.url, callback.url);
-  });
-  afterAll(async () => {
-    await callback?.close();
-    await s?.close();
-  });
+  const t = useOAuthService();
 
   it('a private-use scheme is shown with its scheme on the consent page, not as the web host it names', async () => {
-    const web = await f.signedIn();
+    const web = await t.f.signedIn();
     const uri = 'com.evil.app://accounts.example.com/cb';
-    const { json: client } = await f.register({ redirect_uris: [uri] });
-    const p = await f.pkce();
-    const page = await f.authorizeRaw(
+    const { json: client } = await t.f.register({ redirect_uris: [uri] });
+    const p = await t.f.pkce();
+    const page = await t.f.authorizeRaw(
       new URLSearchParams({
         response_type: 'code',
         client_id: client.client_id,
@@ -40,10 +26,10 @@ describe('redirect destinations', () => {
   });
 
   it('an https redirect URI written in capitals is https: a web application may register it', async () => {
-    const r = await f.register({ application_type: 'web', redirect_uris: ['HTTPS://app.example.com/cb'] });
+    const r = await t.f.register({ application_type: 'web', redirect_uris: ['HTTPS://app.example.com/cb'] });
     expect(r.status).toBe(201);
     expect(r.json.application_type).toBe('web');
-    const inferred = await f.register({ application_type: undefined, redirect_uris: ['HTTPS://app.example.com/cb'] });
+    const inferred = await t.f.register({ application_type: undefined, redirect_uris: ['HTTPS://app.example.com/cb'] });
     expect(inferred.json).toMatchObject({ application_type: 'web', application_type_inferred: true });
   });
 });

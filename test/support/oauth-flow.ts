@@ -1,15 +1,18 @@
 // The OAuth authorization code flow over plain HTTP, as an MCP client drives it: registration, the consent page's
 // Allow, the token endpoint. For tests of the authorization server's rules (test/oauth).
 import pkceChallenge from 'pkce-challenge';
+import { afterAll, beforeAll } from 'vitest';
 import { newEmail, sessionClient } from '../web/session-client.ts';
+import { startCallbackServer } from './oauth-client.ts';
+import { startTestServer, type TestServer } from './test-server.ts';
 
 /** Parameters set to undefined are left out of the request. */
 const withoutUnset = (o: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Record<string, string>;
 
-export type WebSession = ReturnType<typeof sessionClient>;
+type WebSession = ReturnType<typeof sessionClient>;
 
-export function oauthFlow(base: string, callbackUrl: string) {
+function oauthFlow(base: string, callbackUrl: string) {
   const form = (body: Record<string, string> | string, headers: Record<string, string> = {}) => ({
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
@@ -117,4 +120,25 @@ export function oauthFlow(base: string, callbackUrl: string) {
       })
     ).status;
   return { register, signedIn, authorize, authorizeRaw, pkce, codeFor, token, issued, mcpStatus, form };
+}
+
+export interface OAuthService {
+  s: TestServer;
+  callback: Awaited<ReturnType<typeof startCallbackServer>>;
+  f: ReturnType<typeof oauthFlow>;
+}
+
+/** A service, a redirect receiver and the flow over them, started before the enclosing block and closed after it. */
+export function useOAuthService(): OAuthService {
+  const t = {} as OAuthService;
+  beforeAll(async () => {
+    t.s = await startTestServer({ DAILY_FREE_CREDITS: '10' });
+    t.callback = await startCallbackServer();
+    t.f = oauthFlow(t.s.url, t.callback.url);
+  });
+  afterAll(async () => {
+    await t.callback?.close();
+    await t.s?.close();
+  });
+  return t;
 }
