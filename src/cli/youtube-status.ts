@@ -7,7 +7,9 @@ import { captionBudgetStore, OUTCOME_KINDS, type IdentityState, type OutcomeCoun
 import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
 import { resolveChains } from '../infra/youtube/client-chains.ts';
 import { clientIdentities } from '../infra/youtube/client-identities.ts';
-import { createProxyPool } from '../infra/youtube/proxy-pool.ts';
+import type { ResidentialUsage } from '../domain/youtube/residential-budget.ts';
+import { createResidentialStore } from '../infra/postgres/youtube-residential.ts';
+import { proxyIdentities } from '../infra/youtube/proxy-pool.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 
@@ -24,6 +26,12 @@ export interface YoutubeStatus {
   clientVersions: { client: string; name: string; version: string; os: string; source: string; retired: number }[];
   clients: ClientRow[];
   byIdentity: { identity: string; tried: number; served: number; refused: number; lastReason: string | null }[];
+  /** Residential egress: the cluster's byte budget, what is spent of it, and the bytes per identity and purpose. */
+  residential: {
+    budget: { perHour: number; perDay: number };
+    spent: { hour: number; day: number };
+    usage: ResidentialUsage[];
+  };
 }
 
 interface ClientRow {
@@ -51,7 +59,8 @@ export async function readYoutubeStatus(
   now = new Date(),
 ): Promise<YoutubeStatus> {
   const store = createEgressStore(sql);
-  const identities = createProxyPool(config.YOUTUBE_PROXY_URLS).identities;
+  const identities = proxyIdentities(config.YOUTUBE_PROXY_URLS, config.YOUTUBE_RESIDENTIAL_PROXY_URLS);
+  const residentialStore = createResidentialStore(sql);
   const canMint = !!(config.YOUTUBE_POT_PROVIDER_URL || config.YOUTUBE_POT_IN_PROCESS || config.YOUTUBE_PO_TOKEN);
   const chains = resolveChains(
     {
@@ -62,10 +71,12 @@ export async function readYoutubeStatus(
     canMint,
   );
   const since = new Date(now.getTime() - hours * 3_600_000);
-  const [states, captionStates, counts] = await Promise.all([
+  const [states, captionStates, counts, spend, usage] = await Promise.all([
     store.states(identities),
     captionBudgetStore(store).states(identities),
     store.counts(since),
+    residentialStore.spend(),
+    residentialStore.usage(),
   ]);
   const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
   const captionBudget = config.YOUTUBE_CAPTION_REQUESTS_PER_HOUR;
@@ -89,6 +100,11 @@ export async function readYoutubeStatus(
     })),
     clients: byClient(counts),
     byIdentity: byIdentity(counts, states),
+    residential: {
+      budget: { perHour: config.YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR, perDay: config.YOUTUBE_RESIDENTIAL_BYTES_PER_DAY },
+      spent: { hour: spend.hour, day: spend.day },
+      usage,
+    },
   };
 }
 
@@ -175,8 +191,27 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
         ],
         '  none',
       ),
+      '',
+      ...residentialLines(status),
     ].join('\n'),
   );
+}
+
+/** The residential byte budget (YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR, _PER_DAY) and where its bytes went. */
+function residentialLines({ residential: r }: YoutubeStatus): string[] {
+  return [
+    `Residential egress bytes (cluster): ${r.spent.hour} of ${r.budget.perHour} this hour, ${r.spent.day} of ${r.budget.perDay} today (UTC):`,
+    formatTable(
+      r.usage,
+      [
+        ['IDENTITY', (u) => u.identity],
+        ['PURPOSE', (u) => u.purpose],
+        ['BYTES THIS HOUR', (u) => u.hour],
+        ['BYTES TODAY', (u) => u.day],
+      ],
+      '  none',
+    ),
+  ];
 }
 
 /** Each identity's caption budget, and the client versions sent with any YouTube retired. */

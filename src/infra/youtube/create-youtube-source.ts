@@ -202,7 +202,8 @@ function residentialMeter(opts: YoutubeSourceOptions): ByteMeter | undefined {
 /** The ladder's rungs; a residential step reserves its bytes first and settles them with what was counted. */
 function egressLadder(opts: YoutubeSourceOptions, proxies: ReturnType<typeof createProxyPool>): Ladder | undefined {
   const res = opts.residential;
-  if (!res || proxies.residential.length === 0) return { cheap: proxies.cheap, residential: [], spend: (_, fn) => fn() };
+  if (!res || proxies.residential.length === 0)
+    return { cheap: proxies.cheap, residential: [], spend: (_, fn) => fn() };
   return {
     cheap: proxies.cheap,
     residential: proxies.residential,
@@ -266,7 +267,8 @@ function chainContexts(
 }
 
 /** Requests made inside `fn` are metered under `purpose`. */
-const inScope = <T>(purpose: string, fn: () => Promise<T>) => meterScope.run({ purpose, bytes: 0, reserved: false }, fn);
+const inScope = <T>(purpose: string, fn: () => Promise<T>) =>
+  meterScope.run({ purpose, bytes: 0, reserved: false }, fn);
 
 /** The signed-in account's budget: a key of its own in the egress store, taken before each request made as it. */
 async function takeSignedIn(egress: EgressOptions): Promise<boolean> {

@@ -121,8 +121,9 @@ export async function fetchPlayer(
     const run = () =>
       client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, minted, signal);
     const routed = () => (ctx.through ? ctx.through(identity, run) : run());
-    const attempt =
-      ctx.ladder?.residential.includes(identity) ? await ctx.ladder.spend(identity, routed) : await routed();
+    const attempt = ctx.ladder?.residential.includes(identity)
+      ? await ctx.ladder.spend(identity, routed)
+      : await routed();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
       const refusal = await accept(result);

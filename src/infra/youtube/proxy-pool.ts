@@ -58,7 +58,11 @@ export function proxyIdentities(proxyUrls: string[] = [], residentialUrls: strin
   return [...cheap, ...residentialUrls.filter(Boolean).map((u, i) => identityName(u, i, 'residential'))];
 }
 
-export function createProxyPool(proxyUrls: string[] = [], residentialUrls: string[] = [], meter?: ByteMeter): ProxyPool {
+export function createProxyPool(
+  proxyUrls: string[] = [],
+  residentialUrls: string[] = [],
+  meter?: ByteMeter,
+): ProxyPool {
   const dc = proxyUrls.filter(Boolean);
   const res = residentialUrls.filter(Boolean);
   const identities = proxyIdentities(dc, res);

@@ -125,7 +125,11 @@ async function sendFollowing(
   for (let hop = 0; ; hop++) {
     const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
     opts.proxies.countRequest(identity, requestBytes(url, req));
-    const response = await send(url, { ...req, redirect: 'manual', ...(dispatcher ? { dispatcher } : {}) } as RequestInit);
+    const response = await send(url, {
+      ...req,
+      redirect: 'manual',
+      ...(dispatcher ? { dispatcher } : {}),
+    } as RequestInit);
     const location = response.headers.get('location');
     if (redirect !== 'follow' || !location || response.status < 300 || response.status > 399) return response;
     if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
