@@ -7,7 +7,7 @@
 import { ServiceError } from '../errors.ts';
 
 /** What one player answer through a residential identity is reserved at before it is sent (gzip'd, ~44 KB). */
-export const RESERVE_BYTES = 64 * 1024;
+const RESERVE_BYTES = 64 * 1024;
 
 export interface ResidentialLimits {
   perHour: number;
