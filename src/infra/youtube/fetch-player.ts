@@ -198,7 +198,7 @@ async function readyToAsk(
     );
     return undefined;
   }
-  const identity = await takeIdentity(ctx, chain);
+  const identity = await takeIdentity(ctx, chain, client);
   // The token is minted through the identity the player request leaves from: it is bound to that session.
   const minted = takesWebToken(client) ? await mintFor(ctx, videoId, client, identity, signal) : undefined;
   if (needsToken && !minted) {
@@ -223,7 +223,7 @@ async function afterFailure(
   await chain.report(chain.clients[i]!, identity, attempt.kind, attempt.error.message);
   if (ctx.gateFallbacks && followGate(ctx, chain.gate, chain.clients, i, attempt)) return 'gate';
   // YouTube wants proof from this address: the same client again, from the next rung of the ladder.
-  if (attempt.kind === 'bot_check' && climbs(ctx) && !chain.climbed) {
+  if (attempt.kind === 'bot_check' && climbs(ctx) && !chain.climbed && chain.clients[i] !== WATCH_PAGE) {
     chain.climbed = true;
     chain.failures.push(attempt.error);
     return 'again';
@@ -284,16 +284,17 @@ const baseName = (client: string) => (client.endsWith(SIGNED_IN) ? client.slice(
  * An identity with budget left on the chain's rung of the ladder (DIRECT without pacing); when every cheap one is
  * resting, a chain that may climb does. SERVICE_BUSY says what the chain met before.
  */
-async function takeIdentity(ctx: ChainContext, chain: ChainRun): Promise<string> {
+async function takeIdentity(ctx: ChainContext, chain: ChainRun, client: string): Promise<string> {
   const ladder = ctx.ladder;
-  const rung = ladder && chain.climbed && climbs(ctx) ? ladder.residential : ladder?.cheap;
+  // The watch page is ~1 MB of HTML: never worth residential bytes.
+  const rung = ladder && chain.climbed && climbs(ctx) && client !== WATCH_PAGE ? ladder.residential : ladder?.cheap;
   if (!ctx.pacer) return rung?.[0] ?? DIRECT;
   try {
     return await ctx.pacer.take(rung);
   } catch (e) {
     if (ladder && isServiceError(e) && e.code === 'SERVICE_BUSY' && climbs(ctx) && !chain.climbed) {
       chain.climbed = true;
-      return takeIdentity(ctx, chain);
+      if (client !== WATCH_PAGE) return takeIdentity(ctx, chain, client);
     }
     if (isServiceError(e) && e.code === 'SERVICE_BUSY' && chain.failures.length > 0) {
       throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(chain.failures)})`, e.retryAfter);

@@ -19,16 +19,11 @@ export function createPoTokenProvider(
     | 'YOUTUBE_POT_IN_PROCESS'
     | 'YOUTUBE_BASE_URL'
     | 'YOUTUBE_PROXY_URLS'
-    | 'YOUTUBE_RESIDENTIAL_PROXY_URLS'
     | 'YOUTUBE_TIMEOUT_MS'
   >,
 ): ConfiguredProvider | null {
-  const urls = new Map([
-    ...config.YOUTUBE_PROXY_URLS.filter(Boolean).map((url, i) => [identityName(url, i), url] as const),
-    ...(config.YOUTUBE_RESIDENTIAL_PROXY_URLS ?? [])
-      .filter(Boolean)
-      .map((url, i) => [identityName(url, i, 'residential'), url] as const),
-  ]);
+  // Residential proxies are left out on purpose: a provider minting through one would spend bytes no meter sees.
+  const urls = new Map(config.YOUTUBE_PROXY_URLS.filter(Boolean).map((url, i) => [identityName(url, i), url]));
   const proxyFor = (identity: string) => urls.get(identity);
   if (config.YOUTUBE_POT_PROVIDER_URL)
     return createHttpTokenProvider({
