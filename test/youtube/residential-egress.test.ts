@@ -218,3 +218,32 @@ function cli(
     );
   });
 }
+
+describe.skipIf(!sharedAvailable)('while the direct address cools down after a bot check', { timeout: 60_000 }, () => {
+  let yt: LoopbackYoutube;
+  let proxy: ForwardProxy;
+  let server: TestServer;
+  beforeAll(async () => {
+    yt = await startYoutube();
+    proxy = await startForwardProxy({ localAddress: '127.0.0.2' });
+    server = await startTestServer({
+      YOUTUBE_BASE_URL: yt.origin,
+      YOUTUBE_RESIDENTIAL_PROXY_URLS: proxy.url,
+      YOUTUBE_COOLDOWN_SECONDS: '120',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await proxy?.close();
+    await yt?.close();
+  });
+
+  it('the next video goes straight to the residential exit; the cooling address is not asked', async () => {
+    const { key } = await server.newKey({ credits: 10 });
+    expect((await subtitles(server, key, ID.captions9)).status).toBe(200);
+    expect(fromAddress(yt, isPlayer(ID.captions9))).toEqual(['127.0.0.1', '127.0.0.2']);
+    const next = await subtitles(server, key, ID.manualAndAsr);
+    expect(next.status, next.text).toBe(200);
+    expect(fromAddress(yt, isPlayer(ID.manualAndAsr))).toEqual(['127.0.0.2']);
+  });
+});

@@ -202,11 +202,18 @@ function residentialMeter(opts: YoutubeSourceOptions): ByteMeter | undefined {
 /** The ladder's rungs; a residential step reserves its bytes first and settles them with what was counted. */
 function egressLadder(opts: YoutubeSourceOptions, proxies: ReturnType<typeof createProxyPool>): Ladder | undefined {
   const res = opts.residential;
+  const cheap = proxies.cheap;
   if (!res || proxies.residential.length === 0)
-    return { cheap: proxies.cheap, residential: [], spend: (_, fn) => fn() };
+    return { cheap, residential: [], spend: (_, fn) => fn(), cheapBotChecked: async () => false };
+  const store = opts.egress?.store;
   return {
-    cheap: proxies.cheap,
+    cheap,
     residential: proxies.residential,
+    cheapBotChecked: async () =>
+      !!store &&
+      (await store.states(cheap)).some(
+        (s) => !!s.coolingUntil && s.coolingUntil.getTime() > Date.now() && /not a bot/i.test(s.lastReason ?? ''),
+      ),
     async spend(identity, fn) {
       const purpose = meterScope.getStore()?.purpose ?? 'other';
       const reserved = await res.budget.reserve(identity, purpose);

@@ -78,6 +78,8 @@ export interface Ladder {
   residential: string[];
   /** Runs `fn` through a residential identity within the byte budget (SERVICE_BUSY when it is spent). */
   spend: <T>(identity: string, fn: () => Promise<T>) => Promise<T>;
+  /** Whether a cheap identity is cooling down after a bot check (not a 429 or a spent budget: those wait). */
+  cheapBotChecked: () => Promise<boolean>;
 }
 
 /**
@@ -292,9 +294,10 @@ async function takeIdentity(ctx: ChainContext, chain: ChainRun, client: string):
   try {
     return await ctx.pacer.take(rung);
   } catch (e) {
-    if (ladder && isServiceError(e) && e.code === 'SERVICE_BUSY' && climbs(ctx) && !chain.climbed) {
+    const resting = ladder && isServiceError(e) && e.code === 'SERVICE_BUSY' && climbs(ctx) && !chain.climbed;
+    if (resting && client !== WATCH_PAGE && (await ladder.cheapBotChecked())) {
       chain.climbed = true;
-      if (client !== WATCH_PAGE) return takeIdentity(ctx, chain, client);
+      return takeIdentity(ctx, chain, client);
     }
     if (isServiceError(e) && e.code === 'SERVICE_BUSY' && chain.failures.length > 0) {
       throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(chain.failures)})`, e.retryAfter);
