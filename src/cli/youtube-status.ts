@@ -9,6 +9,8 @@ import { resolveChains } from '../infra/youtube/client-chains.ts';
 import { clientIdentities } from '../infra/youtube/client-identities.ts';
 import type { ResidentialUsage } from '../domain/youtube/residential-budget.ts';
 import { createResidentialStore } from '../infra/postgres/youtube-residential.ts';
+import { withoutCredentials } from '../infra/youtube/network-error.ts';
+import { createHttpTokenProvider } from '../infra/youtube/po-token/http-provider.ts';
 import { proxyIdentities } from '../infra/youtube/proxy-pool.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
@@ -17,6 +19,8 @@ export interface YoutubeStatus {
   since: string;
   chains: { captions: string[]; metadata: string[]; streams: string[] };
   tokenProvider: string;
+  /** The bgutil provider's version as its GET /ping says ("2.0.1: ok"), or why it is refused or unreachable. */
+  tokenProviderVersion: string | null;
   budgetPerHour: number;
   identities: (IdentityState & { state: string })[];
   /** Each identity's caption (timedtext) budget: its own, apart from player requests. */
@@ -52,6 +56,20 @@ function tokenProviderOf(
   return 'none: web clients are left out of the default chains';
 }
 
+/** The bgutil server's version, read as the service reads it at start (below 1.3.2 is refused there). */
+async function providerVersionOf(config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL'>): Promise<string | null> {
+  if (!config.YOUTUBE_POT_PROVIDER_URL) return null;
+  try {
+    const version = await createHttpTokenProvider({
+      url: config.YOUTUBE_POT_PROVIDER_URL,
+      timeoutMs: 5000,
+    }).checkVersion();
+    return `${version}: ok`;
+  } catch (e) {
+    return `refused: ${withoutCredentials(e instanceof Error ? e.message : String(e))}`;
+  }
+}
+
 export async function readYoutubeStatus(
   sql: Sql,
   config: Config,
@@ -71,12 +89,13 @@ export async function readYoutubeStatus(
     canMint,
   );
   const since = new Date(now.getTime() - hours * 3_600_000);
-  const [states, captionStates, counts, spend, usage] = await Promise.all([
+  const [states, captionStates, counts, spend, usage, providerVersion] = await Promise.all([
     store.states(identities),
     captionBudgetStore(store).states(identities),
     store.counts(since),
     residentialStore.spend(),
     residentialStore.usage(),
+    providerVersionOf(config),
   ]);
   const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
   const captionBudget = config.YOUTUBE_CAPTION_REQUESTS_PER_HOUR;
@@ -86,6 +105,7 @@ export async function readYoutubeStatus(
     since: since.toISOString(),
     chains,
     tokenProvider: tokenProviderOf(config),
+    tokenProviderVersion: providerVersion,
     budgetPerHour: budget,
     identities: states.map((s) => ({ ...s, state: stateOf(s, budget, now) })),
     captionBudgetPerHour: captionBudget,
@@ -161,7 +181,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
     [
       'Client chains (YOUTUBE_CAPTION_CLIENTS, YOUTUBE_METADATA_CLIENTS, YOUTUBE_STREAM_CLIENTS):',
       ...(['captions', 'metadata', 'streams'] as const).map((p) => `  ${p.padEnd(9)} ${status.chains[p].join(' > ')}`),
-      `PO tokens: ${status.tokenProvider}`,
+      `PO tokens: ${status.tokenProvider}${status.tokenProviderVersion ? `, version ${status.tokenProviderVersion}` : ''}`,
       '',
       `Egress identities (budget ${status.budgetPerHour} requests per hour each):`,
       formatTable(status.identities, IDENTITY_COLUMNS, '  none'),
