@@ -37,6 +37,8 @@ import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
 import { createProxyPool } from './infra/youtube/proxy-pool.ts';
+import { createResidentialStore } from './infra/postgres/youtube-residential.ts';
+import { createResidentialBudget } from './domain/youtube/residential-budget.ts';
 import type { Dispatcher } from 'undici';
 import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
@@ -202,9 +204,19 @@ function youtubeParts(
     onOutcome: (o: Outcome) =>
       metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
   };
+  const residentialStore = createResidentialStore(sql);
+  const residential = {
+    budget: createResidentialBudget(residentialStore, {
+      perHour: config.YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR,
+      perDay: config.YOUTUBE_RESIDENTIAL_BYTES_PER_DAY,
+    }),
+    onBytes: (identity: string, purpose: string, direction: 'request' | 'response', bytes: number) =>
+      metrics.youtubeResidentialBytes.inc({ identity, purpose, direction }, bytes),
+  };
   const youtubeOptions = youtubeSourceOptions(config, {
     poTokens,
     egress,
+    residential,
     log: log.child({ component: 'youtube' }),
     onTokenMinted: (provider, path) => metrics.youtubePoTokenMints.inc({ provider, path }),
     onClientRetired: (client, version) => metrics.youtubeClientRetired.set({ client, version }, 1),

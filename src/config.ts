@@ -115,6 +115,17 @@ export const ConfigSchema = z
     YOUTUBE_PROXY_URLS: list
       .pipe(z.array(z.string().regex(PROXY_URL, 'a proxy URL is http://, https:// or socks5://host[:port]')))
       .default([]),
+    /**
+     * Residential proxies (same URL forms), asked only for player and caption-list requests after YouTube's bot check
+     * meets every cheaper identity; paid by the byte, so budgeted below.
+     */
+    YOUTUBE_RESIDENTIAL_PROXY_URLS: list
+      .pipe(z.array(z.string().regex(PROXY_URL, 'a proxy URL is http://, https:// or socks5://host[:port]')))
+      .default([]),
+    /** Bytes (sent and received) all residential proxies together may carry per clock hour, across instances. */
+    YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR: z.coerce.number().int().min(0).default(20_000_000),
+    /** ... and per UTC day. */
+    YOUTUBE_RESIDENTIAL_BYTES_PER_DAY: z.coerce.number().int().min(0).default(200_000_000),
     YOUTUBE_COOKIE: z.string().optional(),
     /** One static PO token: the last resort (tokens are bound to one video); a provider below is what works. */
     YOUTUBE_PO_TOKEN: z.string().optional(),

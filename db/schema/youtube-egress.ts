@@ -26,3 +26,18 @@ export const youtubeOutcomes = pgTable(
   },
   (t) => [primaryKey({ name: 'youtube_outcomes_pk', columns: [t.hour, t.client, t.purpose, t.identity, t.kind] })],
 );
+
+/**
+ * Bytes sent and received through each residential egress identity, per clock hour and purpose (paid by the byte):
+ * the hourly and daily budgets are sums over these rows, checked under an advisory lock by every instance.
+ */
+export const youtubeResidentialBytes = pgTable(
+  'youtube_residential_bytes',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    identity: text('identity').notNull(),
+    purpose: text('purpose').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: 'youtube_residential_bytes_pk', columns: [t.hour, t.identity, t.purpose] })],
+);

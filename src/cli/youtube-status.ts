@@ -7,7 +7,11 @@ import { captionBudgetStore, OUTCOME_KINDS, type IdentityState, type OutcomeCoun
 import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
 import { resolveChains } from '../infra/youtube/client-chains.ts';
 import { clientIdentities } from '../infra/youtube/client-identities.ts';
-import { createProxyPool } from '../infra/youtube/proxy-pool.ts';
+import type { ResidentialUsage } from '../domain/youtube/residential-budget.ts';
+import { createResidentialStore } from '../infra/postgres/youtube-residential.ts';
+import { withoutCredentials } from '../infra/youtube/network-error.ts';
+import { createHttpTokenProvider } from '../infra/youtube/po-token/http-provider.ts';
+import { proxyIdentities } from '../infra/youtube/proxy-pool.ts';
 import type { Io } from './commands.ts';
 import { formatTable } from './format-table.ts';
 
@@ -15,6 +19,8 @@ export interface YoutubeStatus {
   since: string;
   chains: { captions: string[]; metadata: string[]; streams: string[] };
   tokenProvider: string;
+  /** The bgutil provider's version as its GET /ping says ("2.0.1: ok"), or why it is refused or unreachable. */
+  tokenProviderVersion: string | null;
   budgetPerHour: number;
   identities: (IdentityState & { state: string })[];
   /** Each identity's caption (timedtext) budget: its own, apart from player requests. */
@@ -24,6 +30,12 @@ export interface YoutubeStatus {
   clientVersions: { client: string; name: string; version: string; os: string; source: string; retired: number }[];
   clients: ClientRow[];
   byIdentity: { identity: string; tried: number; served: number; refused: number; lastReason: string | null }[];
+  /** Residential egress: the cluster's byte budget, what is spent of it, and the bytes per identity and purpose. */
+  residential: {
+    budget: { perHour: number; perDay: number };
+    spent: { hour: number; day: number };
+    usage: ResidentialUsage[];
+  };
 }
 
 interface ClientRow {
@@ -44,6 +56,20 @@ function tokenProviderOf(
   return 'none: web clients are left out of the default chains';
 }
 
+/** The bgutil server's version, read as the service reads it at start (below 1.3.2 is refused there). */
+async function providerVersionOf(config: Pick<Config, 'YOUTUBE_POT_PROVIDER_URL'>): Promise<string | null> {
+  if (!config.YOUTUBE_POT_PROVIDER_URL) return null;
+  try {
+    const version = await createHttpTokenProvider({
+      url: config.YOUTUBE_POT_PROVIDER_URL,
+      timeoutMs: 5000,
+    }).checkVersion();
+    return `${version}: ok`;
+  } catch (e) {
+    return `refused: ${withoutCredentials(e instanceof Error ? e.message : String(e))}`;
+  }
+}
+
 export async function readYoutubeStatus(
   sql: Sql,
   config: Config,
@@ -51,7 +77,8 @@ export async function readYoutubeStatus(
   now = new Date(),
 ): Promise<YoutubeStatus> {
   const store = createEgressStore(sql);
-  const identities = createProxyPool(config.YOUTUBE_PROXY_URLS).identities;
+  const identities = proxyIdentities(config.YOUTUBE_PROXY_URLS, config.YOUTUBE_RESIDENTIAL_PROXY_URLS);
+  const residentialStore = createResidentialStore(sql);
   const canMint = !!(config.YOUTUBE_POT_PROVIDER_URL || config.YOUTUBE_POT_IN_PROCESS || config.YOUTUBE_PO_TOKEN);
   const chains = resolveChains(
     {
@@ -62,10 +89,13 @@ export async function readYoutubeStatus(
     canMint,
   );
   const since = new Date(now.getTime() - hours * 3_600_000);
-  const [states, captionStates, counts] = await Promise.all([
+  const [states, captionStates, counts, spend, usage, providerVersion] = await Promise.all([
     store.states(identities),
     captionBudgetStore(store).states(identities),
     store.counts(since),
+    residentialStore.spend(),
+    residentialStore.usage(),
+    providerVersionOf(config),
   ]);
   const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
   const captionBudget = config.YOUTUBE_CAPTION_REQUESTS_PER_HOUR;
@@ -75,6 +105,7 @@ export async function readYoutubeStatus(
     since: since.toISOString(),
     chains,
     tokenProvider: tokenProviderOf(config),
+    tokenProviderVersion: providerVersion,
     budgetPerHour: budget,
     identities: states.map((s) => ({ ...s, state: stateOf(s, budget, now) })),
     captionBudgetPerHour: captionBudget,
@@ -89,6 +120,11 @@ export async function readYoutubeStatus(
     })),
     clients: byClient(counts),
     byIdentity: byIdentity(counts, states),
+    residential: {
+      budget: { perHour: config.YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR, perDay: config.YOUTUBE_RESIDENTIAL_BYTES_PER_DAY },
+      spent: { hour: spend.hour, day: spend.day },
+      usage,
+    },
   };
 }
 
@@ -145,7 +181,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
     [
       'Client chains (YOUTUBE_CAPTION_CLIENTS, YOUTUBE_METADATA_CLIENTS, YOUTUBE_STREAM_CLIENTS):',
       ...(['captions', 'metadata', 'streams'] as const).map((p) => `  ${p.padEnd(9)} ${status.chains[p].join(' > ')}`),
-      `PO tokens: ${status.tokenProvider}`,
+      `PO tokens: ${status.tokenProvider}${status.tokenProviderVersion ? `, version ${status.tokenProviderVersion}` : ''}`,
       '',
       `Egress identities (budget ${status.budgetPerHour} requests per hour each):`,
       formatTable(status.identities, IDENTITY_COLUMNS, '  none'),
@@ -175,8 +211,27 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
         ],
         '  none',
       ),
+      '',
+      ...residentialLines(status),
     ].join('\n'),
   );
+}
+
+/** The residential byte budget (YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR, _PER_DAY) and where its bytes went. */
+function residentialLines({ residential: r }: YoutubeStatus): string[] {
+  return [
+    `Residential egress bytes (cluster): ${r.spent.hour} of ${r.budget.perHour} this hour, ${r.spent.day} of ${r.budget.perDay} today (UTC):`,
+    formatTable(
+      r.usage,
+      [
+        ['IDENTITY', (u) => u.identity],
+        ['PURPOSE', (u) => u.purpose],
+        ['BYTES THIS HOUR', (u) => u.hour],
+        ['BYTES TODAY', (u) => u.day],
+      ],
+      '  none',
+    ),
+  ];
 }
 
 /** Each identity's caption budget, and the client versions sent with any YouTube retired. */

@@ -4,7 +4,8 @@
 // so a test can keep an answer open (to fill the extraction queue) and release it when it chooses.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fakeYoutube, type FakeRoutes } from './fake-youtube.ts';
+import { gzipSync } from 'node:zlib';
+import { fakeYoutube, type FakeAnswer, type FakeRoutes } from './fake-youtube.ts';
 
 /** One request as it arrived (before any hold). */
 interface SeenRequest {
@@ -17,6 +18,8 @@ interface SeenRequest {
   /** InnerTube client name, for /player. */
   client: string | undefined;
   url: URL;
+  /** The address the request came from, as YouTube would see it (127.0.0.1 direct, a proxy's own otherwise). */
+  remoteAddress?: string;
 }
 
 export type RequestMatch = (r: SeenRequest) => boolean;
@@ -40,7 +43,14 @@ export interface LoopbackYoutube {
   /** Answers matching requests `ms` later (a slow upstream). */
   delay(match: RequestMatch, ms: number): void;
   setRoutes(routes: FakeRoutes): void;
+  /** Answers a request itself when `gate` returns an answer (YouTube judging the address it sees). */
+  setGate(gate: (r: SeenRequest) => FakeAnswer | undefined): void;
   close(): Promise<void>;
+}
+
+export interface LoopbackOptions {
+  /** Gzip answers to requests that accept it, as youtube.com does (what a proxy carries is then the gzip'd size). */
+  gzip?: boolean;
 }
 
 export const isPlayer =
@@ -52,8 +62,12 @@ export const isCaptions =
   (r) =>
     r.kind === 'timedtext' && (!videoId || r.videoId === videoId);
 
-export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<LoopbackYoutube> {
+export async function startLoopbackYoutube(
+  initial: FakeRoutes = {},
+  options: LoopbackOptions = {},
+): Promise<LoopbackYoutube> {
   let routes = initial;
+  let gate: ((r: SeenRequest) => FakeAnswer | undefined) | undefined;
   // The fake reads the routes at call time, so setRoutes takes effect for the next request.
   const fake = fakeYoutube({
     player: (client, id) => routes.player?.(client, id) ?? { status: 404, body: 'no route' },
@@ -81,7 +95,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const body = await readBody(req);
-    const seen = describe(req, body);
+    const seen = { ...describe(req, body), remoteAddress: req.socket.remoteAddress };
     requests.push(seen);
     changed();
     for (const h of [...holds]) {
@@ -94,15 +108,25 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     if (res.destroyed) return; // the service gave up on this request meanwhile
     let answer: Response;
     try {
-      answer = await fake.fetch(seen.url, { method: seen.method, body: body || undefined });
+      const own = gate?.(seen);
+      if (own instanceof Error) throw own;
+      answer = own
+        ? new Response(own.body, {
+            status: own.status ?? 200,
+            headers: { 'content-type': own.contentType ?? 'application/json' },
+          })
+        : await fake.fetch(seen.url, { method: seen.method, body: body || undefined });
     } catch {
       res.destroy(); // a route answered with an Error: the service sees a network failure
       return;
     }
-    const bytes = Buffer.from(await answer.arrayBuffer());
+    let bytes = Buffer.from(await answer.arrayBuffer());
+    const gzip = options.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (gzip) bytes = gzipSync(bytes);
     res.writeHead(answer.status, {
       'content-type': answer.headers.get('content-type') ?? 'application/octet-stream',
       'content-length': bytes.length,
+      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
     });
     res.end(bytes);
   };
@@ -135,6 +159,7 @@ export async function startLoopbackYoutube(initial: FakeRoutes = {}): Promise<Lo
     },
     delay: (match, ms) => void delays.push({ match, ms }),
     setRoutes: (r) => void (routes = r),
+    setGate: (g) => void (gate = g),
     close: () =>
       new Promise<void>((resolve) => {
         for (const h of holds.splice(0)) h.open(); // held handlers finish (their sockets are gone)

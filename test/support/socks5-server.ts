@@ -7,14 +7,24 @@ export interface Socks5Server {
   port: number;
   /** One entry per CONNECT: "host:port" and the credentials offered. */
   connects: { target: string; user?: string; password?: string }[];
+  /** Bytes read from and written to the service's connections so far (what a paid proxy bills). */
+  bytes(): number;
   close(): Promise<void>;
 }
 
-export async function startSocks5Server(): Promise<Socks5Server> {
+/** `localAddress`: the address the server connects to targets from (another loopback address is another exit). */
+export async function startSocks5Server(opts: { localAddress?: string } = {}): Promise<Socks5Server> {
+  const clients = new Set<Socket>();
+  let closedBytes = 0;
   const connects: Socks5Server['connects'] = [];
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     sockets.add(client);
+    clients.add(client);
+    client.on('close', () => {
+      closedBytes += client.bytesRead + client.bytesWritten;
+      clients.delete(client);
+    });
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
     let buffer = Buffer.alloc(0);
@@ -54,7 +64,7 @@ export async function startSocks5Server(): Promise<Socks5Server> {
           connects.push({ target: `${host}:${port}`, user, password });
           stage = 'piping';
           client.off('data', onData);
-          const upstream = connect(port, host, () => {
+          const upstream = connect({ port, host, localAddress: opts.localAddress }, () => {
             client.write(Buffer.from([0x05, 0x00, 0x00, 0x01, 0, 0, 0, 0, 0, 0]));
             if (rest.length) upstream.write(rest);
             client.pipe(upstream);
@@ -73,6 +83,7 @@ export async function startSocks5Server(): Promise<Socks5Server> {
   return {
     port: (server.address() as AddressInfo).port,
     connects,
+    bytes: () => [...clients].reduce((n, s) => n + s.bytesRead + s.bytesWritten, closedBytes),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

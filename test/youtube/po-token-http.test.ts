@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 // The HTTP PO token provider against a loopback server speaking bgutil-ytdlp-pot-provider's documented API
 // (POST /get_pot with content_binding and proxy -> poToken, contentBinding, expiresAt; errors as {"error"};
 // GET /ping -> {server_uptime, version}), the version check (1.3.2 or newer, read once, refused at start below it),
@@ -233,6 +234,37 @@ describe.skipIf(!sharedAvailable)('through the service', { timeout: 60_000 }, ()
     } finally {
       await s.close();
       await yt.close();
+    }
+  });
+});
+
+describe('`youtube status` and the provider’s version', { timeout: 120_000 }, () => {
+  const status = (databaseUrl: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ['bin/cli.js', 'youtube', 'status', '--json'],
+        {
+          env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, YOUTUBE_POT_PROVIDER_URL: origin },
+          timeout: 60_000,
+        },
+        (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }),
+      );
+    });
+
+  it('shows a 2.x server’s version, and says why one below 1.3.2 is refused', async () => {
+    const database = await createTestDatabase();
+    try {
+      version = '2.0.1';
+      const ok = await status(database.url);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(JSON.parse(ok.stdout).tokenProviderVersion).toBe('2.0.1: ok');
+      version = '1.3.1';
+      const old = JSON.parse((await status(database.url)).stdout);
+      expect(old.tokenProviderVersion).toMatch(/^refused: .*1\.3\.1; 1\.3\.2 or newer is needed/);
+    } finally {
+      version = '1.3.2';
+      await database.drop();
     }
   });
 });

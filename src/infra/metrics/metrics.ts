@@ -87,6 +87,13 @@ function youtubeInstruments(registry: Registry) {
       labelNames: ['client', 'purpose', 'identity', 'kind'] as const,
       registers: [registry],
     }),
+    /** Bytes through residential egress identities (paid by the byte), counted on the wire by this process. */
+    youtubeResidentialBytes: new Counter({
+      name: 'subtext_youtube_residential_bytes_total',
+      help: 'Bytes sent (request) and received (response) through residential egress proxies by this process, by identity and purpose (captions, metadata, streams, listing, other); the cluster-wide hourly and daily totals are in `youtube status`',
+      labelNames: ['identity', 'purpose', 'direction'] as const,
+      registers: [registry],
+    }),
     /** Each PO token minted, by provider and by where its BotGuard challenge came from (page, standalone). */
     youtubePoTokenMints: new Counter({
       name: 'subtext_youtube_po_token_mints_total',

@@ -28,6 +28,25 @@ export function chooseSpeechFormat(data: StreamingData | undefined): Format | un
   return chooseAudioFormat(data?.adaptive_formats ?? []) ?? progressive(data);
 }
 
+/** What an audio track is not, when it is the one spoken: a dub (YouTube's or an AI's), a description, a second mix. */
+const notSpoken = (f: Format) => f.is_dubbed || f.is_auto_dubbed || f.is_descriptive || f.is_secondary;
+
+/**
+ * The formats of the audio track actually spoken. YouTube marks as default the track in the viewer's language, and
+ * that is an AI dub at times (acont=dubbed-auto in the URL's xtags): the track marked original (acont=original, or
+ * the "<lang>.4" track id yt-dlp reads as original) wins over the default, and a default that is a dub never counts.
+ */
+function spokenTrack(formats: Format[]): Format[] {
+  const original = formats.filter(
+    (f) => f.audio_track && !notSpoken(f) && (f.is_original || /\.4$/.test(f.audio_track.id ?? '')),
+  );
+  if (original.length > 0) return original;
+  const defaults = formats.filter((f) => f.audio_track?.audio_is_default && !notSpoken(f));
+  if (defaults.length > 0) return defaults;
+  const undubbed = formats.filter((f) => !notSpoken(f));
+  return undubbed.length > 0 ? undubbed : formats;
+}
+
 /** Video-only mp4/webm formats, the narrowest one with width >= `width`, else the widest. */
 function chooseVideoFormat(formats: Format[], width: number): Format | undefined {
   // Adaptive video formats are video-only; has_video is unreliable (it keys on qualityLabel).
@@ -43,13 +62,12 @@ function chooseVideoFormat(formats: Format[], width: number): Format | undefined
 const ADEQUATE_AUDIO_BITRATE = 48_000;
 
 /**
- * The audio-only format to transcribe: the original (or default) audio track when the video has dubbed ones; the
- * smallest format at or above an adequate bitrate, else the best below it; plain URLs before ciphered ones.
+ * The audio-only format to transcribe: the original audio track when the video has dubbed ones; the smallest format
+ * at or above an adequate bitrate, else the best below it; plain URLs before ciphered ones.
  */
 function chooseAudioFormat(formats: Format[]): Format | undefined {
-  let candidates = formats.filter((f) => /^audio\/(mp4|webm)/.test(f.mime_type) && hasUrl(f));
-  const original = candidates.filter((f) => f.is_original || f.audio_track?.audio_is_default);
-  if (original.length > 0) candidates = original;
+  const all = formats.filter((f) => /^audio\/(mp4|webm)/.test(f.mime_type) && hasUrl(f));
+  const candidates = spokenTrack(all);
   const rate = (f: Format) => f.average_bitrate ?? f.bitrate ?? 0;
   const sorted = [...candidates].sort((a, b) => rate(a) - rate(b) || Number(!a.url) - Number(!b.url));
   return sorted.find((f) => rate(f) >= ADEQUATE_AUDIO_BITRATE) ?? sorted.at(-1);

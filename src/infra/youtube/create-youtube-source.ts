@@ -24,6 +24,7 @@ import {
   type Purpose,
 } from '../../domain/youtube/egress.ts';
 import type { MintedToken, PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import type { ResidentialBudget } from '../../domain/youtube/residential-budget.ts';
 import type { YT } from 'youtubei.js';
 import { chooseFrameFormat, chooseSpeechFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
 import {
@@ -36,13 +37,13 @@ import {
 } from './client-chains.ts';
 import { clientIdentities } from './client-identities.ts';
 import { downloadCaptions, RetryableCaptionError } from './download-captions.ts';
-import { fetchPlayer, type ChainContext, type PlayerResult, type Refusal } from './fetch-player.ts';
+import { fetchPlayer, type ChainContext, type Ladder, type PlayerResult, type Refusal } from './fetch-player.ts';
 import { createSessions } from './innertube-session.ts';
 import { mapTracks, mapVideo } from './map-video.ts';
 import { addCaptionToken, addStreamToken, needsCaptionToken } from './po-token/add-po-token.ts';
 import { createStaticTokenProvider } from './po-token/static-provider.ts';
 import { createTokenCache } from './po-token/token-cache.ts';
-import { createProxyPool, DIRECT } from './proxy-pool.ts';
+import { type ByteMeter, createProxyPool, DIRECT, type MeterScope, meterScope } from './proxy-pool.ts';
 import { createRetiredClients } from './retired-clients.ts';
 import { createYoutubeFetch, egressScope, rewriteOrigin, YOUTUBE_ORIGIN } from './youtube-fetch.ts';
 
@@ -59,10 +60,19 @@ export interface EgressOptions {
   onOutcome?: (o: Outcome) => void;
 }
 
+/** Residential identities' byte budget, and where each byte counted is reported (this process's /metrics). */
+export interface ResidentialOptions {
+  budget: ResidentialBudget;
+  onBytes?: (identity: string, purpose: string, direction: 'request' | 'response', bytes: number) => void;
+}
+
 export interface YoutubeSourceOptions {
   /** Origin all YouTube traffic goes to (InnerTube, captions, watch pages, stream URLs); default youtube.com. */
   baseUrl?: string;
   proxyUrls?: string[];
+  /** Residential proxies: the ladder's last rung (fetch-player.ts), metered and budgeted by `residential`. */
+  residentialProxyUrls?: string[];
+  residential?: ResidentialOptions;
   cookie?: string;
   /** A static PO token (YOUTUBE_PO_TOKEN): used when no provider is given; the last resort. */
   poToken?: string;
@@ -125,7 +135,7 @@ type SourceContext = ReturnType<typeof sourceContext>;
 /** What every request of one source shares: the fetch through the proxies, sessions, PO tokens, chains and pacing. */
 function sourceContext(opts: YoutubeSourceOptions) {
   const baseUrl = opts.baseUrl && opts.baseUrl !== YOUTUBE_ORIGIN ? opts.baseUrl : undefined;
-  const proxies = createProxyPool(opts.proxyUrls);
+  const proxies = createProxyPool(opts.proxyUrls, opts.residentialProxyUrls, residentialMeter(opts));
   const ytFetch = createYoutubeFetch({
     baseUrl,
     fetch: opts.fetch,
@@ -145,7 +155,8 @@ function sourceContext(opts: YoutubeSourceOptions) {
   const pacer = egressPacer(opts, proxies.identities);
   const captionPacer = egressPacer(opts, proxies.identities, 'captions');
   const retired = createRetiredClients({ log: opts.log, onRetired: opts.onClientRetired });
-  const chain = chainContexts(opts, { sessions, ytFetch, chains, tokens, retired, pacer });
+  const ladder = egressLadder(opts, proxies);
+  const chain = chainContexts(opts, { sessions, ytFetch, chains, tokens, retired, pacer, ladder });
   const rewrite = (url: string) => (baseUrl ? rewriteOrigin(url, baseUrl).toString() : url);
   const report = async (client: string, purpose: Purpose, identity: string, kind: OutcomeKind, reason?: string) => {
     await (purpose === 'captions' ? captionPacer : pacer)
@@ -165,7 +176,57 @@ function sourceContext(opts: YoutubeSourceOptions) {
     rewrite,
     report,
     identities,
+    cheap: proxies.cheap,
     log: opts.log,
+  };
+}
+
+/**
+ * Bytes through a residential identity: on /metrics always; inside a reservation they are summed for its settling,
+ * else (a caption or stream URL bound to the identity) added to the cluster's count as they come.
+ */
+function residentialMeter(opts: YoutubeSourceOptions): ByteMeter | undefined {
+  const res = opts.residential;
+  if (!res) return undefined;
+  return (identity, scope, direction, bytes) => {
+    const purpose = scope?.purpose ?? 'other';
+    res.onBytes?.(identity, purpose, direction, bytes);
+    if (scope?.reserved) scope.bytes += bytes;
+    else
+      res.budget
+        .add(identity, purpose, bytes)
+        .catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube residential bytes not recorded'));
+  };
+}
+
+/** The ladder's rungs; a residential step reserves its bytes first and settles them with what was counted. */
+function egressLadder(opts: YoutubeSourceOptions, proxies: ReturnType<typeof createProxyPool>): Ladder | undefined {
+  const res = opts.residential;
+  const cheap = proxies.cheap;
+  if (!res || proxies.residential.length === 0)
+    return { cheap, residential: [], spend: (_, fn) => fn(), cheapBotChecked: async () => false };
+  const store = opts.egress?.store;
+  return {
+    cheap,
+    residential: proxies.residential,
+    cheapBotChecked: async () =>
+      !!store &&
+      (await store.states(cheap)).some(
+        (s) => !!s.coolingUntil && s.coolingUntil.getTime() > Date.now() && /not a bot/i.test(s.lastReason ?? ''),
+      ),
+    async spend(identity, fn) {
+      const purpose = meterScope.getStore()?.purpose ?? 'other';
+      const reserved = await res.budget.reserve(identity, purpose);
+      const scope: MeterScope = { purpose, bytes: 0, reserved: true };
+      try {
+        return await meterScope.run(scope, fn);
+      } finally {
+        scope.reserved = false;
+        await res.budget
+          .settle(identity, purpose, reserved, scope.bytes)
+          .catch((e: unknown) => opts.log?.warn({ err: String(e) }, 'youtube residential bytes not settled'));
+      }
+    },
   };
 }
 
@@ -190,9 +251,10 @@ function chainContexts(
     tokens: ReturnType<typeof poTokens>['tokens'];
     retired: ChainContext['retired'];
     pacer: EgressPacer | undefined;
+    ladder: Ladder | undefined;
   },
 ): (purpose: ChainPurpose) => ChainContext {
-  const { sessions, ytFetch, chains, tokens, retired, pacer } = s;
+  const { sessions, ytFetch, chains, tokens, retired, pacer, ladder } = s;
   const egress = opts.egress;
   return (purpose) => ({
     innertube: sessions.plain,
@@ -207,8 +269,13 @@ function chainContexts(
     pacer,
     signedInAllowed: egress ? () => takeSignedIn(egress) : undefined,
     through: (identity, fn) => egressScope.run(identity, fn),
+    ladder: ladder && { ...ladder, spend: (identity, fn) => inScope(purpose, () => ladder.spend(identity, fn)) },
   });
 }
+
+/** Requests made inside `fn` are metered under `purpose`. */
+const inScope = <T>(purpose: string, fn: () => Promise<T>) =>
+  meterScope.run({ purpose, bytes: 0, reserved: false }, fn);
 
 /** The signed-in account's budget: a key of its own in the egress store, taken before each request made as it. */
 async function takeSignedIn(egress: EgressOptions): Promise<boolean> {
@@ -326,15 +393,18 @@ function markOf(ref: string): { client: string; identity?: string } {
 
 /** One caption download, from the caption budget of an identity (the one its token is bound to, when it is). */
 async function download(
-  { captionPacer, ytFetch, report, identities }: SourceContext,
+  { captionPacer, ytFetch, report, identities, cheap }: SourceContext,
   ref: string,
   signal?: AbortSignal,
 ) {
   const { client, identity: bound } = markOf(ref);
-  const among = bound && identities.includes(bound) ? [bound] : undefined;
-  const identity = captionPacer ? await captionPacer.take(among) : (among?.[0] ?? DIRECT);
+  // Caption bodies stay on the cheapest rung, unless the URL's PO token binds them to the identity that got it.
+  const among = bound && identities.includes(bound) ? [bound] : cheap;
+  const identity = captionPacer ? await captionPacer.take(among) : (among[0] ?? DIRECT);
   try {
-    const segments = await egressScope.run(identity, () => downloadCaptions(ytFetch, ref, signal));
+    const segments = await egressScope.run(identity, () =>
+      inScope('captions', () => downloadCaptions(ytFetch, ref, signal)),
+    );
     await report(client, 'captions', identity, 'served');
     return segments;
   } catch (e) {

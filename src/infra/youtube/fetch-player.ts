@@ -69,7 +69,25 @@ export interface ChainContext {
   pacer?: EgressPacer;
   /** Runs `fn` with every request leaving from `identity` (see youtube-fetch.ts). */
   through?: <T>(identity: string, fn: () => Promise<T>) => Promise<T>;
+  /** The egress ladder: cheap identities first, residential ones only once YouTube asked a cheap one for proof. */
+  ladder?: Ladder;
 }
+
+export interface Ladder {
+  cheap: string[];
+  residential: string[];
+  /** Runs `fn` through a residential identity within the byte budget (SERVICE_BUSY when it is spent). */
+  spend: <T>(identity: string, fn: () => Promise<T>) => Promise<T>;
+  /** Whether a cheap identity is cooling down after a bot check (not a 429 or a spent budget: those wait). */
+  cheapBotChecked: () => Promise<boolean>;
+}
+
+/**
+ * Player and caption-list requests climb to a residential identity after a bot check; streams never do (their media
+ * would have to follow through the same paid exit), and caption bodies are fetched from a cheap one.
+ */
+const climbs = (ctx: ChainContext) =>
+  (ctx.purpose === 'captions' || ctx.purpose === 'metadata') && (ctx.ladder?.residential.length ?? 0) > 0;
 
 /** Reported for attempts no identity was taken for (a web client skipped for want of a token). */
 const NO_IDENTITY = 'none';
@@ -93,6 +111,7 @@ export async function fetchPlayer(
     gate: { kidsFallbacks: false, ageFallbacks: false },
     retriesLeft: Math.max(0, (ctx.pacer?.identities.length ?? 1) - 1),
     report: outcomeReporter(ctx, videoId),
+    climbed: false,
   };
   const { clients, failures } = chain;
   for (let i = 0; i < clients.length; i++) {
@@ -103,7 +122,10 @@ export async function fetchPlayer(
     const { identity, minted } = ready;
     const run = () =>
       client === WATCH_PAGE ? tryWatchPage(ctx, videoId, signal) : tryClient(ctx, videoId, client, minted, signal);
-    const attempt = ctx.through ? await ctx.through(identity, run) : await run();
+    const routed = () => (ctx.through ? ctx.through(identity, run) : run());
+    const attempt = ctx.ladder?.residential.includes(identity)
+      ? await ctx.ladder.spend(identity, routed)
+      : await routed();
     if (attempt.ok) {
       const result = { ...attempt.result, identity };
       const refusal = await accept(result);
@@ -136,6 +158,8 @@ interface ChainRun {
   /** Asks of the same client again from another identity, after a refusal about the identity. */
   retriesLeft: number;
   report: Report;
+  /** A cheap identity met the bot check: the rest of the walk goes through residential identities. */
+  climbed: boolean;
 }
 
 function outcomeReporter(ctx: ChainContext, videoId: string): Report {
@@ -151,11 +175,12 @@ function outcomeReporter(ctx: ChainContext, videoId: string): Report {
 /** The identity to ask `client` from and the token it carries; undefined (the reason noted) when it is skipped. */
 async function readyToAsk(
   ctx: ChainContext,
-  { failures, report }: ChainRun,
+  chain: ChainRun,
   videoId: string,
   client: string,
   signal?: AbortSignal,
 ): Promise<{ identity: string; minted: MintedToken | undefined } | undefined> {
+  const { failures, report } = chain;
   if (ctx.retired?.has(baseName(client))) {
     failures.push(new ServiceError('EXTRACTION_FAILED', `${client}: skipped, YouTube retired its version`));
     return undefined;
@@ -175,7 +200,7 @@ async function readyToAsk(
     );
     return undefined;
   }
-  const identity = await takeIdentity(ctx, failures);
+  const identity = await takeIdentity(ctx, chain, client);
   // The token is minted through the identity the player request leaves from: it is bound to that session.
   const minted = takesWebToken(client) ? await mintFor(ctx, videoId, client, identity, signal) : undefined;
   if (needsToken && !minted) {
@@ -199,6 +224,12 @@ async function afterFailure(
 ): Promise<'gate' | 'again' | 'on'> {
   await chain.report(chain.clients[i]!, identity, attempt.kind, attempt.error.message);
   if (ctx.gateFallbacks && followGate(ctx, chain.gate, chain.clients, i, attempt)) return 'gate';
+  // YouTube wants proof from this address: the same client again, from the next rung of the ladder.
+  if (attempt.kind === 'bot_check' && climbs(ctx) && !chain.climbed && chain.clients[i] !== WATCH_PAGE) {
+    chain.climbed = true;
+    chain.failures.push(attempt.error);
+    return 'again';
+  }
   if (attempt.final) throw attempt.error;
   chain.failures.push(attempt.error);
   // The host does not resolve: every other client (and a retry a second later) would fail the same way.
@@ -251,14 +282,25 @@ function followGate(ctx: ChainContext, gate: Gate, clients: string[], i: number,
 /** "TV_DOWNGRADED@signed-in" is TV_DOWNGRADED asked through the signed-in session. */
 const baseName = (client: string) => (client.endsWith(SIGNED_IN) ? client.slice(0, -SIGNED_IN.length) : client);
 
-/** An identity with budget left (DIRECT without pacing); SERVICE_BUSY says what the chain met before. */
-async function takeIdentity(ctx: ChainContext, failures: ServiceError[]): Promise<string> {
-  if (!ctx.pacer) return DIRECT;
+/**
+ * An identity with budget left on the chain's rung of the ladder (DIRECT without pacing); when every cheap one is
+ * resting, a chain that may climb does. SERVICE_BUSY says what the chain met before.
+ */
+async function takeIdentity(ctx: ChainContext, chain: ChainRun, client: string): Promise<string> {
+  const ladder = ctx.ladder;
+  // The watch page is ~1 MB of HTML: never worth residential bytes.
+  const rung = ladder && chain.climbed && climbs(ctx) && client !== WATCH_PAGE ? ladder.residential : ladder?.cheap;
+  if (!ctx.pacer) return rung?.[0] ?? DIRECT;
   try {
-    return await ctx.pacer.take();
+    return await ctx.pacer.take(rung);
   } catch (e) {
-    if (isServiceError(e) && e.code === 'SERVICE_BUSY' && failures.length > 0) {
-      throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(failures)})`, e.retryAfter);
+    const resting = ladder && isServiceError(e) && e.code === 'SERVICE_BUSY' && climbs(ctx) && !chain.climbed;
+    if (resting && client !== WATCH_PAGE && (await ladder.cheapBotChecked())) {
+      chain.climbed = true;
+      return takeIdentity(ctx, chain, client);
+    }
+    if (isServiceError(e) && e.code === 'SERVICE_BUSY' && chain.failures.length > 0) {
+      throw new ServiceError('SERVICE_BUSY', `${e.message} (${reasonsOf(chain.failures)})`, e.retryAfter);
     }
     throw e;
   }

@@ -21,7 +21,7 @@ export function lazyYoutubeSource(opts: YoutubeSourceOptions): YoutubeSource {
   const source = once(async () => (await import('./create-youtube-source.ts')).createYoutubeSource(opts));
   return {
     chains: sourceChains(opts, !!(opts.poTokens ?? opts.poToken)),
-    identities: proxyIdentities(opts.proxyUrls),
+    identities: proxyIdentities(opts.proxyUrls, opts.residentialProxyUrls),
     tokenProvider: opts.poTokens?.kind ?? (opts.poToken ? 'static' : null),
     getVideo: async (...a) => (await source()).getVideo(...a),
     fetchTranscript: async (...a) => (await source()).fetchTranscript(...a),

@@ -74,3 +74,17 @@ describe('the client chain', () => {
     expect(yt.calls).toHaveLength(3);
   });
 });
+
+describe('proxy credentials', () => {
+  it('a network failure quoting its proxy URL keeps the user and password out of the message', () => {
+    const err = new TypeError('fetch failed', {
+      cause: Object.assign(new Error('connect to socks5://egress-user:egress-secret@10.0.0.5:1080 failed'), {
+        code: 'ERR_SOCKS_FAILED',
+      }),
+    });
+    const message = describeNetworkError(err, 'www.youtube.com', 15_000).message;
+    expect(message).not.toContain('egress-secret');
+    expect(message).not.toContain('egress-user');
+    expect(message).toContain('socks5://***@10.0.0.5:1080');
+  });
+});

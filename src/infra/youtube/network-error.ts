@@ -38,7 +38,7 @@ export function describeNetworkError(err: unknown, host: string, timeoutMs: numb
   const say = (kind: NetworkFailure, what: string, detail = '') =>
     new YoutubeNetworkError(
       kind,
-      `${what}${code && kind !== 'timeout' ? ` (${code})` : ''}${detail ? `: ${detail}` : ''}`,
+      `${what}${code && kind !== 'timeout' ? ` (${code})` : ''}${detail ? `: ${withoutCredentials(detail)}` : ''}`,
       err,
     );
   if (code === 'ENOTFOUND')
@@ -65,6 +65,11 @@ export function describeNetworkError(err: unknown, host: string, timeoutMs: numb
   if (/^(CERT_|ERR_TLS|ERR_SSL|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|ERR_OSSL)/.test(code))
     return say('tls', `TLS with ${host} failed`, c!.message);
   if (code === 'ENETUNREACH' || code === 'EHOSTUNREACH') return say('refused', `${host} is unreachable (no route)`);
-  const message = c?.message || (err instanceof Error ? err.message : String(err));
+  const message = withoutCredentials(c?.message || (err instanceof Error ? err.message : String(err)));
   return new YoutubeNetworkError('other', `${host}: ${message}`, err);
+}
+
+/** A proxy agent's message may quote its proxy URL: the user and password never reach a log or an answer. */
+export function withoutCredentials(message: string): string {
+  return message.replace(/\/\/[^\s/@]+@/g, '//***@');
 }

@@ -3,13 +3,14 @@
 import type { Config } from '../../config.ts';
 import type { PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import { readYoutubeCookies } from './cookies-file.ts';
-import type { EgressOptions, YoutubeSourceOptions } from './create-youtube-source.ts';
+import type { EgressOptions, ResidentialOptions, YoutubeSourceOptions } from './create-youtube-source.ts';
 
 export function youtubeSourceOptions(
   config: Config,
   extra: {
     poTokens?: PoTokenProvider | null;
     egress?: EgressOptions;
+    residential?: ResidentialOptions;
     log?: YoutubeSourceOptions['log'];
     onTokenMinted?: YoutubeSourceOptions['onTokenMinted'];
     onClientRetired?: YoutubeSourceOptions['onClientRetired'];
@@ -18,6 +19,8 @@ export function youtubeSourceOptions(
   return {
     baseUrl: config.YOUTUBE_BASE_URL,
     proxyUrls: config.YOUTUBE_PROXY_URLS,
+    residentialProxyUrls: config.YOUTUBE_RESIDENTIAL_PROXY_URLS,
+    residential: extra.residential,
     cookie: config.YOUTUBE_COOKIE,
     poToken: config.YOUTUBE_PO_TOKEN,
     poTokens: extra.poTokens ?? undefined,

@@ -60,42 +60,35 @@ export function rewriteOrigin(url: string | URL, baseUrl: string | undefined): U
   return new URL(`${prefix}${out.pathname}${out.search}`, base.origin);
 }
 
+/** Redirects followed by hand, each target checked like the first URL (a proxy must never be sent elsewhere). */
+const MAX_REDIRECTS = 5;
+
 export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
-  const send = opts.fetch ?? globalThis.fetch;
   const timeoutMs = opts.timeoutMs ?? 15_000;
   return async (input, init = {}) => {
     // Duck-typed: youtubei.js may hand us a Request from another realm or from undici's own classes.
     const request = typeof input === 'object' && 'url' in input && 'method' in input ? (input as Request) : undefined;
-    const url = rewriteOrigin(request ? request.url : input.toString(), opts.baseUrl);
-    if ((!opts.baseUrl || opts.baseUrl === YOUTUBE_ORIGIN) && !isYoutubeHost(url))
-      throw new Error(`refused: ${url.protocol}//${url.host} is not one of YouTube's hosts`);
+    const url = allowedUrl(request ? request.url : input.toString(), opts.baseUrl);
     const method = init.method ?? request?.method ?? 'GET';
     const capture = url.pathname.endsWith('/youtubei/v1/player') ? playerCapture.getStore() : undefined;
     const signals = [AbortSignal.timeout(timeoutMs), init.signal, capture?.signal].filter((s): s is AbortSignal => !!s);
-    const identity = egressScope.getStore();
-    const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
     let body =
       init.body ?? (request && method !== 'GET' && method !== 'HEAD' ? await request.arrayBuffer() : undefined);
     let headers: HeadersInit | undefined = init.headers ?? request?.headers;
     if (method === 'POST' && url.pathname.includes('/youtubei/v1/') && body !== undefined && body !== null) {
       ({ body, headers } = asClient(body, headers, opts.clients ?? CLIENT_IDENTITIES, capture));
     }
-    const forward = {
-      method,
-      headers,
-      body,
-      redirect: init.redirect ?? request?.redirect ?? 'follow',
-      signal: AbortSignal.any(signals),
-      ...(dispatcher ? { dispatcher } : {}),
-    } as RequestInit;
+    const redirect = init.redirect ?? request?.redirect ?? 'follow';
+    const forward = { method, headers, body, signal: AbortSignal.any(signals) } as RequestInit;
     try {
-      const response = await send(url, forward);
+      const response = await sendFollowing(opts, url, forward, redirect);
       if (capture) {
         capture.status = response.status;
         capture.body = await response.clone().text();
       }
       return response;
     } catch (error) {
+      if (error instanceof RefusedHost) throw error;
       // The caller gave up: its abort, not a network failure. Anything else says what failed (DNS, refused, TLS...).
       const failure =
         init.signal?.aborted || capture?.signal?.aborted ? error : describeNetworkError(error, url.host, timeoutMs);
@@ -103,6 +96,60 @@ export function createYoutubeFetch(opts: YoutubeFetchOptions): typeof fetch {
       throw failure;
     }
   };
+}
+
+class RefusedHost extends Error {}
+
+/** The URL as it will be asked: moved onto baseUrl, or refused when it is not one of YouTube's hosts. */
+function allowedUrl(url: string | URL, baseUrl: string | undefined): URL {
+  const out = rewriteOrigin(url, baseUrl);
+  if ((!baseUrl || baseUrl === YOUTUBE_ORIGIN) && !isYoutubeHost(out))
+    throw new RefusedHost(`refused: ${out.protocol}//${out.host} is not one of YouTube's hosts`);
+  return out;
+}
+
+/**
+ * Sends through the egress identity in scope, following redirects itself: every hop is checked as the first URL was
+ * and leaves through the same identity, so a redirect can never take a proxy to a private address.
+ */
+async function sendFollowing(
+  opts: YoutubeFetchOptions,
+  first: URL,
+  init: RequestInit,
+  redirect: RequestRedirect,
+): Promise<Response> {
+  const send = opts.fetch ?? globalThis.fetch;
+  const identity = egressScope.getStore();
+  let url = first;
+  let req = init;
+  for (let hop = 0; ; hop++) {
+    const dispatcher = identity === undefined ? opts.proxies.next() : opts.proxies.dispatcher(identity);
+    opts.proxies.countRequest(identity, requestBytes(url, req));
+    const response = await send(url, {
+      ...req,
+      redirect: 'manual',
+      ...(dispatcher ? { dispatcher } : {}),
+    } as RequestInit);
+    const location = response.headers.get('location');
+    if (redirect !== 'follow' || !location || response.status < 300 || response.status > 399) return response;
+    if (hop >= MAX_REDIRECTS) throw new Error(`more than ${MAX_REDIRECTS} redirects`);
+    await response.body?.cancel();
+    url = allowedUrl(new URL(location, url), opts.baseUrl);
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && req.method === 'POST'))
+      req = { ...req, method: 'GET', body: undefined };
+  }
+}
+
+/** A request's size on the wire, near enough: request line, headers and body. */
+function requestBytes(url: URL, init: RequestInit): number {
+  let n = `${init.method ?? 'GET'} ${url.pathname}${url.search} HTTP/1.1\r\nHost: ${url.host}\r\n`.length;
+  new Headers(init.headers).forEach((v, k) => {
+    n += k.length + v.length + 4;
+  });
+  const b = init.body;
+  if (typeof b === 'string') n += Buffer.byteLength(b);
+  else if (b instanceof ArrayBuffer || ArrayBuffer.isView(b)) n += b.byteLength;
+  return n + 2;
 }
 
 /**

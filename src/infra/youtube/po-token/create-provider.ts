@@ -22,6 +22,7 @@ export function createPoTokenProvider(
     | 'YOUTUBE_TIMEOUT_MS'
   >,
 ): ConfiguredProvider | null {
+  // Residential proxies are left out on purpose: a provider minting through one would spend bytes no meter sees.
   const urls = new Map(config.YOUTUBE_PROXY_URLS.filter(Boolean).map((url, i) => [identityName(url, i), url]));
   const proxyFor = (identity: string) => urls.get(identity);
   if (config.YOUTUBE_POT_PROVIDER_URL)
