@@ -97,7 +97,7 @@ async function transcriptStep(deps: CheckWatchPorts, w: WatchRow, v: ListedVideo
 }
 
 /** One check of a claimed watch. Never throws: a failure is recorded on the watch (and pauses it when it persists). */
-export async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
+async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
   let items: ListedVideo[];
   try {
     items = await readListing(deps, w);

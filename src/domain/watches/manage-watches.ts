@@ -6,7 +6,7 @@ import type { WebhookTransport } from '../webhooks/ports.ts';
 import type { CreateWatchInput, Watch, WatchList, WatchTarget, WatchWithHistory } from './schemas.ts';
 import type { WatchRow, WatchStore } from './watch-store.ts';
 
-export interface WatchSettings {
+interface WatchSettings {
   WATCHES_PER_ACCOUNT: number;
   WATCH_MIN_INTERVAL_SECONDS: number;
   WEBHOOK_ALLOW_HTTP: boolean;
@@ -35,7 +35,7 @@ function checkTarget(input: CreateWatchInput): WatchTarget {
   return { search: input.search! };
 }
 
-export const publicWatch = ({ accountId: _a, seenVideoIds: _s, ...w }: WatchRow): Watch => w;
+const publicWatch = ({ accountId: _a, seenVideoIds: _s, ...w }: WatchRow): Watch => w;
 
 export async function createWatch(
   deps: ManageWatchPorts,

@@ -51,7 +51,7 @@ export const Watch = z.object({
 });
 export type Watch = z.infer<typeof Watch>;
 
-export const WatchEventKind = z
+const WatchEventKind = z
   .enum(['video_published', 'transcript_ready', 'transcript_refused', 'transcript_failed'])
   .describe(
     'video_published: a video newer than the last seen; transcript_ready: its transcript was fetched; transcript_refused: not fetched (detail says why, e.g. INSUFFICIENT_CREDITS); transcript_failed: the fetch failed',

@@ -7,7 +7,7 @@ export interface WatchRow extends Watch {
   seenVideoIds: string[] | null;
 }
 
-export interface NewWatch {
+interface NewWatch {
   accountId: string;
   target: WatchTarget;
   intervalSeconds: number;
