@@ -37,8 +37,8 @@ export function watchHandler(deps: Deps) {
 export function scheduleWatchChecks(deps: Pick<Deps, 'config' | 'queue' | 'log'>): void {
   const seconds = deps.config.WATCH_TICK_SECONDS;
   const offer = () =>
-    void deps.queue.boss
-      .send(WATCH_QUEUE, {}, { singletonKey: SINGLETON_KEY, singletonSeconds: seconds })
+    void Promise.resolve()
+      .then(() => deps.queue.boss.send(WATCH_QUEUE, {}, { singletonKey: SINGLETON_KEY, singletonSeconds: seconds }))
       .catch((err: unknown) => deps.log.warn({ err }, 'watch check not scheduled'));
   offer();
   const timer = setInterval(() => {
