@@ -248,6 +248,11 @@ export const ConfigSchema = z
     STT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     STT_API_KEY: z.string().optional(),
     STT_MODEL: z.string().min(1).default('whisper-1'),
+    /** Ask the OpenAI-compatible engine for speakers (response_format diarized_json, e.g. gpt-4o-transcribe-diarize). */
+    STT_DIARIZE: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
     /** Time allowed for one chunk (up to 10 minutes of audio) at the engine. */
     STT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
     /** Speech-to-text jobs running at once across all instances (the local engine takes one core each). */

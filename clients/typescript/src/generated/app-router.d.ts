@@ -48,11 +48,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 					start: number;
 					end: number;
 					text: string;
+					speaker?: string | undefined;
 					words?: {
 						start: number;
 						end: number;
 						text: string;
 						confidence?: number | undefined;
+						speaker?: string | undefined;
 					}[] | null | undefined;
 				}[];
 				wordTiming?: {
@@ -68,11 +70,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 						start: number;
 						end: number;
 						text: string;
+						speaker?: string | undefined;
 						words?: {
 							start: number;
 							end: number;
 							text: string;
 							confidence?: number | undefined;
+							speaker?: string | undefined;
 						}[] | null | undefined;
 					}[];
 				}[] | null | undefined;
@@ -295,6 +299,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 						start: number;
 						end: number;
 						text: string;
+						speaker?: string | undefined;
 					}[];
 					model: string;
 					createdAt: string;
@@ -447,6 +452,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 							start: number;
 							end: number;
 							text: string;
+							speaker?: string | undefined;
 						}[];
 						model: string;
 						createdAt: string;
@@ -493,11 +499,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 							start: number;
 							end: number;
 							text: string;
+							speaker?: string | undefined;
 							words?: {
 								start: number;
 								end: number;
 								text: string;
 								confidence?: number | undefined;
+								speaker?: string | undefined;
 							}[] | null | undefined;
 						}[];
 						wordTiming?: {
@@ -513,11 +521,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 								start: number;
 								end: number;
 								text: string;
+								speaker?: string | undefined;
 								words?: {
 									start: number;
 									end: number;
 									text: string;
 									confidence?: number | undefined;
+									speaker?: string | undefined;
 								}[] | null | undefined;
 							}[];
 						}[] | null | undefined;

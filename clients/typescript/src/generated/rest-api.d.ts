@@ -561,6 +561,8 @@ export interface operations {
                             /** @description End, in seconds; end > start */
                             end: number;
                             text: string;
+                            /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                            speaker?: string;
                             /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                             words?: {
                                 /** @description Seconds from the start of the video */
@@ -570,6 +572,8 @@ export interface operations {
                                 text: string;
                                 /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                 confidence?: number;
+                                /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                speaker?: string;
                             }[] | null;
                         }[];
                         /** @description With `words=true`: whether this transcript has word timings, and from where */
@@ -595,6 +599,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                                 /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                 words?: {
                                     /** @description Seconds from the start of the video */
@@ -604,6 +610,8 @@ export interface operations {
                                     text: string;
                                     /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                     confidence?: number;
+                                    /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                    speaker?: string;
                                 }[] | null;
                             }[];
                         }[] | null;
@@ -718,6 +726,8 @@ export interface operations {
                             /** @description End, in seconds; end > start */
                             end: number;
                             text: string;
+                            /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                            speaker?: string;
                             /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                             words?: {
                                 /** @description Seconds from the start of the video */
@@ -727,6 +737,8 @@ export interface operations {
                                 text: string;
                                 /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                 confidence?: number;
+                                /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                speaker?: string;
                             }[] | null;
                         }[];
                         /** @description With `words=true`: whether this transcript has word timings, and from where */
@@ -752,6 +764,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                                 /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                 words?: {
                                     /** @description Seconds from the start of the video */
@@ -761,6 +775,8 @@ export interface operations {
                                     text: string;
                                     /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                     confidence?: number;
+                                    /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                    speaker?: string;
                                 }[] | null;
                             }[];
                         }[] | null;
@@ -2023,6 +2039,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                             }[];
                             /** @description The language model that translated it */
                             model: string;
@@ -2100,6 +2118,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                             }[];
                             /** @description The language model that translated it */
                             model: string;
@@ -3034,6 +3054,8 @@ export interface operations {
                                     /** @description End, in seconds; end > start */
                                     end: number;
                                     text: string;
+                                    /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                    speaker?: string;
                                 }[];
                                 /** @description The language model that translated it */
                                 model: string;
@@ -3125,6 +3147,8 @@ export interface operations {
                                     /** @description End, in seconds; end > start */
                                     end: number;
                                     text: string;
+                                    /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                    speaker?: string;
                                     /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                     words?: {
                                         /** @description Seconds from the start of the video */
@@ -3134,6 +3158,8 @@ export interface operations {
                                         text: string;
                                         /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                         confidence?: number;
+                                        /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                        speaker?: string;
                                     }[] | null;
                                 }[];
                                 /** @description With `words=true`: whether this transcript has word timings, and from where */
@@ -3159,6 +3185,8 @@ export interface operations {
                                         /** @description End, in seconds; end > start */
                                         end: number;
                                         text: string;
+                                        /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                        speaker?: string;
                                         /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                         words?: {
                                             /** @description Seconds from the start of the video */
@@ -3168,6 +3196,8 @@ export interface operations {
                                             text: string;
                                             /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                             confidence?: number;
+                                            /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                            speaker?: string;
                                         }[] | null;
                                     }[];
                                 }[] | null;
