@@ -160,7 +160,11 @@ describe.skipIf(!browseAvailable)('watches', { timeout: 120_000 }, () => {
         rest(i % 2 ? s1.url : s2.url, 'POST', '/watches', { key, body: { search: { query: `q${i}` } } }),
       ),
     );
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    const outcomes = answers.map((a) => `${a.status} ${a.json?.error?.code ?? ''}`).join(', ');
+    expect(
+      answers.filter((a) => a.status === 200),
+      outcomes,
+    ).toHaveLength(5);
     const refused = answers.filter((a) => a.status !== 200);
     expect(refused.map((a) => [a.status, a.json.error.code])).toEqual(Array(7).fill([400, 'INVALID_REQUEST']));
     expect(refused[0]!.json.error.message).toMatch(/at most 5 watches/);
