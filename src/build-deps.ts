@@ -33,6 +33,7 @@ import type { Outcome } from './domain/youtube/egress.ts';
 import { createListingCache } from './domain/listing/listing-cache.ts';
 import { createBatchRepository } from './infra/postgres/batches.ts';
 import { createWebhookRepository } from './infra/postgres/webhooks.ts';
+import { createWatchRepository } from './infra/postgres/watches.ts';
 import { createWebhookTransport } from './infra/webhooks/webhook-transport.ts';
 import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
@@ -123,6 +124,7 @@ async function build(
     listingCache: createListingCache(),
     batches: createBatchRepository(sql),
     webhooks: createWebhookRepository(sql),
+    watches: createWatchRepository(sql),
     webhookTransport: createWebhookTransport({
       policy: operatorPolicy(parseAllowedNetworks(config.WEBHOOK_ALLOWED_NETWORKS)),
     }),

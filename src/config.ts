@@ -259,6 +259,11 @@ export const ConfigSchema = z
     STT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     STT_API_KEY: z.string().optional(),
     STT_MODEL: z.string().min(1).default('whisper-1'),
+    /** Ask the OpenAI-compatible engine for speakers (response_format diarized_json, e.g. gpt-4o-transcribe-diarize). */
+    STT_DIARIZE: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((v) => v === 'true' || v === '1'),
     /** Time allowed for one chunk (up to 10 minutes of audio) at the engine. */
     STT_TIMEOUT_MS: z.coerce.number().int().min(1000).default(300_000),
     /** Speech-to-text jobs running at once across all instances (the local engine takes one core each). */
@@ -301,6 +306,16 @@ export const ConfigSchema = z
       .enum(['true', 'false', '1', '0'])
       .default('false')
       .transform((v) => v === 'true' || v === '1'),
+    /** Watches (POST /watches) one account may have. */
+    WATCHES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(20),
+    /** The shortest interval between two checks of a watch, in seconds. */
+    WATCH_MIN_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(3600),
+    /** Listing pages one check of a watch reads at most (each one request to YouTube, under its budgets). */
+    WATCH_PAGES_PER_CHECK: z.coerce.number().int().min(1).max(20).default(3),
+    /** Failed checks in a row after which a watch is paused with its reason. */
+    WATCH_MAX_FAILURES: z.coerce.number().int().min(1).max(100).default(5),
+    /** How often (seconds) the cluster looks for due watches; one look per period across instances. */
+    WATCH_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
     /** The operator's own networks webhooks may reach (CIDRs, addresses, host names); empty: public addresses only. */
     WEBHOOK_ALLOWED_NETWORKS: allowedNetworks,
     /** The operator's own networks direct media URLs may reach (CIDRs, addresses, host names; http allowed there). */

@@ -11,6 +11,7 @@ import type { ListingCache } from './domain/listing/listing-cache.ts';
 import type { VideoLister } from './domain/listing/ports.ts';
 import type { BatchStore } from './domain/batches/ports.ts';
 import type { WebhookStore, WebhookTransport } from './domain/webhooks/ports.ts';
+import type { WatchStore } from './domain/watches/watch-store.ts';
 import type { Logger } from './infra/log/logger.ts';
 import type { JobQueue } from './infra/queue/job-queue.ts';
 import type { Metrics } from './infra/metrics/metrics.ts';
@@ -38,6 +39,8 @@ export interface Deps extends Stores {
   listingCache: ListingCache;
   batches: BatchStore;
   webhooks: WebhookStore;
+  /** Channels, playlists and searches checked on a schedule for new videos. */
+  watches: WatchStore;
   /** Sends webhooks under the SSRF rules (public addresses only; tests inject a loopback-allowing policy). */
   webhookTransport: WebhookTransport;
   frames: FrameGrabber;

@@ -10,3 +10,4 @@ export * from './webhooks.ts';
 export * from './oauth.ts';
 export * from './youtube-egress.ts';
 export * from './resources.ts';
+export * from './watches.ts';

@@ -16,6 +16,7 @@ const WEB_PAGES = [
   '/usage',
   '/connect',
   '/webhooks',
+  '/watches',
 ];
 
 type Assets = WebsiteAssets;

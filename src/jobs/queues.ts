@@ -13,6 +13,8 @@ export const SPEECH_QUEUE = 'speech';
 export const BATCH_ITEM_QUEUE = 'batch-item';
 /** One webhook delivery attempt. */
 export const WEBHOOK_QUEUE = 'webhook';
+/** One look for due watches (watch-worker.ts). */
+export const WATCH_QUEUE = 'watch-check';
 /** One run of the YouTube canary (youtube-canary-worker.ts). */
 export const YOUTUBE_CANARY_QUEUE = 'youtube-canary';
 
@@ -90,6 +92,14 @@ function backgroundQueues(c: QueueConfig): QueueSpec[] {
       heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
     },
     { name: WEBHOOK_QUEUE, concurrency: 4, expireInSeconds: 60, retryLimit: 2, heartbeatSeconds: c.JOB_EXPIRE_SECONDS },
+    // A failed look is retried by the next tick; each watch records its own failures.
+    {
+      name: WATCH_QUEUE,
+      concurrency: 1,
+      expireInSeconds: 1800,
+      retryLimit: 0,
+      heartbeatSeconds: c.JOB_EXPIRE_SECONDS,
+    },
     // A failed run is the canary's answer (the gauges say it), not something to retry; the next interval runs again.
     {
       name: YOUTUBE_CANARY_QUEUE,

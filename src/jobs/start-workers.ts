@@ -9,9 +9,11 @@ import {
   LLM_QUEUE,
   queueSpecs,
   SPEECH_QUEUE,
+  WATCH_QUEUE,
   WEBHOOK_QUEUE,
   YOUTUBE_CANARY_QUEUE,
 } from './queues.ts';
+import { scheduleWatchChecks, watchHandler } from './watch-worker.ts';
 import { scheduleYoutubeCanary, youtubeCanaryHandler } from './youtube-canary-worker.ts';
 import { speechHandler } from './speech-worker.ts';
 import { batchItemHandler } from './batch-item-worker.ts';
@@ -34,6 +36,8 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     await deps.queue.work(SPEECH_QUEUE, speechHandler(deps));
     await deps.queue.work(BATCH_ITEM_QUEUE, batchItemHandler(deps));
     await deps.queue.work(WEBHOOK_QUEUE, webhookHandler(deps));
+    await deps.queue.work(WATCH_QUEUE, watchHandler(deps));
+    scheduleWatchChecks(deps);
     // Only instances with canary videos poll the canary's queue (and offer runs).
     if (deps.config.YOUTUBE_CANARY_VIDEOS.length > 0) {
       await deps.queue.work(YOUTUBE_CANARY_QUEUE, youtubeCanaryHandler(deps));

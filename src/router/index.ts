@@ -30,6 +30,10 @@ import { revokeConnectionProcedure } from './connections/revoke.ts';
 import { usageSummaryProcedure } from './usage/summary.ts';
 import { getVideoInfoProcedure } from './videos/get-info.ts';
 import { listTracksProcedure } from './videos/list-tracks.ts';
+import { createWatchProcedure } from './watches/create.ts';
+import { deleteWatchProcedure } from './watches/delete.ts';
+import { getWatchProcedure } from './watches/get.ts';
+import { listWatchesProcedure } from './watches/list.ts';
 
 /** The single source of procedures: REST, tRPC and MCP are projections of this router. */
 export const appRouter = router({
@@ -43,6 +47,12 @@ export const appRouter = router({
   jobs: router({ get: getJobProcedure }),
   listing: router({ playlist: listPlaylistProcedure, channel: listChannelProcedure, search: searchVideosProcedure }),
   batches: router({ create: createBatchProcedure, get: getBatchProcedure, cancel: cancelBatchProcedure }),
+  watches: router({
+    create: createWatchProcedure,
+    list: listWatchesProcedure,
+    get: getWatchProcedure,
+    delete: deleteWatchProcedure,
+  }),
   // The website's own procedures: tRPC only (no REST route, no MCP tool), authenticated by the session cookie.
   account: router({
     signUp: signUpProcedure,

@@ -8,6 +8,7 @@ const SIGNED_IN_LINKS: [string, string][] = [
   ['/articles', 'Articles'],
   ['/keys', 'API keys'],
   ['/usage', 'Credits & usage'],
+  ['/watches', 'Watches'],
   ['/webhooks', 'Webhooks'],
   ['/connect', 'Connect'],
 ];

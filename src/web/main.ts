@@ -4,6 +4,7 @@ import { articlePage, articlesPage } from './pages/articles.ts';
 import { signInPage, signUpPage } from './pages/auth.ts';
 import { connectPage } from './pages/connect.ts';
 import { webhooksPage } from './pages/webhooks.ts';
+import { watchesPage } from './pages/watches.ts';
 import { homePage } from './pages/home.ts';
 import { keysPage } from './pages/keys.ts';
 import { servicePage } from './pages/service.ts';
@@ -21,6 +22,7 @@ route('/keys', keysPage);
 route('/usage', usagePage);
 route('/connect', connectPage);
 route('/webhooks', webhooksPage);
+route('/watches', watchesPage);
 
 async function boot() {
   try {

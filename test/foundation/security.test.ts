@@ -36,6 +36,18 @@ describeKeyedProcedureChecks('frames.get', server, {
   skip: ['rest'],
 });
 
+// No target: refused once the key has passed (watches themselves are tested in test/watches).
+describeKeyedProcedureChecks('watches.create', server, { input: {}, authed: { status: 400, code: 'INVALID_REQUEST' } });
+describeKeyedProcedureChecks('watches.list', server, { input: {} });
+describeKeyedProcedureChecks('watches.get', server, {
+  input: { id: 'wat_none' },
+  authed: { status: 404, code: 'NOT_FOUND' },
+});
+describeKeyedProcedureChecks('watches.delete', server, {
+  input: { id: 'wat_none' },
+  authed: { status: 404, code: 'NOT_FOUND' },
+});
+
 // A new procedure without a line above fails here. The LLM-backed ones need a fake Anthropic server and get the
 // same checks in test/llm/security.test.ts, the listing ones (recorded browse answers) in test/listing/security.test.ts, the batch ones in test/batches/security.test.ts.
 expectEveryProcedureCovered([

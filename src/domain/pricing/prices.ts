@@ -141,6 +141,10 @@ export const OPERATION_COSTS: Record<string, string> = {
     `${PER_STARTED_HOUR} per started hour + ${TRANSCRIPT_PRICE} for an extracted transcript; 0 when stored); failures free`,
   'GET /api/v1/batches/{id}': 'free',
   'POST /api/v1/batches/{id}/cancel': 'free (cancelled videos are never charged)',
+  'POST /api/v1/watches': `free; each new video's transcript (transcripts: true) ${TRANSCRIPT_PRICE} as POST /subtitles`,
+  'GET /api/v1/watches': 'free',
+  'GET /api/v1/watches/{id}': 'free',
+  'DELETE /api/v1/watches/{id}': 'free',
   'GET /api/v1/credits': 'free',
   'GET /api/v1/credits/history': 'free',
 };

@@ -14,7 +14,12 @@ export function retimeSegments(
     if (!text) continue;
     const start = clamp(chunk.start + s.start, chunk.start, chunk.end);
     const end = clamp(chunk.start + s.end, start, chunk.end);
-    const segment = { start: round3(start), end: round3(end > start ? end : Math.min(chunk.end, start + 0.01)), text };
+    const segment = {
+      start: round3(start),
+      end: round3(end > start ? end : Math.min(chunk.end, start + 0.01)),
+      text,
+      ...(s.speaker ? { speaker: s.speaker } : {}),
+    };
     const words = s.words?.map((w) => ({ ...w, start: chunk.start + w.start, end: chunk.start + w.end }));
     out.push(words ? { ...segment, words: fitWords(words, segment) } : segment);
   }

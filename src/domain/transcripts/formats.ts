@@ -67,7 +67,8 @@ export const toText = (segments: Segment[], headings?: readonly ChapterHeading[]
   segments.forEach((s, i) => {
     for (const h of headingsAt(headings, i)) lines.push(...(lines.length ? [''] : []), headingLine(h), '');
     const text = s.text.trim();
-    if (text) lines.push(text);
+    // A speaker's name starts each of their turns.
+    if (text) lines.push(s.speaker && s.speaker !== segments[i - 1]?.speaker ? `${oneLine(s.speaker)}: ${text}` : text);
   });
   return `${lines.join('\n')}\n`;
 };
@@ -83,7 +84,8 @@ export const toVtt = (segments: TimedSegment[], headings?: readonly ChapterHeadi
   segments
     .map((s, i) => {
       const notes = headingsAt(headings, i).map((h) => `NOTE Chapter ${clock(h.start)} ${vttNote(h.title)}\n\n`);
-      const payload = s.words?.length ? wordCues(s, s.words) : noArrow(cueText(s.text));
+      const text = s.words?.length ? wordCues(s, s.words) : noArrow(cueText(s.text));
+      const payload = s.speaker ? `<v ${vttEscape(oneLine(s.speaker))}>${text}` : text;
       return `${notes.join('')}${stamp(s.start, '.')} --> ${stamp(s.end, '.')}\n${payload}\n`;
     })
     .join('\n');

@@ -12,6 +12,7 @@ export const Word = z.object({
     .number()
     .optional()
     .describe('0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx)'),
+  speaker: z.string().optional().describe('Its segment’s speaker, when the engine tells speakers apart'),
 });
 export type Word = z.infer<typeof Word>;
 
@@ -74,7 +75,7 @@ export function splitWords(segments: readonly WordedSegment[]): {
 } {
   const words = segments.map((s) => fitWords(s.words, s));
   return {
-    segments: segments.map(({ start, end, text }) => ({ start, end, text })),
+    segments: segments.map(({ start, end, text, speaker }) => ({ start, end, text, ...(speaker ? { speaker } : {}) })),
     words: words.some((w) => w !== null) ? words : null,
   };
 }

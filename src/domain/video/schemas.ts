@@ -5,6 +5,12 @@ export const Segment = z.object({
   start: z.number().describe('Start, in seconds from the start of the video'),
   end: z.number().describe('End, in seconds; end > start'),
   text: z.string(),
+  speaker: z
+    .string()
+    .optional()
+    .describe(
+      'Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise',
+    ),
 });
 export type Segment = z.infer<typeof Segment>;
 

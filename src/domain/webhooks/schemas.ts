@@ -9,7 +9,7 @@ export const CallbackUrl = z
     'Optional https URL that receives a signed POST (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature) when the job ends; must resolve to public addresses',
   );
 
-export const WebhookEvent = z.enum(['job.completed', 'job.failed']);
+export const WebhookEvent = z.enum(['job.completed', 'job.failed', 'watch.video_published', 'watch.transcript_ready']);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;
 
 const WebhookAttempt = z.object({

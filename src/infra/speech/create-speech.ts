@@ -10,7 +10,14 @@ import { createPocketsphinxEngine, findPocketsphinx } from './pocketsphinx-engin
 
 type SpeechConfig = Pick<
   Config,
-  'STT_ENGINE' | 'STT_BASE_URL' | 'STT_API_KEY' | 'STT_MODEL' | 'STT_TIMEOUT_MS' | 'STT_DECODE_TIMEOUT_MS' | 'PATH'
+  | 'STT_ENGINE'
+  | 'STT_BASE_URL'
+  | 'STT_API_KEY'
+  | 'STT_MODEL'
+  | 'STT_DIARIZE'
+  | 'STT_TIMEOUT_MS'
+  | 'STT_DECODE_TIMEOUT_MS'
+  | 'PATH'
 >;
 
 export function createSpeech(
@@ -45,6 +52,7 @@ function chooseEngine(config: SpeechConfig, log?: Pick<Logger, 'warn'>): SpeechE
       baseUrl: config.STT_BASE_URL,
       apiKey: config.STT_API_KEY,
       model: config.STT_MODEL,
+      diarize: config.STT_DIARIZE,
       timeoutMs: config.STT_TIMEOUT_MS,
       log,
     });

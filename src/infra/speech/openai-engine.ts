@@ -1,7 +1,8 @@
 // Any OpenAI-compatible transcription server: POST {base}/v1/audio/transcriptions, multipart, verbose_json with
 // segment and word timestamps. OpenAI, Groq, speaches (faster-whisper-server) and whisper.cpp's server all answer it.
 // Words come as a top-level `words` list (OpenAI) or inside each segment (faster-whisper); a server that ignores the
-// word granularity sends neither, and the segments are stored without word timing.
+// word granularity sends neither, and the segments are stored without word timing. With STT_DIARIZE the request
+// asks for diarized_json instead (OpenAI's gpt-4o-transcribe-diarize): segments carry a speaker, and no words.
 import { z } from 'zod';
 import { ServiceError } from '../../domain/errors.ts';
 import { SAMPLE_RATE, type EngineResult, type SpeechEngine } from '../../domain/speech/ports.ts';
@@ -21,7 +22,18 @@ type WhisperWord = z.infer<typeof WhisperWord>;
 
 const VerboseJson = z.object({
   language: z.string().nullish(),
-  segments: z.array(z.object({ start: z.number(), end: z.number(), text: z.string(), words: WhisperWords })).nullish(),
+  segments: z
+    .array(
+      z.object({
+        start: z.number(),
+        end: z.number(),
+        text: z.string(),
+        words: WhisperWords,
+        // diarized_json (OpenAI's gpt-4o-transcribe-diarize): each segment's speaker, "A", "B", ... or a known name.
+        speaker: z.string().nullish().catch(null),
+      }),
+    )
+    .nullish(),
   words: WhisperWords,
   text: z.string().nullish(),
   duration: z.number().nullish(),
@@ -31,6 +43,8 @@ export interface OpenAiEngineOptions {
   baseUrl: string;
   apiKey?: string;
   model: string;
+  /** Ask for speakers: response_format diarized_json (no word timestamps in that format). */
+  diarize?: boolean;
   timeoutMs: number;
   /** Hosted APIs take about 25 MB per upload: 10 minutes of 16 kHz 16-bit mono WAV is 19 MB. */
   maxChunkSeconds?: number;
@@ -54,7 +68,7 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
     maxChunkSeconds: opts.maxChunkSeconds ?? 600,
     languages: null,
     async transcribe(pcm, { language, signal }): Promise<EngineResult> {
-      const form = transcriptionForm(pcm, opts.model, language);
+      const form = transcriptionForm(pcm, opts.model, language, opts.diarize ?? false);
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       let res: Response;
       try {
@@ -81,20 +95,31 @@ export function createOpenAiEngine(opts: OpenAiEngineOptions): SpeechEngine {
       if (!parsed.success)
         throw new ServiceError(
           'EXTRACTION_FAILED',
-          'the speech-to-text server answered something other than verbose_json',
+          `the speech-to-text server answered something other than ${opts.diarize ? 'diarized_json' : 'verbose_json'}`,
         );
       return engineResult(parsed.data, pcm, language);
     },
   };
 }
 
-function transcriptionForm(pcm: Buffer, model: string, language: string | null | undefined): FormData {
+function transcriptionForm(
+  pcm: Buffer,
+  model: string,
+  language: string | null | undefined,
+  diarize: boolean,
+): FormData {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(wavFile(pcm, SAMPLE_RATE))], { type: 'audio/wav' }), 'audio.wav');
   form.append('model', model);
-  form.append('response_format', 'verbose_json');
-  form.append('timestamp_granularities[]', 'segment');
-  form.append('timestamp_granularities[]', 'word');
+  if (diarize) {
+    // OpenAI refuses a diarizing request over 30 s of audio without a chunking strategy.
+    form.append('response_format', 'diarized_json');
+    form.append('chunking_strategy', 'auto');
+  } else {
+    form.append('response_format', 'verbose_json');
+    form.append('timestamp_granularities[]', 'segment');
+    form.append('timestamp_granularities[]', 'word');
+  }
   if (language) form.append('language', language.split('-')[0]!.toLowerCase());
   return form;
 }
@@ -111,14 +136,23 @@ function engineResult(
   const words = wordsBySegment(segments, body.words ?? null);
   return {
     language: languageCode(body.language ?? language ?? null),
-    segments: segments.map((s, i) => ({
-      start: s.start,
-      end: s.end,
-      text: s.text.trim(),
-      ...(words[i] ? { words: words[i] } : {}),
-    })),
+    segments: segments.map((s, i) => {
+      const speaker = 'speaker' in s && s.speaker ? speakerName(s.speaker) : null;
+      const w = words[i]?.map((x) => (speaker ? { ...x, speaker } : x));
+      return {
+        start: s.start,
+        end: s.end,
+        text: s.text.trim(),
+        ...(speaker ? { speaker } : {}),
+        ...(w ? { words: w } : {}),
+      };
+    }),
   };
 }
+
+/** OpenAI labels unknown speakers A, B, ...: shown as "Speaker 1", "Speaker 2"; a known speaker's name is kept. */
+const speakerName = (label: string) =>
+  /^[A-Z]$/.test(label.trim()) ? `Speaker ${label.trim().charCodeAt(0) - 64}` : label.trim().slice(0, 100);
 
 const toWord = (w: WhisperWord): Word => ({
   start: w.start,

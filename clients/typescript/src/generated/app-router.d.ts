@@ -48,11 +48,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 					start: number;
 					end: number;
 					text: string;
+					speaker?: string | undefined;
 					words?: {
 						start: number;
 						end: number;
 						text: string;
 						confidence?: number | undefined;
+						speaker?: string | undefined;
 					}[] | null | undefined;
 				}[];
 				wordTiming?: {
@@ -68,11 +70,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 						start: number;
 						end: number;
 						text: string;
+						speaker?: string | undefined;
 						words?: {
 							start: number;
 							end: number;
 							text: string;
 							confidence?: number | undefined;
+							speaker?: string | undefined;
 						}[] | null | undefined;
 					}[];
 				}[] | null | undefined;
@@ -295,6 +299,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 						start: number;
 						end: number;
 						text: string;
+						speaker?: string | undefined;
 					}[];
 					model: string;
 					createdAt: string;
@@ -447,6 +452,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 							start: number;
 							end: number;
 							text: string;
+							speaker?: string | undefined;
 						}[];
 						model: string;
 						createdAt: string;
@@ -493,11 +499,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 							start: number;
 							end: number;
 							text: string;
+							speaker?: string | undefined;
 							words?: {
 								start: number;
 								end: number;
 								text: string;
 								confidence?: number | undefined;
+								speaker?: string | undefined;
 							}[] | null | undefined;
 						}[];
 						wordTiming?: {
@@ -513,11 +521,13 @@ declare const clientRouter: TRPCBuiltRouter<{
 								start: number;
 								end: number;
 								text: string;
+								speaker?: string | undefined;
 								words?: {
 									start: number;
 									end: number;
 									text: string;
 									confidence?: number | undefined;
+									speaker?: string | undefined;
 								}[] | null | undefined;
 							}[];
 						}[] | null | undefined;
@@ -530,7 +540,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				webhooks: {
 					id: string;
 					jobId: string;
-					event: "job.completed" | "job.failed";
+					event: "job.completed" | "job.failed" | "watch.transcript_ready" | "watch.video_published";
 					url: string;
 					status: "delivered" | "failed" | "pending" | "waiting";
 					attempts: {
@@ -721,7 +731,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				webhooks: {
 					id: string;
 					jobId: string;
-					event: "job.completed" | "job.failed";
+					event: "job.completed" | "job.failed" | "watch.transcript_ready" | "watch.video_published";
 					url: string;
 					status: "delivered" | "failed" | "pending" | "waiting";
 					attempts: {
@@ -813,7 +823,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				webhooks: {
 					id: string;
 					jobId: string;
-					event: "job.completed" | "job.failed";
+					event: "job.completed" | "job.failed" | "watch.transcript_ready" | "watch.video_published";
 					url: string;
 					status: "delivered" | "failed" | "pending" | "waiting";
 					attempts: {
@@ -905,7 +915,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				webhooks: {
 					id: string;
 					jobId: string;
-					event: "job.completed" | "job.failed";
+					event: "job.completed" | "job.failed" | "watch.transcript_ready" | "watch.video_published";
 					url: string;
 					status: "delivered" | "failed" | "pending" | "waiting";
 					attempts: {
@@ -922,6 +932,151 @@ declare const clientRouter: TRPCBuiltRouter<{
 				createdAt: string;
 				updatedAt: string;
 				finishedAt: string | null;
+			};
+			meta: object;
+		}>;
+	};
+	watches: {
+		create: TRPCMutationProcedure<{
+			input: {
+				channel?: {
+					url?: string | undefined;
+					channelId?: string | undefined;
+					tab?: "live" | "shorts" | "videos" | undefined;
+				} | undefined;
+				playlist?: {
+					url?: string | undefined;
+					playlistId?: string | undefined;
+				} | undefined;
+				search?: {
+					query: string;
+				} | undefined;
+				intervalSeconds?: number | undefined;
+				transcripts?: boolean | undefined;
+				lang?: string | undefined;
+				callbackUrl?: string | undefined;
+			};
+			output: {
+				id: string;
+				target: {
+					channel?: {
+						url?: string | undefined;
+						channelId?: string | undefined;
+						tab?: "live" | "shorts" | "videos" | undefined;
+					} | undefined;
+					playlist?: {
+						url?: string | undefined;
+						playlistId?: string | undefined;
+					} | undefined;
+					search?: {
+						query: string;
+					} | undefined;
+				};
+				intervalSeconds: number;
+				transcripts: boolean;
+				lang: string | null;
+				callbackUrl: string | null;
+				status: "active" | "paused";
+				pausedReason: string | null;
+				failures: number;
+				lastError: string | null;
+				lastCheckedAt: string | null;
+				nextCheckAt: string;
+				createdAt: string;
+				history: {
+					videoId: string;
+					kind: "transcript_failed" | "transcript_ready" | "transcript_refused" | "video_published";
+					title: string | null;
+					detail: string | null;
+					creditsCharged: number;
+					createdAt: string;
+				}[];
+			};
+			meta: object;
+		}>;
+		list: TRPCQueryProcedure<{
+			input: Record<string, never>;
+			output: {
+				watches: {
+					id: string;
+					target: {
+						channel?: {
+							url?: string | undefined;
+							channelId?: string | undefined;
+							tab?: "live" | "shorts" | "videos" | undefined;
+						} | undefined;
+						playlist?: {
+							url?: string | undefined;
+							playlistId?: string | undefined;
+						} | undefined;
+						search?: {
+							query: string;
+						} | undefined;
+					};
+					intervalSeconds: number;
+					transcripts: boolean;
+					lang: string | null;
+					callbackUrl: string | null;
+					status: "active" | "paused";
+					pausedReason: string | null;
+					failures: number;
+					lastError: string | null;
+					lastCheckedAt: string | null;
+					nextCheckAt: string;
+					createdAt: string;
+				}[];
+			};
+			meta: object;
+		}>;
+		get: TRPCQueryProcedure<{
+			input: {
+				id: string;
+			};
+			output: {
+				id: string;
+				target: {
+					channel?: {
+						url?: string | undefined;
+						channelId?: string | undefined;
+						tab?: "live" | "shorts" | "videos" | undefined;
+					} | undefined;
+					playlist?: {
+						url?: string | undefined;
+						playlistId?: string | undefined;
+					} | undefined;
+					search?: {
+						query: string;
+					} | undefined;
+				};
+				intervalSeconds: number;
+				transcripts: boolean;
+				lang: string | null;
+				callbackUrl: string | null;
+				status: "active" | "paused";
+				pausedReason: string | null;
+				failures: number;
+				lastError: string | null;
+				lastCheckedAt: string | null;
+				nextCheckAt: string;
+				createdAt: string;
+				history: {
+					videoId: string;
+					kind: "transcript_failed" | "transcript_ready" | "transcript_refused" | "video_published";
+					title: string | null;
+					detail: string | null;
+					creditsCharged: number;
+					createdAt: string;
+				}[];
+			};
+			meta: object;
+		}>;
+		delete: TRPCMutationProcedure<{
+			input: {
+				id: string;
+			};
+			output: {
+				id: string;
+				deleted: true;
 			};
 			meta: object;
 		}>;
@@ -1081,7 +1236,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 				deliveries: {
 					id: string;
 					jobId: string;
-					event: "job.completed" | "job.failed";
+					event: "job.completed" | "job.failed" | "watch.transcript_ready" | "watch.video_published";
 					url: string;
 					status: "delivered" | "failed" | "pending" | "waiting";
 					attempts: {
@@ -1112,7 +1267,7 @@ declare const clientRouter: TRPCBuiltRouter<{
 			output: {
 				id: string;
 				jobId: string;
-				event: "job.completed" | "job.failed";
+				event: "job.completed" | "job.failed" | "watch.transcript_ready" | "watch.video_published";
 				url: string;
 				status: "delivered" | "failed" | "pending" | "waiting";
 				attempts: {

@@ -340,6 +340,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/watches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account’s watches
+         * @description Every watch of the account, newest first, with its status, failures and next check. Free.
+         */
+        get: operations["watches-list"];
+        put?: never;
+        /**
+         * Watch a channel, a playlist or a search for new videos
+         * @description Give exactly one of `channel` (url or channelId, tab), `playlist` (url or playlistId) or `search` (query). The service checks it every `intervalSeconds` (at least WATCH_MIN_INTERVAL_SECONDS): the first check notes what is listed, later ones record each video not seen before (`watch.video_published` to `callbackUrl`) and, with `transcripts: true`, fetch its transcript (`watch.transcript_ready`), charged per video as POST /subtitles; without credits that step is recorded as transcript_refused. Creating, reading and the checks themselves are free. An account has at most WATCHES_PER_ACCOUNT watches (INVALID_REQUEST beyond). A watch that keeps failing is paused with its reason.
+         */
+        post: operations["watches-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/watches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One watch and what it found
+         * @description The watch and its history, newest first: each new video (video_published) and its transcript step (transcript_ready, transcript_refused, transcript_failed with the reason). Another account’s watch is NOT_FOUND. Free.
+         */
+        get: operations["watches-get"];
+        put?: never;
+        post?: never;
+        /**
+         * Stop a watch
+         * @description Deletes the watch and its history; no more checks. Another account’s watch is NOT_FOUND. Free.
+         */
+        delete: operations["watches-delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/videos/{videoId}/frame": {
         parameters: {
             query?: never;
@@ -513,6 +561,8 @@ export interface operations {
                             /** @description End, in seconds; end > start */
                             end: number;
                             text: string;
+                            /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                            speaker?: string;
                             /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                             words?: {
                                 /** @description Seconds from the start of the video */
@@ -522,6 +572,8 @@ export interface operations {
                                 text: string;
                                 /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                 confidence?: number;
+                                /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                speaker?: string;
                             }[] | null;
                         }[];
                         /** @description With `words=true`: whether this transcript has word timings, and from where */
@@ -547,6 +599,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                                 /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                 words?: {
                                     /** @description Seconds from the start of the video */
@@ -556,6 +610,8 @@ export interface operations {
                                     text: string;
                                     /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                     confidence?: number;
+                                    /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                    speaker?: string;
                                 }[] | null;
                             }[];
                         }[] | null;
@@ -670,6 +726,8 @@ export interface operations {
                             /** @description End, in seconds; end > start */
                             end: number;
                             text: string;
+                            /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                            speaker?: string;
                             /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                             words?: {
                                 /** @description Seconds from the start of the video */
@@ -679,6 +737,8 @@ export interface operations {
                                 text: string;
                                 /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                 confidence?: number;
+                                /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                speaker?: string;
                             }[] | null;
                         }[];
                         /** @description With `words=true`: whether this transcript has word timings, and from where */
@@ -704,6 +764,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                                 /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                 words?: {
                                     /** @description Seconds from the start of the video */
@@ -713,6 +775,8 @@ export interface operations {
                                     text: string;
                                     /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                     confidence?: number;
+                                    /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                    speaker?: string;
                                 }[] | null;
                             }[];
                         }[] | null;
@@ -1975,6 +2039,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                             }[];
                             /** @description The language model that translated it */
                             model: string;
@@ -2052,6 +2118,8 @@ export interface operations {
                                 /** @description End, in seconds; end > start */
                                 end: number;
                                 text: string;
+                                /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                speaker?: string;
                             }[];
                             /** @description The language model that translated it */
                             model: string;
@@ -2986,6 +3054,8 @@ export interface operations {
                                     /** @description End, in seconds; end > start */
                                     end: number;
                                     text: string;
+                                    /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                    speaker?: string;
                                 }[];
                                 /** @description The language model that translated it */
                                 model: string;
@@ -3077,6 +3147,8 @@ export interface operations {
                                     /** @description End, in seconds; end > start */
                                     end: number;
                                     text: string;
+                                    /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                    speaker?: string;
                                     /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                     words?: {
                                         /** @description Seconds from the start of the video */
@@ -3086,6 +3158,8 @@ export interface operations {
                                         text: string;
                                         /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                         confidence?: number;
+                                        /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                        speaker?: string;
                                     }[] | null;
                                 }[];
                                 /** @description With `words=true`: whether this transcript has word timings, and from where */
@@ -3111,6 +3185,8 @@ export interface operations {
                                         /** @description End, in seconds; end > start */
                                         end: number;
                                         text: string;
+                                        /** @description Who speaks, when the speech-to-text engine tells speakers apart (STT_DIARIZE; e.g. "Speaker 1"); absent otherwise */
+                                        speaker?: string;
                                         /** @description With `words=true`: the segment’s words, each with its own start and end, in order; null when the source has no word timing (see wordTiming) */
                                         words?: {
                                             /** @description Seconds from the start of the video */
@@ -3120,6 +3196,8 @@ export interface operations {
                                             text: string;
                                             /** @description 0-1, when the engine reports one (Whisper servers that send `probability`, pocketsphinx) */
                                             confidence?: number;
+                                            /** @description Its segment’s speaker, when the engine tells speakers apart */
+                                            speaker?: string;
                                         }[] | null;
                                     }[];
                                 }[] | null;
@@ -3139,7 +3217,7 @@ export interface operations {
                             id: string;
                             jobId: string;
                             /** @enum {string} */
-                            event: "job.completed" | "job.failed";
+                            event: "job.completed" | "job.failed" | "watch.video_published" | "watch.transcript_ready";
                             url: string;
                             /**
                              * @description waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day
@@ -3956,7 +4034,7 @@ export interface operations {
                             id: string;
                             jobId: string;
                             /** @enum {string} */
-                            event: "job.completed" | "job.failed";
+                            event: "job.completed" | "job.failed" | "watch.video_published" | "watch.transcript_ready";
                             url: string;
                             /**
                              * @description waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day
@@ -4283,7 +4361,7 @@ export interface operations {
                             id: string;
                             jobId: string;
                             /** @enum {string} */
-                            event: "job.completed" | "job.failed";
+                            event: "job.completed" | "job.failed" | "watch.video_published" | "watch.transcript_ready";
                             url: string;
                             /**
                              * @description waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day
@@ -4547,7 +4625,7 @@ export interface operations {
                             id: string;
                             jobId: string;
                             /** @enum {string} */
-                            event: "job.completed" | "job.failed";
+                            event: "job.completed" | "job.failed" | "watch.video_published" | "watch.transcript_ready";
                             url: string;
                             /**
                              * @description waiting: the job has not ended yet; pending: sending, retrying with backoff; delivered: a 2xx answer; failed: gave up after a day
@@ -4598,6 +4676,660 @@ export interface operations {
                 };
             };
             /** @description `JOB_NOT_FOUND`: No job with that id belongs to this account. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this key in the current minute; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error; the message carries the request id to report. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_BUSY`: Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "watches-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        watches: {
+                            /** @description wat_... */
+                            id: string;
+                            target: {
+                                /** @description A channel tab: url or channelId, and tab */
+                                channel?: {
+                                    /** @description A channel URL: /@handle, /channel/UC..., /c/name or /user/name */
+                                    url?: string;
+                                    /** @description A UC... channel id, or an @handle */
+                                    channelId?: string;
+                                    /**
+                                     * @description Which tab of the channel: videos (default), shorts or live (past and current streams)
+                                     * @enum {string}
+                                     */
+                                    tab?: "videos" | "shorts" | "live";
+                                };
+                                /** @description A playlist: url or playlistId */
+                                playlist?: {
+                                    /** @description A playlist URL (/playlist?list=..., or a watch URL with list=) */
+                                    url?: string;
+                                    /** @description A playlist id (PL..., UU..., OL...) */
+                                    playlistId?: string;
+                                };
+                                /** @description A search: query */
+                                search?: {
+                                    /** @description What to search YouTube for */
+                                    query: string;
+                                };
+                            };
+                            intervalSeconds: number;
+                            transcripts: boolean;
+                            lang: string | null;
+                            callbackUrl: string | null;
+                            /**
+                             * @description paused: it kept failing (pausedReason says why); no more checks
+                             * @enum {string}
+                             */
+                            status: "active" | "paused";
+                            pausedReason: string | null;
+                            /** @description Consecutive failed checks */
+                            failures: number;
+                            lastError: string | null;
+                            lastCheckedAt: string | null;
+                            nextCheckAt: string;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: Parameters are missing or malformed; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Key missing, invalid, revoked or expired. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this key in the current minute; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error; the message carries the request id to report. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_BUSY`: Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "watches-create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A channel tab: url or channelId, and tab */
+                    channel?: {
+                        /** @description A channel URL: /@handle, /channel/UC..., /c/name or /user/name */
+                        url?: string;
+                        /** @description A UC... channel id, or an @handle */
+                        channelId?: string;
+                        /**
+                         * @description Which tab of the channel: videos (default), shorts or live (past and current streams)
+                         * @enum {string}
+                         */
+                        tab?: "videos" | "shorts" | "live";
+                    };
+                    /** @description A playlist: url or playlistId */
+                    playlist?: {
+                        /** @description A playlist URL (/playlist?list=..., or a watch URL with list=) */
+                        url?: string;
+                        /** @description A playlist id (PL..., UU..., OL...) */
+                        playlistId?: string;
+                    };
+                    /** @description A search: query */
+                    search?: {
+                        /** @description What to search YouTube for */
+                        query: string;
+                    };
+                    /** @description Seconds between checks; at least the operator’s WATCH_MIN_INTERVAL_SECONDS (default 3600) */
+                    intervalSeconds?: number;
+                    /** @description Also fetch the transcript of each new video (charged per video as POST /subtitles); default false */
+                    transcripts?: boolean;
+                    /** @description Transcript language (BCP-47); default the video’s own */
+                    lang?: string;
+                    /** @description https URL that receives signed watch.video_published and watch.transcript_ready events (Standard Webhooks); must resolve to public addresses */
+                    callbackUrl?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description wat_... */
+                        id: string;
+                        target: {
+                            /** @description A channel tab: url or channelId, and tab */
+                            channel?: {
+                                /** @description A channel URL: /@handle, /channel/UC..., /c/name or /user/name */
+                                url?: string;
+                                /** @description A UC... channel id, or an @handle */
+                                channelId?: string;
+                                /**
+                                 * @description Which tab of the channel: videos (default), shorts or live (past and current streams)
+                                 * @enum {string}
+                                 */
+                                tab?: "videos" | "shorts" | "live";
+                            };
+                            /** @description A playlist: url or playlistId */
+                            playlist?: {
+                                /** @description A playlist URL (/playlist?list=..., or a watch URL with list=) */
+                                url?: string;
+                                /** @description A playlist id (PL..., UU..., OL...) */
+                                playlistId?: string;
+                            };
+                            /** @description A search: query */
+                            search?: {
+                                /** @description What to search YouTube for */
+                                query: string;
+                            };
+                        };
+                        intervalSeconds: number;
+                        transcripts: boolean;
+                        lang: string | null;
+                        callbackUrl: string | null;
+                        /**
+                         * @description paused: it kept failing (pausedReason says why); no more checks
+                         * @enum {string}
+                         */
+                        status: "active" | "paused";
+                        pausedReason: string | null;
+                        /** @description Consecutive failed checks */
+                        failures: number;
+                        lastError: string | null;
+                        lastCheckedAt: string | null;
+                        nextCheckAt: string;
+                        createdAt: string;
+                        /** @description What its checks found, newest first (at most 100) */
+                        history: {
+                            videoId: string;
+                            /**
+                             * @description video_published: a video newer than the last seen; transcript_ready: its transcript was fetched; transcript_refused: not fetched (detail says why, e.g. INSUFFICIENT_CREDITS); transcript_failed: the fetch failed
+                             * @enum {string}
+                             */
+                            kind: "video_published" | "transcript_ready" | "transcript_refused" | "transcript_failed";
+                            title: string | null;
+                            /** @description The error code and message of a refused or failed transcript */
+                            detail: string | null;
+                            creditsCharged: number;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: Parameters are missing or malformed; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Key missing, invalid, revoked or expired. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the server accepts. */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `UNSUPPORTED_MEDIA_TYPE`: POST bodies must be application/json. */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this key in the current minute; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error; the message carries the request id to report. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_BUSY`: Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "watches-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The watch id (wat_...) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description wat_... */
+                        id: string;
+                        target: {
+                            /** @description A channel tab: url or channelId, and tab */
+                            channel?: {
+                                /** @description A channel URL: /@handle, /channel/UC..., /c/name or /user/name */
+                                url?: string;
+                                /** @description A UC... channel id, or an @handle */
+                                channelId?: string;
+                                /**
+                                 * @description Which tab of the channel: videos (default), shorts or live (past and current streams)
+                                 * @enum {string}
+                                 */
+                                tab?: "videos" | "shorts" | "live";
+                            };
+                            /** @description A playlist: url or playlistId */
+                            playlist?: {
+                                /** @description A playlist URL (/playlist?list=..., or a watch URL with list=) */
+                                url?: string;
+                                /** @description A playlist id (PL..., UU..., OL...) */
+                                playlistId?: string;
+                            };
+                            /** @description A search: query */
+                            search?: {
+                                /** @description What to search YouTube for */
+                                query: string;
+                            };
+                        };
+                        intervalSeconds: number;
+                        transcripts: boolean;
+                        lang: string | null;
+                        callbackUrl: string | null;
+                        /**
+                         * @description paused: it kept failing (pausedReason says why); no more checks
+                         * @enum {string}
+                         */
+                        status: "active" | "paused";
+                        pausedReason: string | null;
+                        /** @description Consecutive failed checks */
+                        failures: number;
+                        lastError: string | null;
+                        lastCheckedAt: string | null;
+                        nextCheckAt: string;
+                        createdAt: string;
+                        /** @description What its checks found, newest first (at most 100) */
+                        history: {
+                            videoId: string;
+                            /**
+                             * @description video_published: a video newer than the last seen; transcript_ready: its transcript was fetched; transcript_refused: not fetched (detail says why, e.g. INSUFFICIENT_CREDITS); transcript_failed: the fetch failed
+                             * @enum {string}
+                             */
+                            kind: "video_published" | "transcript_ready" | "transcript_refused" | "transcript_failed";
+                            title: string | null;
+                            /** @description The error code and message of a refused or failed transcript */
+                            detail: string | null;
+                            creditsCharged: number;
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: Parameters are missing or malformed; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Key missing, invalid, revoked or expired. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: No such route. */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
+            414: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `RATE_LIMITED`: Too many requests for this key in the current minute; see Retry-After. */
+            429: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INTERNAL_ERROR`: An unexpected error; the message carries the request id to report. */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `SERVICE_BUSY`: Capacity is saturated or the database is briefly unreachable; retry after Retry-After seconds. */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "watches-delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The watch id (wat_...) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @constant */
+                        deleted: true;
+                    };
+                };
+            };
+            /** @description `INVALID_REQUEST`: Parameters are missing or malformed; the message names the field. */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `INVALID_API_KEY`: Key missing, invalid, revoked or expired. */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["x-request-id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `NOT_FOUND`: No such route. */
             404: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

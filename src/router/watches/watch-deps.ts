@@ -1,0 +1,9 @@
+import type { Deps } from '../../deps.ts';
+import type { ManageWatchPorts } from '../../domain/watches/manage-watches.ts';
+
+/** The narrow ports the watch verbs use. */
+export const watchDeps = (d: Deps): ManageWatchPorts => ({
+  watches: d.watches,
+  transport: d.webhookTransport,
+  config: d.config,
+});
