@@ -31,6 +31,7 @@ import { isOAuthPath } from './oauth/oauth-paths.ts';
 import { oauthErrorResponse } from './errors/oauth-error.ts';
 import { routePath } from 'hono/route';
 import type { HttpEnv } from './http-env.ts';
+import { useApiCors } from './api-cors.ts';
 
 /** Longest request target (path and query) we read: 16 KiB, far above any real request. */
 export const MAX_URL_BYTES = 16 * 1024;
@@ -200,6 +201,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, opti
   useRequestLog(app, deps);
   useSizeLimits(app, deps);
   mountOpsRoutes(app, deps, 'main');
+  useApiCors(app, deps);
   mountDocuments(app, deps);
   extra?.(app);
   mountFileRoutes(app, deps, makeContext);
