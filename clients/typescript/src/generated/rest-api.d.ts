@@ -811,7 +811,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1078,7 +1080,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1270,7 +1274,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1503,7 +1509,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1713,6 +1721,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
             414: {
                 headers: {
@@ -1828,6 +1849,19 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2087,6 +2121,19 @@ export interface operations {
             };
             /** @description `INSUFFICIENT_CREDITS`: Not enough credits for the operation; nothing was done or charged. */
             402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2468,7 +2515,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -2710,6 +2759,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
             414: {
                 headers: {
@@ -2846,6 +2908,19 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3186,6 +3261,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `JOB_NOT_FOUND`: No job with that id belongs to this account. */
             404: {
                 headers: {
@@ -3330,6 +3418,19 @@ export interface operations {
             };
             /** @description `INSUFFICIENT_CREDITS`: Not enough credits for the operation; nothing was done or charged. */
             402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -3520,6 +3621,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `NOT_FOUND`: No such route. */
             404: {
                 headers: {
@@ -3669,6 +3783,19 @@ export interface operations {
             };
             /** @description `INSUFFICIENT_CREDITS`: Not enough credits for the operation; nothing was done or charged. */
             402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4019,6 +4146,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `NOT_FOUND`: No such route. */
             404: {
                 headers: {
@@ -4333,6 +4473,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `JOB_NOT_FOUND`: No job with that id belongs to this account. */
             404: {
                 headers: {
@@ -4597,6 +4750,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `JOB_NOT_FOUND`: No job with that id belongs to this account. */
             404: {
                 headers: {
@@ -4731,7 +4897,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -4966,7 +5134,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
