@@ -53,7 +53,11 @@ export async function authenticateAndCount(
 
   if (credential.kind === 'access-token') {
     const claims = await ports.oauth.tokens.verify(credential.token, credential.resource);
-    if (!claims && credential.otherResource && (await ports.oauth.tokens.verify(credential.token, credential.otherResource)))
+    if (
+      !claims &&
+      credential.otherResource &&
+      (await ports.oauth.tokens.verify(credential.token, credential.otherResource))
+    )
       throw new ServiceError('FORBIDDEN', 'The access token was not granted the scope this API needs ("api")');
     const live = claims && (await ports.oauth.store.useGrantAndCount(claims.grantId, start, opts.count));
     if (!claims || !live || live.accountId !== claims.accountId) {

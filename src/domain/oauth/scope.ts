@@ -3,7 +3,7 @@
 /** Use the MCP tools as the account (its credits, its rate limit): tokens for /mcp. */
 export const MCP_SCOPE = 'mcp';
 /** Call REST (/api/v1) and tRPC (/trpc) as the account: tokens for the service's origin, e.g. a browser app's. */
-export const API_SCOPE = 'api';
+const API_SCOPE = 'api';
 export const SCOPES = [MCP_SCOPE, API_SCOPE] as const;
 
 export const SCOPE_DESCRIPTIONS: Record<string, string> = {
