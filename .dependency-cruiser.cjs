@@ -68,10 +68,11 @@ module.exports = {
     },
     {
       name: 'no-unresolvable',
-      comment: 'An import the checker cannot follow would slip past every rule above.',
+      comment:
+        'An import the checker cannot follow would slip past every rule above. The client package names its generated declarations (app-router.d.ts) by their .js path, as NodeNext wants; tsc checks those.',
       severity: 'error',
       from: {},
-      to: { couldNotResolve: true },
+      to: { couldNotResolve: true, pathNot: '^\\./generated/app-router\\.js$' },
     },
   ],
   options: {

@@ -19,6 +19,7 @@ import { createAccessTokens } from './infra/oauth/access-tokens.ts';
 import { createClientDocuments } from './infra/oauth/client-documents.ts';
 import { verifyChallenge } from 'pkce-challenge';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
+import { scopeResources } from './domain/oauth/scope.ts';
 import { createBlobStore } from './infra/blob/create-blob-store.ts';
 import { createFfmpegFrameGrabber } from './infra/ffmpeg/capture-frame.ts';
 import { findFfmpeg } from './infra/ffmpeg/find-ffmpeg.ts';
@@ -299,6 +300,7 @@ function oauthPorts(config: Config, sql: Sql, secret: string, issuer: () => stri
     tokens: createAccessTokens({ secret, issuer, ttlSeconds: config.OAUTH_ACCESS_TOKEN_TTL_SECONDS }),
     verifyPkce: verifyChallenge,
     clientDocuments: createClientDocuments(),
+    resources: () => scopeResources(issuer()),
   };
 }
 

@@ -104,6 +104,11 @@ export const ConfigSchema = z
      * Origin is refused with 403 (DNS rebinding). Requests without Origin (every non-browser client) are unaffected.
      */
     MCP_ALLOWED_ORIGINS: list.pipe(z.array(z.url({ protocol: /^https?$/ }))).default([]),
+    /**
+     * Browser origins (scheme://host[:port], comma-separated) whose pages may call /api/v1 and /trpc with an OAuth
+     * access token (CORS, no cookies); unset: no cross-origin page may read an answer.
+     */
+    API_ALLOWED_ORIGINS: list.pipe(z.array(z.url({ protocol: /^https?$/ }))).default([]),
     /** Behind a reverse proxy: take the client IP from the last X-Forwarded-For hop instead of the socket. */
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])

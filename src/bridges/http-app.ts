@@ -31,6 +31,9 @@ import { isOAuthPath } from './oauth/oauth-paths.ts';
 import { oauthErrorResponse } from './errors/oauth-error.ts';
 import { routePath } from 'hono/route';
 import type { HttpEnv } from './http-env.ts';
+import { useApiCors } from './api-cors.ts';
+import { serverCard } from './mcp-listing.ts';
+import { cors } from 'hono/cors';
 
 /** Longest request target (path and query) we read: 16 KiB, far above any real request. */
 export const MAX_URL_BYTES = 16 * 1024;
@@ -132,6 +135,8 @@ function mountDocuments(app: Hono<Env>, deps: Deps) {
   app.get(`${REST_PREFIX}/openapi.json`, (c) => c.json(openapiDoc()));
   mountDocs(app, deps.publicUrl);
   mountFavicon(app);
+  // SEP-2127: what a client that knows only this host needs to connect; public, so any origin may read it.
+  app.get('/.well-known/mcp/server-card.json', cors({ origin: '*' }), (c) => c.json(serverCard(deps.publicUrl)));
 }
 
 /** REST routes that answer with files rather than JSON: signed frames, a frame image, a subtitles file. */
@@ -200,6 +205,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, opti
   useRequestLog(app, deps);
   useSizeLimits(app, deps);
   mountOpsRoutes(app, deps, 'main');
+  useApiCors(app, deps);
   mountDocuments(app, deps);
   extra?.(app);
   mountFileRoutes(app, deps, makeContext);

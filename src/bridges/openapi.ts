@@ -197,6 +197,8 @@ function errorStatuses(own: ErrorCode[], withBody: boolean): [string, ErrorCode[
   const codes = new Set<ErrorCode>([
     'INVALID_REQUEST',
     'INVALID_API_KEY',
+    // An OAuth access token without the "api" scope.
+    'FORBIDDEN',
     'RATE_LIMITED',
     'SERVICE_BUSY',
     'INTERNAL_ERROR',

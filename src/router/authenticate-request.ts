@@ -4,23 +4,28 @@ import { ServiceError } from '../domain/errors.ts';
 import { readApiKey } from '../domain/keys/api-key.ts';
 import { authenticateAndCount, type Authenticated, type Credential } from '../domain/keys/authenticate.ts';
 import { consumeRateLimit, type RateLimitState } from '../domain/rate-limit/rate-limit.ts';
+import { scopeResources } from '../domain/oauth/scope.ts';
 import type { Deps } from '../deps.ts';
 import type { Context } from './context.ts';
 import { callerFromSession, sendsApiKey } from './session-auth.ts';
 import { readSessionToken } from './session-cookie.ts';
 
-/** The resource OAuth access tokens are issued for (RFC 8707): /mcp, and nothing else accepts them. */
-export const mcpResource = (deps: Pick<Deps, 'publicUrl'>) => `${deps.publicUrl}/mcp`;
+/** The resource OAuth access tokens of scope "mcp" are issued for (RFC 8707). */
+export const mcpResource = (deps: Pick<Deps, 'publicUrl'>) => scopeResources(deps.publicUrl).mcp;
+
+/** A signed access token (a JWT: three base64url parts); anything else sent as a Bearer is an API key. */
+const JWT = /^[\w-]{1,2000}\.[\w-]{1,4000}\.[\w-]{0,1000}$/;
 
 /**
- * An API key from either header; on /mcp, a Bearer token that is not an API key is an OAuth access token
- * (REST and tRPC take API keys only, so a token there is just an invalid key).
+ * An API key from either header; a Bearer token that is not an API key is an OAuth access token: on /mcp one of
+ * scope "mcp" (anything else is invalid there), on REST and tRPC one of scope "api" (one of "mcp" only is FORBIDDEN).
  */
 function credentialOf(ctx: Context): Credential {
   const token = readApiKey(ctx.headers);
-  if (ctx.surface === 'mcp' && token && !token.startsWith('sk_') && !ctx.headers.has('x-api-key')) {
-    return { kind: 'access-token', token, resource: mcpResource(ctx.deps) };
-  }
+  if (!token || token.startsWith('sk_') || ctx.headers.has('x-api-key')) return { kind: 'api-key', key: token };
+  const resources = scopeResources(ctx.deps.publicUrl);
+  if (ctx.surface === 'mcp') return { kind: 'access-token', token, resource: resources.mcp };
+  if (JWT.test(token)) return { kind: 'access-token', token, resource: resources.api, otherResource: resources.mcp };
   return { kind: 'api-key', key: token };
 }
 

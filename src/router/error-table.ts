@@ -152,7 +152,8 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorEntry> = {
   FORBIDDEN: {
     status: 403,
     trpc: 'FORBIDDEN',
-    description: 'The request was refused (for example a failed CSRF check).',
+    description:
+      'The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).',
   },
   INTERNAL_ERROR: {
     status: 500,

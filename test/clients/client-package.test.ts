@@ -27,16 +27,35 @@ describe('the packed client package', () => {
     expect(files).toEqual(
       expect.arrayContaining(['dist/index.js', 'dist/index.d.ts', 'dist/generated/app-router.d.ts']),
     );
-    // Every import of every shipped file: the client libraries it depends on, or its own files.
+    expect(files).toEqual(expect.arrayContaining(['dist/ai-sdk.js', 'dist/langchain.js', 'dist/agent-operations.js']));
+    // Every import of every shipped file: the client libraries it depends on, its own files, or the agent
+    // frameworks' packages, peers that only the /ai-sdk and /langchain entries import (not bundled, not installed).
     const allowed = new Set(['@trpc/client', '@trpc/server', 'openapi-fetch']);
+    const peers = new Set([
+      'ai',
+      'zod',
+      '@langchain/core/document_loaders/base',
+      '@langchain/core/documents',
+      '@langchain/core/tools',
+    ]);
+    const peerUsers = new Set(['dist/ai-sdk', 'dist/langchain', 'dist/agent-operations']);
     for (const file of files.filter((f) => f.startsWith('dist/'))) {
       const text = await read(file);
+      const mayUsePeers = peerUsers.has(file.replace(/\.(d\.ts|js)$/, ''));
       for (const [, spec] of text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)) {
-        expect(spec!.startsWith('./') || allowed.has(spec!), `${file} imports ${spec}`).toBe(true);
+        const ok = spec!.startsWith('./') || allowed.has(spec!) || (mayUsePeers && peers.has(spec!));
+        expect(ok, `${file} imports ${spec}`).toBe(true);
       }
     }
     const manifest = JSON.parse(await read('package.json'));
     expect(Object.keys(manifest.dependencies).sort()).toEqual([...allowed].sort());
+    expect(Object.keys(manifest.peerDependencies).sort()).toEqual(['@langchain/core', 'ai', 'zod']);
+    expect(Object.values(manifest.peerDependenciesMeta)).toEqual([
+      { optional: true },
+      { optional: true },
+      { optional: true },
+    ]);
+    expect(Object.keys(manifest.exports)).toEqual(['.', './ai-sdk', './langchain']);
   });
 
   it('fails the consumer’s tsc on exactly the wrong fields', async () => {

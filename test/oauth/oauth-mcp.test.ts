@@ -239,11 +239,11 @@ describe('OAuth for /mcp', () => {
         expect.objectContaining({ clientName: 'Claude Test Connector', status: 'active', scope: 'mcp' }),
       ]);
 
-      // Bound to /mcp: the same token is no API key for REST.
+      // Bound to /mcp: the same token, of scope "mcp" only, is refused by REST (test/oauth/oauth-api-scope.test.ts).
       const rest = await fetch(`${s.url}/api/v1/credits`, {
         headers: { authorization: `Bearer ${provider.saved!.access_token}` },
       });
-      expect(rest.status).toBe(401);
+      expect(rest.status).toBe(403);
     }, 120_000);
   });
 
@@ -354,7 +354,7 @@ describe('OAuth for /mcp', () => {
       expect(claims).not.toBeNull();
       const forOther = await createAccessTokens({ secret: row!.value, issuer: s.url, ttlSeconds: 900 }).issue({
         ...claims!,
-        resource: 'https://elsewhere.example/mcp',
+        audience: ['https://elsewhere.example/mcp'],
       });
       expect((await mcpWith(forOther)).status).toBe(401);
       expect((await mcpWith(tokens.access_token)).status).toBe(200);

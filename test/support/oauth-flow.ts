@@ -129,10 +129,10 @@ export interface OAuthService {
 }
 
 /** A service, a redirect receiver and the flow over them, started before the enclosing block and closed after it. */
-export function useOAuthService(): OAuthService {
+export function useOAuthService(env: Record<string, string> = {}): OAuthService {
   const t = {} as OAuthService;
   beforeAll(async () => {
-    t.s = await startTestServer({ DAILY_FREE_CREDITS: '10' });
+    t.s = await startTestServer({ DAILY_FREE_CREDITS: '10', ...env });
     t.callback = await startCallbackServer();
     t.f = oauthFlow(t.s.url, t.callback.url);
   });

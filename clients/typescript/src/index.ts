@@ -1,4 +1,4 @@
-export type { SubtextClientOptions } from './options.js';
+export type { SubtextClientOptions, SubtextCredential } from './options.js';
 export {
   createSubtextClient,
   isSubtextError,

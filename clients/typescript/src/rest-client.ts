@@ -39,10 +39,18 @@ export type SubtextRestClient = Omit<Client<paths>, 'GET' | 'POST'> & { GET: Met
  * `const { data, error } = await rest.POST('/subtitles', { body: { videoId } })`. `error` is the service's
  * `{ error: { code, message } }` body when the answer is not 2xx.
  */
-export function createSubtextRestClient({ url, key, fetch }: SubtextClientOptions): SubtextRestClient {
-  return createClient<paths>({
-    baseUrl: endpoint(url, '/api/v1'),
-    headers: authorization(key),
+export function createSubtextRestClient(options: SubtextClientOptions): SubtextRestClient {
+  const { fetch } = options;
+  const client = createClient<paths>({
+    baseUrl: endpoint(options.url, '/api/v1'),
     fetch: fetch && ((request: Request) => fetch(request)),
-  }) as SubtextRestClient;
+  });
+  const headers = authorization(options);
+  client.use({
+    async onRequest({ request }) {
+      request.headers.set('authorization', (await headers()).authorization);
+      return request;
+    },
+  });
+  return client as SubtextRestClient;
 }

@@ -15,9 +15,9 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
  * single call with stored transcripts as they are. Failures are `TRPCClientError`s whose `data.code` is the
  * service's error code (`INSUFFICIENT_CREDITS`, `VIDEO_NOT_FOUND`...).
  */
-export function createSubtextClient({ url, key, fetch }: SubtextClientOptions): TRPCClient<AppRouter> {
+export function createSubtextClient(options: SubtextClientOptions): TRPCClient<AppRouter> {
   return createTRPCClient<AppRouter>({
-    links: [httpLink({ url: endpoint(url, '/trpc'), headers: authorization(key), fetch })],
+    links: [httpLink({ url: endpoint(options.url, '/trpc'), headers: authorization(options), fetch: options.fetch })],
   });
 }
 

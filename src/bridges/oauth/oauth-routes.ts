@@ -9,6 +9,7 @@ import {
   issueCode,
   MCP_SCOPE,
   redirectTrusted,
+  SCOPES,
   refreshTokens,
   registerClient,
   revokeToken,
@@ -157,7 +158,7 @@ function mountMetadata(app: Hono<HttpEnv>, deps: Deps) {
       code_challenge_methods_supported: ['S256'],
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
-      scopes_supported: [MCP_SCOPE],
+      scopes_supported: SCOPES,
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: true,
     }),
@@ -229,7 +230,7 @@ async function readAndCheck(c: HonoContext, deps: Deps, read: () => Promise<Read
   try {
     const input = await readAuthorization(read);
     const params = pickParams(input.params);
-    const checked = await checkAuthorization(deps.oauth, params, mcpResource(deps), () => countDocumentFetch(c, deps));
+    const checked = await checkAuthorization(deps.oauth, params, () => countDocumentFetch(c, deps));
     if (input.problem) checked.problem = input.problem;
     return { form: input.params, params, checked };
   } catch (err) {

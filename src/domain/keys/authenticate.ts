@@ -1,5 +1,5 @@
 // The one way a request is authenticated and counted, on every surface: an API key (REST, tRPC, MCP) or an OAuth
-// access token (MCP only), looked up and counted against its rate-limit window in one statement, its use noted once.
+// access token (its scope names the surfaces: "mcp" for /mcp, "api" for REST and tRPC), looked up and counted against its rate-limit window in one statement, its use noted once.
 import { ServiceError } from '../errors.ts';
 import type { OAuthPorts } from '../oauth/authorization.ts';
 import { rateLimitState, windowOf, type RateLimitState } from '../rate-limit/rate-limit.ts';
@@ -11,8 +11,11 @@ import type { Caller } from './manage-keys.ts';
 export type Credential =
   /** `key` null: none was sent. */
   | { kind: 'api-key'; key: string | null }
-  /** An OAuth access token, valid only for the resource it was issued for. */
-  | { kind: 'access-token'; token: string; resource: string };
+  /**
+   * An OAuth access token, valid only for the resource it was issued for. One valid for `otherResource` instead (a
+   * token of another scope) is refused FORBIDDEN: signed in, but not allowed here.
+   */
+  | { kind: 'access-token'; token: string; resource: string; otherResource?: string };
 
 export interface AuthenticatePorts extends Pick<Stores, 'apiKeys'> {
   oauth: Pick<OAuthPorts, 'store' | 'tokens'>;
@@ -50,6 +53,12 @@ export async function authenticateAndCount(
 
   if (credential.kind === 'access-token') {
     const claims = await ports.oauth.tokens.verify(credential.token, credential.resource);
+    if (
+      !claims &&
+      credential.otherResource &&
+      (await ports.oauth.tokens.verify(credential.token, credential.otherResource))
+    )
+      throw new ServiceError('FORBIDDEN', 'The access token was not granted the scope this API needs ("api")');
     const live = claims && (await ports.oauth.store.useGrantAndCount(claims.grantId, start, opts.count));
     if (!claims || !live || live.accountId !== claims.accountId) {
       throw new ServiceError(

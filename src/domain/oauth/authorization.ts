@@ -4,9 +4,9 @@ import { OAuthProblem, UnredirectableProblem } from './oauth-error.ts';
 import type { AccessTokens, Grant, OAuthClient, OAuthStore } from './ports.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
 import { type ClientDocuments, checkClientIdUrl, isClientIdUrl, shownClientName } from './client-documents.ts';
-import { MCP_SCOPE } from './scope.ts';
+import { MCP_SCOPE, registeredScope, resourcesOf, type ScopeResources, scopeList } from './scope.ts';
 
-export { MCP_SCOPE, SCOPE_DESCRIPTIONS } from './scope.ts';
+export { MCP_SCOPE, SCOPE_DESCRIPTIONS, SCOPES } from './scope.ts';
 
 const CODE_TTL_S = 60;
 /** A refresh token unused this long dies; every use rotates it and restarts the clock. */
@@ -19,6 +19,8 @@ export interface OAuthPorts {
   verifyPkce(verifier: string, challenge: string): Promise<boolean>;
   /** Clients that name themselves by a metadata document URL instead of registering. */
   clientDocuments: ClientDocuments;
+  /** The resource each scope's tokens are for (from PUBLIC_URL, which may be learnt after start). */
+  resources(): ScopeResources;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -72,6 +74,8 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
   if ((m.response_types ?? ['code']).some((r) => r !== 'code')) {
     throw new OAuthProblem('invalid_client_metadata', 'response_types may be code only');
   }
+  const scope = registeredScope(m.scope);
+  if (!scope) throw new OAuthProblem('invalid_client_metadata', 'scope may name "mcp" and "api" only');
   const name = shownClientName(m.client_name) || 'Unnamed MCP client';
   const client: OAuthClient = {
     id: newId('oac'),
@@ -85,7 +89,7 @@ export async function registerClient(p: Pick<OAuthPorts, 'store'>, m: ClientRegi
       application_type: applicationType.type,
       application_type_inferred: applicationType.inferred,
       token_endpoint_auth_method: 'none',
-      scope: MCP_SCOPE,
+      scope,
       ...(typeof m.client_uri === 'string' ? { client_uri: m.client_uri.replaceAll('\u0000', '').slice(0, 500) } : {}),
     },
   };
@@ -120,9 +124,8 @@ export interface CheckedAuthorization {
  * to the user, never redirected); the rest throw OAuthProblem, sent back to the (registered) redirect URI.
  */
 export async function checkAuthorization(
-  p: Pick<OAuthPorts, 'store' | 'clientDocuments'>,
+  p: Pick<OAuthPorts, 'store' | 'clientDocuments' | 'resources'>,
   q: AuthorizationParams,
-  ourResource: string,
   beforeDocumentFetch?: () => Promise<void>,
 ): Promise<CheckedAuthorization & { problem?: OAuthProblem }> {
   const client = q.client_id ? await findClient(p, q.client_id, beforeDocumentFetch) : null;
@@ -134,14 +137,19 @@ export async function checkAuthorization(
       'The redirect_uri is not one this application registered, so the request was refused.',
     );
   }
+  // The scopes the client registered bound what it may ask; what it asks is all it gets.
+  const allowed = scopeList(String(client.metadata.scope ?? MCP_SCOPE));
+  const asked = q.scope === undefined ? allowed : [...new Set(scopeList(q.scope))];
+  const scope = asked.every((s) => allowed.includes(s)) && asked.length ? asked.join(' ') : MCP_SCOPE;
+  const resources = resourcesOf(scope, p.resources());
   const base = {
     client,
     redirectUri,
     redirectUriGiven: q.redirect_uri !== undefined,
     state: q.state,
     codeChallenge: q.code_challenge ?? '',
-    scope: MCP_SCOPE,
-    resource: ourResource,
+    scope,
+    resource: q.resource !== undefined && resources.includes(q.resource) ? q.resource : (resources[0] as string),
   };
   const fail = (code: string, description: string) => ({ ...base, problem: new OAuthProblem(code, description) });
   if (q.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
@@ -151,10 +159,10 @@ export async function checkAuthorization(
       'PKCE is required: code_challenge (S256, base64url of 32 bytes) with code_challenge_method=S256',
     );
   }
-  if (q.resource !== undefined && q.resource !== ourResource)
-    return fail('invalid_target', `This server issues tokens for ${ourResource} only`);
-  const scopes = (q.scope ?? MCP_SCOPE).split(' ').filter(Boolean);
-  if (scopes.some((s) => s !== MCP_SCOPE)) return fail('invalid_scope', `The only scope is "${MCP_SCOPE}"`);
+  if (!asked.length || asked.some((s) => !allowed.includes(s)))
+    return fail('invalid_scope', `This application may ask for "${allowed.join(' ')}" only`);
+  if (q.resource !== undefined && q.resource !== base.resource)
+    return fail('invalid_target', `Tokens of scope "${scope}" are for ${resources.join(' and ')} only`);
   return base;
 }
 
@@ -223,7 +231,7 @@ async function tokensFor(p: OAuthPorts, g: Grant, refreshToken: string): Promise
     accountId: g.accountId,
     clientId: g.clientId,
     scope: g.scope,
-    resource: g.resource,
+    audience: resourcesOf(g.scope, p.resources()),
   });
   return {
     access_token: access,
@@ -267,8 +275,9 @@ export async function exchangeCode(
     throw new OAuthProblem('invalid_grant', 'redirect_uri does not match the authorization request');
   if (!(await p.verifyPkce(r.code_verifier, stored.codeChallenge)))
     throw new OAuthProblem('invalid_grant', 'The code_verifier does not match the code_challenge');
-  if (r.resource !== undefined && r.resource !== stored.resource)
-    throw new OAuthProblem('invalid_target', `The code is for ${stored.resource} only`);
+  const audience = resourcesOf(stored.scope, p.resources());
+  if (r.resource !== undefined && !audience.includes(r.resource))
+    throw new OAuthProblem('invalid_target', `The code is for ${audience.join(' and ')} only`);
   const grant: Grant = {
     id: newId('oag'),
     clientId: stored.clientId,
@@ -301,8 +310,9 @@ export async function refreshTokens(
   };
   const live = await p.store.findLiveRefresh(oldHash, r.client_id);
   if (!live) throw await replayed();
-  if (r.resource !== undefined && r.resource !== live.resource)
-    throw new OAuthProblem('invalid_target', `The grant is for ${live.resource} only`);
+  const audience = resourcesOf(live.scope, p.resources());
+  if (r.resource !== undefined && !audience.includes(r.resource))
+    throw new OAuthProblem('invalid_target', `The grant is for ${audience.join(' and ')} only`);
   const next = newRefreshToken();
   const grant = await p.store.rotateRefresh(oldHash, sha256(next), r.client_id, REFRESH_TTL_S);
   if (!grant) throw await replayed();

@@ -1,6 +1,6 @@
 // OAuth Client ID Metadata Documents (draft-ietf-oauth-client-id-metadata-document): a client names itself by an
 // https URL, and the document at that URL is its registration. What such a URL and document must look like.
-import { MCP_SCOPE } from './scope.ts';
+import { registeredScope } from './scope.ts';
 import { UnredirectableProblem } from './oauth-error.ts';
 import type { OAuthClient } from './ports.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
@@ -61,6 +61,8 @@ export function clientFromDocument(url: string, doc: unknown): OAuthClient {
   } catch (err) {
     throw refuse(`its redirect_uris are not allowed (${(err as Error).message})`);
   }
+  const scope = registeredScope(d.scope);
+  if (!scope) throw refuse('its scope may name "mcp" and "api" only');
   const host = new URL(url).host;
   const given = shownClientName(d.client_name);
   return {
@@ -74,7 +76,7 @@ export function clientFromDocument(url: string, doc: unknown): OAuthClient {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-      scope: MCP_SCOPE,
+      scope,
       client_id_metadata_document: true,
     },
   };

@@ -88,12 +88,12 @@ interface AccessTokenClaims {
   accountId: string;
   clientId: string;
   scope: string;
-  resource: string;
 }
 
 export interface AccessTokens {
   readonly ttlSeconds: number;
-  issue(c: AccessTokenClaims): Promise<string>;
+  /** A token for every resource of `audience` (RFC 8707: one per scope the grant carries). */
+  issue(c: AccessTokenClaims & { audience: string[] }): Promise<string>;
   /** The claims of a token we signed for `resource`, unexpired; null for anything else. */
   verify(token: string, resource: string): Promise<AccessTokenClaims | null>;
   /** The grant a token we signed names, expired or not (for revocation). */

@@ -20,7 +20,7 @@ export function createAccessTokens(opts: {
         .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
         .setIssuer(issuer())
         .setSubject(c.accountId)
-        .setAudience(c.resource)
+        .setAudience(c.audience)
         .setIssuedAt()
         .setExpirationTime(`${opts.ttlSeconds}s`)
         .sign(key);
@@ -39,7 +39,6 @@ export function createAccessTokens(opts: {
           accountId: payload.sub,
           clientId: String(payload.client_id ?? ''),
           scope: String(payload.scope ?? ''),
-          resource,
         };
       } catch {
         return null;

@@ -875,7 +875,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1142,7 +1144,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1334,7 +1338,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1567,7 +1573,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -1777,6 +1785,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
             414: {
                 headers: {
@@ -1892,6 +1913,19 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2155,6 +2189,19 @@ export interface operations {
             };
             /** @description `INSUFFICIENT_CREDITS`: Not enough credits for the operation; nothing was done or charged. */
             402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -2536,7 +2583,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -2778,6 +2827,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
             414: {
                 headers: {
@@ -2914,6 +2976,19 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3264,6 +3339,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `JOB_NOT_FOUND`: No job with that id belongs to this account. */
             404: {
                 headers: {
@@ -3408,6 +3496,19 @@ export interface operations {
             };
             /** @description `INSUFFICIENT_CREDITS`: Not enough credits for the operation; nothing was done or charged. */
             402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -3598,6 +3699,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `NOT_FOUND`: No such route. */
             404: {
                 headers: {
@@ -3747,6 +3861,19 @@ export interface operations {
             };
             /** @description `INSUFFICIENT_CREDITS`: Not enough credits for the operation; nothing was done or charged. */
             402: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
@@ -4097,6 +4224,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `NOT_FOUND`: No such route. */
             404: {
                 headers: {
@@ -4411,6 +4551,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `JOB_NOT_FOUND`: No job with that id belongs to this account. */
             404: {
                 headers: {
@@ -4669,6 +4822,19 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,7 +5629,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
@@ -5698,7 +5866,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
+             * @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC).
+             *
+             *     `VIDEO_AGE_RESTRICTED`: YouTube requires a signed-in adult for this video.
              *
              *     `VIDEO_MEMBERS_ONLY`: Only the channel’s members can watch this video.
              *
