@@ -5000,6 +5000,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `URI_TOO_LONG`: The request URL is longer than 16 KiB. */
             414: {
                 headers: {
@@ -5195,6 +5208,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `PAYLOAD_TOO_LARGE`: The request body is larger than the server accepts. */
             413: {
                 headers: {
@@ -5376,6 +5402,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description `NOT_FOUND`: No such route. */
             404: {
                 headers: {
@@ -5489,6 +5528,19 @@ export interface operations {
                 headers: {
                     "x-request-id": components["headers"]["x-request-id"];
                     "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `FORBIDDEN`: The request was refused: a failed CSRF check, or an OAuth access token without the scope the surface needs ("api" for REST and tRPC). */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "x-request-id": components["headers"]["x-request-id"];
                     [name: string]: unknown;
                 };
                 content: {
