@@ -155,7 +155,7 @@ function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeCon
   // Stored reads answered before tRPC (src/bridges/stored-pages.ts); `storedPages: false` leaves every call to the
   // procedures (the equivalence test compares both).
   const pages = storedPages ? createStoredPages(appRouter) : undefined;
-  const handleMcp = createMcpEndpoint(renderedBytes, pages);
+  const handleMcp = createMcpEndpoint(deps.log, renderedBytes, pages);
   streamClosers.set(app, handleMcp.close);
   mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'), stored, pages);
 
