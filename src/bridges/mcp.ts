@@ -16,6 +16,7 @@ import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { admitMcpRequest, type Admitted } from './mcp-admission.ts';
 import { idOf, withServedVersions, type McpMessage } from './mcp-edges.ts';
 import { registerPrompts } from './mcp-prompts.ts';
+import { redactInternalErrors } from './mcp-internal-errors.ts';
 import {
   createLibraryNotes,
   libraryEntries,
@@ -108,6 +109,7 @@ function buildServer(passed: Passed, texts: StoredToolTexts, parts: StoredParts,
     capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
     supportedProtocolVersions: [...MCP_REVISIONS],
   });
+  redactInternalErrors(server, ctx);
   // The SDK's server/discover lists only its modern revisions; /mcp names every revision it serves, everywhere.
   const discover = server.server as unknown as { _ondiscover(): { supportedVersions: string[] } };
   const ondiscover = discover._ondiscover.bind(discover);
