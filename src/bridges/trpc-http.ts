@@ -64,8 +64,7 @@ export async function handleTrpc(
     if (fast instanceof Response) return fast;
     req = fast;
   }
-  // The edge has read the body (src/bridges/unicode-edge.ts): tRPC reads a copy carrying it.
-  if (req === request) req = readableRequest(request);
+  if (req === request) req = readableRequest(request); // the edge has read the body: tRPC reads a copy
   if (allowed === 'GET' && !url.searchParams.has('input') && !url.searchParams.has('batch')) {
     url.searchParams.set('input', '{}');
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
