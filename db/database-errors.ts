@@ -18,8 +18,14 @@ export function isDatabaseDown(err: unknown): boolean {
   );
 }
 
-/** Text PostgreSQL cannot store (a NUL character, bytes that are not UTF-8): the caller's input, not our fault. */
+/** A jsonb value's refusal of a lone surrogate escape ("Unicode low surrogate must follow a high surrogate."). */
+const SURROGATE = /surrogate/i;
+
+/**
+ * Text PostgreSQL cannot store (a NUL character, bytes that are not UTF-8, a lone surrogate in jsonb): the caller's
+ * input, not our fault. The edge refuses such text first (src/bridges/unicode-edge.ts); this is the fallback.
+ */
 export function isUnstorableText(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code;
-  return code === '22021' || code === '22P05';
+  const e = err as { code?: string; detail?: string } | undefined;
+  return e?.code === '22021' || e?.code === '22P05' || (e?.code === '22P02' && SURROGATE.test(e.detail ?? ''));
 }

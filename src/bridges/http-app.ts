@@ -1,4 +1,6 @@
-import { Hono } from 'hono';
+import { Hono, type Context as HonoContext } from 'hono';
+import { INVALID_PARAMS } from '@modelcontextprotocol/server';
+import { unicodeEdge } from './unicode-edge.ts';
 import { bodyLimitByHeaders } from './body-limit.ts';
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
@@ -47,6 +49,12 @@ function renderForPath(path: string, f: Failure, a: AnswerContext, extra: Record
 }
 
 type Env = HttpEnv;
+
+/** A refusal of the edge's checks; on MCP it is the request's params that are refused (-32602). */
+const renderRefusal = (c: HonoContext<Env>, f: Failure) =>
+  c.req.path === MCP_PATH
+    ? mcpErrorResponse(f, answerOf(c), null, {}, INVALID_PARAMS)
+    : renderForPath(c.req.path, f, answerOf(c));
 
 /** What an app must end before its server can close: the MCP endpoint's open `subscriptions/listen` streams. */
 const streamClosers = new WeakMap<Hono<Env>, () => Promise<void>>();
@@ -160,7 +168,7 @@ function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeCon
   // Stored reads answered before tRPC (src/bridges/stored-pages.ts); `storedPages: false` leaves every call to the
   // procedures (the equivalence test compares both).
   const pages = storedPages ? createStoredPages(appRouter) : undefined;
-  const handleMcp = createMcpEndpoint(renderedBytes, pages);
+  const handleMcp = createMcpEndpoint(deps.log, renderedBytes, pages);
   streamClosers.set(app, handleMcp.close);
   mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'), stored, pages);
 
@@ -204,6 +212,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, opti
   });
   useRequestLog(app, deps);
   useSizeLimits(app, deps);
+  app.use(unicodeEdge(renderRefusal));
   mountOpsRoutes(app, deps, 'main');
   useApiCors(app, deps);
   mountDocuments(app, deps);

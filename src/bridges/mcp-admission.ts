@@ -7,6 +7,7 @@ import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { idOf, inventedCursor, malformedParams, unsupportedVersion, type McpMessage } from './mcp-edges.ts';
 import { originAllowed } from './mcp-origin.ts';
 import { MAX_BATCH_CALLS } from './batch-size.ts';
+import { requestText } from './unicode-edge.ts';
 
 /** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_REVISION = '2025-03-26';
@@ -51,7 +52,7 @@ function refusedUnread(request: Request, ctx: Context, answer: AnswerContext): R
 
 /** The body as text and parsed; undefined when it is not JSON (the SDK answers -32700). */
 async function readBody(request: Request): Promise<{ text: string; parsed: unknown }> {
-  const text = await request.text();
+  const text = await requestText(request);
   try {
     return { text, parsed: JSON.parse(text) };
   } catch {

@@ -3,6 +3,7 @@
 // transcript to a conversation without pasting it. A read calls the operation the matching tool calls, with the
 // caller's context: the same ownership checks (a `media-...` id is its account's alone), the same price (free when
 // stored), the same errors. resources/list pages what the account itself obtained, newest first.
+import { hasLoneSurrogate } from './unicode-text.ts';
 import {
   ProtocolError,
   ResourceNotFoundError,
@@ -157,12 +158,23 @@ function encodeCursor(p: LibraryPosition): string {
 
 /** PostgreSQL's text form of a timestamptz that is a real instant (a month 13 or a 31 February would fail the query). */
 function isTimestamp(s: string): boolean {
-  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?[+-](\d\d)(?::\d\d)?$/.exec(s);
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d{1,6})?[+-](\d\d)(?::(\d\d))?$/.exec(s);
   if (!m) return false;
-  const [y, mo, d, h, mi, sec, oh] = m.slice(1).map(Number) as [number, number, number, number, number, number, number];
+  const [y, mo, d, h, mi, sec, oh, om = 0] = m.slice(1).map((x) => (x === undefined ? undefined : Number(x))) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number | undefined,
+  ];
   const day = new Date(0);
   day.setUTCFullYear(y, mo - 1, d);
-  return y >= 1 && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && oh < 16;
+  // PostgreSQL takes offsets up to 15:59 (a +15:99 or +16 fails the query with its own message).
+  const offsetOk = oh < 16 && om < 60;
+  return y >= 1 && day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && sec < 60 && offsetOk;
 }
 
 /** A cursor we gave, or -32602: it names a position in the account's own list, nothing else. */
@@ -179,7 +191,9 @@ function decodeCursor(cursor: string): LibraryPosition {
   if (!Array.isArray(v) || v.length !== 2) throw invalid();
   const [seenAt, uri] = v;
   if (typeof seenAt !== 'string' || !isTimestamp(seenAt)) throw invalid();
+  // A NUL or a lone surrogate is text PostgreSQL cannot compare: no URI we list holds one.
   if (typeof uri !== 'string' || !uri.startsWith('subtext://') || uri.length > 1024) throw invalid();
+  if (uri.includes('\u0000') || hasLoneSurrogate(uri)) throw invalid();
   return { seenAt, uri };
 }
 

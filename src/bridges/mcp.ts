@@ -16,6 +16,7 @@ import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { admitMcpRequest, type Admitted } from './mcp-admission.ts';
 import { idOf, withServedVersions, type McpMessage } from './mcp-edges.ts';
 import { registerPrompts } from './mcp-prompts.ts';
+import { redactInternalErrors } from './mcp-internal-errors.ts';
 import {
   createLibraryNotes,
   libraryEntries,
@@ -35,6 +36,7 @@ import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EX
 import { MCP_SCOPE } from '../domain/oauth/authorization.ts';
 import { callByPath } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
+import type { Logger } from '../infra/log/logger.ts';
 
 export const MCP_PATH = '/mcp';
 const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
@@ -107,6 +109,7 @@ function buildServer(passed: Passed, texts: StoredToolTexts, parts: StoredParts,
     capabilities: { tools: {}, resources: {}, prompts: {}, extensions: { [TASKS_EXTENSION]: {} } },
     supportedProtocolVersions: [...MCP_REVISIONS],
   });
+  redactInternalErrors(server, ctx);
   // The SDK's server/discover lists only its modern revisions; /mcp names every revision it serves, everywhere.
   const discover = server.server as unknown as { _ondiscover(): { supportedVersions: string[] } };
   const ondiscover = discover._ondiscover.bind(discover);
@@ -317,17 +320,33 @@ async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<R
   return response;
 }
 
+/**
+ * Builds with the SDK's console warnings sent to our log: it warns, once per handler, that `responseMode: 'json'`
+ * drops notifications sent before a result, which is why we chose it (every answer is one JSON document; listen
+ * streams stay SSE). A plain line among the JSON log lines would break a collector reading them.
+ */
+function withWarningsLogged<T>(log: Logger, build: () => T): T {
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => log.debug({ source: 'mcp-sdk' }, args.map(String).join(' '));
+  try {
+    return build();
+  } finally {
+    console.warn = warn;
+  }
+}
+
 /** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
-export function createMcpEndpoint(textBytes: number, pages?: StoredPages) {
+export function createMcpEndpoint(log: Logger, textBytes: number, pages?: StoredPages) {
   const texts = createStoredToolTexts(textBytes);
   const parts: StoredParts = new WeakMap();
   const notes = createLibraryNotes();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
-  const modern = createMcpHandler(
-    ({ authInfo }) => {
-      return buildServer(passedBy(authInfo), texts, parts, notes);
-    },
-    { legacy: 'reject', responseMode: 'json', keepAliveMs: 0 },
+  const modern = withWarningsLogged(log, () =>
+    createMcpHandler(({ authInfo }) => buildServer(passedBy(authInfo), texts, parts, notes), {
+      legacy: 'reject',
+      responseMode: 'json',
+      keepAliveMs: 0,
+    }),
   );
   const endpoint: Endpoint = { texts, parts, notes, modern, closing: false, pages };
   async function handleMcp(request: Request, ctx: Context): Promise<Response> {

@@ -9,6 +9,7 @@ import type { StoredPart } from '../domain/stored-json.ts';
 import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 import { nodeRequest, restSuccess, runNodeHandler, type JsonBody, type RestRecords } from './rest-node-adapter.ts';
 import type { StoredPages } from './stored-pages.ts';
+import { requestText } from './unicode-edge.ts';
 
 export const REST_PREFIX = '/api/v1';
 
@@ -89,7 +90,7 @@ function withJsonType(headers: Headers): Headers {
 
 async function readJson(request: Request): Promise<JsonBody> {
   if (request.method === 'GET' || request.method === 'HEAD') return { ok: true, value: undefined };
-  const text = await request.text();
+  const text = await requestText(request);
   if (!text) return { ok: true, value: {}, empty: true };
   try {
     return { ok: true, value: JSON.parse(text) };

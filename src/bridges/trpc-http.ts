@@ -9,6 +9,7 @@ import type { StoredPart } from '../domain/stored-json.ts';
 import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
 import type { StoredPages } from './stored-pages.ts';
 import { MAX_BATCH_CALLS } from './batch-size.ts';
+import { readableRequest, requestText } from './unicode-edge.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -63,6 +64,7 @@ export async function handleTrpc(
     if (fast instanceof Response) return fast;
     req = fast;
   }
+  if (req === request) req = readableRequest(request); // the edge has read the body: tRPC reads a copy
   if (allowed === 'GET' && !url.searchParams.has('input') && !url.searchParams.has('batch')) {
     url.searchParams.set('input', '{}');
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
@@ -103,7 +105,7 @@ async function storedPageCall(
   pages: StoredPages,
   path: string,
 ): Promise<Response | Request> {
-  const text = await request.text();
+  const text = await requestText(request);
   const answer = await pages.call(ctx, path, parseJson(text));
   if (!answer)
     return new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });

@@ -345,7 +345,8 @@ describe('fuzzing every input of every route and tool', { timeout: 120_000 }, ()
               ? JSON.parse(result.content[0].text).error.code
               : result
                 ? 'ok'
-                : `rpc ${mcp.json?.error?.code}`;
+                : // A request the edge refuses (text that is not valid Unicode) is a JSON-RPC error naming the code.
+                  (mcp.json?.error?.data?.code ?? `rpc ${mcp.json?.error?.code}`);
             if (!(restCode === trpcCode && trpcCode === mcpCode))
               mismatches.push(`${p.path} ${json.slice(0, 200)}: REST ${restCode}, tRPC ${trpcCode}, MCP ${mcpCode}`);
             return fine;

@@ -23,14 +23,15 @@ export function mcpErrorResponse(
   a: AnswerContext,
   id: JsonRpcId = null,
   extra: Record<string, string> = {},
+  code = jsonRpcCode(f),
 ): Response {
   const data: Record<string, unknown> = { code: f.code, httpStatus: f.status, requestId: a.requestId };
   if (f.retryAfter !== undefined && (f.status === 429 || f.status === 503)) data.retryAfter = f.retryAfter;
   const headers = failureHeaders(f, a);
   headers.set('content-type', 'application/json');
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
-  return new Response(
-    JSON.stringify({ jsonrpc: '2.0', error: { code: jsonRpcCode(f), message: f.message, data }, id }),
-    { status: f.status, headers },
-  );
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message: f.message, data }, id }), {
+    status: f.status,
+    headers,
+  });
 }

@@ -3,8 +3,7 @@
 // strings well-formed Unicode (a lone surrogate cannot be stored either). A refusal is an OAuthProblem naming the
 // parameter, so each endpoint answers it in OAuth's shape.
 import { OAuthProblem } from '../../domain/oauth/oauth-error.ts';
-
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+import { decodeUtf8, escapesLoneSurrogate } from '../unicode-text.ts';
 
 /** A refused parameter: `param` is its name when that could be read. */
 export class InputProblem extends OAuthProblem {
@@ -41,12 +40,8 @@ function decodeComponent(raw: string, param?: string): string {
     out[n++] = hi * 16 + lo;
     i += 2;
   }
-  let text: string;
-  try {
-    text = utf8.decode(out.subarray(0, n));
-  } catch {
-    throw new InputProblem(`${param ?? 'A parameter name'} is not valid UTF-8`, param);
-  }
+  const text = decodeUtf8(out.subarray(0, n));
+  if (text === undefined) throw new InputProblem(`${param ?? 'A parameter name'} is not valid UTF-8`, param);
   if (text.includes('\u0000')) throw new InputProblem(`${param ?? 'A parameter name'} contains a NUL character`, param);
   return text;
 }
@@ -95,11 +90,9 @@ export const rawQuery = (url: string) => {
 };
 
 function bodyText(bytes: ArrayBuffer): string {
-  try {
-    return utf8.decode(bytes);
-  } catch {
-    throw new InputProblem('The request body is not valid UTF-8');
-  }
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw new InputProblem('The request body is not valid UTF-8');
+  return text;
 }
 
 /**
@@ -120,17 +113,6 @@ export async function readForm(req: Request): Promise<Record<string, string>> {
   return params;
 }
 
-/** In unicode mode a paired surrogate is one code point: only a lone one matches. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** Whether any string (key or value, at any depth) is not well-formed Unicode: holds a lone surrogate. */
-function illFormed(v: unknown, depth = 0): boolean {
-  if (typeof v === 'string') return LONE_SURROGATE.test(v);
-  if (depth > 20 || v === null || typeof v !== 'object') return false;
-  if (Array.isArray(v)) return v.some((x) => illFormed(x, depth + 1));
-  return Object.entries(v).some(([k, x]) => LONE_SURROGATE.test(k) || illFormed(x, depth + 1));
-}
-
 /** A JSON body: null when it is not JSON at all (the caller says what it expected). */
 export async function readJson(req: Request): Promise<unknown> {
   const text = bodyText(await req.arrayBuffer());
@@ -140,6 +122,7 @@ export async function readJson(req: Request): Promise<unknown> {
   } catch {
     return null;
   }
-  if (illFormed(body)) throw new InputProblem('The request body has text that is not valid Unicode (a lone surrogate)');
+  if (escapesLoneSurrogate(text))
+    throw new InputProblem('The request body has text that is not valid Unicode (a lone surrogate)');
   return body;
 }
