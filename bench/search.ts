@@ -54,6 +54,41 @@ const WORD_SQL = (n: string) =>
 const CONFIG_SQL = `(case split_part(lang, '-', 1) when 'en' then 'english' when 'de' then 'german' when 'fr' then 'french'
   when 'es' then 'spanish' when 'pt' then 'portuguese' else 'simple' end)::regconfig`;
 
+/** Runs of words drawn once per generation: an article's texts are several of them, picked at random. */
+const POOL = 250_000;
+/** Word n of the vocabulary drawn with probability skewed to low n (Zipf-like). */
+const SKEWED = (vocabSize: string) => `floor(${vocabSize} * power(random(), 3))::int`;
+
+/** `picks` (an int[] column) as its runs of 10 words joined in order. */
+const runsOf = (picks: string) =>
+  `(select string_agg(s, ' ' order by o) from unnest(${picks}) with ordinality p(r, o) join bench_runs using (r))`;
+
+/**
+ * The pools an article is made of: the vocabulary as a table, 250,000 runs of 10 skewed words and as many 6-word
+ * titles. Spelling every word of every article in SQL (169 per article) made a million articles take hours; picking
+ * 17 runs of a pool costs 17 index lookups, and the 250,000^12 orders of runs keep every text different.
+ */
+async function makePools(sql: Sql, vocabSize: number): Promise<void> {
+  await sql`drop table if exists bench_words, bench_runs, bench_titles`;
+  await sql`select setseed(0.5)`;
+  await sql.unsafe(
+    `create unlogged table bench_words as select n, ${WORD_SQL('n')} as w from generate_series(0, ${vocabSize - 1}) n`,
+  );
+  await sql`alter table bench_words add primary key (n)`;
+  for (const [table, words] of [
+    ['bench_runs', 10],
+    ['bench_titles', 6],
+  ] as const) {
+    await sql.unsafe(
+      `create unlogged table ${table} as select r, (select string_agg(w, ' ') from (
+         select ${SKEWED(String(vocabSize))} as n from generate_series(1, ${words}) where r >= 0) x join bench_words using (n)) as s
+       from generate_series(0, ${POOL - 1}) r`,
+    );
+    await sql.unsafe(`alter table ${table} add primary key (r)`);
+  }
+  await sql`analyze bench_words, bench_runs, bench_titles`;
+}
+
 /** Articles first..last, generated in SQL: word i of the vocabulary is drawn with probability skewed to low i (Zipf-like). */
 export async function generate(sql: Sql, vocab: string[], first: number, last: number): Promise<void> {
   // A bulk load is much faster without the secondary indexes: drop them and build them again after (as a restore does).
@@ -62,9 +97,10 @@ export async function generate(sql: Sql, vocab: string[], first: number, last: n
     join pg_class c on c.relname = i.indexname join pg_index x on x.indexrelid = c.oid
     where i.tablename in ('articles', 'article_search') and not x.indisunique`;
   for (const i of indexes) await sql.unsafe(`drop index ${i.name}`);
+  await makePools(sql, vocab.length);
   const chunks: [number, number][] = [];
   for (let from = first; from <= last; from += CHUNK) chunks.push([from, Math.min(last, from + CHUNK - 1)]);
-  // Chunks and index builds run on WORKERS connections at once: a million articles is hours on one core.
+  // Chunks and index builds run on WORKERS connections at once.
   await inParallel(chunks, async ([from, to]) => {
     await sql.begin(async (tx) => {
       // One seed per chunk (a fixed seed would make every chunk the same texts with other ids).
@@ -80,16 +116,23 @@ export async function generate(sql: Sql, vocab: string[], first: number, last: n
            select 'art_bench' || lpad(g::text, 8, '0') as id, 'v' || lpad(to_hex(g), 10, '0') as video,
                   ($1::text[])[1 + g % 8] as lang, ($2::text[])[1 + floor(random() * $3)::int] as category,
                   '2025-01-01'::timestamptz + g * interval '1 minute' as created,
-                  (select string_agg(${WORD_SQL('floor($4 * power(random(), 3))::int')}, ' ') from generate_series(1, 6) where g > 0) as title,
-                  (select string_agg(${WORD_SQL('floor($4 * power(random(), 3))::int')}, ' ') from generate_series(1, 40) where g > 0) as summary,
-                  (select array_agg(${WORD_SQL('floor($4 * power(random(), 3))::int')}) from generate_series(1, 3) where g > 0) as tags,
-                  (select string_agg(${WORD_SQL('floor($4 * power(random(), 3))::int')}, ' ') from generate_series(1, 120) where g > 0) as text
-           from generate_series(${from}, ${to}) g
+                  (select s from bench_titles where r = t) as title,
+                  ${runsOf('summary')} as summary,
+                  (select array_agg(w) from unnest(tag) n join bench_words using (n)) as tags,
+                  ${runsOf('text')} as text
+           from (
+             select g, floor(random() * ${POOL})::int as t,
+                    array(select floor(random() * ${POOL})::int from generate_series(1, 4) where g > 0) as summary,
+                    array(select floor(random() * ${POOL})::int from generate_series(1, 12) where g > 0) as text,
+                    array(select ${SKEWED('$4')} from generate_series(1, 3) where g > 0) as tag
+             from generate_series(${from}, ${to}) g
+           ) picks
          ) s`,
         [LANGS, [...ARTICLE_CATEGORIES], ARTICLE_CATEGORIES.length, vocab.length],
       );
     });
   });
+  await sql`drop table bench_words, bench_runs, bench_titles`;
   // The GIN indexes first (the slowest builds), each on its own connection with room to sort in memory.
   const gin = (d: string) => (/using gin/i.test(d) ? 0 : 1);
   await inParallel(

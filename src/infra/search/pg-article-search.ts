@@ -1,12 +1,10 @@
 import type { PendingQuery, Row as PgRow, TransactionSql } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import { searchConfigFor } from '../../domain/articles/search-config.ts';
-import { z } from 'zod';
-import { ServiceError } from '../../domain/errors.ts';
-import type { ArticleHit, ArticleSearch, SearchPosition } from '../../domain/articles/ports.ts';
+import type { ArticleHit, ArticleSearch } from '../../domain/articles/ports.ts';
+import { phraseFilter } from './pg-search-phrase.ts';
+import { COUNT_CAP, type Key, type Position, readPosition, writePosition } from './pg-search-position.ts';
 
-/** Matches are counted up to this many (page * limit never reaches further); past it the total is a lower bound. */
-const COUNT_CAP = 10_000;
 /**
  * Title matches are ranked by cover density on the title among the newest this many; older title matches follow,
  * newest first. A common word has thousands of title matches: ranking them all was most of its cost.
@@ -15,54 +13,9 @@ export const TITLE_RANKED = 500;
 /** When no more than this many matches lack the words in their title, they are ranked on the whole text too. */
 const RANK_REST_UP_TO = 100;
 
-/**
- * The quoted phrases a query requires (not excluded with `-"..."`, not in an `or`), as the adjacent word pairs each
- * article lists (migration 0012), in the query's configuration and unstemmed, as the query itself matches both:
- * an article holding a phrase holds its pairs in one of the two. Empty when that cannot narrow anything.
- *
- * `exact` when the query is nothing but two-word phrases (one pair each, in both configurations): holding the pair is
- * then the phrase match itself, and no article's vector need be read to check positions. `title` is then the title
- * match, from the title's own pairs (migration 0022).
- */
-async function phraseFilter(sql: Sql, tx: TransactionSql, q: string, config: string) {
-  const none = { and: null, exact: false, title: null };
-  if (/(^|\s)or(\s|$)/i.test(q)) return none;
-  const found = [...q.matchAll(/(?:^|\s)"([^"]+)"/g)];
-  if (!found.length) return none;
-  const rows = await tx<{ own: string[]; plain: string[] }[]>`
-    select article_word_pairs(to_tsvector(${config}::regconfig, ph)) as own, article_word_pairs(to_tsvector('simple', ph)) as plain
-    from unnest(${found.map((m) => m[1]!)}::text[]) ph`;
-  const own = [...new Set(rows.flatMap((r) => r.own))];
-  const plain = [...new Set(rows.flatMap((r) => r.plain))];
-  // A phrase of stop words and one word has no pair in the configuration: then nothing narrows.
-  if (!own.length || !plain.length) return none;
-  const onlyPhrases = found.reduce((rest, m) => rest.replace(m[0], ' '), q).trim() === '';
-  const exact = onlyPhrases && rows.every((r) => r.own.length === 1 && r.plain.length === 1);
-  // Spelled as the index is (article_word_pairs of the title vector), so that the planner uses it.
-  const titlePairs = sql`article_word_pairs(s.title_vector)`;
-  return {
-    and: sql`(s.pairs @> ${own}::text[] or s.pairs @> ${plain}::text[])`,
-    exact,
-    title: exact ? sql`(${titlePairs} @> ${own}::text[] or ${titlePairs} @> ${plain}::text[])` : null,
-  };
-}
-
 type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; created_at: Date; snippet: string | null };
 /** A piece of SQL built with `sql` and spliced into another query. */
 type Fragment = PendingQuery<PgRow[]>;
-
-/** An article's place in date order: its creation time (UTC, to the microsecond) and id. */
-type Key = [at: string, id: string];
-
-/**
- * Where a walk through the order stands: a tier, the last article passed in it (`after`, for the tiers in date order)
- * and how many more to skip. A page asked for by number starts with an offset; a cursor starts right after its key.
- */
-interface Position {
-  tier: 'newest' | 'head' | 'older' | 'rest' | 'ranked' | 'dated';
-  after?: Key;
-  skip: number;
-}
 
 /** What every tier of one search reads: the snapshot, the query's fragments and the page asked for. */
 interface Scope {
@@ -446,32 +399,6 @@ async function newestByDate(
   return (await since(null)).found;
 }
 
-const Key = z.tuple([
-  z
-    .string()
-    // Year 1 on: PostgreSQL has no year 0 (the query would fail on it).
-    .regex(/^(?!0000)\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
-    .refine((t) => {
-      const d = new Date(`${t.slice(0, 23)}Z`);
-      return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 19) === t.slice(0, 19);
-    }),
-  z.string().min(1).max(64),
-]);
-/** A position as it travels in a cursor; anything else is a cursor this backend never wrote. */
-const Stored = z.discriminatedUnion('t', [
-  z.object({ t: z.enum(['newest', 'older', 'dated']), k: Key }),
-  z.object({ t: z.enum(['head', 'rest', 'ranked']), o: z.number().int().min(0).max(COUNT_CAP) }),
-]);
-
-function writePosition(p: Position): SearchPosition {
-  return p.after ? { t: p.tier, k: p.after } : { t: p.tier, o: p.skip };
-}
-
-function readPosition(raw: SearchPosition): Position {
-  const p = Stored.safeParse(raw);
-  if (!p.success) throw new ServiceError('INVALID_REQUEST', 'cursor is not a cursor this service issued');
-  return 'k' in p.data ? { tier: p.data.t, after: p.data.k, skip: 0 } : { tier: p.data.t, skip: p.data.o };
-}
 /** The articles behind `ids`, in that order, with a snippet of the summary around the query's words. */
 async function hitsInOrder(sql: Sql, tx: TransactionSql, ids: string[], q: string | null, config: string) {
   if (!ids.length) return [];
