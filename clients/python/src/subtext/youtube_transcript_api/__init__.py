@@ -1,0 +1,53 @@
+"""youtube-transcript-api 1.x's interface, backed by a Subtext service: change the import, pass url and key."""
+
+from ._api import YouTubeTranscriptApi
+from ._errors import (
+    AgeRestricted,
+    CookieError,
+    CookieInvalid,
+    CookiePathInvalid,
+    CouldNotRetrieveTranscript,
+    FailedToCreateConsentCookie,
+    InvalidVideoId,
+    IpBlocked,
+    NoTranscriptFound,
+    NotTranslatable,
+    PoTokenRequired,
+    RequestBlocked,
+    TranscriptsDisabled,
+    TranslationLanguageNotAvailable,
+    VideoUnavailable,
+    VideoUnplayable,
+    YouTubeDataUnparsable,
+    YouTubeRequestFailed,
+    YouTubeTranscriptApiException,
+)
+from ._transcripts import FetchedTranscript, FetchedTranscriptSnippet, Transcript, TranscriptList, TranslationLanguage
+
+__all__ = [
+    "YouTubeTranscriptApi",
+    "TranscriptList",
+    "Transcript",
+    "TranslationLanguage",
+    "FetchedTranscript",
+    "FetchedTranscriptSnippet",
+    "YouTubeTranscriptApiException",
+    "CookieError",
+    "CookiePathInvalid",
+    "CookieInvalid",
+    "TranscriptsDisabled",
+    "NoTranscriptFound",
+    "CouldNotRetrieveTranscript",
+    "VideoUnavailable",
+    "VideoUnplayable",
+    "IpBlocked",
+    "RequestBlocked",
+    "NotTranslatable",
+    "TranslationLanguageNotAvailable",
+    "FailedToCreateConsentCookie",
+    "YouTubeRequestFailed",
+    "InvalidVideoId",
+    "AgeRestricted",
+    "YouTubeDataUnparsable",
+    "PoTokenRequired",
+]
