@@ -3,6 +3,7 @@
 // share one job, and waits a bounded time for its outcome.
 import type { ArticleLength } from './articles/schemas.ts';
 import type { ErrorCode } from './errors.ts';
+import type { PaidQueue } from './credits/credit-ledger.ts';
 
 export type JobOutcome<T = unknown> =
   | { ok: true; value: T }
@@ -97,6 +98,8 @@ export interface WorkQueue {
   llmJobAlive(key: string): Promise<boolean | null>;
   /** The same for a speech-to-text job. */
   speechJobAlive(key: string): Promise<boolean | null>;
+  /** The same for any queue of paid work (the hold sweep asks it). */
+  jobAlive(queue: PaidQueue, key: string): Promise<boolean | null>;
   /** One job per batch item; enqueuing an item again is a no-op. */
   batchItems(batchId: string, positions: number[]): Promise<void>;
   /** One webhook delivery attempt, started no earlier than `at` (now when null). */
