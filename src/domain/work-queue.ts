@@ -30,6 +30,8 @@ export type ExtractJob =
       accountId: string;
       requestId: string;
       price: number;
+      /** The requester's credits held for it, settled when it is stored (absent in jobs queued before holds). */
+      holdId?: number;
     };
 
 /**
@@ -44,6 +46,8 @@ export interface FrameJob {
   accountId: string;
   requestId: string;
   price: number;
+  /** The requester's credits held for it, settled when it is stored (absent in jobs queued before holds). */
+  holdId?: number;
   /** Epoch ms; absent in jobs queued before the field existed (no deadline). */
   deadline?: number;
 }

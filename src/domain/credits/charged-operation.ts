@@ -58,3 +58,19 @@ export async function commitSettled<T>(
     return value;
   });
 }
+
+/**
+ * The commit of a job that names its payer: settles the payer's hold when the job carries one, else (a job queued
+ * before holds existed) charges as before. Either way nothing is stored unless it is paid for.
+ */
+export function commitPaid<T>(
+  transaction: Transaction,
+  payer: ChargeRequest & { holdId?: number },
+  dailyAllowance: number,
+  store: (tx: Stores) => Promise<T>,
+  isNew: (value: T) => boolean,
+): Promise<T> {
+  if (payer.holdId === undefined) return commitCharged(transaction, payer, dailyAllowance, store, isNew);
+  const hold = { id: payer.holdId, accountId: payer.accountId };
+  return commitSettled(transaction, hold, payer.amount, dailyAllowance, store, isNew);
+}

@@ -73,6 +73,8 @@ export interface CreditHolds {
   taskHolds(taskIds: string[]): Promise<Map<string, { id: number; amount: number }>>;
   /** Whether the hold still holds. */
   isHeld(holdId: number): Promise<boolean>;
+  /** Whether the account holds credits for the work under this queue job key. */
+  holdsFor(accountId: string, jobKey: string): Promise<boolean>;
   /** Holds still held after `graceSeconds` (by the database's clock), oldest first. */
   openHolds(graceSeconds: number, limit: number): Promise<OpenHold[]>;
 }

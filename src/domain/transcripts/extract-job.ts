@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commitCharged } from '../credits/charged-operation.ts';
+import { assertAffordable, commitPaid } from '../credits/charged-operation.ts';
+import { assertHeld } from '../credits/holds.ts';
 import { ServiceError } from '../errors.ts';
 import type { SourceTrack, VideoSource } from '../ports.ts';
 import type { Settings } from '../settings.ts';
@@ -74,6 +75,10 @@ export async function runExtractJob(
   if (await deps.transcripts.read(job.videoId, job.lang, origin))
     return { chargedRequestId: await chargedRequestFor(deps, job) };
 
+  // Paid for before YouTube is asked anything: the requester's credits are still held (or, for a job sent without a
+  // hold, its requester can pay now).
+  if (job.holdId !== undefined) await assertHeld(deps, job.holdId);
+  else await assertAffordable(deps, job.accountId, job.price, deps.config.DAILY_FREE_CREDITS);
   const video = await currentVideo(deps, job);
   const { track, fetched } = await fetchTrack(deps, job, video);
   // Word timings (auto-captions with per-word offsets) are stored beside the segments, never inside them. A manual
@@ -89,7 +94,7 @@ export async function runExtractJob(
   // racing a worker that outlived its heartbeat) finds the row and charges nobody. Also when the requester stopped
   // waiting (it asked; its retry reads it free), and not stored when it can no longer pay (402, the job fails): a
   // stored transcript is free to everyone after, so it is paid exactly once.
-  const stored = await commitCharged(
+  const stored = await commitPaid(
     deps.transaction,
     {
       accountId: job.accountId,
@@ -97,6 +102,7 @@ export async function runExtractJob(
       operation: 'subtitles',
       videoId: job.videoId,
       requestId: job.requestId,
+      holdId: job.holdId,
     },
     deps.config.DAILY_FREE_CREDITS,
     (tx) => tx.transcripts.storeIfAbsent(job.videoId, record),

@@ -108,7 +108,7 @@ interface OpenHoldRow {
   task_status: string | null;
 }
 
-function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'openHolds'> {
+function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'holdsFor' | 'openHolds'> {
   return {
     async taskHolds(taskIds) {
       if (taskIds.length === 0) return new Map();
@@ -119,6 +119,12 @@ function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'openHo
 
     async isHeld(holdId) {
       const [row] = await sql`select 1 from credit_holds where id = ${holdId} and status = 'held'`;
+      return !!row;
+    },
+
+    async holdsFor(accountId, jobKey) {
+      const [row] = await sql`
+        select 1 from credit_holds where account_id = ${accountId} and job_key = ${jobKey} and status = 'held' limit 1`;
       return !!row;
     },
 
