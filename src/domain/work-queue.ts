@@ -95,7 +95,8 @@ export interface WorkQueue {
    */
   extract<T>(job: ExtractJob, key: string, waitMs: number, accountId?: string): Promise<JobRun<T>>;
   frame<T>(job: FrameJob, key: string, waitMs: number): Promise<JobRun<T>>;
-  llm<T>(job: LlmJob, key: string, waitMs: number): Promise<JobRun<T>>;
+  /** `accountId`: whose request it is (QUEUE_MAX_WAITING_PER_ACCOUNT: one account's share of the waiting places). */
+  llm<T>(job: LlmJob, key: string, waitMs: number, accountId: string): Promise<JobRun<T>>;
   /** `accountId` is whose requests the job counts against (STT_ACCOUNT_CONCURRENCY: one account's jobs run a few at a time). */
   speech<T>(job: SpeechJob, key: string, waitMs: number, accountId: string): Promise<JobRun<T>>;
   /** Whether an LLM job with this key is still queued or running; null when that cannot be told now. */

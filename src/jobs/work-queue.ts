@@ -14,7 +14,8 @@ export function createWorkQueue(queue: Pick<JobQueue, 'run' | 'liveJobExists' | 
       queue.run(EXTRACT_QUEUE, ExtractPayload.parse(job), key, waitMs, accountOf(job, accountId)),
     frame: (job, key, waitMs) =>
       queue.run(FRAMES_QUEUE, FramePayload.parse(job), key, waitMs, { group: job.accountId }),
-    llm: (job, key, waitMs) => queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs),
+    llm: (job, key, waitMs, accountId) =>
+      queue.run(LLM_QUEUE, LlmPayload.parse(job), key, waitMs, { group: accountId }),
     speech: (job, key, waitMs, accountId) =>
       queue.run(SPEECH_QUEUE, SpeechPayload.parse(job), key, waitMs, { group: accountId }),
     llmJobAlive: (key) => queue.liveJobExists(LLM_QUEUE, key),

@@ -51,7 +51,7 @@ export async function runLlmJob(
 ): Promise<JobRow> {
   return runJob(deps, req, {
     ...opts,
-    enqueue: (taskId) => deps.workQueue.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)),
+    enqueue: (taskId) => deps.workQueue.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs), req.caller.accountId),
   });
 }
 
