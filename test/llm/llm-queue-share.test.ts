@@ -47,7 +47,7 @@ describe('the language-model queue under one account’s burst', () => {
     expect(statuses(burst)).toEqual([202, ...Array(9).fill(402)]);
 
     const rich = await s.newKey({ credits: 100 });
-    const [{ videoId }] = (await videos(1)) as [{ videoId: string }];
+    const videoId = (await videos(1))[0]!.videoId;
     const r = await translate(rich.key, videoId);
     expect(r.json.error?.code ?? null).not.toBe('SERVICE_BUSY');
     expect(r.status).toBe(202);
