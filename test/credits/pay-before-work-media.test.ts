@@ -14,7 +14,10 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 const LONG = 'Fjg5lYqvzUs';
 
 const tally = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((t, x) => ({ ...t, [x]: (t[x] ?? 0) + 1 }), {});
+  statuses.reduce<Record<number, number>>((t, x) => {
+    t[x] = (t[x] ?? 0) + 1;
+    return t;
+  }, {});
 
 describe.skipIf(!sharedAvailable)('frames are paid before ffmpeg runs', { timeout: 120_000 }, () => {
   let yt: Awaited<ReturnType<typeof startMediaYoutube>>;
@@ -25,7 +28,13 @@ describe.skipIf(!sharedAvailable)('frames are paid before ffmpeg runs', { timeou
     s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, FRAME_CONCURRENCY: '2' });
     // Every capture the workers start, counted where ffmpeg is called (the deps object is the workers' own).
     const real: FrameGrabber = s.deps.frames;
-    s.deps.frames = { ...real, capture: (...args) => (captures++, real.capture(...args)) };
+    s.deps.frames = {
+      ...real,
+      capture: (...args) => {
+        captures++;
+        return real.capture(...args);
+      },
+    };
   }, 120_000);
   afterAll(async () => {
     await s?.close();

@@ -36,7 +36,10 @@ const credits = async (key: string) => (await rest(s.url, 'GET', '/credits', { k
 
 /** Each status and how many answered it. */
 const tally = (statuses: number[]) =>
-  statuses.reduce<Record<number, number>>((t, x) => ({ ...t, [x]: (t[x] ?? 0) + 1 }), {});
+  statuses.reduce<Record<number, number>>((t, x) => {
+    t[x] = (t[x] ?? 0) + 1;
+    return t;
+  }, {});
 
 describe('language model work is paid before the model is called', () => {
   it('6 translations at once with 1 credit: 1 answer, 5 × 402, and the model called once', async () => {

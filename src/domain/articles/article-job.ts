@@ -68,7 +68,7 @@ export async function runArticleJob(deps: ArticleJobPorts, job: ArticleJob): Pro
       windowSeconds: WINDOW_SECONDS,
     });
     await progress.flush();
-    const article = await commitResult(deps, job, 'summary', async (tx) => {
+    const article = await commitResult(deps, job, async (tx) => {
       const a = await tx.articles.store(draft);
       return { value: a, ref: { kind: 'summary', articleId: a.id } };
     });

@@ -5,11 +5,9 @@
 // with 402 before it takes a place in any queue.
 import { ServiceError } from '../errors.ts';
 import type { Stores } from '../stores.ts';
-import type { HoldRequest, PaidQueue } from './credit-ledger.ts';
+import type { HoldRequest } from './credit-ledger.ts';
 import { insufficientCredits } from './credits.ts';
 import type { WorkQueue } from '../work-queue.ts';
-
-export type { PaidQueue };
 
 type LedgerPorts = Pick<Stores, 'ledger'>;
 
@@ -79,7 +77,7 @@ export interface HoldSweepPorts extends LedgerPorts {
 }
 
 /** Holds younger than this are never swept: a request reserves before it enqueues. */
-export const HOLD_SWEEP_GRACE_SECONDS = 30;
+const HOLD_SWEEP_GRACE_SECONDS = 30;
 
 /**
  * Releases holds whose work is over without settling them: their task ended, or no job lives under their key (its

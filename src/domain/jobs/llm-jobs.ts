@@ -136,7 +136,6 @@ export interface CommitPorts extends Pick<Stores, 'jobs' | 'ledger'> {
 export async function commitResult<T>(
   deps: CommitPorts,
   job: { key: string; taskId: string; price: number; videoId: string },
-  operation: 'translation' | 'summary' | 'speech',
   store: (tx: Stores) => Promise<{ value: T; ref: JobResultRef; isNew?: boolean }>,
 ): Promise<T> {
   const waiting = await deps.jobs.waiting(job.key);

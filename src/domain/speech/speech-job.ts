@@ -60,7 +60,7 @@ export async function runSpeechJob(
     const segments = StoredSegments.parse(plain);
     const lang = job.lang ?? out.language ?? 'und';
     const price = speechPrice(out.seconds);
-    await commitResult(deps, { ...job, price }, 'speech', async (tx) => {
+    await commitResult(deps, { ...job, price }, async (tx) => {
       const isNew = await tx.transcripts.storeIfAbsent(job.videoId, {
         lang,
         origin: 'speech',

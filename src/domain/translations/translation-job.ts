@@ -59,7 +59,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
       onProgress: (done, total) => progress.report(total ? (0.99 * done) / total : 0),
     });
     await progress.flush();
-    await commitResult(deps, job, 'translation', async (tx) => {
+    await commitResult(deps, job, async (tx) => {
       await tx.translations.store({
         videoId: job.videoId,
         sourceLang: job.sourceLang,
