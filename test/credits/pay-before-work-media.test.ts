@@ -1,5 +1,5 @@
-// Pay before work for the media operations: frames (ffmpeg reading YouTube's stream) and speech-to-text (the audio
-// decoded and sent to the engine). Credits for one piece of work, asked for six at once: one piece is done, the rest
+// Pay before work for the media operations: frames (ffmpeg reading YouTube's stream), speech-to-text (the audio
+// decoded and sent to the engine) and caption extraction (YouTube's caption download). Credits for one piece of work, asked for six at once: one piece is done, the rest
 // are refused 402 before ffmpeg, YouTube's stream or the engine is reached (see pay-before-work.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FrameGrabber } from '../../src/domain/ports.ts';
@@ -10,6 +10,8 @@ import { startMediaYoutube } from '../support/media-youtube.ts';
 import { audioAvailable } from '../support/speech-audio.ts';
 import { resetSpeechStack, SPEECH_VIDEOS, type SpeechStack, startSpeechStack } from '../support/speech-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { isCaptions } from '../support/loopback-youtube.ts';
+import { ID, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
 
 const LONG = 'Fjg5lYqvzUs';
 
@@ -118,3 +120,29 @@ describe.skipIf(!(audioAvailable && sharedAvailable))(
     });
   },
 );
+
+describe.skipIf(!sharedAvailable)('caption extraction is paid before YouTube is asked', { timeout: 120_000 }, () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startRecordedHarness();
+  }, 120_000);
+  afterAll(() => h?.close());
+
+  it('6 videos’ subtitles at once with credits for one: one transcript, 5 × 402, one caption download', async () => {
+    const videos = [ID.captions9, ID.manualAndAsr, ID.manualAndAsrVisionos, ID.tracks19, ID.tracks36, ID.web15];
+    // Metadata stored first (by other accounts, a few lookups each): every request goes straight to its extraction.
+    for (const [i, videoId] of videos.entries()) {
+      const { key } = await h.s.newKey({ credits: 10 });
+      expect((await rest(h.s.url, 'GET', `/videos/${videoId}`, { key })).status, String(i)).toBe(200);
+    }
+    const downloads = () => videos.reduce((n, v) => n + h.yt.count(isCaptions(v)), 0);
+    const before = downloads();
+    const { key } = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
+    const answers = await Promise.all(
+      videos.map((videoId) => rest(h.s.url, 'POST', '/subtitles', { key, body: { videoId, lang: 'en' } })),
+    );
+    expect(tally(answers.map((a) => a.status))).toEqual({ 200: 1, 402: 5 });
+    expect(downloads() - before).toBe(1);
+    expect((await rest(h.s.url, 'GET', '/credits', { key })).json).toMatchObject({ balance: 0, held: 0, available: 0 });
+  });
+});
