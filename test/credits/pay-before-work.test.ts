@@ -102,7 +102,7 @@ describe('language model work is paid before the model is called', () => {
         key,
         body: { videoId, sourceLang: 'en', targetLang: 'it' },
       });
-      await expect.poll(async () => (await holdsOf(accountId)).length).toBe(1);
+      await expect.poll(async () => (await holdsOf(accountId)).length, { timeout: 20_000 }).toBe(1);
       expect(await credits(key)).toMatchObject({ balance: 3, held: 1, available: 2 });
       release();
       expect((await pending).status).toBe(502);
@@ -131,7 +131,9 @@ describe('a killed worker', () => {
       });
       // The worker has taken the job and is calling the model.
       await expect
-        .poll(async () => (await s.deps.sql`select status from tasks where account_id = ${accountId}`)[0]?.status)
+        .poll(async () => (await s.deps.sql`select status from tasks where account_id = ${accountId}`)[0]?.status, {
+          timeout: 20_000,
+        })
         .toBe('running');
       expect(await credits(key)).toMatchObject({ held: 1, available: 1 });
       // What pg-boss does once the last attempt's heartbeat runs out (the worker was killed every time): the job
