@@ -76,6 +76,10 @@ export async function run(): Promise<BenchSection[]> {
       fmt(wall, 0),
       fmt(sum(runs, 'operations') / wall),
       fmt(loadavg()[0]!, 1),
+      runs.at(-1)?.paidWork.modelCalls ?? 0,
+      runs.at(-1)?.paidWork.engineCalls ?? 0,
+      runs.reduce((n, r) => n + r.paidWork.holdsSettled, 0),
+      runs.reduce((n, r) => n + r.paidWork.holdsReleased, 0),
     ]);
   }
   for (const f of found) console.error(`[invariants] violation, ${f}`);
@@ -94,6 +98,10 @@ export async function run(): Promise<BenchSection[]> {
         'wall (s)',
         'operations/s',
         'load at end',
+        'model calls',
+        'engine calls',
+        'holds settled',
+        'holds released',
       ],
       rows,
     ),

@@ -13,6 +13,8 @@ export const accounts = pgTable(
     freeDay: date('free_day', { mode: 'string' }),
     /** First UTC day the daily allowance applies (NEW_ACCOUNT_FREE_DELAY_DAYS after an open sign-up); null: always. */
     freeFrom: date('free_from', { mode: 'string' }),
+    /** Credits reserved by holds (credit_holds) for work under way: not spendable until settled or released. */
+    heldCredits: integer('held_credits').notNull().default(0),
     rateLimitPerMinute: integer('rate_limit_per_minute'),
     passwordHash: text('password_hash'),
     /** Standard Webhooks signing secret (whsec_...), made when first needed. */
@@ -22,6 +24,7 @@ export const accounts = pgTable(
   (t) => [
     check('purchased_non_negative', sql`${t.purchasedBalance} >= 0`),
     check('free_non_negative', sql`${t.freeRemaining} >= 0`),
+    check('held_non_negative', sql`${t.heldCredits} >= 0`),
   ],
 );
 

@@ -1,4 +1,5 @@
-import { bigint, bigserial, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, check, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { accounts } from './accounts.ts';
 
 /** Every change to a balance: charges (negative), refunds and grants (positive). Sums to the balances. */
@@ -34,4 +35,40 @@ export const rateCounters = pgTable(
     count: integer('count').notNull(),
   },
   (t) => [primaryKey({ columns: [t.keyId, t.windowStart] })],
+);
+
+/**
+ * Credits reserved before paid work starts (accounts.held_credits is the sum of the held ones). A hold is settled
+ * (turned into a charge) when the work is stored, or released when it fails, when someone else paid, or, left by a
+ * process that died, by the hold sweep once its job is gone.
+ */
+export const creditHolds = pgTable(
+  'credit_holds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    operation: text('operation').notNull(),
+    videoId: text('video_id'),
+    requestId: text('request_id').notNull(),
+    /** The queue and dedup key of the work it pays for: the sweep releases it once no such job lives. */
+    jobQueue: text('job_queue'),
+    jobKey: text('job_key'),
+    /** The caller's job (tasks.id) for work with one (translations, articles, speech-to-text). */
+    taskId: text('task_id'),
+    status: text('status', { enum: ['held', 'settled', 'released'] })
+      .notNull()
+      .default('held'),
+    /** The charge that settled it. */
+    ledgerId: bigint('ledger_id', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('hold_amount_positive', sql`${t.amount} > 0`),
+    index('credit_holds_task_idx').on(t.taskId),
+    index('credit_holds_open_idx').on(t.createdAt).where(sql`${t.status} = 'held'`),
+  ],
 );

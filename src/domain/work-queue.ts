@@ -3,6 +3,7 @@
 // share one job, and waits a bounded time for its outcome.
 import type { ArticleLength } from './articles/schemas.ts';
 import type { ErrorCode } from './errors.ts';
+import type { PaidQueue } from './credits/credit-ledger.ts';
 
 export type JobOutcome<T = unknown> =
   | { ok: true; value: T }
@@ -29,6 +30,8 @@ export type ExtractJob =
       accountId: string;
       requestId: string;
       price: number;
+      /** The requester's credits held for it, settled when it is stored (absent in jobs queued before holds). */
+      holdId?: number;
     };
 
 /**
@@ -43,6 +46,8 @@ export interface FrameJob {
   accountId: string;
   requestId: string;
   price: number;
+  /** The requester's credits held for it, settled when it is stored (absent in jobs queued before holds). */
+  holdId?: number;
   /** Epoch ms; absent in jobs queued before the field existed (no deadline). */
   deadline?: number;
 }
@@ -90,13 +95,16 @@ export interface WorkQueue {
    */
   extract<T>(job: ExtractJob, key: string, waitMs: number, accountId?: string): Promise<JobRun<T>>;
   frame<T>(job: FrameJob, key: string, waitMs: number): Promise<JobRun<T>>;
-  llm<T>(job: LlmJob, key: string, waitMs: number): Promise<JobRun<T>>;
+  /** `accountId`: whose request it is (QUEUE_MAX_WAITING_PER_ACCOUNT: one account's share of the waiting places). */
+  llm<T>(job: LlmJob, key: string, waitMs: number, accountId: string): Promise<JobRun<T>>;
   /** `accountId` is whose requests the job counts against (STT_ACCOUNT_CONCURRENCY: one account's jobs run a few at a time). */
   speech<T>(job: SpeechJob, key: string, waitMs: number, accountId: string): Promise<JobRun<T>>;
   /** Whether an LLM job with this key is still queued or running; null when that cannot be told now. */
   llmJobAlive(key: string): Promise<boolean | null>;
   /** The same for a speech-to-text job. */
   speechJobAlive(key: string): Promise<boolean | null>;
+  /** The same for any queue of paid work (the hold sweep asks it). */
+  jobAlive(queue: PaidQueue, key: string): Promise<boolean | null>;
   /** One job per batch item; enqueuing an item again is a no-op. */
   batchItems(batchId: string, positions: number[]): Promise<void>;
   /** One webhook delivery attempt, started no earlier than `at` (now when null). */

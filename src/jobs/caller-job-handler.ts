@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts';
 import { isServiceError, type ErrorCode } from '../domain/errors.ts';
 import { armEndedJobWebhooks } from '../domain/webhooks/job-webhooks.ts';
 import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
+import { releaseHolds } from '../domain/credits/holds.ts';
 
 const BRIEFLY_AWAY = {
   code: 'SERVICE_BUSY' as const,
@@ -40,7 +41,9 @@ export function callerJobHandler<J extends { key: string }>(
         : isDatabaseDown(err)
           ? BRIEFLY_AWAY
           : fallback;
-      await deps.jobs.failAll(job.key, error);
+      // Failed work is not paid for: every waiting job's held credits go back.
+      const failed = await deps.jobs.failAll(job.key, error);
+      await releaseHolds(deps, { taskIds: failed });
       await callBack();
       if (!isServiceError(err)) throw err;
       return { failed: error };

@@ -9,6 +9,8 @@ const Payer = {
   accountId: z.string(),
   requestId: z.string(),
   price: z.number().int().min(0),
+  /** The credits held for it (absent in jobs queued before holds existed). */
+  holdId: z.number().int().positive().optional(),
 };
 
 export const ExtractPayload: z.ZodType<ExtractJob> = z.discriminatedUnion('kind', [

@@ -46,6 +46,7 @@ function requestWorkQueues(c: QueueConfig): QueueSpec[] {
   return [
     {
       name: EXTRACT_QUEUE,
+      work: 'Extraction',
       concurrency: c.EXTRACTION_CONCURRENCY,
       expireInSeconds: 120,
       retryLimit: 2,
@@ -53,6 +54,7 @@ function requestWorkQueues(c: QueueConfig): QueueSpec[] {
     },
     {
       name: FRAMES_QUEUE,
+      work: 'Frame capture',
       concurrency: c.FRAME_CONCURRENCY,
       expireInSeconds: 120,
       retryLimit: 1,
@@ -60,6 +62,7 @@ function requestWorkQueues(c: QueueConfig): QueueSpec[] {
     },
     {
       name: LLM_QUEUE,
+      work: 'Language-model work (translations, articles)',
       concurrency: c.LLM_CONCURRENCY,
       expireInSeconds: LLM_EXPIRE_SECONDS,
       retryLimit: LLM_RETRIES,
@@ -68,6 +71,7 @@ function requestWorkQueues(c: QueueConfig): QueueSpec[] {
     // A dead worker is noticed by its heartbeat long before the expiry.
     {
       name: SPEECH_QUEUE,
+      work: 'Speech-to-text',
       concurrency: c.STT_CONCURRENCY,
       // A slow media server must not let one account hold every slot (the decode itself is bounded in time too).
       groupConcurrency: c.STT_ACCOUNT_CONCURRENCY,

@@ -23,6 +23,7 @@ import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
 import { sweepItemsDeps } from './sweep-deps.ts';
 import { sweepStalledItems } from '../domain/batches/sweep-stalled-items.ts';
 import { sweepStalledJobs } from '../domain/jobs/sweep-stalled-jobs.ts';
+import { sweepStaleHolds } from '../domain/credits/holds.ts';
 
 /** How often a worker instance looks for stalled batch items and jobs, and for job callbacks to send. */
 const SWEEP_INTERVAL_MS = 5_000;
@@ -45,7 +46,8 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
     }
   }
   if (opts.work) {
-    // Batch items and jobs whose queue jobs died on every attempt (or were never enqueued) are ended, and jobs that
+    // Batch items and jobs whose queue jobs died on every attempt (or were never enqueued) are ended, holds whose work
+    // is over without settling them are released, and jobs that
     // ended without their worker noticing a callbackUrl (settled by a poll, a worker that died) get it sent. One
     // pass at a time; a failed pass (the database away) is simply the next one's to do.
     let sweeping = false;
@@ -57,6 +59,7 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
       try {
         await sweepStalledItems(sweepItemsDeps(deps)).catch((err) => deps.log.warn({ err }, 'batch item sweep failed'));
         await sweepStalledJobs(deps).catch((err) => deps.log.warn({ err }, 'job sweep failed'));
+        await sweepStaleHolds(deps).catch((err) => deps.log.warn({ err }, 'hold sweep failed'));
         await armEndedJobWebhooks(jobWebhookPorts(deps)).catch(() => {});
       } finally {
         sweeping = false;

@@ -52,6 +52,7 @@ export async function checkInvariants(stack: InvariantStack, accounts: Account[]
     ['reported charges', checkReportedCharges],
     ['final states', checkFinalStates],
     ['isolation', checkIsolation],
+    ['paid work', checkPaidWork],
   ] as const;
   for (const [name, check] of checks) {
     const t0 = Date.now();
@@ -303,4 +304,43 @@ async function isolationOf(stack: InvariantStack, accounts: Account[], log: Log,
         log.violations.push(`account ${reader.index} resent delivery ${d.id} of another account`);
     }
   }
+}
+
+/** Holds of a program still held once its work has ended are given this long (the hold sweep's grace and a pass). */
+const HOLDS_CLOSE_MS = 45_000;
+
+/**
+ * The engine or model was called only for work that was paid or free by rule: every job the model ran for had its
+ * requester's credits held before it was enqueued, every call to the speech engine was for a job whose credits
+ * were held, every hold ended settled (into a charge of its account) or released, and no credit stays held.
+ */
+async function checkPaidWork(stack: InvariantStack, accounts: Account[], log: Log) {
+  const sql = stack.s.deps.sql;
+  const ids = sql(accounts.map((a) => a.accountId));
+  const unpaid = await sql<{ task_id: string; kind: string }[]>`
+    select distinct u.task_id, t.kind from llm_usage u join tasks t on t.id = u.task_id
+    where t.account_id in ${ids} and not exists (select 1 from credit_holds h where h.task_id = u.task_id)`;
+  for (const u of unpaid)
+    log.violations.push(`the model was called for ${u.kind} job ${u.task_id} with no credits held`);
+  const until = Date.now() + HOLDS_CLOSE_MS;
+  let open: { id: string; operation: string }[] = [];
+  for (;;) {
+    open = await sql`select id, operation from credit_holds where account_id in ${ids} and status = 'held'`;
+    if (!open.length || Date.now() > until) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  for (const h of open) log.violations.push(`hold ${h.id} (${h.operation}) still held after its work ended`);
+  const [row] = await sql<{ settled: number; released: number; broken: number; drift: number }[]>`
+    select count(*) filter (where h.status = 'settled')::int as settled,
+           count(*) filter (where h.status = 'released')::int as released,
+           count(*) filter (where h.status = 'settled' and (l.id is null or l.kind <> 'charge' or l.account_id <> h.account_id))::int as broken,
+           (select count(*)::int from accounts a where a.id in ${ids} and a.held_credits <>
+              (select coalesce(sum(amount), 0) from credit_holds x where x.account_id = a.id and x.status = 'held')) as drift
+    from credit_holds h left join credit_ledger l on l.id = h.ledger_id where h.account_id in ${ids}`;
+  if (row!.broken) log.violations.push(`${row!.broken} settled holds without their account's charge`);
+  if (row!.drift) log.violations.push(`${row!.drift} accounts whose held credits are not the sum of their holds`);
+  log.paidWork.holdsSettled += row!.settled;
+  log.paidWork.holdsReleased += row!.released;
+  log.paidWork.modelCalls = stack.model.requests.length;
+  log.paidWork.engineCalls = stack.whisper.requests.length;
 }

@@ -172,6 +172,15 @@ export interface Log {
   blips: number;
   /** Milliseconds spent per kind of operation (where a long run's time goes). */
   spent: Record<string, number>;
+  /** Calls the model and the speech engine received (over the whole service so far), holds closed by this program. */
+  paidWork: PaidWork;
+}
+
+export interface PaidWork {
+  modelCalls: number;
+  engineCalls: number;
+  holdsSettled: number;
+  holdsReleased: number;
 }
 
 /** `asked` is kept across the programs run on one service: what is stored stays stored, and so does who asked. */
@@ -187,6 +196,7 @@ export function newLog(asked: Log['asked'] = new Map()): Log {
     operations: 0,
     blips: 0,
     spent: {},
+    paidWork: { modelCalls: 0, engineCalls: 0, holdsSettled: 0, holdsReleased: 0 },
   };
 }
 

@@ -2,7 +2,7 @@
 // `width` operations in flight, then every invariant. Shared by the CI test and `npm run bench -- invariants`.
 import fc from 'fast-check';
 import { checkInvariants, settle } from './checks.ts';
-import { grantsFor, makeAccounts, newLog, type Op, programArbitrary, runProgram } from './program.ts';
+import { grantsFor, makeAccounts, newLog, type Op, type PaidWork, programArbitrary, runProgram } from './program.ts';
 import type { InvariantStack } from './stack.ts';
 
 export interface SeedRun {
@@ -18,6 +18,8 @@ export interface SeedRun {
   phases: { accounts: number; run: number; settle: number; check: number };
   /** Milliseconds per kind of operation (summed over the lanes) and per check. */
   spent: Record<string, number>;
+  /** Model and engine calls (the service's totals at the end), holds settled and released by the programs. */
+  paidWork: PaidWork;
 }
 
 /** Settle gives up at 90 s and each check's call at 60 s; a phase still running after this is stuck. */
@@ -46,6 +48,7 @@ export async function runSeed(
     ms: 0,
     phases: { accounts: 0, run: 0, settle: 0, check: 0 },
     spent: {},
+    paidWork: { modelCalls: 0, engineCalls: 0, holdsSettled: 0, holdsReleased: 0 },
   };
   // fast-check draws the programs (reproducible from the seed); shrinking a program of live requests is not
   // worth its minutes, so every program runs once and its violations are reported with it.
@@ -73,6 +76,10 @@ export async function runSeed(
     run.operations += log.operations;
     run.blips += log.blips;
     for (const [k, ms] of Object.entries(log.spent)) run.spent[k] = (run.spent[k] ?? 0) + ms;
+    run.paidWork.holdsSettled += log.paidWork.holdsSettled;
+    run.paidWork.holdsReleased += log.paidWork.holdsReleased;
+    run.paidWork.modelCalls = log.paidWork.modelCalls;
+    run.paidWork.engineCalls = log.paidWork.engineCalls;
     if (log.violations.length) run.violations.push({ program, violations: [...new Set(log.violations)] });
   }
   run.kills = stack.kills - killsBefore;

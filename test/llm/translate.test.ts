@@ -9,6 +9,7 @@ import { runTranslationJob } from '../../src/domain/translations/translation-job
 import { heldJobs } from '../support/held-jobs.ts';
 import { isTranslation, modelReply, seedVideo, spreadSegments } from './llm-fixtures.ts';
 import { getCredits } from '../support/stores.ts';
+import { reserveCredits } from '../../src/domain/credits/holds.ts';
 
 let fake: FakeAnthropic;
 let s: TestServer;
@@ -235,6 +236,9 @@ describe('a translation finished twice', () => {
       requestId: `req_tr_${accountId}`,
       jobKey: key,
     });
+    // Its request held the credit before enqueuing, as every request does.
+    const hold = { accountId, amount: 1, operation: 'translation', requestId: task.requestId, taskId: task.id };
+    await reserveCredits(s.deps, { ...hold, videoId, job: { queue: 'llm', key } }, 0);
     const job = {
       kind: 'translation' as const,
       key,

@@ -2,6 +2,7 @@
 // run (its heartbeat missed), or two keys (no language hint, and "en") storing the same (video, en, speech) row.
 // Both runs are driven through the domain function against the real database and the loopback engine, held so
 // that each has read the waiting tasks before either commits.
+import { reserveCredits } from '../../src/domain/credits/holds.ts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { speechPrice } from '../../src/domain/pricing/prices.ts';
 import { speechKey } from '../../src/domain/speech/request-speech.ts';
@@ -37,13 +38,17 @@ beforeEach(async () => {
 const { noCaptions } = SPEECH_VIDEOS;
 
 async function newTask(accountId: string, key: string, lang: string | null) {
-  return s.deps.jobs.create({
+  const task = await s.deps.jobs.create({
     accountId,
     kind: 'transcription',
     input: { videoId: noCaptions, lang },
     requestId: `req_${key}_${accountId}`,
     jobKey: key,
   });
+  // Its request held the estimate before enqueuing, as every request does.
+  const hold = { accountId, amount: 1, operation: 'speech', requestId: task.requestId, taskId: task.id };
+  await reserveCredits(s.deps, { ...hold, videoId: noCaptions, job: { queue: 'speech', key } }, 0);
+  return task;
 }
 
 const charges = (...accountIds: string[]) =>

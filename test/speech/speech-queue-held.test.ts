@@ -79,8 +79,9 @@ describe.skipIf(!audioAvailable)('the speech queue held by one account', { timeo
       });
       statuses.push(r.status);
     }
-    // One credit admitted several jobs: nothing was reserved against the balance.
-    expect(statuses.filter((st) => st === 202).length).toBeGreaterThan(1);
+    // One credit admits one job: its estimate is held, and the rest are refused before they take a place.
+    expect(statuses.filter((st) => st === 202)).toHaveLength(1);
+    expect(statuses.filter((st) => st === 402)).toHaveLength(HELD.length - 1);
 
     const other = await s.newKey({ credits: 10, rateLimit: 100_000 });
     const r = await rest(s.url, 'POST', '/subtitles', {

@@ -1,7 +1,15 @@
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log } from '../ports.ts';
 import type { Stores } from '../stores.ts';
-import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../jobs/llm-jobs.ts';
+import {
+  assertJobPaid,
+  commitResult,
+  meteredLlm,
+  progressReporter,
+  recordUsage,
+  succeedFree,
+  type CommitPorts,
+} from '../jobs/llm-jobs.ts';
 import type { ArticleJob } from '../work-queue.ts';
 import { generateArticle } from './generate-article.ts';
 import type { ArticleSearch } from './ports.ts';
@@ -29,7 +37,7 @@ export async function runArticleJob(deps: ArticleJobPorts, job: ArticleJob): Pro
     llmOnly: true,
   });
   if (existing && existing.sourceLang === job.sourceLang) {
-    await deps.jobs.succeedAll(job.key, { kind: 'summary', articleId: existing.id }, null);
+    await succeedFree(deps, job.key, { kind: 'summary', articleId: existing.id });
     return { stored: false };
   }
   if (!deps.llm) throw new ServiceError('LLM_NOT_CONFIGURED', 'This worker has no language model configured');
@@ -42,6 +50,7 @@ export async function runArticleJob(deps: ArticleJobPorts, job: ArticleJob): Pro
   const video = await deps.videos.read(job.videoId);
   const durationSeconds = video?.info.duration ?? 0;
 
+  await assertJobPaid(deps, job.key);
   const progress = progressReporter(deps, job.key);
   progress.report(0, true);
   const calls = expectedCalls(videoLength(transcript.segments, durationSeconds));
@@ -59,7 +68,7 @@ export async function runArticleJob(deps: ArticleJobPorts, job: ArticleJob): Pro
       windowSeconds: WINDOW_SECONDS,
     });
     await progress.flush();
-    const article = await commitResult(deps, job, 'summary', async (tx) => {
+    const article = await commitResult(deps, job, async (tx) => {
       const a = await tx.articles.store(draft);
       return { value: a, ref: { kind: 'summary', articleId: a.id } };
     });

@@ -111,6 +111,13 @@ async function writeWithLlm(
     key,
     job: (taskId) => ({ kind: 'summary', key, taskId, videoId, price, lang, length, sourceLang: transcript.lang }),
     waitMs: remainingWait(deps, startedAt),
+    charge: {
+      amount: price,
+      operation: 'summary',
+      videoId,
+      queue: 'llm',
+      dailyAllowance: deps.config.DAILY_FREE_CREDITS,
+    },
   });
   if (row.status === 'failed') throw jobError(row);
   const job = presentJob(row);

@@ -1,9 +1,12 @@
-import { ServiceError } from '../errors.ts';
 import type { Stores, Transaction } from '../stores.ts';
 import type { ChargeRequest } from './credit-ledger.ts';
-import { chargeCredits, getCredits } from './credits.ts';
+import { chargeCredits, getCredits, insufficientCredits } from './credits.ts';
+import { settleHold } from './holds.ts';
 
-/** Fails with 402 before any work starts when the balance cannot cover `amount`. */
+/**
+ * Fails with 402 when what the account can spend now (held credits aside) cannot cover `amount`. A check, not a
+ * reservation: work that spends the operator's money reserves with reserveCredits (holds.ts) instead.
+ */
 export async function assertAffordable(
   ports: Pick<Stores, 'ledger'>,
   accountId: string,
@@ -12,13 +15,7 @@ export async function assertAffordable(
 ): Promise<void> {
   if (amount <= 0) return;
   const credits = await getCredits(ports, accountId, dailyAllowance);
-  if (credits.balance < amount) {
-    throw new ServiceError(
-      'INSUFFICIENT_CREDITS',
-      `This operation costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${credits.balance}. ` +
-        `The free allowance resets at ${credits.resetsAt}.`,
-    );
-  }
+  if (credits.available < amount) throw await insufficientCredits(ports, accountId, amount, dailyAllowance);
 }
 
 /**
@@ -40,4 +37,40 @@ export async function commitCharged<T>(
     if (isNew(value)) await chargeCredits(tx, req, dailyAllowance);
     return value;
   });
+}
+
+/**
+ * commitCharged for work paid by a hold (holds.ts): the result stored and the hold settled into a charge of `amount`
+ * in one transaction. When `isNew` says the result was already there, nothing is settled (the hold is the caller's
+ * to release).
+ */
+export async function commitSettled<T>(
+  transaction: Transaction,
+  hold: { id: number; accountId: string },
+  amount: number,
+  dailyAllowance: number,
+  store: (tx: Stores) => Promise<T>,
+  isNew: (value: T) => boolean = () => true,
+): Promise<T> {
+  return transaction(async (tx) => {
+    const value = await store(tx);
+    if (isNew(value)) await settleHold(tx, hold, amount, dailyAllowance);
+    return value;
+  });
+}
+
+/**
+ * The commit of a job that names its payer: settles the payer's hold when the job carries one, else (a job queued
+ * before holds existed) charges as before. Either way nothing is stored unless it is paid for.
+ */
+export function commitPaid<T>(
+  transaction: Transaction,
+  payer: ChargeRequest & { holdId?: number },
+  dailyAllowance: number,
+  store: (tx: Stores) => Promise<T>,
+  isNew: (value: T) => boolean,
+): Promise<T> {
+  if (payer.holdId === undefined) return commitCharged(transaction, payer, dailyAllowance, store, isNew);
+  const hold = { id: payer.holdId, accountId: payer.accountId };
+  return commitSettled(transaction, hold, payer.amount, dailyAllowance, store, isNew);
 }

@@ -36,10 +36,63 @@ export interface HistoryEntry extends LedgerEntry {
   position: LedgerPosition;
 }
 
-export interface CreditLedger {
-  /** Today's free allowance left (the whole allowance on a new UTC day) and the purchased balance; null: no account. */
-  balance(accountId: string, dailyAllowance: number, now: Date): Promise<{ freeNow: number; purchased: number } | null>;
-  /** Takes `amount` (free first), writing a ledger row; null when it cannot be afforded. The ledger row's id. */
+/** What a hold reserves credits for: the charge it becomes, and the job whose end it waits for. */
+export interface HoldRequest extends ChargeRequest {
+  /** The queue and dedup key of the work (the hold sweep asks whether it still lives). */
+  job?: { queue: PaidQueue; key: string };
+  /** The caller's job (tasks.id), where the work has one. */
+  taskId?: string;
+}
+
+/** The queues whose work spends the operator's money. */
+export type PaidQueue = 'extract' | 'frames' | 'llm' | 'speech';
+
+/** A hold still reserving credits. */
+export interface OpenHold {
+  id: number;
+  accountId: string;
+  amount: number;
+  taskId: string | null;
+  job: { queue: PaidQueue; key: string } | null;
+  /** The status of its task (null: no task, or the task is gone). */
+  taskStatus: string | null;
+}
+
+/** Reservations: credits held before paid work starts, settled into a charge or released after. */
+export interface CreditHolds {
+  /** Reserves `amount` of what is spendable and not held, in one statement; null when it cannot be afforded. */
+  hold(req: HoldRequest, dailyAllowance: number, now: Date): Promise<number | null>;
+  /**
+   * Closes a held hold with a charge of `amount` (which may differ from what it held: the rest is released, or the
+   * excess must be spendable). The ledger row's id; null when the hold is not held any more or the excess is not there.
+   */
+  settleHold(holdId: number, amount: number, dailyAllowance: number, now: Date): Promise<number | null>;
+  /** Releases the holds, once each; the credits released. */
+  releaseHolds(which: { holdIds?: number[]; taskIds?: string[] }): Promise<number>;
+  /** Held holds of these tasks, by task id. */
+  taskHolds(taskIds: string[]): Promise<Map<string, { id: number; amount: number }>>;
+  /** Whether the hold still holds. */
+  isHeld(holdId: number): Promise<boolean>;
+  /** Whether the account holds credits for the work under this queue job key. */
+  holdsFor(accountId: string, jobKey: string): Promise<boolean>;
+  /** Holds still held after `graceSeconds` (by the database's clock), oldest first. */
+  openHolds(graceSeconds: number, limit: number): Promise<OpenHold[]>;
+}
+
+export interface CreditLedger extends CreditHolds {
+  /**
+   * Today's free allowance left (the whole allowance on a new UTC day), the purchased balance and what holds reserve
+   * of them; null: no account.
+   */
+  balance(
+    accountId: string,
+    dailyAllowance: number,
+    now: Date,
+  ): Promise<{ freeNow: number; purchased: number; held: number } | null>;
+  /**
+   * Takes `amount` (free first) of what no hold reserves, writing a ledger row; null when it cannot be afforded.
+   * The ledger row's id.
+   */
   charge(req: ChargeRequest, dailyAllowance: number, now: Date): Promise<number | null>;
   /** Reverses a charge, once. */
   refund(chargeId: number, now: Date): Promise<void>;

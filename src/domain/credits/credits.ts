@@ -7,7 +7,12 @@ export const Credits = z.object({
   balance: z
     .number()
     .int()
-    .describe('Credits spendable now: what is left of today’s free allowance plus the purchased balance'),
+    .describe('What is left of today’s free allowance plus the purchased balance, held credits included'),
+  held: z
+    .number()
+    .int()
+    .describe('Credits reserved for work under way: charged when it succeeds, given back when it fails'),
+  available: z.number().int().describe('Credits spendable now: balance minus held'),
   dailyAllowance: z.number().int().describe('Free credits granted every day (UTC)'),
   freeRemaining: z.number().int().describe('What is left of today’s free allowance; spent before purchased credits'),
   purchasedBalance: z.number().int().describe('Purchased or granted credits; they do not expire'),
@@ -29,6 +34,8 @@ export async function getCredits(
   if (!row) throw new ServiceError('INVALID_API_KEY', 'The account behind this key no longer exists');
   return {
     balance: row.freeNow + row.purchased,
+    held: row.held,
+    available: Math.max(0, row.freeNow + row.purchased - row.held),
     dailyAllowance,
     freeRemaining: row.freeNow,
     purchasedBalance: row.purchased,
@@ -50,15 +57,25 @@ export async function chargeCredits(
 ): Promise<number> {
   if (req.amount <= 0) return 0;
   const id = await ledger.charge(req, dailyAllowance, now);
-  if (id === null) {
-    const credits = await getCredits({ ledger }, req.accountId, dailyAllowance, now);
-    throw new ServiceError(
-      'INSUFFICIENT_CREDITS',
-      `This operation costs ${req.amount} credit${req.amount === 1 ? '' : 's'}; the balance is ${credits.balance}. ` +
-        `The free allowance resets at ${credits.resetsAt}.`,
-    );
-  }
+  if (id === null) throw await insufficientCredits({ ledger }, req.accountId, req.amount, dailyAllowance, now);
   return id;
+}
+
+/** The 402 for an operation costing `amount`, naming what the account can spend now. */
+export async function insufficientCredits(
+  ports: Pick<Stores, 'ledger'>,
+  accountId: string,
+  amount: number,
+  dailyAllowance: number,
+  now = new Date(),
+): Promise<ServiceError> {
+  const credits = await getCredits(ports, accountId, dailyAllowance, now);
+  const held = credits.held > 0 ? `, with ${credits.held} more held for work under way` : '';
+  return new ServiceError(
+    'INSUFFICIENT_CREDITS',
+    `This operation costs ${amount} credit${amount === 1 ? '' : 's'}; the balance is ${credits.available}${held}. ` +
+      `The free allowance resets at ${credits.resetsAt}.`,
+  );
 }
 
 /** Reverses a charge exactly once; free credits return only while their day lasts. */

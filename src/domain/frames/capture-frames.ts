@@ -1,4 +1,4 @@
-import { assertAffordable } from '../credits/charged-operation.ts';
+import { releaseHolds, reserveEach } from '../credits/holds.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { mapLimit } from '../map-limit.ts';
@@ -15,6 +15,8 @@ import { FRAME_URL_TTL_S, frameBlobKey, signedFrameUrl } from './frame-url.ts';
 import { FRAME_COMMIT_GRACE_MS } from './frame-job.ts';
 import type { StoredFrame } from './frame-store.ts';
 import { DEFAULT_WIDTH, type CapturedFrames, type CaptureFramesInput, type Frame } from './schemas.ts';
+
+const frameKey = (videoId: string, tMs: number, width: number) => `frame:${videoId}:${tMs}:${width}`;
 
 /** Captures of one request in flight at once; the queue's FRAME_CONCURRENCY caps the whole instance. */
 const PER_REQUEST_PARALLELISM = 4;
@@ -66,7 +68,7 @@ async function captureOne(deps: FramePorts, req: Req, job: FrameJob, deadline: n
       const { value } = await outcomeOf(
         deps.workQueue.frame<{ frame: StoredFrame; chargedRequestId: string | null }>(
           job,
-          `frame:${videoId}:${t}:${width}`,
+          frameKey(videoId, t, width),
           // Past the deadline the job stores and charges nothing; the grace lets a commit made just before it arrive.
           Math.max(0, deadline - Date.now()) + FRAME_COMMIT_GRACE_MS,
         ),
@@ -77,14 +79,9 @@ async function captureOne(deps: FramePorts, req: Req, job: FrameJob, deadline: n
       if (!isServiceError(err)) throw err;
       // We may have waited on another caller's job that failed for want of *their* credits (its message names
       // their balance): run our own, once, as fetchTranscript does.
-      if (err.code === 'INSUFFICIENT_CREDITS' && attempt === 0) {
-        // Our own balance first, as on the first attempt: a caller that cannot pay must not join a paying one's job.
-        const refused = await assertAffordable(deps, req.caller.accountId, FRAME_PRICE, deps.config.DAILY_FREE_CREDITS)
-          .then(() => null)
-          .catch((e: unknown) => e);
-        if (refused === null) continue;
-        if (!isServiceError(refused)) throw refused;
-        return { ok: false as const, error: refused };
+      // Our own credits are still held for it (a caller that cannot pay never got this far).
+      if (err.code === 'INSUFFICIENT_CREDITS' && attempt === 0 && job.holdId !== undefined) {
+        if (await deps.ledger.isHeld(job.holdId)) continue;
       }
       return { ok: false as const, error: err };
     }
@@ -137,11 +134,43 @@ export async function captureFrames(deps: FramePorts, req: Req, input: CaptureFr
 
   const tMs = times.map((t) => Math.round(t * 1000));
   const stored = await deps.frameStore.readMany(videoId, width, tMs);
-  const missing = new Set(tMs.filter((t) => !stored.has(t)));
-  await assertAffordable(deps, req.caller.accountId, missing.size * FRAME_PRICE, deps.config.DAILY_FREE_CREDITS);
-
   // A timestamp asked for more than once is captured and charged once; every copy answers with that frame.
   const unique = [...new Set(tMs)];
+  const missing = unique.filter((t) => !stored.has(t));
+  // Every new frame's credit is held before any is captured: all of them, or 402 and none.
+  const holds = await reserveEach(
+    deps,
+    missing.map((t) => ({
+      accountId: req.caller.accountId,
+      amount: FRAME_PRICE,
+      operation: 'frame',
+      videoId,
+      requestId: req.requestId,
+      job: { queue: 'frames' as const, key: frameKey(videoId, t, width) },
+    })),
+    deps.config.DAILY_FREE_CREDITS,
+  );
+  const holdOf = new Map(missing.map((t, i) => [t, holds[i]!]));
+  try {
+    return await captureAll(deps, req, input, asked, tMs, unique, stored, holdOf);
+  } finally {
+    // What was not settled goes back: frames failed, captured by someone else's job, or found stored meanwhile. Past
+    // the deadline (and its grace) no job stores or charges any more.
+    await releaseHolds(deps, { holdIds: holds });
+  }
+}
+
+async function captureAll(
+  deps: FramePorts,
+  req: Req,
+  input: CaptureFramesInput,
+  asked: { videoId: string; times: number[]; width: number },
+  tMs: number[],
+  unique: number[],
+  stored: Map<number, StoredFrame>,
+  holdOf: Map<number, number>,
+): Promise<CapturedFrames> {
+  const { videoId, width } = asked;
   // When this request stops waiting: a frame finished later is not stored or charged (its answer says failed, free).
   const deadline = Date.now() + deps.config.REQUEST_WAIT_MS;
   const captured = await mapLimit(unique, PER_REQUEST_PARALLELISM, async (t): Promise<Captured> => {
@@ -154,6 +183,7 @@ export async function captureFrames(deps: FramePorts, req: Req, input: CaptureFr
       accountId: req.caller.accountId,
       requestId: req.requestId,
       price: FRAME_PRICE,
+      holdId: holdOf.get(t),
       deadline,
     };
     return captureOne(deps, req, job, deadline);

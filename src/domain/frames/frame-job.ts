@@ -1,4 +1,5 @@
-import { commitCharged } from '../credits/charged-operation.ts';
+import { commitPaid } from '../credits/charged-operation.ts';
+import { assertHeld } from '../credits/holds.ts';
 import { ServiceError } from '../errors.ts';
 import type { BlobStore, FrameGrabber, VideoSource } from '../ports.ts';
 import type { Settings } from '../settings.ts';
@@ -7,7 +8,7 @@ import type { FrameJob } from '../work-queue.ts';
 import type { StoredFrame } from './frame-store.ts';
 import { frameBlobKey } from './frame-url.ts';
 
-export interface FrameJobPorts extends Pick<Stores, 'frameStore'> {
+export interface FrameJobPorts extends Pick<Stores, 'frameStore' | 'ledger'> {
   youtube: VideoSource;
   frames: FrameGrabber;
   blobs: BlobStore;
@@ -23,6 +24,8 @@ export async function runFrameJob(
   const existing = (await deps.frameStore.readMany(job.videoId, job.width, [job.tMs])).get(job.tMs);
   if (existing) return { frame: existing, chargedRequestId: null };
   assertBeforeDeadline(job);
+  // Paid for before ffmpeg or YouTube is asked anything: the requester's credits are still held.
+  if (job.holdId !== undefined) await assertHeld(deps, job.holdId);
 
   const source = await deps.youtube.getFrameSource(job.videoId, job.width);
   const image = await deps.frames.capture(source, job.tMs / 1000, job.width);
@@ -42,9 +45,16 @@ export async function runFrameJob(
   // failed and uncharged (SERVICE_BUSY), so the frame is neither stored nor charged (a stored frame is free to
   // everyone after, so it is paid exactly once or not kept). Not stored either when it can no longer pay (402).
   // Only whoever stores the frame first pays: a duplicate run of the job finds it stored and charges nobody.
-  const stored = await commitCharged(
+  const stored = await commitPaid(
     deps.transaction,
-    { accountId: job.accountId, amount: job.price, operation: 'frame', videoId: job.videoId, requestId: job.requestId },
+    {
+      accountId: job.accountId,
+      amount: job.price,
+      operation: 'frame',
+      videoId: job.videoId,
+      requestId: job.requestId,
+      holdId: job.holdId,
+    },
     deps.config.DAILY_FREE_CREDITS,
     (tx) => {
       assertBeforeDeadline(job); // inside the transaction: the waiter gives the commit FRAME_COMMIT_GRACE_MS more

@@ -66,7 +66,8 @@ export interface JobStore {
     result: JobResultRef,
     charged: { taskId: string; amount: number } | null,
   ): Promise<string[]>;
-  failAll(jobKey: string, error: JobError): Promise<void>;
+  /** Every job waiting on `jobKey` fails with `error`; the ids it moved. */
+  failAll(jobKey: string, error: JobError): Promise<string[]>;
   /**
    * Every job of the account's request (created since `since`) still waiting fails with `error`: the request
    * gave up on it, so the queued work can no longer pick it to pay. Returns how many moved.

@@ -1,7 +1,9 @@
 // Long LLM work (translations, LLM summaries) runs as queue jobs on the LLM queue. A request creates its job row,
 // enqueues (or joins) the queue job by key, waits a bounded time, then answers with whatever the job row says:
 // the result, the failure, or a pollable job (202). The worker stores the result and charges in one transaction.
-import { commitCharged } from '../credits/charged-operation.ts';
+import { commitSettled } from '../credits/charged-operation.ts';
+import { releaseHolds, reserveCredits, unpaid } from '../credits/holds.ts';
+import type { PaidQueue } from '../credits/credit-ledger.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import type { Llm, LlmUsage, Log } from '../ports.ts';
@@ -17,8 +19,17 @@ export interface WorkRequest {
 }
 
 /** What a request for LLM work (or speech-to-text, which runs the same way on its own queue) and its worker need. */
-export interface LlmJobPorts extends Pick<Stores, 'jobs' | 'translations' | 'articles' | 'transcripts'> {
+export interface LlmJobPorts extends Pick<Stores, 'jobs' | 'translations' | 'articles' | 'transcripts' | 'ledger'> {
   workQueue: WorkQueue;
+}
+
+/** What a job's work costs the caller: reserved (a hold on its job) before it is enqueued. */
+export interface JobCharge {
+  amount: number;
+  operation: 'translation' | 'summary' | 'speech';
+  videoId: string;
+  queue: PaidQueue;
+  dailyAllowance: number;
 }
 
 /**
@@ -29,11 +40,18 @@ export interface LlmJobPorts extends Pick<Stores, 'jobs' | 'translations' | 'art
 export async function runLlmJob(
   deps: LlmJobPorts,
   req: WorkRequest,
-  opts: { kind: JobKind; input: Record<string, unknown>; key: string; job: (taskId: string) => LlmJob; waitMs: number },
+  opts: {
+    kind: JobKind;
+    input: Record<string, unknown>;
+    key: string;
+    job: (taskId: string) => LlmJob;
+    waitMs: number;
+    charge: JobCharge;
+  },
 ): Promise<JobRow> {
   return runJob(deps, req, {
     ...opts,
-    enqueue: (taskId) => deps.workQueue.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs)),
+    enqueue: (taskId) => deps.workQueue.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs), req.caller.accountId),
   });
 }
 
@@ -46,6 +64,7 @@ export async function runJob(
     input: Record<string, unknown>;
     key: string;
     enqueue: (taskId: string) => Promise<JobRun<unknown>>;
+    charge: JobCharge;
   },
 ): Promise<JobRow> {
   const job = await deps.jobs.create({
@@ -56,9 +75,13 @@ export async function runJob(
     jobKey: opts.key,
   });
   let outcome;
+  let holdId: number | undefined;
   try {
+    // Paid before it takes a place in the queue: a request that cannot pay never enqueues anything.
+    holdId = await reserveJobCharge(deps, req, job.id, opts.key, opts.charge);
     ({ outcome } = await opts.enqueue(job.id));
   } catch (err) {
+    if (holdId !== undefined) await releaseHolds(deps, { holdIds: [holdId] }).catch(() => {});
     await deps.jobs.delete(job.id).catch(() => {});
     throw err;
   }
@@ -66,6 +89,22 @@ export async function runJob(
   // The queue job ended but our row was not moved: we joined it after its last update. reconcileJob settles it.
   if (outcome && (row.status === 'queued' || row.status === 'running')) return (await reconcileJob(deps, row)) ?? row;
   return row;
+}
+
+function reserveJobCharge(deps: LlmJobPorts, req: WorkRequest, taskId: string, key: string, charge: JobCharge) {
+  return reserveCredits(
+    deps,
+    {
+      accountId: req.caller.accountId,
+      amount: charge.amount,
+      operation: charge.operation,
+      videoId: charge.videoId,
+      requestId: req.requestId,
+      job: { queue: charge.queue, key },
+      taskId,
+    },
+    charge.dailyAllowance,
+  );
 }
 
 /** A failed job as the error it ended with. */
@@ -79,15 +118,15 @@ export const remainingWait = (deps: { config: Pick<Settings, 'REQUEST_WAIT_MS'> 
 
 // ---- worker side ------------------------------------------------------------------------------------------------
 
-export interface CommitPorts extends Pick<Stores, 'jobs'> {
+export interface CommitPorts extends Pick<Stores, 'jobs' | 'ledger'> {
   transaction: Transaction;
   config: Pick<Settings, 'DAILY_FREE_CREDITS'>;
 }
 
 /**
- * Stores a finished result and charges for it in one transaction (commitCharged), then marks every waiting job
- * succeeded. The queue job's own requester pays; when their balance was spent meanwhile, the next waiting requester who
- * can pay does (they asked for this very result). Nobody able to pay: nothing is stored, 402 for all.
+ * Stores a finished result and settles its payer's hold in one transaction (commitSettled), then marks every waiting
+ * job succeeded and gives the others' holds back. The queue job's own requester pays; when their hold is gone, the
+ * next waiting requester with credits held does (they asked for this very result). Nobody: nothing is stored, 402.
  *
  * The same work can finish twice: a pg-boss retry after a missed heartbeat while the first run is alive, or two
  * keys (a language hint and none) producing the same stored row. So the charge commits only together with the
@@ -97,17 +136,21 @@ export interface CommitPorts extends Pick<Stores, 'jobs'> {
 export async function commitResult<T>(
   deps: CommitPorts,
   job: { key: string; taskId: string; price: number; videoId: string },
-  operation: 'translation' | 'summary' | 'speech',
   store: (tx: Stores) => Promise<{ value: T; ref: JobResultRef; isNew?: boolean }>,
 ): Promise<T> {
   const waiting = await deps.jobs.waiting(job.key);
-  const payers = [...waiting.filter((row) => row.id === job.taskId), ...waiting.filter((row) => row.id !== job.taskId)];
-  let lastError: unknown = alreadySettled();
-  for (const payer of payers) {
+  const holds = await deps.ledger.taskHolds(waiting.map((row) => row.id));
+  // Only a requester whose credits are held can pay: the producer first, then the others in the order they asked.
+  const payers = [...waiting.filter((row) => row.id === job.taskId), ...waiting.filter((row) => row.id !== job.taskId)]
+    .map((row) => ({ row, hold: holds.get(row.id) }))
+    .filter((p): p is { row: JobRow; hold: { id: number; amount: number } } => p.hold !== undefined);
+  let lastError: unknown = payers.length ? alreadySettled() : unpaid();
+  for (const { row: payer, hold } of payers) {
     try {
-      const { value } = await commitCharged(
+      const { value } = await commitSettled(
         deps.transaction,
-        { accountId: payer.accountId, amount: job.price, operation, videoId: job.videoId, requestId: payer.requestId },
+        { id: hold.id, accountId: payer.accountId },
+        job.price,
         deps.config.DAILY_FREE_CREDITS,
         async (tx) => {
           const { value, ref, isNew = true } = await store(tx);
@@ -118,6 +161,8 @@ export async function commitResult<T>(
           );
           // Throwing rolls back the store too: this payer's job was settled (or given up) since it was read.
           if (isNew && !settled.includes(payer.id)) throw new PayerGone();
+          // Everyone else waiting was served by the same work: their holds go back in the same transaction.
+          await tx.ledger.releaseHolds({ taskIds: settled.filter((id) => id !== payer.id || !isNew) });
           return { value, isNew };
         },
         (r) => r.isNew,
@@ -130,6 +175,22 @@ export async function commitResult<T>(
     }
   }
   throw lastError;
+}
+
+/**
+ * The worker's check before it calls the model or the engine: some job waiting on `key` has its credits held, else
+ * 402 (final) and nothing is called.
+ */
+export async function assertJobPaid(deps: Pick<Stores, 'jobs' | 'ledger'>, key: string): Promise<void> {
+  const waiting = await deps.jobs.waiting(key);
+  const holds = await deps.ledger.taskHolds(waiting.map((row) => row.id));
+  if (holds.size === 0) throw unpaid();
+}
+
+/** Every job waiting on `key` succeeds with a result already stored (free by rule): their holds go back. */
+export async function succeedFree(deps: Pick<Stores, 'jobs' | 'ledger'>, key: string, ref: JobResultRef) {
+  const moved = await deps.jobs.succeedAll(key, ref, null);
+  await releaseHolds(deps, { taskIds: moved });
 }
 
 class PayerGone extends Error {}
@@ -220,6 +281,8 @@ export async function reconcileJob(
           },
         },
   );
+  // Its work is over either way: whatever it still held goes back (a settled hold is left as it is).
+  await releaseHolds(deps, { taskIds: [job.id] });
   return deps.jobs.read(job.id, job.accountId);
 }
 

@@ -88,6 +88,14 @@ export async function requestSpeech(
     // Speech-to-text always answers with its job: nobody waits minutes on an open request.
     enqueue: (taskId) =>
       deps.workQueue.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0, req.caller.accountId),
+    // The estimate is held; the worker settles what the decoded audio costs (speech-budget.ts bounds it).
+    charge: {
+      amount: estimate,
+      operation: 'speech',
+      videoId,
+      queue: 'speech',
+      dailyAllowance: deps.config.DAILY_FREE_CREDITS,
+    },
   });
   if (job.status === 'failed') throw jobError(job);
   if (job.status === 'succeeded') {

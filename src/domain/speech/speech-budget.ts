@@ -10,13 +10,19 @@ import type { SpeechBudget } from './transcribe-audio.ts';
 
 export type BudgetPorts = Pick<Stores, 'jobs' | 'ledger'>;
 
-/** The most any requester waiting on `key` can spend now, in credits (0 when nobody waits). */
+/**
+ * The most any requester waiting on `key` with credits held for it can spend now: its hold plus what it can still
+ * spend (0 when nobody waits, or nobody's credits are held: the job is not paid for).
+ */
 async function bestBalance(deps: BudgetPorts, key: string, dailyAllowance: number): Promise<number> {
   const waiting = await deps.jobs.waiting(key);
+  const holds = await deps.ledger.taskHolds(waiting.map((t) => t.id));
   let best = 0;
-  for (const accountId of new Set(waiting.map((t) => t.accountId))) {
-    const credits = await getCredits(deps, accountId, dailyAllowance).catch(() => null);
-    best = Math.max(best, credits?.balance ?? 0);
+  for (const task of waiting) {
+    const hold = holds.get(task.id);
+    if (!hold) continue;
+    const credits = await getCredits(deps, task.accountId, dailyAllowance).catch(() => null);
+    best = Math.max(best, hold.amount + (credits?.available ?? 0));
   }
   return best;
 }

@@ -7,7 +7,7 @@ import type { Log, VideoSource } from '../ports.ts';
 import { speechPrice } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { commitResult, progressReporter, type CommitPorts } from '../jobs/llm-jobs.ts';
+import { commitResult, progressReporter, succeedFree, type CommitPorts } from '../jobs/llm-jobs.ts';
 import type { JobResultRef } from '../jobs/job-store.ts';
 import { Segment } from '../video/schemas.ts';
 import { splitWords } from '../transcripts/words.ts';
@@ -31,7 +31,7 @@ export async function runSpeechJob(
 ): Promise<{ stored: boolean; seconds?: number }> {
   const existing = await deps.transcripts.findSpeech(job.videoId, job.lang);
   if (existing) {
-    await deps.jobs.succeedAll(job.key, refOf(job.videoId, existing.lang), null);
+    await succeedFree(deps, job.key, refOf(job.videoId, existing.lang));
     return { stored: false };
   }
   const speech = deps.speech;
@@ -60,7 +60,7 @@ export async function runSpeechJob(
     const segments = StoredSegments.parse(plain);
     const lang = job.lang ?? out.language ?? 'und';
     const price = speechPrice(out.seconds);
-    await commitResult(deps, { ...job, price }, 'speech', async (tx) => {
+    await commitResult(deps, { ...job, price }, async (tx) => {
       const isNew = await tx.transcripts.storeIfAbsent(job.videoId, {
         lang,
         origin: 'speech',

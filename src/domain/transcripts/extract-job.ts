@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { commitCharged } from '../credits/charged-operation.ts';
+import { assertAffordable, commitPaid } from '../credits/charged-operation.ts';
+import { assertHeld } from '../credits/holds.ts';
 import { ServiceError } from '../errors.ts';
 import type { SourceTrack, VideoSource } from '../ports.ts';
 import type { Settings } from '../settings.ts';
@@ -74,6 +75,7 @@ export async function runExtractJob(
   if (await deps.transcripts.read(job.videoId, job.lang, origin))
     return { chargedRequestId: await chargedRequestFor(deps, job) };
 
+  await assertPaid(deps, job);
   const video = await currentVideo(deps, job);
   const { track, fetched } = await fetchTrack(deps, job, video);
   // Word timings (auto-captions with per-word offsets) are stored beside the segments, never inside them. A manual
@@ -89,15 +91,10 @@ export async function runExtractJob(
   // racing a worker that outlived its heartbeat) finds the row and charges nobody. Also when the requester stopped
   // waiting (it asked; its retry reads it free), and not stored when it can no longer pay (402, the job fails): a
   // stored transcript is free to everyone after, so it is paid exactly once.
-  const stored = await commitCharged(
+  const payer = { ...payerOf(job), holdId: job.holdId };
+  const stored = await commitPaid(
     deps.transaction,
-    {
-      accountId: job.accountId,
-      amount: job.price,
-      operation: 'subtitles',
-      videoId: job.videoId,
-      requestId: job.requestId,
-    },
+    payer,
     deps.config.DAILY_FREE_CREDITS,
     (tx) => tx.transcripts.storeIfAbsent(job.videoId, record),
     (isNew) => isNew,
@@ -116,6 +113,23 @@ export async function runExtractJob(
     words: words ? JSON.stringify(words) : null,
   });
   return { chargedRequestId: job.requestId };
+}
+
+const payerOf = (job: TranscriptJob) => ({
+  accountId: job.accountId,
+  amount: job.price,
+  operation: 'subtitles',
+  videoId: job.videoId,
+  requestId: job.requestId,
+});
+
+/**
+ * Paid for before YouTube is asked anything: the requester's credits are still held (or, for a job sent without a
+ * hold, its requester can pay now).
+ */
+async function assertPaid(deps: ExtractJobPorts, job: TranscriptJob): Promise<void> {
+  if (job.holdId !== undefined) await assertHeld(deps, job.holdId);
+  else await assertAffordable(deps, job.accountId, job.price, deps.config.DAILY_FREE_CREDITS);
 }
 
 /** The job's requester when a charge for it is on the ledger (a duplicate run of the job reports it, never repeats it). */

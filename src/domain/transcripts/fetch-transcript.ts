@@ -1,4 +1,4 @@
-import { assertAffordable } from '../credits/charged-operation.ts';
+import { releaseHolds, reserveCredits } from '../credits/holds.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
@@ -114,8 +114,9 @@ async function extractTrack(
   track: SourceTrack,
   origin: Origin,
 ): Promise<{ fresh: CachedTranscript; charged: number }> {
+  const key = `tx:${videoId}:${track.lang}:${origin}`;
   for (let attempt = 0; ; attempt++) {
-    await assertAffordable(deps, req.caller.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
+    const holdId = await holdForExtraction(deps, req, videoId, key);
     const job: ExtractJob = {
       kind: 'transcript',
       videoId,
@@ -124,15 +125,18 @@ async function extractTrack(
       accountId: req.caller.accountId,
       requestId: req.requestId,
       price: TRANSCRIPT_PRICE,
+      holdId,
     };
+    let ended = true;
     try {
-      const { value } = await outcomeOf(
-        deps.workQueue.extract<{ chargedRequestId: string | null }>(
-          job,
-          `tx:${videoId}:${track.lang}:${origin}`,
-          deps.config.REQUEST_WAIT_MS,
-        ),
+      const run = await deps.workQueue.extract<{ chargedRequestId: string | null }>(
+        job,
+        key,
+        deps.config.REQUEST_WAIT_MS,
       );
+      // Still running after the wait: the job may yet store and settle it (its requester asked); else the sweep.
+      ended = run.outcome !== null || !run.producer;
+      const { value } = await outcomeOf(Promise.resolve(run));
       const fresh = await readCached(deps, videoId, track.lang, origin);
       if (!fresh) throw new ServiceError('EXTRACTION_FAILED', 'The transcript could not be stored; retry');
       const charged = value?.chargedRequestId === req.requestId ? TRANSCRIPT_PRICE : 0;
@@ -141,7 +145,45 @@ async function extractTrack(
       // We waited on another caller's job, and it failed for want of *their* credits: run our own.
       if (err instanceof ServiceError && err.code === 'INSUFFICIENT_CREDITS' && attempt === 0) continue;
       throw err;
+    } finally {
+      // Settled by our job, or not ours to pay (we joined another's, it failed, the queue refused it): given back.
+      if (ended && holdId !== undefined) await releaseHolds(deps, { holdIds: [holdId] });
     }
+  }
+}
+
+/**
+ * Held before the job is sent: a caller who cannot pay never makes YouTube be asked. An account whose credits are
+ * already held for this very extraction (its identical requests at once) joins it without holding more: the work is
+ * paid for once, by one of them; if it ends up sending the job itself, the worker checks its balance first.
+ */
+async function holdForExtraction(
+  deps: TranscriptPorts,
+  req: TranscriptRequest,
+  videoId: string,
+  key: string,
+): Promise<number | undefined> {
+  try {
+    return await reserveCredits(
+      deps,
+      {
+        accountId: req.caller.accountId,
+        amount: TRANSCRIPT_PRICE,
+        operation: 'subtitles',
+        videoId,
+        requestId: req.requestId,
+        job: { queue: 'extract', key },
+      },
+      deps.config.DAILY_FREE_CREDITS,
+    );
+  } catch (err) {
+    if (
+      isServiceError(err) &&
+      err.code === 'INSUFFICIENT_CREDITS' &&
+      (await deps.ledger.holdsFor(req.caller.accountId, key))
+    )
+      return undefined;
+    throw err;
   }
 }
 

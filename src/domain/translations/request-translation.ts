@@ -1,4 +1,3 @@
-import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { Llm } from '../ports.ts';
 import { hourlyPrice, pricedDuration } from '../pricing/prices.ts';
@@ -45,8 +44,8 @@ async function sourceTranscript(deps: TranslationPorts, videoId: string, sourceL
 
 /**
  * Translates a stored transcript, keeping every segment's start and end. Order of checks: input (400), stored
- * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits (402),
- * then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
+ * source transcript (404), stored translation (free, also without an LLM), LLM configured (501), credits held
+ * (402 when they cannot be), then the work itself on the `llm` queue, waited for up to REQUEST_WAIT_MS.
  */
 export async function requestTranslation(
   deps: TranslationPorts,
@@ -82,8 +81,6 @@ export async function requestTranslation(
   }
   const video = await deps.videos.read(videoId);
   const price = hourlyPrice(pricedDuration(video?.info.duration, source.duration));
-  await assertAffordable(deps, req.caller.accountId, price, deps.config.DAILY_FREE_CREDITS);
-
   const key = translationKey(videoId, source.lang, targetLang);
   const job = await runLlmJob(deps, req, {
     kind: 'translation',
@@ -91,6 +88,13 @@ export async function requestTranslation(
     key,
     job: (taskId) => ({ kind: 'translation', key, taskId, videoId, price, sourceLang: source.lang, targetLang }),
     waitMs: remainingWait(deps, startedAt),
+    charge: {
+      amount: price,
+      operation: 'translation',
+      videoId,
+      queue: 'llm',
+      dailyAllowance: deps.config.DAILY_FREE_CREDITS,
+    },
   });
   return presentTranslationJob(deps, job);
 }

@@ -1,7 +1,15 @@
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log } from '../ports.ts';
 import type { Stores } from '../stores.ts';
-import { commitResult, meteredLlm, progressReporter, recordUsage, type CommitPorts } from '../jobs/llm-jobs.ts';
+import {
+  assertJobPaid,
+  commitResult,
+  meteredLlm,
+  progressReporter,
+  recordUsage,
+  succeedFree,
+  type CommitPorts,
+} from '../jobs/llm-jobs.ts';
 import type { TranslationJob } from '../work-queue.ts';
 import { translateSegments } from './translate-transcript.ts';
 
@@ -22,7 +30,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
     targetLang: job.targetLang,
   };
   if (await deps.translations.read(job.videoId, job.sourceLang, job.targetLang)) {
-    await deps.jobs.succeedAll(job.key, ref, null);
+    await succeedFree(deps, job.key, ref);
     return { stored: false };
   }
   if (!deps.llm)
@@ -37,6 +45,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
       `The ${job.sourceLang} transcript of ${job.videoId} is no longer stored`,
     );
 
+  await assertJobPaid(deps, job.key);
   const progress = progressReporter(deps, job.key);
   progress.report(0, true);
   const llm = meteredLlm(deps.llm);
@@ -50,7 +59,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
       onProgress: (done, total) => progress.report(total ? (0.99 * done) / total : 0),
     });
     await progress.flush();
-    await commitResult(deps, job, 'translation', async (tx) => {
+    await commitResult(deps, job, async (tx) => {
       await tx.translations.store({
         videoId: job.videoId,
         sourceLang: job.sourceLang,

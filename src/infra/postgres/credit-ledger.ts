@@ -4,20 +4,26 @@ import type { PendingQuery, Row } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import type { CreditLedger, HistoryEntry, LedgerEntry } from '../../domain/credits/credit-ledger.ts';
 import { utcDay } from '../../domain/credits/credits.ts';
+import { createCreditHolds } from './credit-holds.ts';
+import { freeNow } from './free-now.ts';
 
 export function createCreditLedger(sql: Sql): CreditLedger {
-  return { ...balanceReads(sql), ...creditMoves(sql), ...ledgerHistory(sql), ...historyPages(sql) };
+  return {
+    ...balanceReads(sql),
+    ...creditMoves(sql),
+    ...ledgerHistory(sql),
+    ...historyPages(sql),
+    ...createCreditHolds(sql),
+  };
 }
 
 function balanceReads(sql: Sql): Pick<CreditLedger, 'balance' | 'chargedFor' | 'isCharged'> {
   return {
     async balance(accountId, dailyAllowance, now) {
-      const [row] = await sql<{ free_now: number; purchased_balance: number }[]>`
-        select case when free_day = ${utcDay(now)}::date then free_remaining
-                    when free_from > ${utcDay(now)}::date then 0 else ${dailyAllowance}::int end as free_now,
-               purchased_balance
+      const [row] = await sql<{ free_now: number; purchased_balance: number; held_credits: number }[]>`
+        select ${freeNow(sql, now, dailyAllowance)} as free_now, purchased_balance, held_credits
         from accounts where id = ${accountId}`;
-      return row ? { freeNow: row.free_now, purchased: row.purchased_balance } : null;
+      return row ? { freeNow: row.free_now, purchased: row.purchased_balance, held: row.held_credits } : null;
     },
 
     /**
@@ -48,9 +54,7 @@ function creditMoves(sql: Sql): Pick<CreditLedger, 'charge' | 'refund' | 'grant'
       const today = utcDay(now);
       const rows = await sql<{ ledger_id: number }[]>`
         with cur as (
-          select id, purchased_balance,
-                 case when free_day = ${today}::date then free_remaining
-                      when free_from > ${today}::date then 0 else ${dailyAllowance}::int end as free_now
+          select id, purchased_balance, held_credits, ${freeNow(sql, now, dailyAllowance)} as free_now
           from accounts where id = ${req.accountId} for update
         ), upd as (
           update accounts a set
@@ -58,7 +62,7 @@ function creditMoves(sql: Sql): Pick<CreditLedger, 'charge' | 'refund' | 'grant'
             free_remaining = cur.free_now - least(cur.free_now, ${req.amount}::int),
             purchased_balance = cur.purchased_balance - (${req.amount}::int - least(cur.free_now, ${req.amount}::int))
           from cur
-          where a.id = cur.id and cur.free_now + cur.purchased_balance >= ${req.amount}::int
+          where a.id = cur.id and cur.free_now + cur.purchased_balance - cur.held_credits >= ${req.amount}::int
           returning a.id, least(cur.free_now, ${req.amount}::int) as free_used
         )
         insert into credit_ledger (account_id, kind, delta, free_delta, purchased_delta, operation, video_id, request_id, created_at)

@@ -97,9 +97,11 @@ function sharedWork(sql: Sql): Pick<JobStore, 'waiting' | 'setProgress' | 'succe
     },
 
     async failAll(jobKey, error) {
-      await sql`
+      const rows = await sql<{ id: string }[]>`
         update tasks set status = 'failed', error = ${sql.json(error)}, credits_charged = 0, updated_at = now()
-        where job_key = ${jobKey} and status in ('queued', 'running')`;
+        where job_key = ${jobKey} and status in ('queued', 'running')
+        returning id`;
+      return rows.map((r) => r.id);
     },
   };
 }

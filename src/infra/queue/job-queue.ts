@@ -12,6 +12,8 @@ export type { JobOutcome };
 
 export interface QueueSpec {
   name: string;
+  /** What its work is, as a refusal names it ("Extraction capacity is saturated"). */
+  work?: string;
   /** Jobs this instance runs at once. */
   concurrency: number;
   /** A job running longer than this is presumed dead (worker killed) and retried. */
@@ -143,8 +145,13 @@ function jobSubmission({ opts, boss, specs, workerIds, waiters }: QueueState) {
        */
       sendOpts: { group?: string } = {},
     ): Promise<{ id: string; producer: boolean; outcome: JobOutcome<T> | null }> {
-      const concurrency = specs.get(name)?.concurrency ?? 1;
-      const live = await refuseWhenSaturated(opts.sql, name, key, concurrency, opts.maxWaiting);
+      const spec = specs.get(name);
+      const capacity = {
+        concurrency: spec?.concurrency ?? 1,
+        maxWaiting: opts.maxWaiting,
+        work: spec?.work ?? 'Queue',
+      };
+      const live = await refuseWhenSaturated(opts.sql, name, key, capacity);
       if (sendOpts.group && !live.joining) {
         await refuseOverAccountShare(opts.sql, name, sendOpts.group, live.wouldWait, {
           perAccount: opts.maxWaitingPerAccount ?? 0,

@@ -12,13 +12,13 @@ export async function refuseWhenSaturated(
   sql: Sql,
   name: string,
   key: string,
-  concurrency: number,
-  maxWaiting: number,
+  { concurrency, maxWaiting, work }: { concurrency: number; maxWaiting: number; work: string },
 ) {
   const { waiting, active, same } = await pressure(sql, name, key);
   const wouldWait = waiting > 0 || active >= concurrency;
   if (same === 0 && wouldWait && waiting >= maxWaiting) {
-    throw new ServiceError('SERVICE_BUSY', 'Extraction capacity is saturated; retry shortly', 5);
+    // Each queue names its own work: a translation refused is not told about extraction.
+    throw new ServiceError('SERVICE_BUSY', `${work} capacity is saturated; retry shortly`, 5);
   }
   // Joining a job already queued or running under this key adds no work, so it is never refused.
   return { wouldWait, joining: same > 0 };

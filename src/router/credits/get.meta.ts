@@ -7,12 +7,13 @@ export const getCreditsMeta: Meta = {
     path: '/credits',
     tags: ['credits'],
     summary: 'Credits balance',
-    description: 'The caller’s spendable balance, the daily free allowance and when it resets. Free.',
+    description:
+      'The caller’s balance, what work under way holds of it and what is available, the daily free allowance and when it resets. Free.',
   },
   mcp: {
     name: 'get_credits',
     description:
-      'Your Subtext credits: spendable balance, the free daily allowance left today, purchased credits and when the allowance resets. Free to call.',
+      'Your Subtext credits: balance, credits held for work under way, available (what a new operation can spend), the free daily allowance left today, purchased credits and when the allowance resets. Free to call.',
     readOnly: true,
     idempotent: true,
   },

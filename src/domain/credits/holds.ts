@@ -1,0 +1,97 @@
+// Pay before work: every operation that spends the operator's money (a language model, a speech-to-text engine,
+// ffmpeg, YouTube) reserves the caller's credits before the work starts. The worker settles the hold into a charge
+// in the transaction that stores the result, and releases it when the work fails or someone else paid; a hold left
+// by a process that died is released by the sweep once its job is gone. A request that cannot reserve is refused
+// with 402 before it takes a place in any queue.
+import { ServiceError } from '../errors.ts';
+import type { Stores } from '../stores.ts';
+import type { HoldRequest } from './credit-ledger.ts';
+import { insufficientCredits } from './credits.ts';
+import type { WorkQueue } from '../work-queue.ts';
+
+type LedgerPorts = Pick<Stores, 'ledger'>;
+
+/** Reserves `req.amount` credits; 402 when what the account can spend now (other holds aside) does not cover it. */
+export async function reserveCredits(
+  { ledger }: LedgerPorts,
+  req: HoldRequest,
+  dailyAllowance: number,
+  now = new Date(),
+): Promise<number> {
+  const id = await ledger.hold(req, dailyAllowance, now);
+  if (id === null) throw await insufficientCredits({ ledger }, req.accountId, req.amount, dailyAllowance, now);
+  return id;
+}
+
+/**
+ * Reserves one hold per item, all or none: when one cannot be reserved, those taken are released and 402 is thrown.
+ */
+export async function reserveEach(ports: LedgerPorts, reqs: HoldRequest[], dailyAllowance: number): Promise<number[]> {
+  const ids: number[] = [];
+  try {
+    for (const req of reqs) ids.push(await reserveCredits(ports, req, dailyAllowance));
+    return ids;
+  } catch (err) {
+    await releaseHolds(ports, { holdIds: ids });
+    throw err;
+  }
+}
+
+/** Turns a hold into a charge of `amount`; 402 when the hold was released meanwhile and the credits are not there. */
+export async function settleHold(
+  { ledger }: LedgerPorts,
+  hold: { id: number; accountId: string },
+  amount: number,
+  dailyAllowance: number,
+  now = new Date(),
+): Promise<number> {
+  const id = await ledger.settleHold(hold.id, amount, dailyAllowance, now);
+  if (id === null) throw await insufficientCredits({ ledger }, hold.accountId, amount, dailyAllowance, now);
+  return id;
+}
+
+/** Gives held credits back (a hold already settled or released is left as it is). */
+export async function releaseHolds(
+  { ledger }: LedgerPorts,
+  which: { holdIds?: number[]; taskIds?: string[] },
+): Promise<number> {
+  return ledger.releaseHolds(which);
+}
+
+/** The worker's check before it calls an engine: the job is paid for (its hold still holds), else 402, final. */
+export async function assertHeld({ ledger }: LedgerPorts, holdId: number): Promise<void> {
+  if (await ledger.isHeld(holdId)) return;
+  throw unpaid();
+}
+
+export const unpaid = () =>
+  new ServiceError(
+    'INSUFFICIENT_CREDITS',
+    'No credits are held for this work any more (its request gave up, or the hold was released); nothing was done or charged',
+    undefined,
+    { final: true },
+  );
+
+export interface HoldSweepPorts extends LedgerPorts {
+  workQueue: Pick<WorkQueue, 'jobAlive'>;
+}
+
+/** Holds younger than this are never swept: a request reserves before it enqueues. */
+const HOLD_SWEEP_GRACE_SECONDS = 30;
+
+/**
+ * Releases holds whose work is over without settling them: their task ended, or no job lives under their key (its
+ * worker was killed on every attempt, or the request died between reserving and enqueuing). One pass; the credits
+ * given back.
+ */
+export async function sweepStaleHolds(deps: HoldSweepPorts, graceSeconds = HOLD_SWEEP_GRACE_SECONDS): Promise<number> {
+  const stale: number[] = [];
+  for (const hold of await deps.ledger.openHolds(graceSeconds, 100)) {
+    if (hold.taskId) {
+      // The task is moved by its job, or by the job sweep once its job is gone (reconcileJob).
+      if (hold.taskStatus !== 'queued' && hold.taskStatus !== 'running') stale.push(hold.id);
+    } else if (!hold.job || (await deps.workQueue.jobAlive(hold.job.queue, hold.job.key)) === false)
+      stale.push(hold.id);
+  }
+  return stale.length ? deps.ledger.releaseHolds({ holdIds: stale }) : 0;
+}
