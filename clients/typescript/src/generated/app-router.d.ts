@@ -235,6 +235,8 @@ declare const clientRouter: TRPCBuiltRouter<{
 			input: Record<string, never>;
 			output: {
 				balance: number;
+				held: number;
+				available: number;
 				dailyAllowance: number;
 				freeRemaining: number;
 				purchasedBalance: number;
@@ -1207,6 +1209,8 @@ declare const clientRouter: TRPCBuiltRouter<{
 			output: {
 				credits: {
 					balance: number;
+					held: number;
+					available: number;
 					dailyAllowance: number;
 					freeRemaining: number;
 					purchasedBalance: number;

@@ -89,7 +89,7 @@ export interface paths {
         };
         /**
          * Credits balance
-         * @description The caller’s spendable balance, the daily free allowance and when it resets. Free.
+         * @description The caller’s balance, what work under way holds of it and what is available, the daily free allowance and when it resets. Free.
          */
         get: operations["credits-get"];
         put?: never;
@@ -1748,8 +1748,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description Credits spendable now: what is left of today’s free allowance plus the purchased balance */
+                        /** @description What is left of today’s free allowance plus the purchased balance, held credits included */
                         balance: number;
+                        /** @description Credits reserved for work under way: charged when it succeeds, given back when it fails */
+                        held: number;
+                        /** @description Credits spendable now: balance minus held */
+                        available: number;
                         /** @description Free credits granted every day (UTC) */
                         dailyAllowance: number;
                         /** @description What is left of today’s free allowance; spent before purchased credits */
