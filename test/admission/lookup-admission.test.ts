@@ -10,6 +10,9 @@ import { serveFile, startVideoServer, type ServedRequest, type VideoServer } fro
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { browseAvailable } from '../support/youtube-browse-replay.ts';
 import { isInnertube, startBrowseHarness, type BrowseHarness } from '../listing/browse-harness.ts';
+import { startBatchHarness, type BatchHarness } from '../batches/batch-harness.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
+import { ID, pollUntil } from '../transcripts/recorded-youtube.ts';
 
 const FREE = 5;
 const resolves = (h: BrowseHarness) => h.yt.requests.filter(isInnertube('navigation/resolve_url')).length;
@@ -110,5 +113,45 @@ describe('direct-media probes at balance 0', { timeout: 90_000 }, () => {
     expect(probed.size).toBeLessThanOrEqual(FREE);
     expect(most).toBeLessThanOrEqual(3);
     expect(refused.length).toBeGreaterThanOrEqual(12 - FREE);
+  });
+});
+
+describe.skipIf(!sharedAvailable || !browseAvailable)('a batch item refused for now', { timeout: 120_000 }, () => {
+  let h: BatchHarness;
+  let pinned = 0;
+  beforeAll(async () => {
+    h = await startBatchHarness({ LOOKUP_EGRESS_PER_MINUTE: '1' });
+    pinned = Math.floor(Date.now() / 60_000) * 60_000 + 1_000;
+    h.s.deps.clock.now = () => pinned;
+  });
+  afterAll(() => h?.close());
+
+  const queuedRetries = (batchId: string) =>
+    h.s.deps.sql<{ wait: number }[]>`
+      select extract(epoch from start_after - now())::float8 as wait from pgboss.job
+      where name = 'batch-item' and state = 'created' and data->>'batchId' = ${batchId} and (data->>'attempt')::int = 2`;
+
+  it('RATE_LIMITED (the egress budget spent) puts the video back in the queue; it succeeds once the budget allows', async () => {
+    const other = await h.s.newKey({ rateLimit: 100_000 });
+    expect((await rest(h.s.url, 'GET', `/videos/${ID.captions9}`, { key: other.key })).status).toBe(200);
+    const { key } = await h.s.newKey({ credits: 20, rateLimit: 100_000 });
+    const created = await rest(h.s.url, 'POST', '/batches', { key, body: { videos: [ID.manualAndAsr] } });
+    expect(created.status).toBe(202);
+    const id = created.json.id;
+    await pollUntil(async () => (await queuedRetries(id)).length > 0, 'the item is queued again', 60_000);
+    const mid = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json;
+    expect(mid).toMatchObject({ status: 'running', items: [{ status: 'queued', error: null }] });
+
+    // The next minute: a fresh budget; the retry starts now instead of after its wait.
+    pinned += 60_000;
+    await h.s.deps
+      .sql`update pgboss.job set start_after = now() where name = 'batch-item' and state = 'created' and data->>'batchId' = ${id}`;
+    let batch: any;
+    await pollUntil(
+      async () => (batch = (await rest(h.s.url, 'GET', `/batches/${id}`, { key })).json).status !== 'running',
+      'the batch ends',
+      60_000,
+    );
+    expect(batch).toMatchObject({ status: 'succeeded', counts: { succeeded: 1 } });
   });
 });
