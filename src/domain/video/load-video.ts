@@ -54,7 +54,7 @@ export async function loadVideo(
    * called when the fetch ends (a lookup admission's slot). `accountId`: whose request the fetch counts against in
    * the queue's per-account cap.
    */
-  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<(() => void) | void>; accountId?: string } = {},
+  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<(() => void) | undefined>; accountId?: string } = {},
 ): Promise<SourceVideo> {
   const stored = await storedVideo(ports, videoId, opts.maxAgeMs);
   if (stored) return stored;
