@@ -106,15 +106,7 @@ async function build(
     config,
     sql,
     transaction: createTransaction(sql),
-    lookupAdmission: new LookupAdmission(
-      createLookupCounters(sql),
-      {
-        freePer10Min: config.FREE_LOOKUPS_PER_10_MIN,
-        inFlightPerAccount: config.LOOKUPS_IN_FLIGHT_PER_ACCOUNT,
-        egressPerMinute: config.LOOKUP_EGRESS_PER_MINUTE,
-      },
-      () => deps.clock.now(),
-    ),
+    lookupAdmission: lookupAdmissionFor(config, sql, () => deps.clock.now()),
     resourceLibrary: createResourceLibrary(sql),
     log,
     lastUsed,
@@ -146,6 +138,16 @@ async function build(
   };
   addCollectors(deps, sql, yt, queue);
   return runtime(deps, { sql, queue, lastUsed, blobs, poTokens: yt.poTokens, embedded });
+}
+
+/** The one admission step of upstream lookups (src/domain/admission/), its counters in PostgreSQL. */
+function lookupAdmissionFor(config: Config, sql: Sql, now: () => number) {
+  const limits = {
+    freePer10Min: config.FREE_LOOKUPS_PER_10_MIN,
+    inFlightPerAccount: config.LOOKUPS_IN_FLIGHT_PER_ACCOUNT,
+    egressPerMinute: config.LOOKUP_EGRESS_PER_MINUTE,
+  };
+  return new LookupAdmission(createLookupCounters(sql), limits, now);
 }
 
 function jobQueueFor(config: Config, url: string, sql: Sql, log: Logger, metrics: Metrics) {
