@@ -80,7 +80,7 @@ export const ConfigSchema = z
     /** Open MCP `subscriptions/listen` streams per key and per account, on each instance. */
     MCP_LISTEN_STREAMS_PER_KEY: z.coerce.number().int().min(1).default(5),
     MCP_LISTEN_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
-    LOOKUPS_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
+    LOOKUPS_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).default(4),
     /** Upstream lookups per minute across every instance and account; 0: no shared budget. */
     LOOKUP_EGRESS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
     /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */

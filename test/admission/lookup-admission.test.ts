@@ -90,7 +90,11 @@ describe('direct-media probes at balance 0', { timeout: 90_000 }, () => {
       serveFile(req, res, served, video, 'video/mp4');
     };
     files = await startVideoServer({}, (path) => (path.startsWith('/m/') ? { handle: track } : undefined));
-    s = await startTestServer({ MEDIA_ALLOWED_NETWORKS: '127.0.0.1', FREE_LOOKUPS_PER_10_MIN: String(FREE) });
+    s = await startTestServer({
+      MEDIA_ALLOWED_NETWORKS: '127.0.0.1',
+      FREE_LOOKUPS_PER_10_MIN: String(FREE),
+      LOOKUPS_IN_FLIGHT_PER_ACCOUNT: '3',
+    });
   }, 60_000);
   afterAll(async () => {
     await s?.close();
