@@ -19,6 +19,7 @@ const BENCHES: Record<string, () => Promise<{ run(): Promise<BenchSection[]> }>>
   speech: () => import('./speech.ts'),
   invariants: () => import('./invariants.ts'),
   soak: () => import('./soak.ts'),
+  'thread-pool': () => import('./thread-pool.ts'),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -9,7 +9,8 @@ import { createLastUsedRecorder } from './infra/postgres/last-used.ts';
 import { storedSecret, storedSigningSecret } from './infra/postgres/settings.ts';
 import { createStores, createTransaction } from './infra/postgres/stores.ts';
 import { createResourceLibrary } from './infra/postgres/resource-library.ts';
-import { createFreeLookupCounter } from './infra/postgres/free-lookups.ts';
+import { createLookupCounters } from './infra/postgres/lookup-counters.ts';
+import { LookupAdmission } from './domain/admission/lookup-admission.ts';
 import { createJobQueue, type JobQueue, QUEUE_POOL_MAX } from './infra/queue/job-queue.ts';
 import { createWorkQueue } from './jobs/work-queue.ts';
 import { addScrapeCollectors, createMetrics, type Metrics } from './infra/metrics/metrics.ts';
@@ -109,7 +110,7 @@ async function build(
     config,
     sql,
     transaction: createTransaction(sql),
-    freeLookups: createFreeLookupCounter(sql),
+    lookupAdmission: lookupAdmissionFor(config, sql, () => deps.clock.now()),
     resourceLibrary: createResourceLibrary(sql),
     log,
     lastUsed,
@@ -142,6 +143,16 @@ async function build(
   };
   addCollectors(deps, sql, yt, queue);
   return runtime(deps, { sql, queue, lastUsed, blobs, poTokens: yt.poTokens, embedded });
+}
+
+/** The one admission step of upstream lookups (src/domain/admission/), its counters in PostgreSQL. */
+function lookupAdmissionFor(config: Config, sql: Sql, now: () => number) {
+  const limits = {
+    freePer10Min: config.FREE_LOOKUPS_PER_10_MIN,
+    inFlightPerAccount: config.LOOKUPS_IN_FLIGHT_PER_ACCOUNT,
+    egressPerMinute: config.LOOKUP_EGRESS_PER_MINUTE,
+  };
+  return new LookupAdmission(createLookupCounters(sql), limits, now);
 }
 
 function jobQueueFor(config: Config, url: string, sql: Sql, log: Logger, metrics: Metrics) {

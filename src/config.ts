@@ -76,6 +76,13 @@ export const ConfigSchema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
     /** Free video lookups (GET /videos/{id}, its tracks) that reach YouTube, per account per 10 minutes. */
     FREE_LOOKUPS_PER_10_MIN: z.coerce.number().int().min(0).default(30),
+    /** Upstream lookups (metadata, handles, probes, listing pages) one account may have in flight on an instance. */
+    /** Open MCP `subscriptions/listen` streams per key and per account, on each instance. */
+    MCP_LISTEN_STREAMS_PER_KEY: z.coerce.number().int().min(1).default(5),
+    MCP_LISTEN_STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+    LOOKUPS_IN_FLIGHT_PER_ACCOUNT: z.coerce.number().int().min(1).default(4),
+    /** Upstream lookups per minute across every instance and account; 0: no shared budget. */
+    LOOKUP_EGRESS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
     /** Secret for signed frame URLs and sessions; generated and stored in the database when unset. */
     SIGNING_SECRET: z.string().min(32).optional(),
     MAX_BODY_BYTES: z.coerce

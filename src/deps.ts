@@ -18,7 +18,7 @@ import type { Metrics } from './infra/metrics/metrics.ts';
 import type { CanaryRun } from './infra/youtube/youtube-canary.ts';
 import type { OAuthPorts } from './domain/oauth/authorization.ts';
 import type { Speech } from './domain/speech/ports.ts';
-import type { FreeLookupCounter } from './domain/video/free-lookups.ts';
+import type { LookupAdmission } from './domain/admission/lookup-admission.ts';
 import type { ResourceLibrary } from './domain/resources/resource-library.ts';
 
 /**
@@ -65,8 +65,8 @@ export interface Deps extends Stores {
   hotCache: HotCache;
   /** What each account has obtained as an MCP resource (resources/list). */
   resourceLibrary: ResourceLibrary;
-  /** Per-account counts of free video lookups that reach YouTube. */
-  freeLookups: FreeLookupCounter;
+  /** The one admission step of every upstream lookup made before a charge is known. */
+  lookupAdmission: LookupAdmission;
   /** HMAC secret for signed URLs. */
   signingSecret: string;
   publicUrl: string;

@@ -11,7 +11,8 @@ import { ownCall, type Context } from '../router/context.ts';
 import { errorBody } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { createCallerFactory } from '../router/trpc.ts';
-import { failure, failureOf } from './errors/failure.ts';
+import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
+import { ListenStreams, releasedWhenEnded } from './mcp-listen-bounds.ts';
 import { mcpErrorResponse } from './errors/mcp-error.ts';
 import { admitMcpRequest, type Admitted } from './mcp-admission.ts';
 import { idOf, withServedVersions, type McpMessage } from './mcp-edges.ts';
@@ -228,6 +229,7 @@ type Endpoint = {
   modern: ReturnType<typeof createMcpHandler>;
   closing: boolean;
   pages?: StoredPages;
+  listens: ListenStreams;
 };
 
 /** The tool a single tools/call names. */
@@ -265,6 +267,27 @@ async function throughSdk(
   const stored = ep.parts.get(toolCtx);
   if (stored && response.ok) response = await withStoredPart(response, stored.part);
   return response;
+}
+
+/** A `subscriptions/listen` request takes one of its key's and account's places, freed when its stream ends. */
+async function listenBounded(
+  ep: Endpoint,
+  ctx: Context,
+  single: McpMessage | undefined,
+  refusal: { answer: AnswerContext; signal: AbortSignal },
+  run: () => Promise<Response>,
+): Promise<Response> {
+  if (single?.method !== 'subscriptions/listen') return run();
+  const { MCP_LISTEN_STREAMS_PER_KEY: perKey, MCP_LISTEN_STREAMS_PER_ACCOUNT: perAccount } = ctx.deps.config;
+  const place = ep.listens.take(ctx.auth!.caller, { perKey, perAccount });
+  if (typeof place !== 'function')
+    return mcpErrorResponse(failure('RATE_LIMITED', place.refused), refusal.answer, idOf(single));
+  try {
+    return releasedWhenEnded(await run(), place, refusal.signal);
+  } catch (err) {
+    place();
+    throw err;
+  }
 }
 
 /**
@@ -312,7 +335,9 @@ async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<R
         await runTool(direct.tool, toolCtx, direct.arguments, ep.texts, ep.parts, ep.notes, called, ep.pages),
         ep.parts.get(toolCtx),
       )
-    : await throughSdk(ep, forward, parsed, passed, single, isModern);
+    : await listenBounded(ep, toolCtx, single, { answer, signal: request.signal }, () =>
+        throughSdk(ep, forward, parsed, passed, single, isModern),
+      );
   // Headers are added to the SDK's own response: wrapping its body in a new Response would turn the JSON text it
   // holds into a stream, piped chunk by chunk.
   for (const [k, v] of rateLimitHeaders(limit)) response.headers.set(k, v);
@@ -348,7 +373,7 @@ export function createMcpEndpoint(log: Logger, textBytes: number, pages?: Stored
       keepAliveMs: 0,
     }),
   );
-  const endpoint: Endpoint = { texts, parts, notes, modern, closing: false, pages };
+  const endpoint: Endpoint = { texts, parts, notes, modern, closing: false, pages, listens: new ListenStreams() };
   async function handleMcp(request: Request, ctx: Context): Promise<Response> {
     return serveMcp(endpoint, request, ctx);
   }

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { BoundedWork, HASHES_AT_ONCE, HASHES_WAITING } from './hashing-bound.ts';
 
 // scrypt at N=2^15, r=8, p=3: 32 MiB of memory per hash, one of OWASP's equivalent recommended settings
 // (https://cheatsheetseries.owasp.org/cheatsheets/Password_Storage_Cheat_Sheet.html#scrypt).
@@ -7,13 +8,19 @@ const PARAMS = { logN: 15, r: 8, p: 3 };
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
+/** Every hash of the process passes here (src/domain/accounts/hashing-bound.ts says why). */
+export const passwordHashing = new BoundedWork(HASHES_AT_ONCE, HASHES_WAITING);
+
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 200;
 
 function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
   const opts: ScryptOptions = { N: 2 ** logN, r, p, maxmem: 256 * 2 ** logN * r + 1024 * 1024 };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  return passwordHashing.run(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
+      ),
   );
 }
 

@@ -18,7 +18,7 @@ const DEFAULT_COLLECTION_VIDEOS = 20;
 
 export interface CreateBatchDeps extends BatchViewDeps {
   batches: BatchStore;
-  listing: Pick<ListingDeps, 'lister' | 'listingCache'>;
+  listing: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>;
   /** Spendable credits now. */
   balance: (accountId: string) => Promise<number>;
   /**
@@ -93,7 +93,7 @@ async function listedVideoIds(
           },
         }
       : { search: { query: input.search! } };
-  const videoIds = await collectVideoIds(deps.listing, source, max, req.signal);
+  const videoIds = await collectVideoIds(deps.listing, req.caller.accountId, source, max, req.signal);
   if (videoIds.length === 0)
     throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
   return videoIds;

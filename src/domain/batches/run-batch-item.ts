@@ -100,7 +100,9 @@ export async function runBatchItem(
 /** How long to wait before running the video again, or null when its failure is final. */
 function retryDelayMs(err: unknown, attempt: number): number | null {
   if (!isServiceError(err)) return UNEXPECTED_RETRY_MS * 2 ** (attempt - 1);
-  if (err.code === 'SERVICE_BUSY') return Math.max(1, err.retryAfter ?? BUSY_RETRY_SECONDS) * 1000;
+  // A lookup refused for now (the account's lookups in flight, the shared egress budget) is tried again, not failed.
+  if (err.code === 'SERVICE_BUSY' || err.code === 'RATE_LIMITED')
+    return Math.max(1, err.retryAfter ?? BUSY_RETRY_SECONDS) * 1000;
   return null;
 }
 

@@ -1,7 +1,9 @@
 // Playlist, channel and search listings: one YouTube page per call, behind an opaque cursor, cached briefly.
 // A page fetched from YouTube costs LISTING_PAGE_PRICE, charged once it has been fetched; a cached page is free.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { chargeCredits } from '../credits/credits.ts';
+import { coversPrice } from '../admission/covers-price.ts';
 import type { Caller } from '../keys/manage-keys.ts';
 import { parseChannelRef, parsePlaylistRef } from './collection-ref.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
@@ -25,6 +27,8 @@ export interface ListingDeps {
   listingCache: ListingCache;
   ledger: Stores['ledger'];
   dailyAllowance: number;
+  /** Every page and handle fetched from YouTube is admitted first (src/domain/admission/). */
+  lookupAdmission: LookupAdmission;
 }
 
 export interface ListingRequest {
@@ -54,7 +58,7 @@ async function fetchPage<M>(
   const hit = deps.listingCache.get<M>(key);
   if (hit) return { page: hit, nextCursor: next(hit), cached: true, creditsCharged: 0 };
   await assertAffordable(deps, req.caller.accountId, LISTING_PAGE_PRICE, deps.dailyAllowance);
-  const page = await load(continuation);
+  const page = await deps.lookupAdmission.run(req.caller.accountId, { free: false }, () => load(continuation));
   await chargeCredits(
     deps,
     { accountId: req.caller.accountId, amount: LISTING_PAGE_PRICE, operation: 'listing', requestId: req.requestId },
@@ -82,14 +86,24 @@ export async function listPlaylist(
   };
 }
 
-/** The channel id behind a reference; resolving a handle is a free lookup, cached like a page. */
-async function channelIdOf(deps: ListingDeps, input: ListChannelInput, signal?: AbortSignal): Promise<string> {
+/**
+ * The channel id behind a reference; resolving a handle is a lookup, cached like a page. It is free (one of the
+ * account's free lookups) unless `paid`: the caller already showed it can pay for what the channel is listed for.
+ */
+async function channelIdOf(
+  deps: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>,
+  accountId: string,
+  input: ListChannelInput,
+  opts: { paid: boolean; signal?: AbortSignal },
+): Promise<string> {
   const ref = parseChannelRef(input);
   if ('channelId' in ref) return ref.channelId;
   const key = `resolve\n${ref.path.toLowerCase()}`;
   const hit = deps.listingCache.get<string>(key);
   if (hit?.meta) return hit.meta;
-  const channelId = await deps.lister.resolveChannel(ref, signal);
+  const channelId = await deps.lookupAdmission.run(accountId, { free: !opts.paid }, () =>
+    deps.lister.resolveChannel(ref, opts.signal),
+  );
   deps.listingCache.set(key, { meta: channelId, items: [], continuation: null });
   return channelId;
 }
@@ -100,7 +114,10 @@ export async function listChannel(
   input: ListChannelInput,
 ): Promise<ChannelPage> {
   const tab = input.tab ?? 'videos';
-  const channelId = await channelIdOf(deps, input, req.signal);
+  const channelId = await channelIdOf(deps, req.caller.accountId, input, {
+    paid: await coversPrice(deps, req.caller.accountId, LISTING_PAGE_PRICE, deps.dailyAllowance),
+    signal: req.signal,
+  });
   const r = await fetchPage<ChannelMeta>(deps, req, `channel:${channelId}:${tab}`, input.cursor, (c) =>
     deps.lister.channel(channelId, tab, c, req.signal),
   );
@@ -136,7 +153,8 @@ export async function searchVideos(
  * pages: the batch pays per video). Duplicates (a video listed twice) are kept once.
  */
 export async function collectVideoIds(
-  deps: Pick<ListingDeps, 'lister' | 'listingCache'>,
+  deps: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>,
+  accountId: string,
   source: { playlist?: ListPlaylistInput; channel?: ListChannelInput; search?: SearchVideosInput },
   max: number,
   signal?: AbortSignal,
@@ -146,7 +164,8 @@ export async function collectVideoIds(
     const id = parsePlaylistRef(source.playlist);
     load = (c) => deps.lister.playlist(id, c, signal);
   } else if (source.channel) {
-    const id = await channelIdOf(deps as ListingDeps, source.channel, signal);
+    // The batch has taken a free lookup already when its balance may not cover the listing.
+    const id = await channelIdOf(deps, accountId, source.channel, { paid: true, signal });
     const tab = source.channel.tab ?? 'videos';
     load = (c) => deps.lister.channel(id, tab, c, signal);
   } else if (source.search) {
@@ -159,7 +178,8 @@ export async function collectVideoIds(
   let continuation: string | undefined;
   // Bounded: a page holds at least one video, and we stop at `max` or after 50 pages.
   for (let pages = 0; pages < 50 && ids.size < max; pages++) {
-    const page = await load(continuation);
+    const c = continuation;
+    const page = await deps.lookupAdmission.run(accountId, { free: false }, () => load(c));
     for (const item of page.items) {
       if (ids.size >= max) break;
       ids.add(item.videoId);

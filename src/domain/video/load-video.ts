@@ -50,17 +50,27 @@ export async function loadVideo(
   ports: LoadVideoPorts,
   videoId: string,
   /**
-   * `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored): it may refuse. `accountId`: whose
-   * request the fetch counts against in the queue's per-account cap.
+   * `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored): it may refuse, or answer a release
+   * called when the fetch ends (a lookup admission's slot). `accountId`: whose request the fetch counts against in
+   * the queue's per-account cap.
    */
-  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<void>; accountId?: string } = {},
+  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<(() => void) | undefined>; accountId?: string } = {},
 ): Promise<SourceVideo> {
   const stored = await storedVideo(ports, videoId, opts.maxAgeMs);
   if (stored) return stored;
-  await opts.beforeFetch?.();
-  await outcomeOf(
-    ports.workQueue.extract({ kind: 'info', videoId }, `info:${videoId}`, ports.config.REQUEST_WAIT_MS, opts.accountId),
-  );
+  const release = await opts.beforeFetch?.();
+  try {
+    await outcomeOf(
+      ports.workQueue.extract(
+        { kind: 'info', videoId },
+        `info:${videoId}`,
+        ports.config.REQUEST_WAIT_MS,
+        opts.accountId,
+      ),
+    );
+  } finally {
+    release?.();
+  }
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');
   ports.hotCache.setVideo(videoId, fetched);

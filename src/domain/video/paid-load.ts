@@ -1,24 +1,22 @@
 // A paid operation on a video that is not stored yet asks YouTube for its metadata before it can price the work.
-// That request spends the cluster's shared YouTube budget, so it is made only for a caller who can pay the
-// operation's minimum price, or else it takes one of the caller's free lookups (FREE_LOOKUPS_PER_10_MIN), as
-// GET /videos/{id} does: a caller at balance 0 cannot spend the budget every other account depends on.
-import { assertAffordable } from '../credits/charged-operation.ts';
-import { isServiceError } from '../errors.ts';
+// That request passes the lookup admission (src/domain/admission/): a caller who can pay the operation's minimum
+// price takes no free lookup, any other takes one of its FREE_LOOKUPS_PER_10_MIN, as GET /videos/{id} does, so a
+// caller at balance 0 cannot spend the budget every other account depends on.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
+import { coversPrice } from '../admission/covers-price.ts';
 import type { SourceVideo } from '../ports.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { type FreeLookupCounter, takeFreeLookup } from './free-lookups.ts';
 import { loadVideo, type LoadVideoPorts } from './load-video.ts';
 
 export interface PaidLoadPorts extends LoadVideoPorts, Pick<Stores, 'ledger'> {
-  freeLookups: FreeLookupCounter;
-  config: LoadVideoPorts['config'] & Pick<Settings, 'DAILY_FREE_CREDITS' | 'FREE_LOOKUPS_PER_10_MIN'>;
+  lookupAdmission: LookupAdmission;
+  config: LoadVideoPorts['config'] & Pick<Settings, 'DAILY_FREE_CREDITS'>;
 }
 
 /**
- * loadVideo for a paid operation: when YouTube must be asked, the caller's balance must cover `minPrice` (the least
- * the operation can cost), else the fetch takes a free lookup (a stored result of the video may still be free) and
- * is refused with RATE_LIMITED once those are used.
+ * loadVideo for a paid operation: when YouTube must be asked, the fetch is admitted (free only when the balance
+ * does not cover `minPrice`, the least the operation can cost; a stored result of the video may still be free).
  */
 export function loadVideoForPayer(
   ports: PaidLoadPorts,
@@ -28,13 +26,9 @@ export function loadVideoForPayer(
 ): Promise<SourceVideo> {
   return loadVideo(ports, videoId, {
     accountId,
-    beforeFetch: async () => {
-      try {
-        await assertAffordable(ports, accountId, minPrice, ports.config.DAILY_FREE_CREDITS);
-      } catch (err) {
-        if (!isServiceError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
-        await takeFreeLookup(ports, accountId, ports.config.FREE_LOOKUPS_PER_10_MIN);
-      }
-    },
+    beforeFetch: async () =>
+      ports.lookupAdmission.admit(accountId, {
+        free: !(await coversPrice(ports, accountId, minPrice, ports.config.DAILY_FREE_CREDITS)),
+      }),
   });
 }

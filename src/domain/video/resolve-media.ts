@@ -1,6 +1,7 @@
 // A direct media URL becomes a video like any other: its id is `media-<hash of the URL>`, and its row in the video
 // store holds what ffprobe said (with the URL), so transcripts, frames, jobs and stores work on the id. The URL is
 // probed (through the SSRF guard) when a request names it and the stored row is missing or stale.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
 import type { MediaProbe, MediaProber, SourceVideo } from '../ports.ts';
 import type { HotCache } from '../transcripts/hot-cache.ts';
@@ -12,6 +13,8 @@ import { assertOwnsVideo } from './media-owner.ts';
 
 export interface ResolveMediaPorts extends Pick<Stores, 'videos'> {
   media: MediaProber;
+  /** A probe is a free lookup: it runs before anything about the media is known, so before any charge. */
+  lookupAdmission: LookupAdmission;
   hotCache: HotCache;
 }
 
@@ -31,7 +34,8 @@ export async function resolveVideoRef(
     return ref.videoId;
   let probe: MediaProbe;
   try {
-    probe = await deps.media.probe(ref.mediaUrl);
+    const mediaUrl = ref.mediaUrl;
+    probe = await deps.lookupAdmission.run(accountId, { free: true }, () => deps.media.probe(mediaUrl));
   } catch (err) {
     // Often a mistyped YouTube link rather than a media URL: say both.
     if (isServiceError(err) && err.code === 'INVALID_REQUEST') {

@@ -1,6 +1,4 @@
 import { z } from 'zod';
-import type { Settings } from '../settings.ts';
-import { takeFreeLookup, type FreeLookupCounter } from './free-lookups.ts';
 import { loadVideo, type LoadVideoPorts } from './load-video.ts';
 import { Track, VideoInfo } from './schemas.ts';
 import { VIDEO_ID_PATTERN } from './video-ref.ts';
@@ -46,15 +44,14 @@ const resolveVideoParam = (ports: ResolveMediaPorts, param: string, accountId: s
 };
 
 export interface LookupPorts extends LoadVideoPorts, ResolveMediaPorts {
-  freeLookups: FreeLookupCounter;
-  config: LoadVideoPorts['config'] & Pick<Settings, 'FREE_LOOKUPS_PER_10_MIN'>;
+  config: LoadVideoPorts['config'];
 }
 
 /** A free lookup: a video not stored yet takes one of the account's free lookups before YouTube is asked. */
 const freeLoad = (ports: LookupPorts, accountId: string, videoId: string) =>
   loadVideo(ports, videoId, {
     accountId,
-    beforeFetch: () => takeFreeLookup(ports, accountId, ports.config.FREE_LOOKUPS_PER_10_MIN),
+    beforeFetch: () => ports.lookupAdmission.admit(accountId, { free: true }),
   });
 
 export async function getVideoInfo(ports: LookupPorts, accountId: string, videoId: string): Promise<VideoInfo> {

@@ -1,14 +1,13 @@
 import type { Deps } from '../../deps.ts';
 import type { CreateBatchDeps } from '../../domain/batches/create-batch.ts';
 import { getCredits } from '../../domain/credits/credits.ts';
-import { takeFreeLookup } from '../../domain/video/free-lookups.ts';
 import { batchPorts } from '../../domain/batches/batch-sources.ts';
 
 export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
   ...batchPorts(d),
-  listing: { lister: d.lister, listingCache: d.listingCache },
+  listing: { lister: d.lister, listingCache: d.listingCache, lookupAdmission: d.lookupAdmission },
   balance: async (accountId) => (await getCredits(d, accountId, d.config.DAILY_FREE_CREDITS)).balance,
-  takeFreeLookup: (accountId) => takeFreeLookup(d, accountId, d.config.FREE_LOOKUPS_PER_10_MIN),
+  takeFreeLookup: (accountId) => d.lookupAdmission.takeFree(accountId),
   llmConfigured: d.llm !== null,
   speechConfigured: d.speech !== null,
   transport: d.webhookTransport,

@@ -7,4 +7,5 @@ export const listingDeps = (d: Deps): ListingDeps => ({
   listingCache: d.listingCache,
   ledger: d.ledger,
   dailyAllowance: d.config.DAILY_FREE_CREDITS,
+  lookupAdmission: d.lookupAdmission,
 });
