@@ -217,7 +217,7 @@ function egressLadder(opts: YoutubeSourceOptions, proxies: ReturnType<typeof cre
     async spend(identity, fn) {
       const purpose = meterScope.getStore()?.purpose ?? 'other';
       const reserved = await res.budget.reserve(identity, purpose);
-      const scope: MeterScope = { purpose, bytes: 0, reserved: true };
+      const scope: MeterScope = { purpose, bytes: 0, reserved: true, cap: reserved };
       try {
         return await meterScope.run(scope, fn);
       } finally {
