@@ -21,6 +21,13 @@ export interface MeterScope {
   cap?: number;
 }
 
+/** A request through a residential identity outside a reservation: refused before anything is sent. */
+export class UnreservedResidential extends Error {
+  constructor(identity: string) {
+    super(`${identity}: a residential proxy carries only requests its byte budget reserved for`);
+  }
+}
+
 /** A residential response cut off at its scope's cap, so it never carries more than was reserved. */
 export class ResidentialCapExceeded extends Error {
   constructor(cap: number) {
@@ -111,12 +118,14 @@ export function createProxyPool(
 }
 
 /**
- * A dispatcher counting every response byte (status line and headers included, body as received), and aborting the
- * request once its scope has carried more than its cap.
+ * A dispatcher counting every response byte (status line and headers included, body as received), refusing a request
+ * made outside a reservation, and aborting one once its scope has carried more than its cap.
  */
 function metered(agent: Dispatcher, identity: string, meter: ByteMeter): Dispatcher {
   return agent.compose((dispatch) => (opts, handler) => {
     const scope = meterScope.getStore();
+    // Every paid byte is reserved first: a caption URL bound to the identity, or anything else, is not sent.
+    if (!scope?.reserved) throw new UnreservedResidential(identity);
     let abort: ((e: Error) => void) | undefined;
     const counting = new Proxy(handler, {
       get(target, prop, receiver) {
