@@ -22,14 +22,14 @@ export interface MeterScope {
 }
 
 /** A request through a residential identity outside a reservation: refused before anything is sent. */
-export class UnreservedResidential extends Error {
+class UnreservedResidential extends Error {
   constructor(identity: string) {
     super(`${identity}: a residential proxy carries only requests its byte budget reserved for`);
   }
 }
 
 /** A residential response cut off at its scope's cap, so it never carries more than was reserved. */
-export class ResidentialCapExceeded extends Error {
+class ResidentialCapExceeded extends Error {
   constructor(cap: number) {
     super(`the answer through the residential proxy passed the ${cap} bytes reserved for it and was cut off`);
   }
