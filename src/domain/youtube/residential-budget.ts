@@ -6,8 +6,14 @@
 // window ends, and nothing is sent.
 import { ServiceError } from '../errors.ts';
 
-/** What one player answer through a residential identity is reserved at before it is sent (gzip'd, ~44 KB). */
+/** The least a request through a residential identity must be able to reserve (a gzip'd player answer is ~44 KB). */
 const RESERVE_BYTES = 64 * 1024;
+
+/**
+ * The most one request may carry: it reserves this much (or what the budget has left, if less) and is cut off past it,
+ * so no answer, however large, and no number of concurrent ones can carry the cluster past its budget.
+ */
+const REQUEST_CAP_BYTES = 256 * 1024;
 
 export interface ResidentialLimits {
   perHour: number;
@@ -32,15 +38,16 @@ export interface ResidentialUsage {
 /** PostgreSQL in production (src/infra/postgres/youtube-residential.ts). */
 export interface ResidentialStore {
   /**
-   * Adds `bytes` for the identity and purpose unless that would take the hour's or the day's total past its limit
-   * (checked and added under one lock across instances); the totals before, and whether it was added.
+   * Adds `most` bytes for the identity and purpose, or what the hour and the day have left when that is less but at
+   * least `least` (checked and added under one lock across instances); the totals before, and what was added (0:
+   * nothing, the budget is spent).
    */
   reserve(
     identity: string,
     purpose: string,
-    bytes: number,
+    wanted: { least: number; most: number },
     limits: ResidentialLimits,
-  ): Promise<{ ok: boolean; spend: ResidentialSpend }>;
+  ): Promise<{ reserved: number; spend: ResidentialSpend }>;
   /** Adds (or, with a negative count, takes back) bytes without a limit: what was counted beyond the reservation. */
   add(identity: string, purpose: string, bytes: number): Promise<void>;
   usage(): Promise<ResidentialUsage[]>;
@@ -49,7 +56,10 @@ export interface ResidentialStore {
 
 export interface ResidentialBudget {
   readonly limits: ResidentialLimits;
-  /** Reserves an answer's worth of bytes (RESERVE_BYTES), or throws SERVICE_BUSY; nothing is sent before it. */
+  /**
+   * Reserves a request's bytes (REQUEST_CAP_BYTES, or what is left if less), or throws SERVICE_BUSY; nothing is sent
+   * before it. The request must stop once it has carried what was reserved.
+   */
   reserve(identity: string, purpose: string): Promise<number>;
   /** After the answer: the bytes counted on the wire replace what was reserved. */
   settle(identity: string, purpose: string, reserved: number, used: number): Promise<void>;
@@ -61,9 +71,10 @@ export function createResidentialBudget(store: ResidentialStore, limits: Residen
   return {
     limits,
     async reserve(identity, purpose) {
-      const { ok, spend } = await store.reserve(identity, purpose, RESERVE_BYTES, limits);
-      if (!ok) throw spent(spend, limits);
-      return RESERVE_BYTES;
+      const wanted = { least: RESERVE_BYTES, most: REQUEST_CAP_BYTES };
+      const { reserved, spend } = await store.reserve(identity, purpose, wanted, limits);
+      if (reserved <= 0) throw spent(spend, limits);
+      return reserved;
     },
     async settle(identity, purpose, reserved, used) {
       if (used !== reserved) await store.add(identity, purpose, used - reserved);

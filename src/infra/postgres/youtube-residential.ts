@@ -1,6 +1,6 @@
 // Residential egress bytes per clock hour, identity and purpose, shared by every instance. A reservation checks the
-// hour's and the UTC day's totals and adds to them in one transaction under an advisory lock, so two instances can
-// never both take the last bytes of a budget.
+// hour's and the UTC day's totals and adds what it takes in one transaction under an advisory lock, so two instances
+// can never both take the last bytes of a budget.
 import type { Sql } from '../../../db/client.ts';
 import type {
   ResidentialLimits,
@@ -14,13 +14,14 @@ const LOCK = 0x7974_7265; // "ytre"
 
 export function createResidentialStore(sql: Sql): ResidentialStore {
   return {
-    async reserve(identity, purpose, bytes, limits: ResidentialLimits) {
+    async reserve(identity, purpose, wanted, limits: ResidentialLimits) {
       return sql.begin(async (tx) => {
         await tx`select pg_advisory_xact_lock(${LOCK})`;
         const spend = await spendOf(tx as unknown as Sql);
-        const ok = spend.hour + bytes <= limits.perHour && spend.day + bytes <= limits.perDay;
-        if (ok) await addBytes(tx as unknown as Sql, identity, purpose, bytes);
-        return { ok, spend };
+        const left = Math.min(limits.perHour - spend.hour, limits.perDay - spend.day);
+        const reserved = left >= wanted.least ? Math.min(wanted.most, left) : 0;
+        if (reserved > 0) await addBytes(tx as unknown as Sql, identity, purpose, reserved);
+        return { reserved, spend };
       });
     },
     add: (identity, purpose, bytes) => addBytes(sql, identity, purpose, bytes),

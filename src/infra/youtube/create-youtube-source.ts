@@ -217,7 +217,7 @@ function egressLadder(opts: YoutubeSourceOptions, proxies: ReturnType<typeof cre
     async spend(identity, fn) {
       const purpose = meterScope.getStore()?.purpose ?? 'other';
       const reserved = await res.budget.reserve(identity, purpose);
-      const scope: MeterScope = { purpose, bytes: 0, reserved: true };
+      const scope: MeterScope = { purpose, bytes: 0, reserved: true, cap: reserved };
       try {
         return await meterScope.run(scope, fn);
       } finally {
@@ -392,14 +392,11 @@ function markOf(ref: string): { client: string; identity?: string } {
 }
 
 /** One caption download, from the caption budget of an identity (the one its token is bound to, when it is). */
-async function download(
-  { captionPacer, ytFetch, report, identities, cheap }: SourceContext,
-  ref: string,
-  signal?: AbortSignal,
-) {
+async function download({ captionPacer, ytFetch, report, cheap }: SourceContext, ref: string, signal?: AbortSignal) {
   const { client, identity: bound } = markOf(ref);
-  // Caption bodies stay on the cheapest rung, unless the URL's PO token binds them to the identity that got it.
-  const among = bound && identities.includes(bound) ? [bound] : cheap;
+  // Caption bodies stay on the cheapest rung, unless the URL's PO token binds them to the cheap identity that got it
+  // (a residential identity's token was minted off its proxy, and its proxy carries only reserved player requests).
+  const among = bound && cheap.includes(bound) ? [bound] : cheap;
   const identity = captionPacer ? await captionPacer.take(among) : (among[0] ?? DIRECT);
   try {
     const segments = await egressScope.run(identity, () =>

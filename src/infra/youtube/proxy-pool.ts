@@ -17,6 +17,22 @@ export interface MeterScope {
   bytes: number;
   /** A reservation covers these bytes: they are settled against it when it ends, not added one by one. */
   reserved: boolean;
+  /** The most the requests in scope may carry (what was reserved): a response past it is cut off. */
+  cap?: number;
+}
+
+/** A request through a residential identity outside a reservation: refused before anything is sent. */
+class UnreservedResidential extends Error {
+  constructor(identity: string) {
+    super(`${identity}: a residential proxy carries only requests its byte budget reserved for`);
+  }
+}
+
+/** A residential response cut off at its scope's cap, so it never carries more than was reserved. */
+class ResidentialCapExceeded extends Error {
+  constructor(cap: number) {
+    super(`the answer through the residential proxy passed the ${cap} bytes reserved for it and was cut off`);
+  }
 }
 
 /** Set around requests by their caller (fetch-player.ts, caption downloads); unset, the purpose is 'other'. */
@@ -101,24 +117,43 @@ export function createProxyPool(
   };
 }
 
-/** A dispatcher counting every response byte (status line and headers included, body as received). */
+/**
+ * A dispatcher counting every response byte (status line and headers included, body as received), refusing a request
+ * made outside a reservation, and aborting one once its scope has carried more than its cap.
+ */
 function metered(agent: Dispatcher, identity: string, meter: ByteMeter): Dispatcher {
   return agent.compose((dispatch) => (opts, handler) => {
     const scope = meterScope.getStore();
+    // Every paid byte is reserved first: a caption URL bound to the identity, or anything else, is not sent.
+    if (!scope?.reserved) throw new UnreservedResidential(identity);
+    let abort: ((e: Error) => void) | undefined;
     const counting = new Proxy(handler, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver) as unknown;
         if (typeof value !== 'function') return value;
         const fn = value as (...a: unknown[]) => unknown;
         return (...args: unknown[]) => {
+          abort ??= abortOf(prop, args);
           const bytes = responseBytes(prop, args);
           if (bytes > 0) meter(identity, scope, 'response', bytes);
+          if (bytes > 0 && scope?.cap !== undefined && scope.bytes > scope.cap && abort) {
+            abort(new ResidentialCapExceeded(scope.cap));
+            return false;
+          }
           return fn.apply(target, args);
         };
       },
     });
     return dispatch(opts, counting);
   });
+}
+
+/** How to abort the request, from the callback that hands it over (undici's legacy or its controller API). */
+function abortOf(prop: string | symbol, args: unknown[]): ((e: Error) => void) | undefined {
+  if (prop === 'onConnect') return args[0] as (e: Error) => void;
+  const controller = args[0] as { abort?: (e: Error) => void } | undefined;
+  if (prop === 'onRequestStart' && controller?.abort) return (e) => controller.abort!(e);
+  return undefined;
 }
 
 /** The bytes a handler callback carries: header lines for the start of a response, chunks for its body. */
