@@ -18,8 +18,12 @@ export function isDatabaseDown(err: unknown): boolean {
   );
 }
 
-/** Text PostgreSQL cannot store (a NUL character, bytes that are not UTF-8): the caller's input, not our fault. */
+/**
+ * Text PostgreSQL cannot store (a NUL character, bytes that are not UTF-8, a lone surrogate in JSON): the caller's
+ * input, not our fault.
+ */
 export function isUnstorableText(err: unknown): boolean {
-  const code = (err as { code?: string } | undefined)?.code;
-  return code === '22021' || code === '22P05';
+  const e = err as { code?: string; detail?: string } | undefined;
+  // 22P02 is any malformed input; only a JSON string holding a lone surrogate is the caller's text.
+  return e?.code === '22021' || e?.code === '22P05' || (e?.code === '22P02' && /surrogate/i.test(e.detail ?? ''));
 }
