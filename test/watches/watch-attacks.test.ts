@@ -128,6 +128,34 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     expect(await balanceOf(s1, key)).toBe(10 - TRANSCRIPT_PRICE);
   });
 
+  it('two instances checking one watch at the same time: each event once, the transcript charged once', async () => {
+    const { key, accountId } = await s1.newKey({ credits: 10 });
+    const id = await noted(key, [NEWEST[1]], { transcripts: true, callbackUrl: receiver.url });
+    const base = watchCheckPorts(s1.deps);
+    let inner = -1;
+    const lister = {
+      ...base.lister,
+      channel: async (...args: Parameters<typeof base.lister.channel>) => {
+        const page = await base.lister.channel(...args);
+        // While this instance reads the listing, the watch is due again and the other instance checks it in full.
+        if (inner < 0) {
+          await makeDue(id);
+          inner = await checkOn(watchCheckPorts(s2.deps));
+        }
+        return page;
+      },
+    };
+    expect(await checkOn({ ...base, lister })).toBe(1);
+    expect(inner).toBe(1);
+    expect(await historyOf(key, id)).toEqual([`transcript_ready ${NEWEST[1]}`, `video_published ${NEWEST[1]}`]);
+    expect(await balanceOf(s1, key)).toBe(10 - TRANSCRIPT_PRICE);
+    const [n] = await s1.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from webhook_deliveries where account_id = ${accountId}`;
+    expect(n!.n).toBe(2);
+    await pollUntil(async () => receivedFor(id).length >= 2, 'both events received');
+    expect(receivedFor(id)).toHaveLength(2);
+  });
+
   it('a watch deleted while it is checked does not stop the other watches of the look', async () => {
     const a = await s1.newKey();
     const b = await s1.newKey();
