@@ -9,7 +9,7 @@ import { checkDueWatches, type CheckWatchPorts } from '../../src/domain/watches/
 import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
 import { sweepItemsDeps } from '../../src/jobs/sweep-deps.ts';
 import { watchCheckPorts } from '../../src/jobs/watch-worker.ts';
-import { rest } from '../support/clients.ts';
+import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -262,6 +262,21 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
       expect([JSON.stringify(body).slice(0, 80), r.status]).toEqual([JSON.stringify(body).slice(0, 80), 400]);
       expect(r.json.error.code).toBe('INVALID_REQUEST');
     }
+    // The same on tRPC and MCP: another account's id, a forged one, a NUL, a lone surrogate.
+    const mcp = await mcpClient(s1.url, key);
+    for (const id of [mine, 'wat_forged', 'wat_\u0000', '\ud800', 'x'.repeat(65)]) {
+      for (const name of ['get_watch', 'delete_watch']) {
+        const code = mcpError(await mcp.callTool({ name, arguments: { id } }))?.code;
+        expect([name, id, code]).toEqual([name, id, expect.stringMatching(/^(NOT_FOUND|INVALID_REQUEST)$/)]);
+      }
+      await expect(trpcClient(s1.url, key).watches.get.query({ id })).rejects.toMatchObject({
+        data: { code: expect.stringMatching(/^(NOT_FOUND|INVALID_REQUEST)$/) },
+      });
+    }
+    expect(
+      mcpError(await mcp.callTool({ name: 'watch_channel', arguments: { search: { query: '\ud800' } } }))?.code,
+    ).toBe('INVALID_REQUEST');
+    await mcp.close();
     // Nothing of the refused ones was stored; the other account's watch is untouched.
     expect((await rest(s1.url, 'GET', '/watches', { key })).json.watches).toEqual([]);
     expect((await rest(s1.url, 'GET', `/watches/${mine}`, { key: other.key })).status).toBe(200);
