@@ -7,11 +7,13 @@ import { newId } from '../ids.ts';
 import { parseChannelRef, parsePlaylistRef } from '../listing/collection-ref.ts';
 import type { ListedVideo } from '../listing/schemas.ts';
 import type { SourcePage, VideoLister } from '../listing/ports.ts';
-import { fetchTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
-import { queueWebhook, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
+import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
+import { eventBody, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
+import { assertAffordable } from '../credits/charged-operation.ts';
+import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import type { WatchTarget } from './schemas.ts';
 import type { WebhookEvent } from '../webhooks/schemas.ts';
-import type { WatchRow, WatchStore } from './watch-store.ts';
+import type { FoundEvent, WatchRow, WatchStore } from './watch-store.ts';
 
 export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
   watches: WatchStore;
@@ -54,82 +56,109 @@ async function readListing(deps: CheckWatchPorts, w: WatchRow): Promise<ListedVi
   return items;
 }
 
-async function announce(deps: CheckWatchPorts, w: WatchRow, event: WebhookEvent, data: Record<string, unknown>) {
-  if (!w.callbackUrl) return;
-  await queueWebhook(deps, {
-    accountId: w.accountId,
-    jobId: w.id,
-    url: w.callbackUrl,
-    event,
-    job: { watchId: w.id, ...data },
-  });
+/** The event to record, with its webhook's delivery when the watch has a callbackUrl (stored in the same transaction). */
+function found(
+  w: WatchRow,
+  e: Omit<FoundEvent, 'delivery'>,
+  webhook: { event: WebhookEvent; data: Record<string, unknown> } | null,
+): FoundEvent {
+  const delivery =
+    webhook && w.callbackUrl
+      ? {
+          accountId: w.accountId,
+          jobId: w.id,
+          url: w.callbackUrl,
+          event: webhook.event,
+          body: eventBody(webhook.event, { watchId: w.id, ...webhook.data }, new Date()),
+        }
+      : null;
+  return { ...e, delivery };
 }
 
-async function transcriptStep(deps: CheckWatchPorts, w: WatchRow, v: ListedVideo): Promise<void> {
-  const caller = { accountId: w.accountId, keyId: 'watch', rateLimit: null };
+/** Queues what a record stored; a lost enqueue is sent by the stalled-delivery sweep, so it stops nothing. */
+async function queueStored(deps: CheckWatchPorts, deliveries: string[]): Promise<void> {
+  for (const id of deliveries) await deps.enqueue(id, 1, null).catch(() => {});
+}
+
+/**
+ * The transcript of one new video: a stored one is free; otherwise the balance must cover it before anything is
+ * asked of YouTube (a watch spends none of the account's free lookups, and a refusal is INSUFFICIENT_CREDITS).
+ */
+async function fetchForWatch(deps: CheckWatchPorts, w: WatchRow, videoId: string) {
+  const req = { caller: { accountId: w.accountId, keyId: 'watch', rateLimit: null }, requestId: newId('req') };
+  const input = { videoId, ...(w.lang ? { lang: w.lang } : {}), limit: 1 };
+  const stored = await readStoredTranscript(deps, req, input);
+  if (stored) return stored;
+  await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
+  return fetchTranscript(deps, req, input);
+}
+
+async function transcriptStep(deps: CheckWatchPorts, w: WatchRow, v: { videoId: string; title: string | null }) {
+  const base = { videoId: v.videoId, title: v.title, detail: null };
+  let event: FoundEvent;
   try {
-    const t = await fetchTranscript(
-      deps,
-      { caller, requestId: newId('req') },
-      { videoId: v.videoId, ...(w.lang ? { lang: w.lang } : {}), limit: 1 },
+    const t = await fetchForWatch(deps, w, v.videoId);
+    const charged = t.creditsCharged;
+    const data = { videoId: v.videoId, title: v.title, lang: t.lang, segmentCount: t.segmentCount, source: t.source };
+    event = found(
+      w,
+      { ...base, kind: 'transcript_ready', creditsCharged: charged },
+      { event: 'watch.transcript_ready', data: { ...data, creditsCharged: charged } },
     );
-    const kept = { videoId: v.videoId, kind: 'transcript_ready' as const, title: v.title, detail: null };
-    if (await deps.watches.recordEvent(w.id, { ...kept, creditsCharged: t.creditsCharged }))
-      await announce(deps, w, 'watch.transcript_ready', {
-        videoId: v.videoId,
-        title: v.title,
-        lang: t.lang,
-        segmentCount: t.segmentCount,
-        source: t.source,
-        creditsCharged: t.creditsCharged,
-      });
   } catch (err) {
     const code = isServiceError(err) ? err.code : 'INTERNAL_ERROR';
     const message = isServiceError(err) ? err.message : 'the transcript could not be fetched';
-    await deps.watches.recordEvent(w.id, {
-      videoId: v.videoId,
-      kind: code === 'INSUFFICIENT_CREDITS' ? 'transcript_refused' : 'transcript_failed',
-      title: v.title,
-      detail: `${code}: ${message}`.slice(0, 500),
-      creditsCharged: 0,
-    });
+    const kind = code === 'INSUFFICIENT_CREDITS' ? 'transcript_refused' : 'transcript_failed';
+    event = found(w, { ...base, kind, detail: `${code}: ${message}`.slice(0, 500), creditsCharged: 0 }, null);
   }
+  await queueStored(deps, await deps.watches.record(w.id, [event], null));
 }
 
-/** One check of a claimed watch. Never throws: a failure is recorded on the watch (and pauses it when it persists). */
+/** Transcript steps per check: the rest wait for the next one. */
+const TRANSCRIPTS_PER_CHECK = 20;
+
+/** One check of a claimed watch. A failure to read the listing is recorded on it (and pauses it when it persists). */
 async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
   let items: ListedVideo[];
   try {
     items = await readListing(deps, w);
   } catch (err) {
     const message = isServiceError(err) ? `${err.code}: ${err.message}` : 'the listing could not be read';
-    // A listing YouTube does not know (deleted, private) will not come back by itself.
-    const max = isServiceError(err) && err.code === 'NOT_FOUND' ? 1 : deps.limits.maxFailures;
-    await deps.watches.failed(w.id, message.slice(0, 500), max);
+    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget is the
+    // service's, not the watch's.
+    const code = isServiceError(err) ? err.code : null;
+    const max = code === 'NOT_FOUND' ? 1 : deps.limits.maxFailures;
+    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY');
     return;
   }
   const seen = new Set(w.seenVideoIds ?? []);
   const fresh = w.seenVideoIds ? items.filter((v) => !seen.has(v.videoId)) : [];
   const top = [...new Set([...items.map((v) => v.videoId), ...(w.seenVideoIds ?? [])])].slice(0, SEEN_LIMIT);
-  await deps.watches.checked(w.id, top);
-  // Oldest first, so events arrive in publishing order.
-  for (const v of [...new Map(fresh.map((x) => [x.videoId, x])).values()].reverse()) {
-    const recorded = await deps.watches.recordEvent(w.id, {
-      videoId: v.videoId,
-      kind: 'video_published',
-      title: v.title,
-      detail: null,
-      creditsCharged: 0,
-    });
-    if (!recorded) continue;
-    await announce(deps, w, 'watch.video_published', { video: v });
-    if (w.transcripts) await transcriptStep(deps, w, v);
-  }
+  // Oldest first, so events arrive in publishing order; recorded with the new top in one transaction.
+  const events = [...new Map(fresh.map((x) => [x.videoId, x])).values()]
+    .reverse()
+    .map((v) =>
+      found(
+        w,
+        { videoId: v.videoId, kind: 'video_published', title: v.title, detail: null, creditsCharged: 0 },
+        { event: 'watch.video_published', data: { video: v } },
+      ),
+    );
+  await queueStored(deps, await deps.watches.record(w.id, events, top));
+  if (!w.transcripts) return;
+  for (const v of await deps.watches.pendingTranscripts(w.id, TRANSCRIPTS_PER_CHECK)) await transcriptStep(deps, w, v);
 }
 
 /** Claims the watches due now (one checker each, across instances) and checks them one by one. */
 export async function checkDueWatches(deps: CheckWatchPorts): Promise<number> {
   const due = await deps.watches.claimDue(deps.limits.claimBatch);
-  for (const w of due) await checkWatch(deps, w);
+  for (const w of due) {
+    // One watch's unexpected failure (the database, a watch deleted mid-check) must not skip the others claimed.
+    await checkWatch(deps, w).catch(() =>
+      deps.watches
+        .failed(w.id, 'INTERNAL_ERROR: the check could not be completed', deps.limits.maxFailures, true)
+        .catch(() => {}),
+    );
+  }
   return due.length;
 }

@@ -1,4 +1,5 @@
 // Persistence of watches and what they found; src/infra/postgres/watches.ts implements it.
+import type { NewDelivery } from '../webhooks/ports.ts';
 import type { Watch, WatchEvent, WatchTarget } from './schemas.ts';
 
 export interface WatchRow extends Watch {
@@ -28,13 +29,23 @@ export interface WatchStore {
    * instance holds), so a watch is claimed by one checker per interval.
    */
   claimDue(limit: number): Promise<WatchRow[]>;
-  /** Records a good check: the ids now at the top, failures reset. */
-  checked(id: string, seenVideoIds: string[]): Promise<void>;
-  /** Records a failed check; pauses with `reason` once failures reach `maxFailures`. */
-  failed(id: string, error: string, maxFailures: number): Promise<void>;
-  /** Records an event once per (watch, video, kind); false when it was already recorded. */
-  recordEvent(
-    watchId: string,
-    e: Pick<WatchEvent, 'videoId' | 'kind' | 'title' | 'detail' | 'creditsCharged'>,
-  ): Promise<boolean>;
+  /**
+   * In one transaction: each event not recorded before (once per watch, video and kind) with the delivery of its
+   * webhook (an outbox: a check that dies after it loses no event and sends none twice; the stalled-delivery sweep
+   * queues what was stored but not queued) and, when `seen` is given, the good check (the ids now at the top,
+   * failures reset). Returns the deliveries to queue; none when the watch is gone.
+   */
+  record(id: string, events: FoundEvent[], seen: string[] | null): Promise<string[]>;
+  /** New videos with no transcript step recorded yet, oldest first (this check's, or one a dead check left). */
+  pendingTranscripts(watchId: string, limit: number): Promise<Pick<WatchEvent, 'videoId' | 'title'>[]>;
+  /**
+   * Records a failed check; when `counted`, it adds to the failures and pauses with `reason` once they reach
+   * `maxFailures` (a service-side refusal, such as a spent YouTube budget, is not the watch's failure).
+   */
+  failed(id: string, error: string, maxFailures: number, counted: boolean): Promise<void>;
+}
+
+/** An event a check found, with its webhook delivery when the watch has a callbackUrl. */
+export interface FoundEvent extends Pick<WatchEvent, 'videoId' | 'kind' | 'title' | 'detail' | 'creditsCharged'> {
+  delivery: NewDelivery | null;
 }

@@ -27,8 +27,17 @@ interface AttemptRecord {
   durationMs: number;
 }
 
+/** A delivery to store: the event's fixed body for a url. */
+export interface NewDelivery {
+  accountId: string;
+  jobId: string;
+  url: string;
+  event: WebhookEvent;
+  body: string;
+}
+
 export interface WebhookStore {
-  create(d: { accountId: string; jobId: string; url: string; event: WebhookEvent; body: string }): Promise<string>;
+  create(d: NewDelivery): Promise<string>;
   get(id: string): Promise<DeliveryRow | null>;
   /**
    * A resend of `from` (same account, job, url, event and body), unless the account already has `perAccount` resends,

@@ -1,6 +1,7 @@
 import type { Sql } from '../../../db/client.ts';
 import { newId } from '../../domain/ids.ts';
 import { jsonValue } from './json-value.ts';
+import { insertDelivery } from './webhooks.ts';
 import type { WatchEvent } from '../../domain/watches/schemas.ts';
 import type { WatchRow, WatchStore } from '../../domain/watches/watch-store.ts';
 
@@ -99,7 +100,7 @@ function watchRegistry(sql: Sql): Pick<WatchStore, 'create' | 'get' | 'list' | '
   };
 }
 
-function watchChecks(sql: Sql): Pick<WatchStore, 'claimDue' | 'checked' | 'failed' | 'recordEvent'> {
+function watchChecks(sql: Sql): Pick<WatchStore, 'claimDue' | 'record' | 'pendingTranscripts' | 'failed'> {
   return {
     async claimDue(limit) {
       const rows = await sql<Row[]>`
@@ -110,25 +111,41 @@ function watchChecks(sql: Sql): Pick<WatchStore, 'claimDue' | 'checked' | 'faile
         returning w.*`;
       return rows.map(toWatch);
     },
-    async checked(id, seen) {
-      await sql`
-        update watches set seen_video_ids = ${sql.json(seen)}, failures = 0, last_error = null, last_checked_at = now()
-        where id = ${id}`;
+    record: (id, events, seen) =>
+      sql.begin(async (tx) => {
+        // Locks the watch (two checkers of one watch record one after the other), and finds a deleted one.
+        const [w] = seen
+          ? await tx`update watches set seen_video_ids = ${tx.json(seen)}, failures = 0, last_error = null,
+              last_checked_at = now() where id = ${id} returning id`
+          : await tx`select id from watches where id = ${id} for update`;
+        if (!w) return [];
+        const deliveries: string[] = [];
+        for (const e of events) {
+          const [fresh] = await tx`
+            insert into watch_events (id, watch_id, video_id, kind, title, detail, credits_charged)
+            values (${newId('wev')}, ${id}, ${e.videoId}, ${e.kind}, ${e.title}, ${e.detail}, ${e.creditsCharged})
+            on conflict (watch_id, video_id, kind) do nothing returning id`;
+          if (fresh && e.delivery) deliveries.push(await insertDelivery(tx, e.delivery));
+        }
+        return deliveries;
+      }),
+    async pendingTranscripts(watchId, limit) {
+      const rows = await sql<{ video_id: string; title: string | null }[]>`
+        select p.video_id, p.title from watch_events p
+        where p.watch_id = ${watchId} and p.kind = 'video_published'
+          and not exists (select 1 from watch_events s where s.watch_id = p.watch_id and s.video_id = p.video_id
+                          and s.kind <> 'video_published')
+        order by p.created_at, p.id limit ${limit}`;
+      return rows.map((r) => ({ videoId: r.video_id, title: r.title }));
     },
-    async failed(id, error, maxFailures) {
+    async failed(id, error, maxFailures, counted) {
+      const add = counted ? 1 : 0;
       await sql`
-        update watches set failures = failures + 1, last_error = ${error}, last_checked_at = now(),
-          status = case when failures + 1 >= ${maxFailures} then 'paused' else status end,
-          paused_reason = case when failures + 1 >= ${maxFailures}
+        update watches set failures = failures + ${add}, last_error = ${error}, last_checked_at = now(),
+          status = case when ${counted} and failures + 1 >= ${maxFailures} then 'paused' else status end,
+          paused_reason = case when ${counted} and failures + 1 >= ${maxFailures}
             then ${`paused after ${maxFailures} failed check(s) in a row; last: `} || ${error} else paused_reason end
         where id = ${id}`;
-    },
-    async recordEvent(watchId, e) {
-      const rows = await sql`
-        insert into watch_events (id, watch_id, video_id, kind, title, detail, credits_charged)
-        values (${newId('wev')}, ${watchId}, ${e.videoId}, ${e.kind}, ${e.title}, ${e.detail}, ${e.creditsCharged})
-        on conflict (watch_id, video_id, kind) do nothing returning id`;
-      return rows.length > 0;
     },
   };
 }

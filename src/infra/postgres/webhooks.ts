@@ -1,5 +1,6 @@
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
-import type { DeliveryRow, WebhookStore } from '../../domain/webhooks/ports.ts';
+import type { DeliveryRow, NewDelivery, WebhookStore } from '../../domain/webhooks/ports.ts';
 import type { WebhookDelivery } from '../../domain/webhooks/schemas.ts';
 import { newMessageId } from '../../domain/webhooks/deliver-webhook.ts';
 import { newWebhookSecret } from '../webhooks/signing.ts';
@@ -18,6 +19,15 @@ interface Row {
   delivered_at: Date | null;
 }
 
+/** A pending delivery, due now; `sql` may be a transaction, so an event and its delivery are stored together. */
+export async function insertDelivery(sql: Sql | TransactionSql, d: NewDelivery): Promise<string> {
+  const id = newMessageId();
+  await sql`
+    insert into webhook_deliveries (id, account_id, job_id, url, event, body, status, next_attempt_at)
+    values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, ${d.event}, ${d.body}, 'pending', now())`;
+  return id;
+}
+
 export function createWebhookRepository(sql: Sql): WebhookStore {
   return { ...newDeliveries(sql), ...deliveryAttempts(sql), ...deliveryHistory(sql), ...signingSecrets(sql) };
 }
@@ -26,13 +36,7 @@ function newDeliveries(
   sql: Sql,
 ): Pick<WebhookStore, 'create' | 'createResend' | 'register' | 'waitingForEndedJobs' | 'arm'> {
   return {
-    async create(d) {
-      const id = newMessageId();
-      await sql`
-        insert into webhook_deliveries (id, account_id, job_id, url, event, body, status, next_attempt_at)
-        values (${id}, ${d.accountId}, ${d.jobId}, ${d.url}, ${d.event}, ${d.body}, 'pending', now())`;
-      return id;
-    },
+    create: (d) => insertDelivery(sql, d),
 
     async createResend(from, limits) {
       const id = newMessageId();
