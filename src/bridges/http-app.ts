@@ -211,10 +211,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, opti
     out: {},
   });
   useRequestLog(app, deps);
+  // Before the edge's own refusals (size, Unicode): a listed page must be able to read those too.
+  useApiCors(app, deps);
   useSizeLimits(app, deps);
   app.use(unicodeEdge(renderRefusal));
   mountOpsRoutes(app, deps, 'main');
-  useApiCors(app, deps);
   mountDocuments(app, deps);
   extra?.(app);
   mountFileRoutes(app, deps, makeContext);
