@@ -143,6 +143,27 @@ describe('hostile text', { timeout: 240_000 }, () => {
     expect(findings.splice(0)).toEqual([]);
   });
 
+  it('tRPC GET ?input= is JSON too: a lone surrogate escaped in it is refused at the edge, batched or not', async () => {
+    const get = async (target: string) => {
+      const r = await fetch(`${s.url}${target}`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await r.json()) as any;
+      return [r.status, ...(Array.isArray(body) ? body : [body]).map((b) => b.error?.data?.code ?? 'ok')];
+    };
+    const input = (v: unknown) => encodeURIComponent(JSON.stringify(v));
+    expect(await get(`/trpc/articles.search?input=${input({ query: '\ud800' })}`)).toEqual([400, 'INVALID_REQUEST']);
+    expect(await get(`/trpc/listing.search?input=${input({ query: 'a\udc00' })}`)).toEqual([400, 'INVALID_REQUEST']);
+    expect(
+      await get(
+        `/trpc/articles.search,credits.history?batch=1&input=${input({ 0: { query: 'x' }, 1: { videoId: '\ud83d' } })}`,
+      ),
+    ).toEqual([400, 'INVALID_REQUEST']);
+    // A pair is one character; a REST query is text, not JSON: its backslashes are the caller's own.
+    expect(await get(`/trpc/articles.search?input=${input({ query: '\ud83d\ude00' })}`)).toEqual([200, 'ok']);
+    expect(
+      (await fetch(`${s.url}/api/v1/articles?query=%5Cud800`, { headers: { authorization: `Bearer ${key}` } })).status,
+    ).toBe(200);
+  });
+
   it('MCP: tool arguments and resource URIs', async () => {
     const call = (id: number, method: string, params: unknown) =>
       JSON.stringify({ jsonrpc: '2.0', id, method, params });
@@ -175,6 +196,17 @@ describe('hostile text', { timeout: 240_000 }, () => {
         });
       for (const uri of [`subtext://articles/${v}`, `subtext://transcripts/${v}/en`, `subtext://frames/${v}/1`, v])
         await probe(`mcp resource ${JSON.stringify(uri).slice(0, 40)}`, '/mcp', {
+          method: 'POST',
+          body: call(id++, 'resources/read', { uri }),
+        });
+      const e = encodeURIComponent(v);
+      for (const uri of [
+        `subtext://videos/dQw4w9WgXcQ/transcript?lang=${e}`,
+        `subtext://videos/${e}/transcript?lang=en`,
+        `subtext://frames/dQw4w9WgXcQ/${e}`,
+        `subtext://articles/${e}`,
+      ])
+        await probe(`mcp resource ${uri.slice(0, 60)}`, '/mcp', {
           method: 'POST',
           body: call(id++, 'resources/read', { uri }),
         });

@@ -106,6 +106,20 @@ describe('api tokens under attack', () => {
     expect([after.status, after.json?.error?.code]).toEqual([401, 'INVALID_API_KEY']);
   });
 
+  it('a refresh token raced by several requests rotates once, and never answers 500', async () => {
+    const a = await apiGrant();
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        t.f.token({ grant_type: 'refresh_token', refresh_token: a.tokens.refresh_token, client_id: a.clientId }),
+      ),
+    );
+    expect(answers.map((x) => x.status).filter((x) => x === 200).length, JSON.stringify(answers)).toBeLessThanOrEqual(
+      1,
+    );
+    for (const x of answers) expect([200, 400], JSON.stringify(x.json)).toContain(x.status);
+    for (const x of answers.filter((x) => x.status === 400)) expect(x.json.error).toBe('invalid_grant');
+  });
+
   it('scope cannot grow: not at authorization (mcp client asking api), not at refresh', async () => {
     const web = await t.f.signedIn();
     const { json: mcpOnly } = await t.f.register();
