@@ -185,6 +185,23 @@ describe('CORS for listed origins', () => {
     expect(pre.headers.get('access-control-allow-credentials')).toBeNull();
     expect(pre.headers.get('access-control-allow-headers') ?? '').not.toMatch(/csrf|cookie/i);
     expect(pre.headers.get('vary') ?? '').toMatch(/origin/i);
+    // Exactly the methods the API serves: REST's DELETE /watches/{id} included, nothing it does not serve.
+    const methods = (pre.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
+    expect(methods).toContain('DELETE');
+    for (const m of ['PUT', 'PATCH']) expect(methods).not.toContain(m);
+  });
+
+  it('a listed page can delete its watch over REST with its token (the preflight allows DELETE)', async () => {
+    const pre = await fetch(`${t.s.url}/api/v1/watches/wat_x`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: LISTED,
+        'access-control-request-method': 'DELETE',
+        'access-control-request-headers': 'authorization',
+      },
+    });
+    expect(pre.headers.get('access-control-allow-origin')).toBe(LISTED);
+    expect(pre.headers.get('access-control-allow-methods') ?? '').toMatch(/\bDELETE\b/);
   });
 
   it('a listed page can read every refusal, the edge’s own included (bad Unicode, too large a body)', async () => {
