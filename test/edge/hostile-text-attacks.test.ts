@@ -104,6 +104,9 @@ describe('hostile text', { timeout: 240_000 }, () => {
         if (path === '/watches/{}')
           await probe(`DELETE ${path}`, `/api/v1${path.replace('{}', encodeURIComponent(v))}`, { method: 'DELETE' });
       }
+    // A DELETE reads its input from the query as a GET does: the same hostile keys (a 500 before).
+    for (const q of ['toString=1', '__proto__[x]=NaN&toString=i*', 'constructor=1', 'hasOwnProperty=x', 'a[]=1'])
+      await probe(`DELETE /watches/x?${q}`, `/api/v1/watches/wat_x?${q}`, { method: 'DELETE' });
     expect(findings.splice(0)).toEqual([]);
   });
 
