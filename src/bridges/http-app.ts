@@ -40,11 +40,15 @@ import { cors } from 'hono/cors';
 /** Longest request target (path and query) we read: 16 KiB, far above any real request. */
 export const MAX_URL_BYTES = 16 * 1024;
 
+const isTrpcPath = (path: string) => path === TRPC_PREFIX || path.startsWith(`${TRPC_PREFIX}/`);
+/** tRPC carries a GET's input as JSON in the query (`?input=`, batched too). */
+const jsonQueryParams = (path: string) => (isTrpcPath(path) ? ['input'] : []);
+
 /** A failure the HTTP layer answers itself, rendered in the shape of the surface the path belongs to. */
 function renderForPath(path: string, f: Failure, a: AnswerContext, extra: Record<string, string> = {}): Response {
   if (isOAuthPath(path)) return oauthErrorResponse(path, f, a, extra);
   if (path === MCP_PATH) return mcpErrorResponse(f, a, null, extra);
-  if (path === TRPC_PREFIX || path.startsWith(`${TRPC_PREFIX}/`)) return trpcErrorResponse(f, a, extra);
+  if (isTrpcPath(path)) return trpcErrorResponse(f, a, extra);
   return restErrorResponse(f, a, extra);
 }
 
@@ -211,10 +215,11 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, opti
     out: {},
   });
   useRequestLog(app, deps);
-  useSizeLimits(app, deps);
-  app.use(unicodeEdge(renderRefusal));
-  mountOpsRoutes(app, deps, 'main');
+  // Before the edge's own refusals (size, Unicode): a listed page must be able to read those too.
   useApiCors(app, deps);
+  useSizeLimits(app, deps);
+  app.use(unicodeEdge(renderRefusal, jsonQueryParams));
+  mountOpsRoutes(app, deps, 'main');
   mountDocuments(app, deps);
   extra?.(app);
   mountFileRoutes(app, deps, makeContext);

@@ -15,11 +15,15 @@ export const REST_PREFIX = '/api/v1';
 
 type ContextFactory = (req: Request) => Context;
 
-/** The input schema of each GET operation, by the pattern of its path: its query is typed from it. */
+/** Methods whose input trpc-to-openapi reads from the query (it takes no body for them). */
+const QUERY_METHODS = new Set(['GET', 'DELETE']);
+
+/** The input schema of each GET or DELETE operation, by its method and path pattern: its query is typed from it. */
 function getInputsOf(router: AppRouter) {
   return listProcedures(router)
-    .filter((e) => e.meta.openapi?.method === 'GET')
+    .filter((e) => QUERY_METHODS.has(e.meta.openapi?.method ?? ''))
     .map((e) => ({
+      method: e.meta.openapi!.method as string,
       pattern: new RegExp(`^${e.meta.openapi!.path.replace(/\{[^{}]+\}/g, '[^/]+')}/?$`),
       input: (e.procedure._def as unknown as { inputs: unknown[] }).inputs[0] as Parameters<typeof typedQuery>[0],
     }));
@@ -67,7 +71,7 @@ export function createRestHandler(
       if (answer)
         return restSuccess(ctx, stored, JSON.stringify(answer), storedPartsOf([answer]), new Headers(JSON_TYPE), 200);
     }
-    const get = request.method === 'GET' ? getInputs.find((g) => g.pattern.test(url.pathname)) : undefined;
+    const get = getInputs.find((g) => g.method === request.method && g.pattern.test(url.pathname));
     const query: unknown = get ? typedQuery(get.input, url.searchParams) : undefined;
     // An empty body has no media type to refuse: trpc-to-openapi wants application/json on every POST, and would
     // answer 415 to a bodiless operation (POST /batches/{id}/cancel) sent, rightly, without a Content-Type.

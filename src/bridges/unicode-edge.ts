@@ -5,7 +5,9 @@
 // OAuth's shape (src/bridges/oauth/oauth-input.ts), so they are left to it.
 //
 // The body is read here once, as the bytes it came in (no parse, no copy into a new request); the surfaces take the
-// checked text with `requestText`. tRPC reads its request itself, so it is handed `readableRequest`.
+// checked text with `requestText`. tRPC reads its request itself, so it is handed `readableRequest`. A query
+// parameter that carries JSON (tRPC's `input` on a GET) is checked as a body is: percent-decoding alone lets
+// `%5Cud800` through.
 import type { Context, MiddlewareHandler } from 'hono';
 import { failure, type Failure } from './errors/failure.ts';
 import { isOAuthPath } from './oauth/oauth-paths.ts';
@@ -63,15 +65,31 @@ async function checkBody(req: Request): Promise<string | undefined> {
   return undefined;
 }
 
+/** The first of `names` whose query value (JSON text, as tRPC's `input`) escapes a lone surrogate. */
+function jsonParamEscapingLoneSurrogate(url: string, names: readonly string[]): string | undefined {
+  if (!names.length || !url.includes('?')) return undefined;
+  const params = new URL(url).searchParams;
+  return names.find((name) => params.getAll(name).some(escapesLoneSurrogate));
+}
+
 type Render = (c: Context, f: Failure) => Response;
 
-/** The middleware; `render` answers a refusal in the shape of the path's surface. */
-export function unicodeEdge(render: Render): MiddlewareHandler {
+/**
+ * The middleware; `render` answers a refusal in the shape of the path's surface, `jsonParams` names the query
+ * parameters of a path whose values are JSON (their escapes are checked as a body's are).
+ */
+export function unicodeEdge(
+  render: Render,
+  jsonParams: (path: string) => readonly string[] = () => [],
+): MiddlewareHandler {
   return async (c, next) => {
     if (isOAuthPath(c.req.path)) return next();
     const req = c.req.raw;
     const refuse = (message: string) => render(c, failure('INVALID_REQUEST', message));
     if (!targetIsUtf8(req.url)) return refuse('The request URL has percent-encoded bytes that are not valid UTF-8');
+    const param = jsonParamEscapingLoneSurrogate(req.url, jsonParams(c.req.path));
+    if (param)
+      return refuse(`Query parameter ${param} has text that is not valid Unicode (a \\u escape of a lone surrogate)`);
     const header = badHeader(req.headers);
     if (header) return refuse(`Header ${header} is not valid UTF-8`);
     if (hasBody(req)) {
