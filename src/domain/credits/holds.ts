@@ -8,6 +8,8 @@ import type { Stores } from '../stores.ts';
 import type { HoldRequest } from './credit-ledger.ts';
 import { insufficientCredits } from './credits.ts';
 import type { WorkQueue } from '../work-queue.ts';
+import type { JobStore } from '../jobs/job-store.ts';
+import type { JobError } from '../jobs/schemas.ts';
 
 type LedgerPorts = Pick<Stores, 'ledger'>;
 
@@ -52,10 +54,25 @@ export async function settleHold(
 
 /** Gives held credits back (a hold already settled or released is left as it is). */
 export async function releaseHolds(
-  { ledger }: LedgerPorts,
+  { ledger }: { ledger: Pick<Stores['ledger'], 'releaseHolds'> },
   which: { holdIds?: number[]; taskIds?: string[] },
 ): Promise<number> {
   return ledger.releaseHolds(which);
+}
+
+/**
+ * A request gives up the work it waits on (a batch item that failed or will be retried): its jobs fail, so the queued
+ * work can no longer pick them to pay, and what they held goes back now, not when the sweep next finds them ended
+ * (a retry of the same item would be refused for credits nobody uses). The ids of the jobs it moved.
+ */
+export async function giveUpRequest(
+  deps: { ledger: Pick<Stores['ledger'], 'releaseHolds'>; jobs: Pick<JobStore, 'failRequest'> },
+  request: { accountId: string; requestId: string; since: Date },
+  error: JobError,
+): Promise<string[]> {
+  const failed = await deps.jobs.failRequest(request.accountId, request.requestId, request.since, error);
+  await releaseHolds(deps, { taskIds: failed });
+  return failed;
 }
 
 /** The worker's check before it calls an engine: the job is paid for (its hold still holds), else 402, final. */
