@@ -3,9 +3,10 @@
 // 1. the account's free allowance (FREE_LOOKUPS_PER_10_MIN), unless the caller pays for what the fetch is for;
 // 2. the account's share of fetches in flight (LOOKUPS_IN_FLIGHT_PER_ACCOUNT), so a burst cannot fan out;
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
-// Each refusal is RATE_LIMITED with a retry time.
+// Each refusal is RATE_LIMITED with a retry time. A paying caller's lookup that fails is never charged: those count
+// against the same allowance (under their own counter), else 1 credit would buy unlimited lookups of unknown names.
 import { ServiceError } from '../errors.ts';
-import { takeFreeLookup } from './free-lookups.ts';
+import { allowanceSpent, FREE_LOOKUP_WINDOW_MS, takeFreeLookup } from './free-lookups.ts';
 
 const EGRESS_WINDOW_MS = 60_000;
 const IN_FLIGHT_RETRY_SECONDS = 1;
@@ -15,7 +16,12 @@ export interface LookupCounters {
   account(accountId: string, windowStart: Date): Promise<number>;
   /** Counts one fetch against the cluster's budget for the window starting at `windowStart`; the count including it. */
   cluster(windowStart: Date): Promise<number>;
+  /** Counts one failed lookup of a paying caller (`add`), or reads the window's count of them; the count. */
+  unpaid(accountId: string, windowStart: Date, add: boolean): Promise<number>;
 }
+
+/** Ends an admitted fetch: frees its slot; `failed` (the fetch threw, so nothing will be charged for it). */
+export type AdmissionRelease = (failed?: boolean) => Promise<void>;
 
 export interface LookupLimits {
   freePer10Min: number;
@@ -43,16 +49,24 @@ export class LookupAdmission {
   }
 
   /** Admits one fetch or throws RATE_LIMITED; the caller must call the returned release when the fetch ends. */
-  async admit(accountId: string, opts: AdmitOptions): Promise<() => void> {
+  async admit(accountId: string, opts: AdmitOptions): Promise<AdmissionRelease> {
     if (opts.free) await this.takeFree(accountId);
-    const release = this.#takeSlot(accountId);
+    else await this.#checkUnpaid(accountId);
+    const freeSlot = this.#takeSlot(accountId);
     try {
       await this.#takeEgress();
     } catch (err) {
-      release();
+      freeSlot();
       throw err;
     }
-    return release;
+    let ended = false;
+    return async (failed = false) => {
+      if (ended) return;
+      ended = true;
+      freeSlot();
+      // Counting must not replace the fetch's own error with a database one.
+      if (failed && !opts.free) await this.#counters.unpaid(accountId, this.#windowStart(), true).catch(() => 0);
+    };
   }
 
   /** Takes one of the account's free lookups, or refuses with RATE_LIMITED until its window ends. */
@@ -63,11 +77,26 @@ export class LookupAdmission {
   /** Runs `fetch` once admitted, freeing its slot when it ends. */
   async run<T>(accountId: string, opts: AdmitOptions, fetch: () => Promise<T>): Promise<T> {
     const release = await this.admit(accountId, opts);
+    let failed = true;
     try {
-      return await fetch();
+      const value = await fetch();
+      failed = false;
+      return value;
     } finally {
-      release();
+      await release(failed);
     }
+  }
+
+  #windowStart(): Date {
+    const now = this.#now();
+    return new Date(now - (now % FREE_LOOKUP_WINDOW_MS));
+  }
+
+  /** A paying caller whose failed lookups have spent the allowance is refused until its window ends. */
+  async #checkUnpaid(accountId: string): Promise<void> {
+    const used = await this.#counters.unpaid(accountId, this.#windowStart(), false);
+    if (used < this.#limits.freePer10Min) return;
+    throw allowanceSpent(this.#limits.freePer10Min, this.#now());
   }
 
   #takeSlot(accountId: string): () => void {

@@ -6,6 +6,7 @@
 // a bounded number of times. A retried job (its worker died mid-item) takes the item back from `running`.
 import { isServiceError } from '../errors.ts';
 import type { CreditLedger } from '../credits/credit-ledger.ts';
+import { giveUpRequest } from '../credits/holds.ts';
 import type { Log } from '../ports.ts';
 import type { JobError } from '../jobs/schemas.ts';
 import type { JobStore } from '../jobs/job-store.ts';
@@ -27,7 +28,7 @@ export interface RunItemDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
   log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
   run: (item: ClaimedItem) => Promise<ItemOutcome>;
-  ledger: Pick<CreditLedger, 'chargedFor'>;
+  ledger: Pick<CreditLedger, 'chargedFor' | 'releaseHolds'>;
   /** Sends the item's job again, to start no earlier than `at`. */
   requeue: (job: Required<BatchItemJob>, at: Date) => Promise<void>;
 }
@@ -75,7 +76,7 @@ export async function runBatchItem(
           };
       // The work this attempt waits on (an article or translation still running) is given up: it finishing later
       // must not charge a video that already ended as failed.
-      await deps.jobs.failRequest(item.accountId, item.requestId, started, error);
+      await giveUpRequest(deps, { accountId: item.accountId, requestId: item.requestId, since: started }, error);
       if (delayMs !== null && attempt < BATCH_ITEM_ATTEMPTS) {
         // Queued again first: should the send fail, the queue's own retry of this job claims the item and runs it.
         if (await deps.batches.requeueItem(job.batchId, job.position)) {

@@ -6,6 +6,7 @@
 // as an item that fails in its worker), and the work it waited on is given up so it cannot charge later. A batch
 // whose items all ended but that no run ended (the last one died before it) is ended, and one that ended without its
 // event queued (the run that ended it died right after) gets it queued.
+import { giveUpRequest } from '../credits/holds.ts';
 import type { JobError } from '../jobs/schemas.ts';
 import { queueBatchWebhook, settleBatch, type RunItemDeps } from './run-batch-item.ts';
 
@@ -39,7 +40,7 @@ export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
     }
     deps.log.warn({ batchId: item.batchId, position: item.position }, 'batch item stalled: its job ended without it');
     // Whatever the dead runs left waiting (an article or translation) must not charge an item that has failed.
-    await deps.jobs.failRequest(item.accountId, item.requestId, new Date(0), STOPPED);
+    await giveUpRequest(deps, { accountId: item.accountId, requestId: item.requestId, since: new Date(0) }, STOPPED);
     await deps.batches.finishItem(item.batchId, item.position, {
       status: 'failed',
       result: null,

@@ -56,6 +56,8 @@ export interface OpenHold {
   job: { queue: PaidQueue; key: string } | null;
   /** The status of its task (null: no task, or the task is gone). */
   taskStatus: string | null;
+  /** Seconds since it was taken, by the database's clock. */
+  ageSeconds: number;
 }
 
 /** Reservations: credits held before paid work starts, settled into a charge or released after. */

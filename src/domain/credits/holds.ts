@@ -4,10 +4,13 @@
 // by a process that died is released by the sweep once its job is gone. A request that cannot reserve is refused
 // with 402 before it takes a place in any queue.
 import { ServiceError } from '../errors.ts';
+import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import type { HoldRequest } from './credit-ledger.ts';
 import { insufficientCredits } from './credits.ts';
 import type { WorkQueue } from '../work-queue.ts';
+import type { JobStore } from '../jobs/job-store.ts';
+import type { JobError } from '../jobs/schemas.ts';
 
 type LedgerPorts = Pick<Stores, 'ledger'>;
 
@@ -52,10 +55,25 @@ export async function settleHold(
 
 /** Gives held credits back (a hold already settled or released is left as it is). */
 export async function releaseHolds(
-  { ledger }: LedgerPorts,
+  { ledger }: { ledger: Pick<Stores['ledger'], 'releaseHolds'> },
   which: { holdIds?: number[]; taskIds?: string[] },
 ): Promise<number> {
   return ledger.releaseHolds(which);
+}
+
+/**
+ * A request gives up the work it waits on (a batch item that failed or will be retried): its jobs fail, so the queued
+ * work can no longer pick them to pay, and what they held goes back now, not when the sweep next finds them ended
+ * (a retry of the same item would be refused for credits nobody uses). The ids of the jobs it moved.
+ */
+export async function giveUpRequest(
+  deps: { ledger: Pick<Stores['ledger'], 'releaseHolds'>; jobs: Pick<JobStore, 'failRequest'> },
+  request: { accountId: string; requestId: string; since: Date },
+  error: JobError,
+): Promise<string[]> {
+  const failed = await deps.jobs.failRequest(request.accountId, request.requestId, request.since, error);
+  await releaseHolds(deps, { taskIds: failed });
+  return failed;
 }
 
 /** The worker's check before it calls an engine: the job is paid for (its hold still holds), else 402, final. */
@@ -74,23 +92,31 @@ export const unpaid = () =>
 
 export interface HoldSweepPorts extends LedgerPorts {
   workQueue: Pick<WorkQueue, 'jobAlive'>;
+  config: Pick<Settings, 'REQUEST_WAIT_MS'>;
 }
 
 /** Holds younger than this are never swept: a request reserves before it enqueues. */
 const HOLD_SWEEP_GRACE_SECONDS = 30;
+/** Past a request's wait, the margin before its taskless holds may be swept (its finally releases them first). */
+const REQUEST_END_MARGIN_SECONDS = 5;
 
 /**
  * Releases holds whose work is over without settling them: their task ended, or no job lives under their key (its
- * worker was killed on every attempt, or the request died between reserving and enqueuing). One pass; the credits
- * given back.
+ * worker was killed on every attempt, or the request died between reserving and enqueuing). A hold without a task
+ * belongs to a request that sends its jobs a few at a time (frames) while it waits: it is not swept before that wait
+ * could have ended. One pass; the credits given back.
  */
 export async function sweepStaleHolds(deps: HoldSweepPorts, graceSeconds = HOLD_SWEEP_GRACE_SECONDS): Promise<number> {
+  const requestEnd = Math.max(graceSeconds, deps.config.REQUEST_WAIT_MS / 1000 + REQUEST_END_MARGIN_SECONDS);
   const stale: number[] = [];
   for (const hold of await deps.ledger.openHolds(graceSeconds, 100)) {
     if (hold.taskId) {
       // The task is moved by its job, or by the job sweep once its job is gone (reconcileJob).
       if (hold.taskStatus !== 'queued' && hold.taskStatus !== 'running') stale.push(hold.id);
-    } else if (!hold.job || (await deps.workQueue.jobAlive(hold.job.queue, hold.job.key)) === false)
+    } else if (
+      hold.ageSeconds >= requestEnd &&
+      (!hold.job || (await deps.workQueue.jobAlive(hold.job.queue, hold.job.key)) === false)
+    )
       stale.push(hold.id);
   }
   return stale.length ? deps.ledger.releaseHolds({ holdIds: stale }) : 0;

@@ -70,9 +70,9 @@ export interface JobStore {
   failAll(jobKey: string, error: JobError): Promise<string[]>;
   /**
    * Every job of the account's request (created since `since`) still waiting fails with `error`: the request
-   * gave up on it, so the queued work can no longer pick it to pay. Returns how many moved.
+   * gave up on it, so the queued work can no longer pick it to pay. The ids it moved.
    */
-  failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<number>;
+  failRequest(accountId: string, requestId: string, since: Date, error: JobError): Promise<string[]>;
   /** Jobs still queued or running, untouched for `graceSeconds` by the database's clock, oldest first. */
   stalled(graceSeconds: number, limit: number): Promise<JobRow[]>;
   /** Settles one job whose work ended without moving it (see reconcileJob in llm-jobs.ts). */

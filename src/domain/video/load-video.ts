@@ -54,11 +54,16 @@ export async function loadVideo(
    * called when the fetch ends (a lookup admission's slot). `accountId`: whose request the fetch counts against in
    * the queue's per-account cap.
    */
-  opts: { maxAgeMs?: number; beforeFetch?: () => Promise<(() => void) | undefined>; accountId?: string } = {},
+  opts: {
+    maxAgeMs?: number;
+    beforeFetch?: () => Promise<((failed?: boolean) => Promise<void>) | undefined>;
+    accountId?: string;
+  } = {},
 ): Promise<SourceVideo> {
   const stored = await storedVideo(ports, videoId, opts.maxAgeMs);
   if (stored) return stored;
   const release = await opts.beforeFetch?.();
+  let failed = true;
   try {
     await outcomeOf(
       ports.workQueue.extract(
@@ -68,8 +73,9 @@ export async function loadVideo(
         opts.accountId,
       ),
     );
+    failed = false;
   } finally {
-    release?.();
+    await release?.(failed);
   }
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');

@@ -106,6 +106,7 @@ interface OpenHoldRow {
   job_queue: PaidQueue | null;
   job_key: string | null;
   task_status: string | null;
+  age: number;
 }
 
 function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'holdsFor' | 'openHolds'> {
@@ -130,7 +131,8 @@ function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'holdsF
 
     async openHolds(graceSeconds, limit) {
       const rows = await sql<OpenHoldRow[]>`
-        select h.id, h.account_id, h.amount, h.task_id, h.job_queue, h.job_key, t.status as task_status
+        select h.id, h.account_id, h.amount, h.task_id, h.job_queue, h.job_key, t.status as task_status,
+               extract(epoch from now() - h.created_at)::float8 as age
         from credit_holds h left join tasks t on t.id = h.task_id
         where h.status = 'held' and h.created_at < now() - make_interval(secs => ${graceSeconds})
         order by h.created_at limit ${limit}`;
@@ -142,6 +144,7 @@ function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'holdsF
           taskId: r.task_id,
           job: r.job_queue && r.job_key ? { queue: r.job_queue, key: r.job_key } : null,
           taskStatus: r.task_status,
+          ageSeconds: r.age,
         }),
       );
     },

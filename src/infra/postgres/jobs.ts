@@ -109,12 +109,12 @@ function sharedWork(sql: Sql): Pick<JobStore, 'waiting' | 'setProgress' | 'succe
 function jobRecovery(sql: Sql): Pick<JobStore, 'failRequest' | 'stalled' | 'settle'> {
   return {
     async failRequest(accountId, requestId, since, error) {
-      const rows = await sql`
+      const rows = await sql<{ id: string }[]>`
         update tasks set status = 'failed', error = ${sql.json(error)}, credits_charged = 0, updated_at = now()
         where account_id = ${accountId} and created_at >= ${since.toISOString()}::timestamptz and request_id = ${requestId}
           and status in ('queued', 'running')
         returning id`;
-      return rows.length;
+      return rows.map((r) => r.id);
     },
 
     async stalled(graceSeconds, limit) {
