@@ -1,108 +1,73 @@
 // Attacks on watches through the running service (two instances on one database, the loopback YouTube of
 // channel-page.ts, a webhook receiver): a check killed between what it records and what it sends, a watch deleted
 // while it is checked, a zero balance with transcripts on, a YouTube budget that is spent, hostile input.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ServiceError } from '../../src/domain/errors.ts';
 import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { sweepStalledItems } from '../../src/domain/batches/sweep-stalled-items.ts';
 import { checkDueWatches, type CheckWatchPorts } from '../../src/domain/watches/check-watch.ts';
-import { createWebhookTransport } from '../../src/infra/webhooks/webhook-transport.ts';
 import { sweepItemsDeps } from '../../src/jobs/sweep-deps.ts';
 import { watchCheckPorts } from '../../src/jobs/watch-worker.ts';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
-import { createTestDatabase } from '../support/databases.ts';
-import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
-import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 import { browseAvailable, BROWSE } from '../support/youtube-browse-replay.ts';
 import { balanceOf, pollUntil } from '../transcripts/recorded-youtube.ts';
-import { NEWEST, watchRoutes, type ChannelState } from './channel-page.ts';
+import { NEWEST } from './channel-page.ts';
+import { useWatchHarness } from './watch-harness.ts';
 
 const channel = { channelId: BROWSE.channelVideos.id };
-const state: ChannelState = { hidden: [] };
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let yt: LoopbackYoutube;
-let receiver: WebhookReceiver;
-let s1: TestServer;
-let s2: TestServer;
-
-beforeAll(async () => {
-  if (!browseAvailable) return;
-  db = await createTestDatabase();
-  yt = await startLoopbackYoutube(watchRoutes(state));
-  receiver = await startWebhookReceiver();
-  const env = {
-    YOUTUBE_BASE_URL: yt.origin,
-    WEBHOOK_ALLOW_HTTP: 'true',
-    WEBHOOK_RETRY_BASE_MS: '50',
-    WATCH_MIN_INTERVAL_SECONDS: '60',
-    WATCHES_PER_ACCOUNT: '5',
-    WATCH_MAX_FAILURES: '2',
-    FREE_LOOKUPS_PER_10_MIN: '1',
-    WATCH_TICK_SECONDS: '3600',
-  };
-  const shared = { database: { url: db.url, drop: async () => {} } };
-  const transport = () => ({ webhookTransport: createWebhookTransport({ policy: (ip) => ip === '127.0.0.1' }) });
-  s1 = await startTestServer(env, transport(), shared);
-  s2 = await startTestServer(env, transport(), shared);
-});
-afterAll(async () => {
-  await s1?.close();
-  await s2?.close();
-  await db?.drop();
-  await yt?.close();
-  await receiver?.close();
-});
+const h = useWatchHarness({ WATCH_MAX_FAILURES: '2', FREE_LOOKUPS_PER_10_MIN: '1' });
 
 const checkOn = (ports: CheckWatchPorts) => checkDueWatches(ports);
 const checkOnBoth = async () =>
-  (await Promise.all([checkOn(watchCheckPorts(s1.deps)), checkOn(watchCheckPorts(s2.deps))])).reduce((a, b) => a + b);
-const makeDue = (id: string) => s1.deps.sql`update watches set next_check_at = now() where id = ${id}`;
+  (await Promise.all([checkOn(watchCheckPorts(h.s1.deps)), checkOn(watchCheckPorts(h.s2.deps))])).reduce(
+    (a, b) => a + b,
+  );
+const makeDue = (id: string) => h.s1.deps.sql`update watches set next_check_at = now() where id = ${id}`;
 /** Only the watches of the test at hand are due. */
-const quietOthers = () => s1.deps.sql`update watches set next_check_at = now() + interval '1 day'`;
+const quietOthers = () => h.s1.deps.sql`update watches set next_check_at = now() + interval '1 day'`;
 const historyOf = async (key: string, id: string) =>
-  ((await rest(s1.url, 'GET', `/watches/${id}`, { key })).json.history as { kind: string; videoId: string }[]).map(
+  ((await rest(h.s1.url, 'GET', `/watches/${id}`, { key })).json.history as { kind: string; videoId: string }[]).map(
     (e) => `${e.kind} ${e.videoId}`,
   );
 const receivedFor = (id: string) =>
-  receiver.received.map((h) => JSON.parse(h.body)).filter((b) => b.data.watchId === id);
+  h.receiver.received.map((h) => JSON.parse(h.body)).filter((b) => b.data.watchId === id);
 
 /** A watch on the channel whose first check has noted it with `hidden` left out. */
 async function noted(key: string, hidden: string[], body: Record<string, unknown> = {}): Promise<string> {
   await quietOthers();
-  state.hidden = hidden;
-  const w = await rest(s1.url, 'POST', '/watches', { key, body: { channel, ...body } });
+  h.state.hidden = hidden;
+  const w = await rest(h.s1.url, 'POST', '/watches', { key, body: { channel, ...body } });
   expect(w.status, JSON.stringify(w.json)).toBe(200);
   expect(await checkOnBoth()).toBe(1);
-  state.hidden = [];
+  h.state.hidden = [];
   await makeDue(w.json.id);
   return w.json.id as string;
 }
 
 describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
   it('at a zero balance every new video’s transcript is refused with INSUFFICIENT_CREDITS, no free lookup spent', async () => {
-    const poor = await s1.newKey();
+    const poor = await h.s1.newKey();
     const id = await noted(poor.key, [...NEWEST], { transcripts: true });
     expect(await checkOnBoth()).toBe(1);
-    const got = (await rest(s1.url, 'GET', `/watches/${id}`, { key: poor.key })).json;
+    const got = (await rest(h.s1.url, 'GET', `/watches/${id}`, { key: poor.key })).json;
     const steps = got.history.filter((e: { kind: string }) => e.kind !== 'video_published');
     expect(steps.map((e: { kind: string; detail: string }) => [e.kind, e.detail.split(':')[0]])).toEqual([
       ['transcript_refused', 'INSUFFICIENT_CREDITS'],
       ['transcript_refused', 'INSUFFICIENT_CREDITS'],
     ]);
     expect(got).toMatchObject({ status: 'active', failures: 0 });
-    expect(await balanceOf(s1, poor.key)).toBe(0);
+    expect(await balanceOf(h.s1, poor.key)).toBe(0);
     // The account's free lookup is still there for the account's own use.
-    const [n] = await s1.deps.sql<{ n: number }[]>`select count(*)::int as n from videos`;
+    const [n] = await h.s1.deps.sql<{ n: number }[]>`select count(*)::int as n from videos`;
     expect(n!.n).toBe(0);
   });
 
   it('a check killed after recording a new video and before sending it: the event is sent once and the transcript fetched later', async () => {
-    const { key, accountId } = await s1.newKey({ credits: 10 });
-    const id = await noted(key, [NEWEST[0]], { transcripts: true, callbackUrl: receiver.url });
+    const { key, accountId } = await h.s1.newKey({ credits: 10 });
+    const id = await noted(key, [NEWEST[0]], { transcripts: true, callbackUrl: h.receiver.url });
     // The worker dies as it sends its first webhook: that check never goes on (the promise is left unsettled).
     const killed = () => new Promise<never>(() => {});
-    const base = watchCheckPorts(s1.deps);
+    const base = watchCheckPorts(h.s1.deps);
     const dying: CheckWatchPorts = { ...base, webhooks: { ...base.webhooks, create: killed }, enqueue: killed };
     let died = false;
     void checkOn(dying).finally(() => {
@@ -114,9 +79,9 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     // The next check (either instance), and the sweep that sends what was stored but never queued.
     await makeDue(id);
     await checkOnBoth();
-    await s1.deps.sql`update webhook_deliveries set next_attempt_at = now() - interval '1 minute'
+    await h.s1.deps.sql`update webhook_deliveries set next_attempt_at = now() - interval '1 minute'
       where account_id = ${accountId} and status = 'pending'`;
-    await sweepStalledItems(sweepItemsDeps(s1.deps));
+    await sweepStalledItems(sweepItemsDeps(h.s1.deps));
     await pollUntil(async () => receivedFor(id).length >= 2, 'both events received');
     // Each once (webhooks promise no order: the one the sweep sent may arrive after the later one).
     expect(
@@ -125,13 +90,13 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
         .sort(),
     ).toEqual([`watch.transcript_ready ${NEWEST[0]}`, `watch.video_published ${NEWEST[0]}`]);
     expect(await historyOf(key, id)).toEqual([`transcript_ready ${NEWEST[0]}`, `video_published ${NEWEST[0]}`]);
-    expect(await balanceOf(s1, key)).toBe(10 - TRANSCRIPT_PRICE);
+    expect(await balanceOf(h.s1, key)).toBe(10 - TRANSCRIPT_PRICE);
   });
 
   it('two instances checking one watch at the same time: each event once, the transcript charged once', async () => {
-    const { key, accountId } = await s1.newKey({ credits: 10 });
-    const id = await noted(key, [NEWEST[1]], { transcripts: true, callbackUrl: receiver.url });
-    const base = watchCheckPorts(s1.deps);
+    const { key, accountId } = await h.s1.newKey({ credits: 10 });
+    const id = await noted(key, [NEWEST[1]], { transcripts: true, callbackUrl: h.receiver.url });
+    const base = watchCheckPorts(h.s1.deps);
     let inner = -1;
     const lister = {
       ...base.lister,
@@ -140,7 +105,7 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
         // While this instance reads the listing, the watch is due again and the other instance checks it in full.
         if (inner < 0) {
           await makeDue(id);
-          inner = await checkOn(watchCheckPorts(s2.deps));
+          inner = await checkOn(watchCheckPorts(h.s2.deps));
         }
         return page;
       },
@@ -148,8 +113,8 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     expect(await checkOn({ ...base, lister })).toBe(1);
     expect(inner).toBe(1);
     expect(await historyOf(key, id)).toEqual([`transcript_ready ${NEWEST[1]}`, `video_published ${NEWEST[1]}`]);
-    expect(await balanceOf(s1, key)).toBe(10 - TRANSCRIPT_PRICE);
-    const [n] = await s1.deps.sql<{ n: number }[]>`
+    expect(await balanceOf(h.s1, key)).toBe(10 - TRANSCRIPT_PRICE);
+    const [n] = await h.s1.deps.sql<{ n: number }[]>`
       select count(*)::int as n from webhook_deliveries where account_id = ${accountId}`;
     expect(n!.n).toBe(2);
     await pollUntil(async () => receivedFor(id).length >= 2, 'both events received');
@@ -157,17 +122,17 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
   });
 
   it('a watch deleted while it is checked does not stop the other watches of the look', async () => {
-    const a = await s1.newKey();
-    const b = await s1.newKey();
+    const a = await h.s1.newKey();
+    const b = await h.s1.newKey();
     await quietOthers();
-    state.hidden = [NEWEST[0]];
-    const wa = (await rest(s1.url, 'POST', '/watches', { key: a.key, body: { channel } })).json.id as string;
-    const wb = (await rest(s1.url, 'POST', '/watches', { key: b.key, body: { channel } })).json.id as string;
+    h.state.hidden = [NEWEST[0]];
+    const wa = (await rest(h.s1.url, 'POST', '/watches', { key: a.key, body: { channel } })).json.id as string;
+    const wb = (await rest(h.s1.url, 'POST', '/watches', { key: b.key, body: { channel } })).json.id as string;
     expect(await checkOnBoth()).toBe(2);
-    state.hidden = [];
+    h.state.hidden = [];
     await makeDue(wa);
     await makeDue(wb);
-    const base = watchCheckPorts(s1.deps);
+    const base = watchCheckPorts(h.s1.deps);
     let deleted = false;
     const lister = {
       ...base.lister,
@@ -176,25 +141,25 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
         // The first watch checked is deleted by its owner while its listing is read.
         if (!deleted) {
           deleted = true;
-          const [first] = await s1.deps.sql<{ id: string; account_id: string }[]>`
+          const [first] = await h.s1.deps.sql<{ id: string; account_id: string }[]>`
             select id, account_id from watches where id in (${wa}, ${wb}) order by next_check_at, id limit 1`;
           const owner = first!.id === wa ? a.key : b.key;
-          expect((await rest(s1.url, 'DELETE', `/watches/${first!.id}`, { key: owner })).status).toBe(200);
+          expect((await rest(h.s1.url, 'DELETE', `/watches/${first!.id}`, { key: owner })).status).toBe(200);
         }
         return page;
       },
     };
     expect(await checkOn({ ...base, lister })).toBe(2);
-    const left = (await rest(s1.url, 'GET', '/watches', { key: a.key })).json.watches.length ? wa : wb;
+    const left = (await rest(h.s1.url, 'GET', '/watches', { key: a.key })).json.watches.length ? wa : wb;
     const owner = left === wa ? a.key : b.key;
     expect(await historyOf(owner, left)).toEqual([`video_published ${NEWEST[0]}`]);
   });
 
   it('a spent YouTube budget (SERVICE_BUSY) is the service’s, not the watch’s: it is not paused for it', async () => {
-    const { key } = await s1.newKey();
+    const { key } = await h.s1.newKey();
     await quietOthers();
-    const w = (await rest(s1.url, 'POST', '/watches', { key, body: { channel } })).json.id as string;
-    const base = watchCheckPorts(s1.deps);
+    const w = (await rest(h.s1.url, 'POST', '/watches', { key, body: { channel } })).json.id as string;
+    const base = watchCheckPorts(h.s1.deps);
     const busy = (): never => {
       throw new ServiceError('SERVICE_BUSY', 'YouTube budget spent', 60);
     };
@@ -203,7 +168,7 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
       await makeDue(w);
       expect(await checkOn({ ...base, lister })).toBe(1);
     }
-    const got = (await rest(s1.url, 'GET', `/watches/${w}`, { key })).json;
+    const got = (await rest(h.s1.url, 'GET', `/watches/${w}`, { key })).json;
     expect(got).toMatchObject({ status: 'active', pausedReason: null });
     expect(got.lastError).toMatch(/SERVICE_BUSY/);
     // A watch whose check fails for its own reasons is still paused (WATCH_MAX_FAILURES=2 here).
@@ -217,14 +182,14 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
       await makeDue(w);
       await checkOn({ ...base, lister: broken });
     }
-    expect((await rest(s1.url, 'GET', `/watches/${w}`, { key })).json).toMatchObject({ status: 'paused' });
+    expect((await rest(h.s1.url, 'GET', `/watches/${w}`, { key })).json).toMatchObject({ status: 'paused' });
   });
 
   it('hostile ids and targets get a clear 4xx in the error shape, never a 500', async () => {
-    const { key } = await s1.newKey();
-    const other = await s1.newKey();
+    const { key } = await h.s1.newKey();
+    const other = await h.s1.newKey();
     await quietOthers();
-    const mine = (await rest(s1.url, 'POST', '/watches', { key: other.key, body: { search: { query: 'x' } } })).json
+    const mine = (await rest(h.s1.url, 'POST', '/watches', { key: other.key, body: { search: { query: 'x' } } })).json
       .id as string;
     for (const path of [
       `/watches/${mine}`,
@@ -236,7 +201,7 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
       "/watches/wat_'%20or%201=1--",
     ]) {
       for (const method of ['GET', 'DELETE'] as const) {
-        const r = await rest(s1.url, method, path, { key });
+        const r = await rest(h.s1.url, method, path, { key });
         expect([path, method, r.status, r.json?.error?.code]).toEqual([path, method, r.status, expect.any(String)]);
         expect(r.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
         expect(r.status, `${method} ${path}`).toBeLessThan(500);
@@ -258,18 +223,18 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
       { search: { query: 'x' }, intervalSeconds: 1e30 },
       { search: { query: 'x' }, intervalSeconds: -1 },
     ]) {
-      const r = await rest(s1.url, 'POST', '/watches', { key, body });
+      const r = await rest(h.s1.url, 'POST', '/watches', { key, body });
       expect([JSON.stringify(body).slice(0, 80), r.status]).toEqual([JSON.stringify(body).slice(0, 80), 400]);
       expect(r.json.error.code).toBe('INVALID_REQUEST');
     }
     // The same on tRPC and MCP: another account's id, a forged one, a NUL, a lone surrogate.
-    const mcp = await mcpClient(s1.url, key);
+    const mcp = await mcpClient(h.s1.url, key);
     for (const id of [mine, 'wat_forged', 'wat_\u0000', '\ud800', 'x'.repeat(65)]) {
       for (const name of ['get_watch', 'delete_watch']) {
         const code = await mcpRefusal(mcp.callTool({ name, arguments: { id } }));
         expect([name, id, code]).toEqual([name, id, expect.stringMatching(/^(NOT_FOUND|INVALID_REQUEST)$/)]);
       }
-      await expect(trpcClient(s1.url, key).watches.get.query({ id })).rejects.toMatchObject({
+      await expect(trpcClient(h.s1.url, key).watches.get.query({ id })).rejects.toMatchObject({
         data: { code: expect.stringMatching(/^(NOT_FOUND|INVALID_REQUEST)$/) },
       });
     }
@@ -278,8 +243,8 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     );
     await mcp.close();
     // Nothing of the refused ones was stored; the other account's watch is untouched.
-    expect((await rest(s1.url, 'GET', '/watches', { key })).json.watches).toEqual([]);
-    expect((await rest(s1.url, 'GET', `/watches/${mine}`, { key: other.key })).status).toBe(200);
+    expect((await rest(h.s1.url, 'GET', '/watches', { key })).json.watches).toEqual([]);
+    expect((await rest(h.s1.url, 'GET', `/watches/${mine}`, { key: other.key })).status).toBe(200);
   });
 });
 
