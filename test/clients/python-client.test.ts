@@ -79,7 +79,14 @@ async function startFullHarness(env: Record<string, string>): Promise<Harness> {
     WEBHOOK_ALLOW_HTTP: 'true',
     ...env,
   });
-  return { s, yt, close: async () => (await s.close(), await yt.close()) };
+  return {
+    s,
+    yt,
+    async close() {
+      await s.close();
+      await yt.close();
+    },
+  };
 }
 
 describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () => {
