@@ -12,7 +12,12 @@ import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropi
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { needsSystemTool } from '../support/system-needs.ts';
 import { modelReply } from '../llm/llm-fixtures.ts';
-import { ID, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
+import { cachedTestVideo } from '../support/make-video.ts';
+import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
+import { startTestServer } from '../support/test-server.ts';
+import { startVideoServer, type VideoServer } from '../support/video-server.ts';
+import { BROWSE, replayBrowse } from '../support/youtube-browse-replay.ts';
+import { ID, recordedRoutes, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
 
 needsSystemTool('python');
 
@@ -56,16 +61,55 @@ describe('the built package', () => {
 let h: Harness;
 let bare: Harness;
 let fake: FakeAnthropic;
+let media: VideoServer;
+let playlistPlayers: ReturnType<LoopbackYoutube['hold']>;
+const RECORDED: Set<string> = new Set(Object.values(ID));
+
+/** The recorded player, caption and browse answers on one loopback YouTube; direct media and callbacks on loopback. */
+async function startFullHarness(env: Record<string, string>): Promise<Harness> {
+  const routes = recordedRoutes();
+  const yt = await startLoopbackYoutube({
+    ...routes,
+    other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: '' },
+  });
+  const s = await startTestServer({
+    YOUTUBE_BASE_URL: yt.origin,
+    MEDIA_ALLOWED_NETWORKS: '127.0.0.1',
+    WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1/32',
+    WEBHOOK_ALLOW_HTTP: 'true',
+    ...env,
+  });
+  return {
+    s,
+    yt,
+    async close() {
+      await s.close();
+      await yt.close();
+    },
+  };
+}
+
 describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () => {
   beforeAll(async () => {
     fake = await startFakeAnthropic(modelReply);
+    media = await startVideoServer({
+      '/clip.mp4': { file: await cachedTestVideo({ seconds: 4 }), contentType: 'video/mp4' },
+    });
     [h, bare] = await Promise.all([
-      startRecordedHarness({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url, YOUTUBE_COOLDOWN_SECONDS: '0' }),
-      startRecordedHarness(),
+      startFullHarness({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url, YOUTUBE_COOLDOWN_SECONDS: '0' }),
+      // A residential exit whose hourly budget is below one reservation: a bot-checked video is refused SERVICE_BUSY.
+      startRecordedHarness({
+        YOUTUBE_RESIDENTIAL_PROXY_URLS: 'socks5://user:secret@127.0.0.1:9',
+        YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR: '1000',
+        YOUTUBE_COOLDOWN_SECONDS: '0',
+      }),
     ]);
+    // The playlist's videos were never recorded: their batch items stay running, so a cancel finds the rest queued.
+    playlistPlayers = h.yt.hold((r) => r.kind === 'player' && !!r.videoId && !RECORDED.has(r.videoId));
   });
   afterAll(async () => {
-    await Promise.all([h?.close(), bare?.close()]);
+    playlistPlayers?.release();
+    await Promise.all([h?.close(), bare?.close(), media?.close()]);
     await fake?.close();
   });
 
@@ -76,23 +120,27 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
       .flatMap((ops) => Object.values(ops).flatMap((o) => (o.operationId ? [o.operationId] : [])));
     const { stdout } = await run(python, [
       '-c',
-      'import json, subtext; from subtext.client import Subtext, AsyncSubtext; ' +
+      'import inspect, json, subtext; from subtext.client import Subtext, AsyncSubtext; ' +
+        'from subtext._async_operations import AsyncOperations as A; ' +
         'print(json.dumps({"ops": subtext.OPERATIONS, "codes": list(subtext.ERROR_CODES), ' +
         '"sync": [m for m in subtext.OPERATIONS.values() if not callable(getattr(Subtext, m, None))], ' +
         '"async": [m for m in subtext.OPERATIONS.values() if not callable(getattr(AsyncSubtext, m, None))], ' +
-        '"classes": sorted({c.__name__ for c in subtext.ERRORS_BY_CODE.values()})}))',
+        '"classes": sorted({c.__name__ for c in subtext.ERRORS_BY_CODE.values()}), ' +
+        '"typed": sorted(m for m, f in vars(A).items() if inspect.iscoroutinefunction(f))}))',
     ]);
     const py = JSON.parse(stdout);
     expect(Object.keys(py.ops).sort()).toEqual([...served].sort());
     expect(py.sync).toEqual([]);
     expect(py.async).toEqual([]);
+    // The async client's type hints: an awaitable signature for each operation, and nothing else.
+    expect(py.typed).toEqual(Object.values(py.ops as Record<string, string>).sort());
     expect(py.codes).toEqual([...ERROR_CODES]);
     expect(py.classes).toHaveLength(ERROR_CODES.length);
   });
 
-  it('passes, sync and async, the upstream README examples, every exception, the CLI and a real 429', async () => {
+  it('passes, sync and async: the upstream README examples, every exception, the CLI, a real 429, frames, listings, batches, watches and a signed delivery', async () => {
     const keys = await Promise.all([
-      h.s.newKey({ credits: 500 }),
+      h.s.newKey({ credits: 500, rateLimit: 100_000 }),
       h.s.newKey({ credits: 0 }),
       h.s.newKey({ credits: 10, rateLimit: 1 }),
       bare.s.newKey({ credits: 50 }),
@@ -106,6 +154,9 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
       SUBTEXT_TEST_NO_LLM_URL: bare.s.url,
       SUBTEXT_TEST_NO_LLM_KEY: keys[3].key,
       SUBTEXT_TEST_IDS: JSON.stringify(ID),
+      SUBTEXT_TEST_BROWSE: JSON.stringify(BROWSE),
+      SUBTEXT_TEST_MEDIA_URL: media.url('/clip.mp4'),
+      SUBTEXT_TEST_WEBHOOK_SECRET: await h.s.deps.webhooks.secretFor(keys[0].accountId),
       PATH: `${join(dir, 'venv/bin')}:${process.env.PATH}`,
     };
     const { code, output } = await pytest(env);

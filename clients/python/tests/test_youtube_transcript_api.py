@@ -5,6 +5,7 @@ import pytest
 from subtext.youtube_transcript_api import (
     AgeRestricted,
     CouldNotRetrieveTranscript,
+    IpBlocked,
     FetchedTranscript,
     FetchedTranscriptSnippet,
     InvalidVideoId,
@@ -104,8 +105,11 @@ def test_more_refusals(url, key):
     with pytest.raises(InvalidVideoId) as invalid:
         api.fetch("not a video!")
     assert invalid.value.subtext_error.code == "INVALID_REQUEST"
-    with pytest.raises(TranslationLanguageNotAvailable):
-        api.list(video_id).find_transcript(["en"]).translate("xx-nope")
+    english = api.list(video_id).find_transcript(["en"])
+    for code in ("en", "not a language"):  # the service refuses a translation into the source's language, or a non-code
+        with pytest.raises(TranslationLanguageNotAvailable) as unavailable:
+            english.translate(code).fetch()
+        assert unavailable.value.subtext_error.code == "INVALID_REQUEST"
     with pytest.raises(YouTubeRequestFailed) as broke:
         YouTubeTranscriptApi(url, env("SUBTEXT_TEST_BROKE_KEY")).fetch(IDS["tracks36"], languages=["en-US"])
     assert broke.value.subtext_error.code == "INSUFFICIENT_CREDITS"
@@ -113,3 +117,8 @@ def test_more_refusals(url, key):
     with pytest.raises(NotTranslatable) as refused:
         no_llm.list(video_id).find_transcript(["en"]).translate("de").fetch()
     assert refused.value.subtext_error.code == "LLM_NOT_CONFIGURED"
+    # Its one residential exit's budget is below what a bot check needs; retries=0: not waiting out its Retry-After.
+    busy_api = YouTubeTranscriptApi(env("SUBTEXT_TEST_NO_LLM_URL"), env("SUBTEXT_TEST_NO_LLM_KEY"), retries=0)
+    with pytest.raises(IpBlocked) as busy:
+        busy_api.fetch(IDS["botCheck"])
+    assert busy.value.subtext_error.code == "SERVICE_BUSY" and busy.value.subtext_error.retry_after

@@ -31,6 +31,10 @@ OPERATIONS: dict[str, str] = {
     "batches-create": "create_batch",
     "batches-get": "batch",
     "batches-cancel": "cancel_batch",
+    "watches-create": "create_watch",
+    "watches-list": "watches",
+    "watches-get": "watch",
+    "watches-delete": "delete_watch",
 }
 
 
@@ -186,9 +190,37 @@ def create_batch(
     return Request("POST", "/batches", body=body, idempotent=False)
 
 
+def create_watch(
+    *,
+    channel: str | None = None,
+    channel_tab: str | None = None,
+    playlist: str | None = None,
+    search: str | None = None,
+    interval_seconds: int | None = None,
+    transcripts: bool | None = None,
+    lang: str | None = None,
+    callback_url: str | None = None,
+) -> Request:
+    """Exactly one of channel (URL, UC... id or @handle), playlist (URL or id) or search."""
+    target: dict[str, Any] = {}
+    if channel is not None:
+        which = {"url": channel} if "/" in channel or channel.startswith("@") else {"channelId": channel}
+        target["channel"] = clean({**which, "tab": channel_tab}, query=False)
+    if playlist is not None:
+        target["playlist"] = {"url": playlist} if "/" in playlist else {"playlistId": playlist}
+    if search is not None:
+        target["search"] = {"query": search}
+    options = {"intervalSeconds": interval_seconds, "transcripts": transcripts, "lang": lang, "callbackUrl": callback_url}
+    return Request("POST", "/watches", body={**target, **clean(options, query=False)}, idempotent=False)
+
+
 def get(path: str) -> Request:
     return Request("GET", path)
 
 
 def post(path: str) -> Request:
     return Request("POST", path, body={}, idempotent=False)
+
+
+def delete(path: str) -> Request:
+    return Request("DELETE", path)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -25,6 +25,8 @@ from .types import (
     TranslateAnswer,
     Transcript,
     VideoInfo,
+    Watch,
+    WatchList,
 )
 
 DEFAULT_POLL = 2.0  # GET /jobs/{id}: "poll every few seconds"
@@ -111,6 +113,19 @@ class _Operations:
     def cancel_batch(self, batch_id: str) -> Batch:
         return self._call(ops.post(f"/batches/{batch_id}/cancel"))
 
+    def create_watch(self, *, retry: bool | None = None, **kw: Any) -> Watch:
+        """POST /watches: channel (+ channel_tab), playlist or search; interval_seconds, transcripts, lang, callback_url."""
+        return self._call(ops.create_watch(**kw), retry)
+
+    def watches(self) -> WatchList:
+        return self._call(ops.get("/watches"))
+
+    def watch(self, watch_id: str) -> Watch:
+        return self._call(ops.get(f"/watches/{watch_id}"))
+
+    def delete_watch(self, watch_id: str) -> Any:
+        return self._call(ops.delete(f"/watches/{watch_id}"))
+
 
 def _options(
     url: str | None, key: str | None, timeout: float, retries: int, backoff: float, max_retry_wait: float, retry_posts: bool
@@ -194,8 +209,14 @@ class Jobs:
             time.sleep(poll_interval)
 
 
-class AsyncSubtext(_Operations):
-    """The async client: the same methods as Subtext, each awaited."""
+if TYPE_CHECKING:
+    from ._async_operations import AsyncOperations as _AsyncOperations
+else:
+    _AsyncOperations = _Operations
+
+
+class AsyncSubtext(_AsyncOperations):
+    """The async client: the same methods as Subtext, each awaited (typed by _async_operations)."""
 
     def __init__(
         self,
@@ -234,7 +255,7 @@ class AsyncSubtext(_Operations):
     async def iter_articles(self, query: str | None = None, **kw: Any) -> AsyncIterator[Article]:
         cursor = None
         while True:
-            page = await self.search_articles(query, cursor=cursor, **kw)  # type: ignore[misc]
+            page = await self.search_articles(query, cursor=cursor, **kw)
             for article in page["results"]:
                 yield article
             cursor = page.get("nextCursor")
@@ -256,7 +277,7 @@ class AsyncJobs:
         self._client = client
 
     async def get(self, job: Job | dict[str, Any] | str) -> Job:
-        return await self._client.job(_job_of(job))  # type: ignore[misc]
+        return await self._client.job(_job_of(job))
 
     async def wait(
         self, job: Job | dict[str, Any] | str, timeout: float = 600.0, poll_interval: float = DEFAULT_POLL

@@ -120,9 +120,8 @@ class Transcript:
     def translate(self, language_code: str) -> Transcript:
         if not self.is_translatable:
             raise NotTranslatable(self.video_id)
-        if not any(t.language_code == language_code for t in self.translation_languages):
-            raise TranslationLanguageNotAvailable(self.video_id)
-        name = next(t.language for t in self.translation_languages if t.language_code == language_code)
+        # Any language the service's model writes: the service refuses the others, at fetch().
+        name = next((t.language for t in self.translation_languages if t.language_code == language_code), language_code)
         return Transcript(self.video_id, name, language_code, True, [], self._client, self.language_code)
 
     def __str__(self) -> str:
