@@ -253,7 +253,9 @@ describe('a translation finished twice', () => {
     const runs = await Promise.allSettled([runTranslationJob(deps, job), runTranslationJob(deps, job)]);
     expect(runs.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const failed = runs.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(failed.reason).toMatchObject({ code: 'LLM_FAILED' });
+    // The loser either finds the stored translation written first (LLM_FAILED) or, when the winner has already
+    // settled, no hold left to spend (INSUFFICIENT_CREDITS): either way it stores and charges nothing.
+    expect(['LLM_FAILED', 'INSUFFICIENT_CREDITS']).toContain(failed.reason.code);
 
     const charges = await s.deps.sql<{ delta: number; operation: string }[]>`
       select delta, operation from credit_ledger where account_id = ${accountId} and kind = 'charge'`;

@@ -1,7 +1,9 @@
 // Every fetch the service makes on a caller's behalf before a charge is known (a handle or channel URL resolved, a
 // direct media URL probed, a listing page, a video's metadata) passes one admission step, in this order:
 // 1. the account's free allowance (FREE_LOOKUPS_PER_10_MIN), unless the caller pays for what the fetch is for;
-// 2. the account's share of fetches in flight (LOOKUPS_IN_FLIGHT_PER_ACCOUNT), so a burst cannot fan out;
+// 2. the account's share of free fetches in flight (LOOKUPS_IN_FLIGHT_PER_ACCOUNT), so a burst cannot fan out (a
+//    paying caller's fetches are bounded by its credits, its failed-lookup count and the shared budget; capping them
+//    refused a paid burst that the extraction queue's own share already paces);
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
 // Each refusal is RATE_LIMITED with a retry time. A paying caller's lookup that fails is never charged: those count
 // against the same allowance (under their own counter), else 1 credit would buy unlimited lookups of unknown names.
@@ -52,7 +54,7 @@ export class LookupAdmission {
   async admit(accountId: string, opts: AdmitOptions): Promise<AdmissionRelease> {
     if (opts.free) await this.takeFree(accountId);
     else await this.#checkUnpaid(accountId);
-    const freeSlot = this.#takeSlot(accountId);
+    const freeSlot = opts.free ? this.#takeSlot(accountId) : () => {};
     try {
       await this.#takeEgress();
     } catch (err) {
