@@ -53,7 +53,9 @@ describe.skipIf(!sharedAvailable)('a residential answer far larger than its rese
     expect(yt.requests.filter(isPlayer(ID.captions9)).map((q) => q.remoteAddress)).toContain('127.0.0.2');
     // The proxy carried what the hour had left at most, and what was in flight in the sockets' buffers when the
     // service cut it off (3 MB were it let through).
-    expect(proxy.bytes()).toBeLessThan(BUDGET + 256 * 1024);
+    // The proxy counts what it wrote into the socket: the loopback socket's buffers (up to about 1 MB here) hold
+    // bytes the service never read when it cut the answer off; the service's own count below is the exact one.
+    expect(proxy.bytes()).toBeLessThan(BUDGET + 256 * 1024 + 1024 * 1024);
     const [row] = await server.deps.sql<{ bytes: number }[]>`
       select coalesce(sum(bytes), 0)::int as bytes from youtube_residential_bytes`;
     expect(row!.bytes).toBeGreaterThan(0);
