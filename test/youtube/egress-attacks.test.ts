@@ -11,6 +11,7 @@ import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { ID, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 const BUDGET = 300_000;
+const HUGE_RANDOM_BYTES = 12_000_000;
 
 describe.skipIf(!sharedAvailable)('a residential answer far larger than its reservation', { timeout: 60_000 }, () => {
   let yt: LoopbackYoutube;
@@ -19,8 +20,8 @@ describe.skipIf(!sharedAvailable)('a residential answer far larger than its rese
   beforeAll(async () => {
     yt = await startLoopbackYoutube(recordedRoutes(), { gzip: true });
     const botCheck = readShared('player.bot-check.login-required.json');
-    // Incompressible, so gzip on the wire keeps it as large: 4 MB through the paid exit if nothing stops it.
-    const huge = JSON.stringify({ padding: randomBytes(3_000_000).toString('base64') });
+    // Incompressible, so gzip on the wire keeps it about as large: 16 MB through the paid exit if nothing stops it.
+    const huge = JSON.stringify({ padding: randomBytes(HUGE_RANDOM_BYTES).toString('base64') });
     yt.setGate((r) => {
       if (r.kind !== 'player' || r.videoId !== ID.captions9) return undefined;
       return r.remoteAddress === '127.0.0.1' ? { body: botCheck } : { body: huge };
@@ -51,11 +52,10 @@ describe.skipIf(!sharedAvailable)('a residential answer far larger than its rese
     expect(r.json.error.code).toBeTruthy();
     expect(r.text).not.toContain('res-secret');
     expect(yt.requests.filter(isPlayer(ID.captions9)).map((q) => q.remoteAddress)).toContain('127.0.0.2');
-    // The proxy carried what the hour had left at most, and what was in flight in the sockets' buffers when the
-    // service cut it off (3 MB were it let through).
-    // The proxy counts what it wrote into the socket: the loopback socket's buffers (up to about 1 MB here) hold
-    // bytes the service never read when it cut the answer off; the service's own count below is the exact one.
-    expect(proxy.bytes()).toBeLessThan(BUDGET + 256 * 1024 + 1024 * 1024);
+    // The service cut the answer off: the proxy carried a fraction of it. The proxy counts what it wrote into its
+    // sockets, which includes what the kernel's loopback buffers held unread when the service closed (they grow to
+    // several MB here, so only a fraction can be asserted); the service's own count below is the exact one.
+    expect(proxy.bytes()).toBeLessThan(HUGE_RANDOM_BYTES / 2);
     const [row] = await server.deps.sql<{ bytes: number }[]>`
       select coalesce(sum(bytes), 0)::int as bytes from youtube_residential_bytes`;
     expect(row!.bytes).toBeGreaterThan(0);
