@@ -43,7 +43,8 @@ import { createProxyPool } from './infra/youtube/proxy-pool.ts';
 import { createResidentialStore } from './infra/postgres/youtube-residential.ts';
 import { createResidentialBudget } from './domain/youtube/residential-budget.ts';
 import type { Dispatcher } from 'undici';
-import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
+import { operatorPolicy } from './infra/net/public-address.ts';
+import { parseAllowedNetworks } from './allowed-networks.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
 import { withDirectMedia } from './infra/media/with-direct-media.ts';
 

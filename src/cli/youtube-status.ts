@@ -12,7 +12,7 @@ import { createResidentialStore } from '../infra/postgres/youtube-residential.ts
 import { withoutCredentials } from '../infra/youtube/network-error.ts';
 import { createHttpTokenProvider } from '../infra/youtube/po-token/http-provider.ts';
 import { proxyIdentities } from '../infra/youtube/proxy-pool.ts';
-import type { Io } from './commands.ts';
+import type { Io } from './io.ts';
 import { formatTable } from './format-table.ts';
 
 export interface YoutubeStatus {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import type { Authenticated } from '../domain/keys/authenticate.ts';
-import type { Caller } from '../domain/keys/manage-keys.ts';
+import type { Caller } from '../domain/keys/caller.ts';
 import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
 import type { Logger } from '../infra/log/logger.ts';
 

@@ -5,7 +5,7 @@
 // (its pages spend the shared YouTube budget). Each video is then charged for what is stored for it.
 import { ServiceError } from '../errors.ts';
 import { batchVideoPrice } from '../pricing/prices.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { collectVideoIds, type ListingDeps } from '../listing/list-videos.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { checkCallbackUrl } from '../webhooks/callback-url.ts';

@@ -1,6 +1,6 @@
 import { releaseHolds, reserveEach } from '../credits/holds.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { mapLimit } from '../map-limit.ts';
 import type { BlobStore } from '../ports.ts';
 import { FRAME_PRICE } from '../pricing/prices.ts';

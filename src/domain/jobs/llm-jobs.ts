@@ -5,7 +5,7 @@ import { commitSettled } from '../credits/charged-operation.ts';
 import { releaseHolds, reserveCredits, unpaid } from '../credits/holds.ts';
 import type { PaidQueue } from '../credits/credit-ledger.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import type { Llm, LlmUsage, Log } from '../ports.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores, Transaction } from '../stores.ts';

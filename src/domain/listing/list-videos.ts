@@ -4,7 +4,7 @@ import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { chargeCredits } from '../credits/credits.ts';
 import { coversPrice } from '../admission/covers-price.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { parseChannelRef, parsePlaylistRef } from './collection-ref.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { ListingCache } from './listing-cache.ts';

@@ -1,6 +1,6 @@
 import { releaseHolds, reserveCredits } from '../credits/holds.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import type { SourceTrack, SourceVideo } from '../ports.ts';
 import type { Settings } from '../settings.ts';
