@@ -6,3 +6,10 @@ export interface Caller {
   /** Requests per minute allowed for this key, or null for the service default. */
   rateLimit: number | null;
 }
+
+/** One caller's request as the domain's verbs take it: who, the request id the ledger and jobs carry, its abort signal. */
+export interface CallerRequest {
+  caller: Caller;
+  requestId: string;
+  signal?: AbortSignal;
+}
