@@ -1,5 +1,6 @@
 // The meta of get-info.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { videoInfoText } from '../mcp-text/videos.ts';
+import { VIDEO_INFO_ERRORS } from '../error-table.ts';
 import type { Meta } from '../trpc.ts';
 
 export const getVideoInfoMeta: Meta = {
@@ -21,14 +22,5 @@ export const getVideoInfoMeta: Meta = {
     openWorld: true,
     text: videoInfoText,
   },
-  errors: [
-    'VIDEO_NOT_FOUND',
-    'VIDEO_AGE_RESTRICTED',
-    'VIDEO_MEMBERS_ONLY',
-    'VIDEO_PAID',
-    'VIDEO_REGION_BLOCKED',
-    'VIDEO_UPCOMING',
-    'VIDEO_UNPLAYABLE',
-    'EXTRACTION_FAILED',
-  ],
+  errors: VIDEO_INFO_ERRORS,
 };
