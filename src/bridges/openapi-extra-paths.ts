@@ -63,8 +63,8 @@ function transcriptFilePath() {
       tags: ['subtitles'],
       summary: 'Download a transcript as a file',
       description:
-        'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
-        `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(TRANSCRIPT_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
+        'The whole transcript as a file: plain text, SubRip or WebVTT (UTF-8), with `Content-Disposition: attachment` (`curl -OJ` keeps its name). ' +
+        `The same operation and price as POST /subtitles (${credits(TRANSCRIPT_PRICE)} when extracted, free when stored); \`X-Credits-Charged\` says what it cost. Errors are JSON in the usual shape.`,
       parameters: transcriptFileParameters(),
       responses: {
         '200': {

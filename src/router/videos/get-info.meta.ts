@@ -11,7 +11,7 @@ export const getVideoInfoMeta: Meta = {
     summary: 'Video info',
     description:
       'Title, duration (seconds), thumbnails, publish date (ISO 8601), channel, views, live state, description and chapters. Free. ' +
-      '`videoId` may also be a direct media URL (https to an audio or video file or an HLS playlist, percent-encoded in the path) or its `media-...` id: then the info is what ffprobe says (duration, `media.streams`, the title tag as `title`), read under the SSRF rules (public addresses only, no redirects elsewhere, content type sniffed).',
+      '`videoId` may also be a direct media URL (percent-encoded) or its `media-...` id: then the info is what ffprobe reads (duration, `media.streams`, the title tag).',
   },
   mcp: {
     name: 'get_video_info',
