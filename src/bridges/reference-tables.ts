@@ -96,6 +96,10 @@ function checkPricedProcedures(entries: ProcedureEntry[]) {
   const known = new Set(entries.map((e) => e.path));
   const stray = Object.keys(OPERATION_COSTS).filter((p) => !known.has(p));
   if (stray.length) throw new Error(`OPERATION_COSTS names no procedure: ${stray.join(', ')}`);
+  // A procedure that can answer 402 charges something: a forgotten price would read "free" in the docs.
+  const unpriced = entries.filter((e) => e.meta.errors?.includes('INSUFFICIENT_CREDITS') && !OPERATION_COSTS[e.path]);
+  if (unpriced.length)
+    throw new Error(`can answer INSUFFICIENT_CREDITS but has no OPERATION_COSTS entry: ${unpriced.map((e) => e.path)}`);
 }
 
 /** The query parameters the OpenAPI document lists for an operation: `?lang=&format=`. */
