@@ -13,9 +13,10 @@ import { json, type FakeRoutes } from '../support/fake-youtube.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { balanceOf, ID, recordedRoutes } from '../transcripts/recorded-youtube.ts';
+import { balanceOf, ID, pollUntil, recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 const FREE = 5;
+const IN_FLIGHT = 3;
 const VIDEOS = 12;
 const PAST_END = 9_999;
 const MADE_UP = /^Lookup[A-Z]\d{4}$/;
@@ -55,6 +56,7 @@ describe.skipIf(!sharedAvailable)('lookups whose request charges nothing', { tim
       YOUTUBE_BASE_URL: yt.origin,
       FREE_LOOKUPS_PER_10_MIN: String(FREE),
       QUEUE_MAX_WAITING_PER_ACCOUNT: '0',
+      LOOKUPS_IN_FLIGHT_PER_ACCOUNT: String(IN_FLIGHT),
     });
     // One allowance window for the whole file, whatever the wall clock does meanwhile.
     const pinned = Math.floor(Date.now() / 600_000) * 600_000 + 1_000;
@@ -119,17 +121,27 @@ describe.skipIf(!sharedAvailable)('lookups whose request charges nothing', { tim
     expect(await balanceOf(s, key)).toBe(1);
   });
 
-  it('12 at once by a 1-credit account: still at most 5 reach YouTube, nothing charged', async () => {
+  it('12 at once by a 1-credit account: one pays, the rest take free lookups; at most 5 reach YouTube', async () => {
     const { key } = await s.newKey({ credits: 1, rateLimit: 100_000 });
-    const answers = await Promise.all(
-      ids('C', VIDEOS).map((videoId) =>
-        rest(s.url, 'POST', '/frames', { key, body: { videoId, timestamps: [PAST_END] } }),
-      ),
+    // The lookups admitted are kept open at YouTube until every other request has been answered, so all 12 are
+    // admitted while the first paying request is still open: its one credit covers it alone.
+    const held = yt.hold((r) => r.kind === 'player' && !!r.videoId?.startsWith('LookupC'));
+    let answered = 0;
+    const pending = ids('C', VIDEOS).map((videoId) =>
+      rest(s.url, 'POST', '/frames', { key, body: { videoId, timestamps: [PAST_END] } }).finally(() => answered++),
     );
+    await pollUntil(() => answered + askedAbout('C') === VIDEOS, 'every request is held at YouTube or answered');
+    expect(askedAbout('C')).toBe(1 + IN_FLIGHT);
+    held.release();
+    const answers = await Promise.all(pending);
     for (const r of answers) {
       expect([400, 429]).toContain(r.status);
-      if (r.status === 429) expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      if (r.status === 429) {
+        expect(r.json.error.code).toBe('RATE_LIMITED');
+        expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
     }
+    expect(answers.filter((r) => r.status === 400)).toHaveLength(1 + IN_FLIGHT);
     expect(askedAbout('C')).toBeLessThanOrEqual(FREE);
     expect(await balanceOf(s, key)).toBe(1);
   });

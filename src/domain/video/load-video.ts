@@ -56,14 +56,13 @@ export async function loadVideo(
    */
   opts: {
     maxAgeMs?: number;
-    beforeFetch?: () => Promise<((failed?: boolean) => Promise<void>) | undefined>;
+    beforeFetch?: () => Promise<(() => Promise<void>) | undefined>;
     accountId?: string;
   } = {},
 ): Promise<SourceVideo> {
   const stored = await storedVideo(ports, videoId, opts.maxAgeMs);
   if (stored) return stored;
   const release = await opts.beforeFetch?.();
-  let failed = true;
   try {
     await outcomeOf(
       ports.workQueue.extract(
@@ -73,9 +72,8 @@ export async function loadVideo(
         opts.accountId,
       ),
     );
-    failed = false;
   } finally {
-    await release?.(failed);
+    await release?.();
   }
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');
