@@ -8,11 +8,14 @@ import type { Stores, Transaction } from '../stores.ts';
 import { VIDEO_INFO_TTL_MS } from '../video/video-store.ts';
 import type { ExtractJob } from '../work-queue.ts';
 import type { HotCache } from './hot-cache.ts';
-import { originOf } from './transcript-store.ts';
+import { originOf, type Origin } from './transcript-store.ts';
 import { Segment } from '../video/schemas.ts';
 import { splitWords } from './words.ts';
 
 const StoredSegments = z.array(Segment);
+
+/** The queue's dedup key of a caption track's extraction: identical requests at once share one job. */
+export const transcriptJobKey = (videoId: string, lang: string, origin: Origin) => `tx:${videoId}:${lang}:${origin}`;
 
 export interface ExtractJobPorts extends Pick<Stores, 'videos' | 'transcripts' | 'ledger'> {
   youtube: VideoSource;
