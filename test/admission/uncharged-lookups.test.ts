@@ -47,8 +47,9 @@ describe.skipIf(!sharedAvailable)('lookups whose request charges nothing', { tim
   let s: TestServer;
   /** Distinct made-up videos YouTube was asked about (one lookup may try several clients). */
   const askedAbout = (surface: string) =>
-    new Set(yt.requests.filter((r) => r.kind === 'player' && r.videoId?.startsWith(`Lookup${surface}`)).map((r) => r.videoId))
-      .size;
+    new Set(
+      yt.requests.filter((r) => r.kind === 'player' && r.videoId?.startsWith(`Lookup${surface}`)).map((r) => r.videoId),
+    ).size;
 
   beforeAll(async () => {
     yt = await startLoopbackYoutube(madeUpVideoRoutes());

@@ -41,7 +41,12 @@ export async function fetchTranscript(
 ): Promise<TranscriptPage> {
   const videoId = parseVideoRef(input);
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
-  const video = await loadVideoForPayer(deps, { accountId: req.caller.accountId, requestId: req.requestId }, videoId, TRANSCRIPT_PRICE);
+  const video = await loadVideoForPayer(
+    deps,
+    { accountId: req.caller.accountId, requestId: req.requestId },
+    videoId,
+    TRANSCRIPT_PRICE,
+  );
   const found = await storedPageOf(deps, videoId, video, input);
   if ('page' in found) return found.page;
 
