@@ -147,6 +147,39 @@ describe.skipIf(!sharedAvailable)('lookups whose request charges nothing', { tim
     expect(await balanceOf(s, key)).toBe(1);
   });
 
+  it('batches: each item is a request of its own; items that end uncharged spend the same allowance', async () => {
+    const items = VIDEOS;
+    const { key } = await s.newKey({ credits: items * 2, rateLimit: 100_000 });
+    // Items run EXTRACTION_CONCURRENCY at once, each covered by the balance, so those started before the allowance
+    // was counted spent may still look up: at most the allowance plus one round of them (before: every item).
+    const width = s.deps.config.EXTRACTION_CONCURRENCY;
+    // A language none of the videos has: each item looks its video up, then fails NO_SUBTITLES, charged nothing.
+    const created = await rest(s.url, 'POST', '/batches', {
+      key,
+      body: { videos: ids('B', items), operation: { type: 'transcript', lang: 'xh' } },
+    });
+    expect(created.status, created.text).toBe(202);
+    const id = created.json.id as string;
+    const retries = () =>
+      s.deps.sql<{ n: number }[]>`
+        select count(*)::int as n from pgboss.job
+        where name = 'batch-item' and state = 'created' and data->>'batchId' = ${id} and (data->>'attempt')::int = 2`;
+    const failed = async () =>
+      (await rest(s.url, 'GET', `/batches/${id}`, { key })).json.items.filter((i: any) => i.status === 'failed');
+    await pollUntil(
+      async () => (await failed()).length + (await retries())[0]!.n === items,
+      'every item failed or was put back for later',
+      60_000,
+    );
+    expect(askedAbout('B')).toBeLessThanOrEqual(FREE - 1 + width);
+    expect(askedAbout('B')).toBeLessThan(items);
+    const ended = await failed();
+    expect(ended.length).toBe(askedAbout('B'));
+    for (const item of ended) expect(item.error.code).toBe('NO_SUBTITLES');
+    expect((await rest(s.url, 'GET', '/credits', { key })).json).toMatchObject({ balance: items * 2, held: 0 });
+    await rest(s.url, 'POST', `/batches/${id}/cancel`, { key });
+  });
+
   it('paid requests that are charged are never refused by the allowance: 12 new videos, each charged', async () => {
     const { key } = await s.newKey({ credits: 100, rateLimit: 100_000 });
     for (const videoId of ids('P', VIDEOS)) {

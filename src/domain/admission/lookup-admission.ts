@@ -2,7 +2,7 @@
 // direct media URL probed, a listing page, a video's metadata) passes one admission step, in this order:
 // 1. the account's free allowance (FREE_LOOKUPS_PER_10_MIN), unless the caller pays for what the fetch is for;
 // 2. the account's share of free fetches in flight (LOOKUPS_IN_FLIGHT_PER_ACCOUNT), so a burst cannot fan out (a
-//    paying caller's fetches are bounded by its credits, its failed-lookup count and the shared budget; capping them
+//    paying caller's fetches are bounded by its credits, its unpaid-lookup count and the shared budget; capping them
 //    refused a paid burst that the extraction queue's own share already paces);
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
 // Each refusal is RATE_LIMITED with a retry time.
