@@ -54,4 +54,20 @@ describe.skipIf(!sharedAvailable)('a joiner whose extraction ended before it sen
     const after = await rest(h.s.url, 'GET', '/credits', { key });
     expect(after.json).toMatchObject({ balance: 0, held: 0 });
   });
+
+  it('6 identical requests at once by an account with credits for one: one download, paid once, nothing left held', async () => {
+    const { key } = await h.s.newKey({ credits: PRICE, rateLimit: 100_000 });
+    const downloads = () => h.yt.count(isCaptions(ID.tracks19));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => rest(h.s.url, 'POST', '/subtitles', { key, body: { videoId: ID.tracks19 } })),
+    );
+    // A joiner may be refused (402: its account's credits were held by the other request when it asked), never
+    // answered with work nobody paid for.
+    for (const r of answers) expect([200, 402], r.text).toContain(r.status);
+    const ok = answers.filter((r) => r.status === 200);
+    expect(ok.length).toBeGreaterThan(0);
+    expect(ok.reduce((sum, r) => sum + r.json.creditsCharged, 0)).toBe(PRICE);
+    expect(downloads()).toBe(1);
+    expect((await rest(h.s.url, 'GET', '/credits', { key })).json).toMatchObject({ balance: 0, held: 0 });
+  });
 });

@@ -68,6 +68,8 @@ interface OpenRequest {
 /** The admission step; one per process (fetches in flight are counted here, the rest in Postgres). */
 export class LookupAdmission {
   readonly #inFlight = new Map<string, number>();
+  /** Shared fetches admitted and not ended, by key: how many. */
+  readonly #fetching = new Map<string, number>();
   /** Requests open in this process (forRequest), by request id. */
   readonly #requests = new Map<string, OpenRequest>();
   /** Requests not yet ended with a paying lookup (or a paying lookup outside any request), by account. */
@@ -82,9 +84,30 @@ export class LookupAdmission {
     this.#now = now;
   }
 
-  /** Admits one fetch or throws RATE_LIMITED; the caller must call the returned release when the fetch ends. */
-  async admit(accountId: string, opts: AdmitOptions): Promise<AdmissionRelease> {
-    if ('payer' in opts) return this.#admitPaying(accountId, opts.payer);
+  /**
+   * Admits one fetch or throws RATE_LIMITED; the caller must call the returned release when the fetch ends.
+   * `fetchKey` names a fetch that identical requests share (the queue's key for a video's metadata): while one is
+   * admitted and not ended in this process, another asking for it joins it, admitted without counting anything,
+   * since YouTube is asked once.
+   */
+  async admit(accountId: string, opts: AdmitOptions, fetchKey?: string): Promise<AdmissionRelease> {
+    if (fetchKey && this.#fetching.has(fetchKey)) return async () => {};
+    const release =
+      'payer' in opts ? await this.#admitPaying(accountId, opts.payer) : await this.#admit(accountId, opts);
+    if (!fetchKey) return release;
+    this.#fetching.set(fetchKey, (this.#fetching.get(fetchKey) ?? 0) + 1);
+    let ended = false;
+    return async () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.#fetching.get(fetchKey) ?? 1) - 1;
+      if (left <= 0) this.#fetching.delete(fetchKey);
+      else this.#fetching.set(fetchKey, left);
+      await release();
+    };
+  }
+
+  async #admit(accountId: string, opts: { free: true } | { batch: true }): Promise<AdmissionRelease> {
     const free = 'free' in opts;
     if (free) await this.takeFree(accountId);
     else await this.#checkUnpaid(accountId);
@@ -141,7 +164,7 @@ export class LookupAdmission {
     }
     if (!covered) {
       undo();
-      return this.admit(accountId, { free: true });
+      return this.#admit(accountId, { free: true });
     }
     if (request) {
       request.lookups++;

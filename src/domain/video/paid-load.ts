@@ -29,12 +29,16 @@ export function loadVideoForPayer(
   const { accountId, requestId } = payer;
   return loadVideo(ports, videoId, {
     accountId,
-    beforeFetch: () =>
-      ports.lookupAdmission.admit(accountId, {
-        payer: {
-          requestId,
-          covers: (requests) => coversPrice(ports, accountId, requests * minPrice, ports.config.DAILY_FREE_CREDITS),
+    beforeFetch: (fetchKey) =>
+      ports.lookupAdmission.admit(
+        accountId,
+        {
+          payer: {
+            requestId,
+            covers: (requests) => coversPrice(ports, accountId, requests * minPrice, ports.config.DAILY_FREE_CREDITS),
+          },
         },
-      }),
+        fetchKey,
+      ),
   });
 }
