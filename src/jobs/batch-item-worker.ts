@@ -16,7 +16,9 @@ export function batchItemHandler(deps: Deps) {
     ...batchPorts(deps),
     jobs: deps.jobs,
     log: deps.log,
-    run: (item: Parameters<typeof runBatchOperation>[1]) => runBatchOperation(patient, item),
+    // Each item is a request of its own: its paying lookups count as unpaid if it ends having paid nothing.
+    run: (item: Parameters<typeof runBatchOperation>[1]) =>
+      deps.lookupAdmission.forRequest(item.accountId, item.requestId, () => runBatchOperation(patient, item)),
     ledger: deps.ledger,
     requeue: (job: { batchId: string; position: number; attempt: number }, at: Date) =>
       requeueBatchItem(deps.queue, job, at),

@@ -180,5 +180,8 @@ export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   const state = ctx.auth ? spendCall(ctx.auth) : auth.rateLimit!;
   ctx.out.rateLimit = state;
   if (!state.allowed) throw rateLimited(state);
-  return next({ ctx: { ...ctx, caller: auth.caller } as AuthedContext });
+  // One request for the lookup admission: lookups it was admitted for as a payer count as unpaid if it pays nothing.
+  return ctx.deps.lookupAdmission.forRequest(auth.caller.accountId, ctx.requestId, () =>
+    next({ ctx: { ...ctx, caller: auth.caller } as AuthedContext }),
+  );
 });

@@ -2,11 +2,19 @@
 // direct media URL probed, a listing page, a video's metadata) passes one admission step, in this order:
 // 1. the account's free allowance (FREE_LOOKUPS_PER_10_MIN), unless the caller pays for what the fetch is for;
 // 2. the account's share of free fetches in flight (LOOKUPS_IN_FLIGHT_PER_ACCOUNT), so a burst cannot fan out (a
-//    paying caller's fetches are bounded by its credits, its failed-lookup count and the shared budget; capping them
+//    paying caller's fetches are bounded by its credits, its unpaid-lookup count and the shared budget; capping them
 //    refused a paid burst that the extraction queue's own share already paces);
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
-// Each refusal is RATE_LIMITED with a retry time. A paying caller's lookup that fails is never charged: those count
-// against the same allowance (under their own counter), else 1 credit would buy unlimited lookups of unknown names.
+// Each refusal is RATE_LIMITED with a retry time.
+//
+// A paying caller's lookup takes no free lookup because its request is expected to pay. It is tied to that request
+// (forRequest, opened by every procedure call and batch item): when the request ends having paid nothing (no charge,
+// no credits still held for it: an error, a 400 after the lookup, a stored result answered free), each of its paying
+// lookups counts against the allowance under its own counter (`unpaid`), checked before the next paying lookup, else
+// 1 credit would buy unlimited lookups. Until it ends, a request with a paying lookup is counted as open, and the
+// balance must cover every open one at the operation's price, so a burst of requests cannot all pass on the same
+// credit before the first has ended: those the balance does not cover take free lookups instead. Open requests are
+// counted per process, like fetches in flight.
 import { ServiceError } from '../errors.ts';
 import { allowanceSpent, FREE_LOOKUP_WINDOW_MS, takeFreeLookup } from './free-lookups.ts';
 
@@ -18,12 +26,14 @@ export interface LookupCounters {
   account(accountId: string, windowStart: Date): Promise<number>;
   /** Counts one fetch against the cluster's budget for the window starting at `windowStart`; the count including it. */
   cluster(windowStart: Date): Promise<number>;
-  /** Counts one failed lookup of a paying caller (`add`), or reads the window's count of them; the count. */
-  unpaid(accountId: string, windowStart: Date, add: boolean): Promise<number>;
+  /** Counts `add` unpaid lookups of a paying caller (0: reads), the window's count of them; the count. */
+  unpaid(accountId: string, windowStart: Date, add: number): Promise<number>;
+  /** Whether the request has paid: charged net of refunds, or credits still held for its work. */
+  requestPaid(accountId: string, requestId: string): Promise<boolean>;
 }
 
-/** Ends an admitted fetch: frees its slot; `failed` (the fetch threw, so nothing will be charged for it). */
-export type AdmissionRelease = (failed?: boolean) => Promise<void>;
+/** Ends an admitted fetch: frees its slot. */
+export type AdmissionRelease = () => Promise<void>;
 
 export interface LookupLimits {
   freePer10Min: number;
@@ -32,14 +42,38 @@ export interface LookupLimits {
   egressPerMinute: number;
 }
 
-/** `free`: the fetch takes one of the account's free lookups (the caller is not known to pay for what follows). */
-export interface AdmitOptions {
-  free: boolean;
+/** A paying caller's lookup: the request expected to pay for it, and whether the balance covers it. */
+export interface PaidLookup {
+  requestId: string;
+  /** Whether the balance covers `requests` open paying requests at the operation's price (this one included). */
+  covers(requests: number): Promise<boolean>;
+}
+
+/**
+ * `free`: the fetch takes one of the account's free lookups (the caller is not known to pay for what follows).
+ * `payer`: a paying caller's lookup, settled with its request (a free lookup when the balance does not cover it).
+ * `batch`: a batch's listing pages, paid by the items they list (create-batch checks the balance covers them all, or
+ * takes a free lookup); counted only when a page fails.
+ */
+export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true };
+
+/** A request's paying lookups, counted when it ends. */
+interface OpenRequest {
+  accountId: string;
+  lookups: number;
+  /** Counted among the account's open paying requests (a lookup of it is admitted, or being admitted). */
+  open: boolean;
 }
 
 /** The admission step; one per process (fetches in flight are counted here, the rest in Postgres). */
 export class LookupAdmission {
   readonly #inFlight = new Map<string, number>();
+  /** Shared fetches admitted and not ended, by key: how many. */
+  readonly #fetching = new Map<string, number>();
+  /** Requests open in this process (forRequest), by request id. */
+  readonly #requests = new Map<string, OpenRequest>();
+  /** Requests not yet ended with a paying lookup (or a paying lookup outside any request), by account. */
+  readonly #openPaidCount = new Map<string, number>();
   readonly #counters: LookupCounters;
   readonly #limits: LookupLimits;
   readonly #now: () => number;
@@ -50,11 +84,34 @@ export class LookupAdmission {
     this.#now = now;
   }
 
-  /** Admits one fetch or throws RATE_LIMITED; the caller must call the returned release when the fetch ends. */
-  async admit(accountId: string, opts: AdmitOptions): Promise<AdmissionRelease> {
-    if (opts.free) await this.takeFree(accountId);
+  /**
+   * Admits one fetch or throws RATE_LIMITED; the caller must call the returned release when the fetch ends.
+   * `fetchKey` names a fetch that identical requests share (the queue's key for a video's metadata): while one is
+   * admitted and not ended in this process, another asking for it joins it, admitted without counting anything,
+   * since YouTube is asked once.
+   */
+  async admit(accountId: string, opts: AdmitOptions, fetchKey?: string): Promise<AdmissionRelease> {
+    if (fetchKey && this.#fetching.has(fetchKey)) return async () => {};
+    const release =
+      'payer' in opts ? await this.#admitPaying(accountId, opts.payer) : await this.#admit(accountId, opts);
+    if (!fetchKey) return release;
+    this.#fetching.set(fetchKey, (this.#fetching.get(fetchKey) ?? 0) + 1);
+    let ended = false;
+    return async () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.#fetching.get(fetchKey) ?? 1) - 1;
+      if (left <= 0) this.#fetching.delete(fetchKey);
+      else this.#fetching.set(fetchKey, left);
+      await release();
+    };
+  }
+
+  async #admit(accountId: string, opts: { free: true } | { batch: true }): Promise<AdmissionRelease> {
+    const free = 'free' in opts;
+    if (free) await this.takeFree(accountId);
     else await this.#checkUnpaid(accountId);
-    const freeSlot = opts.free ? this.#takeSlot(accountId) : () => {};
+    const freeSlot = free ? this.#takeSlot(accountId) : () => {};
     try {
       await this.#takeEgress();
     } catch (err) {
@@ -62,13 +119,88 @@ export class LookupAdmission {
       throw err;
     }
     let ended = false;
-    return async (failed = false) => {
+    return async () => {
       if (ended) return;
       ended = true;
       freeSlot();
-      // Counting must not replace the fetch's own error with a database one.
-      if (failed && !opts.free) await this.#counters.unpaid(accountId, this.#windowStart(), true).catch(() => 0);
     };
+  }
+
+  /**
+   * Runs `work` as one request whose paying lookups are settled when it ends: counted as unpaid unless the request
+   * has paid. Every procedure call and batch item runs in one; a request already open is not opened again.
+   */
+  async forRequest<T>(accountId: string, requestId: string, work: () => Promise<T>): Promise<T> {
+    if (this.#requests.has(requestId)) return work();
+    this.#requests.set(requestId, { accountId, lookups: 0, open: false });
+    try {
+      return await work();
+    } finally {
+      await this.#settle(requestId);
+    }
+  }
+
+  async #admitPaying(accountId: string, payer: PaidLookup): Promise<AdmissionRelease> {
+    await this.#checkUnpaid(accountId);
+    const found = this.#requests.get(payer.requestId);
+    const request = found?.accountId === accountId ? found : undefined;
+    // The request counted open before the balance is read, so concurrent requests each see the others (the map is
+    // updated in step); a request's second lookup is for the same operation, paid once.
+    const opened = !request?.open;
+    if (request) request.open = true;
+    const open = this.#openPaid(accountId, opened ? 1 : 0);
+    const undo = () => {
+      if (!opened) return;
+      if (request) request.open = request.lookups > 0;
+      this.#openPaid(accountId, -1);
+    };
+    let covered: boolean;
+    try {
+      covered = await payer.covers(open);
+      if (covered) await this.#takeEgress();
+    } catch (err) {
+      undo();
+      throw err;
+    }
+    if (!covered) {
+      undo();
+      return this.#admit(accountId, { free: true });
+    }
+    if (request) {
+      request.lookups++;
+      return async () => {};
+    }
+    // No request to settle it with (a path that opened none): counted as unpaid now, the safe side.
+    await this.#counters.unpaid(accountId, this.#windowStart(), 1).catch(() => 0);
+    let ended = false;
+    return async () => {
+      if (ended) return;
+      ended = true;
+      this.#openPaid(accountId, -1);
+    };
+  }
+
+  /** Ends a request: its paying lookups count as unpaid unless it paid; then it is no longer open. */
+  async #settle(requestId: string): Promise<void> {
+    const request = this.#requests.get(requestId);
+    this.#requests.delete(requestId);
+    if (!request?.open) return;
+    try {
+      if (request.lookups > 0 && !(await this.#counters.requestPaid(request.accountId, requestId)))
+        await this.#counters.unpaid(request.accountId, this.#windowStart(), request.lookups);
+    } catch {
+      // Settling must not replace the request's own answer with a database error.
+    } finally {
+      this.#openPaid(request.accountId, -1);
+    }
+  }
+
+  /** Adds `delta` to the account's open paying requests; the count after. */
+  #openPaid(accountId: string, delta: number): number {
+    const n = (this.#openPaidCount.get(accountId) ?? 0) + delta;
+    if (n <= 0) this.#openPaidCount.delete(accountId);
+    else this.#openPaidCount.set(accountId, n);
+    return Math.max(0, n);
   }
 
   /** Takes one of the account's free lookups, or refuses with RATE_LIMITED until its window ends. */
@@ -76,16 +208,16 @@ export class LookupAdmission {
     return takeFreeLookup((at) => this.#counters.account(accountId, at), this.#limits.freePer10Min, this.#now());
   }
 
-  /** Runs `fetch` once admitted, freeing its slot when it ends. */
+  /** Runs `fetch` once admitted, freeing its slot when it ends; a batch's page that fails counts as unpaid. */
   async run<T>(accountId: string, opts: AdmitOptions, fetch: () => Promise<T>): Promise<T> {
     const release = await this.admit(accountId, opts);
-    let failed = true;
     try {
-      const value = await fetch();
-      failed = false;
-      return value;
+      return await fetch();
+    } catch (err) {
+      if ('batch' in opts) await this.#counters.unpaid(accountId, this.#windowStart(), 1).catch(() => 0);
+      throw err;
     } finally {
-      await release(failed);
+      await release();
     }
   }
 
@@ -96,7 +228,7 @@ export class LookupAdmission {
 
   /** A paying caller whose failed lookups have spent the allowance is refused until its window ends. */
   async #checkUnpaid(accountId: string): Promise<void> {
-    const used = await this.#counters.unpaid(accountId, this.#windowStart(), false);
+    const used = await this.#counters.unpaid(accountId, this.#windowStart(), 0);
     if (used < this.#limits.freePer10Min) return;
     throw allowanceSpent(this.#limits.freePer10Min, this.#now());
   }

@@ -158,7 +158,12 @@ export async function requestArticle(
   // out of the way; a video never seen is loaded (free, through the extraction queue).
   const video =
     (await deps.videos.read(videoId)) ??
-    (await loadVideoForPayer(deps, req.caller.accountId, videoId, PER_STARTED_HOUR));
+    (await loadVideoForPayer(
+      deps,
+      { accountId: req.caller.accountId, requestId: req.requestId },
+      videoId,
+      PER_STARTED_HOUR,
+    ));
   const transcript = await sourceTranscript(deps, req, videoId, sourceLang, lang, video);
   const price = hourlyPrice(pricedDuration(video.info.duration, transcript.duration));
   // The extractive generator cannot translate: its article is in the transcript's language.

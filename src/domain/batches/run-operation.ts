@@ -88,7 +88,7 @@ async function translationItem(
 ): Promise<ItemOutcome> {
   // As a caller would do it: the transcript first (free when stored), then its translation. A translation into
   // the transcript's own language is refused before the transcript is extracted and charged for nothing.
-  await assertTranslatable(deps, req.caller.accountId, videoId, op.sourceLang, op.targetLang);
+  await assertTranslatable(deps, req, videoId, op.sourceLang, op.targetLang);
   const t = await fetchTranscript(deps, req, { videoId, lang: op.sourceLang, limit: 1 });
   const out = await requestTranslation(deps, req, { videoId, sourceLang: t.lang, targetLang: op.targetLang });
   if (!out.translation) throw notFinished('translation');
@@ -123,7 +123,7 @@ export async function runBatchOperation(deps: OperationPorts, item: ClaimedItem)
 /** Refuses a translation whose source track (the one fetchTranscript would choose) is already in `targetLang`. */
 async function assertTranslatable(
   deps: OperationPorts,
-  accountId: string,
+  req: CallerRequest,
   videoId: string,
   sourceLang: string | undefined,
   targetLang: string,
@@ -131,7 +131,12 @@ async function assertTranslatable(
   const target = normalizeLang(targetLang);
   let lang = sourceLang ? normalizeLang(sourceLang) : null;
   if (!lang || !sameLang(lang, target)) {
-    const video = await loadVideoForPayer(deps, accountId, videoId, TRANSCRIPT_PRICE);
+    const video = await loadVideoForPayer(
+      deps,
+      { accountId: req.caller.accountId, requestId: req.requestId },
+      videoId,
+      TRANSCRIPT_PRICE,
+    );
     try {
       lang = chooseTranscriptTrack(video, sourceLang ?? null).track.lang;
     } catch {

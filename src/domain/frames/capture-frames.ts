@@ -46,7 +46,12 @@ async function framesAskedFor(deps: FramePorts, req: CallerRequest, input: Captu
   const videoId = await resolveVideoRef(deps, input, req.caller.accountId);
   const times = input.timestamps ?? [input.t!];
   const width = input.width ?? DEFAULT_WIDTH;
-  const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, FRAME_PRICE);
+  const video = await loadVideoForPayer(
+    deps,
+    { accountId: req.caller.accountId, requestId: req.requestId },
+    videoId,
+    FRAME_PRICE,
+  );
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'Frames of a stream in progress are not available; try after it ends');
   const duration = video.info.duration;

@@ -1,6 +1,6 @@
 // Playlist, channel and search listings: one YouTube page per call, behind an opaque cursor, cached briefly.
 // A page fetched from YouTube costs LISTING_PAGE_PRICE, charged once it has been fetched; a cached page is free.
-import type { LookupAdmission } from '../admission/lookup-admission.ts';
+import type { AdmitOptions, LookupAdmission } from '../admission/lookup-admission.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { chargeCredits } from '../credits/credits.ts';
 import { coversPrice } from '../admission/covers-price.ts';
@@ -52,7 +52,7 @@ async function fetchPage<M>(
   const hit = deps.listingCache.get<M>(key);
   if (hit) return { page: hit, nextCursor: next(hit), cached: true, creditsCharged: 0 };
   await assertAffordable(deps, req.caller.accountId, LISTING_PAGE_PRICE, deps.dailyAllowance);
-  const page = await deps.lookupAdmission.run(req.caller.accountId, { free: false }, () => load(continuation));
+  const page = await deps.lookupAdmission.run(req.caller.accountId, listingPayer(deps, req), () => load(continuation));
   await chargeCredits(
     deps,
     { accountId: req.caller.accountId, amount: LISTING_PAGE_PRICE, operation: 'listing', requestId: req.requestId },
@@ -80,22 +80,33 @@ export async function listPlaylist(
   };
 }
 
+/** A listing page's lookup, paid by the request: a free lookup when the balance does not cover every open one. */
+function listingPayer(deps: ListingDeps, req: CallerRequest): AdmitOptions {
+  const accountId = req.caller.accountId;
+  return {
+    payer: {
+      requestId: req.requestId,
+      covers: (requests) => coversPrice(deps, accountId, requests * LISTING_PAGE_PRICE, deps.dailyAllowance),
+    },
+  };
+}
+
 /**
- * The channel id behind a reference; resolving a handle is a lookup, cached like a page. It is free (one of the
- * account's free lookups) unless `paid`: the caller already showed it can pay for what the channel is listed for.
+ * The channel id behind a reference; resolving a handle is a lookup, cached like a page. `admit` says how it is
+ * admitted: a free lookup, the request's paying lookup, or a batch's.
  */
 async function channelIdOf(
   deps: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>,
   accountId: string,
   input: ListChannelInput,
-  opts: { paid: boolean; signal?: AbortSignal },
+  opts: { admit: AdmitOptions; signal?: AbortSignal },
 ): Promise<string> {
   const ref = parseChannelRef(input);
   if ('channelId' in ref) return ref.channelId;
   const key = `resolve\n${ref.path.toLowerCase()}`;
   const hit = deps.listingCache.get<string>(key);
   if (hit?.meta) return hit.meta;
-  const channelId = await deps.lookupAdmission.run(accountId, { free: !opts.paid }, () =>
+  const channelId = await deps.lookupAdmission.run(accountId, opts.admit, () =>
     deps.lister.resolveChannel(ref, opts.signal),
   );
   deps.listingCache.set(key, { meta: channelId, items: [], continuation: null });
@@ -109,7 +120,7 @@ export async function listChannel(
 ): Promise<ChannelPage> {
   const tab = input.tab ?? 'videos';
   const channelId = await channelIdOf(deps, req.caller.accountId, input, {
-    paid: await coversPrice(deps, req.caller.accountId, LISTING_PAGE_PRICE, deps.dailyAllowance),
+    admit: listingPayer(deps, req),
     signal: req.signal,
   });
   const r = await fetchPage<ChannelMeta>(deps, req, `channel:${channelId}:${tab}`, input.cursor, (c) =>
@@ -159,7 +170,7 @@ export async function collectVideoIds(
     load = (c) => deps.lister.playlist(id, c, signal);
   } else if (source.channel) {
     // The batch has taken a free lookup already when its balance may not cover the listing.
-    const id = await channelIdOf(deps, accountId, source.channel, { paid: true, signal });
+    const id = await channelIdOf(deps, accountId, source.channel, { admit: { batch: true }, signal });
     const tab = source.channel.tab ?? 'videos';
     load = (c) => deps.lister.channel(id, tab, c, signal);
   } else if (source.search) {
@@ -173,7 +184,7 @@ export async function collectVideoIds(
   // Bounded: a page holds at least one video, and we stop at `max` or after 50 pages.
   for (let pages = 0; pages < 50 && ids.size < max; pages++) {
     const c = continuation;
-    const page = await deps.lookupAdmission.run(accountId, { free: false }, () => load(c));
+    const page = await deps.lookupAdmission.run(accountId, { batch: true }, () => load(c));
     for (const item of page.items) {
       if (ids.size >= max) break;
       ids.add(item.videoId);

@@ -49,7 +49,12 @@ function usableEngine(deps: SpeechRequestPorts, lang: string | null, refusal: Se
 
 /** The estimated price of transcribing a finished video within STT_MAX_SECONDS, checked against the balance. */
 async function affordableEstimate(deps: SpeechRequestPorts, req: CallerRequest, videoId: string): Promise<number> {
-  const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, STT_PRICE_PER_MINUTE);
+  const video = await loadVideoForPayer(
+    deps,
+    { accountId: req.caller.accountId, requestId: req.requestId },
+    videoId,
+    STT_PRICE_PER_MINUTE,
+  );
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
   if (video.info.duration > deps.config.STT_MAX_SECONDS) {

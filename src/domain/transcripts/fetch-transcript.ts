@@ -18,6 +18,7 @@ import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
 import { parseStored, STORED, storedPage } from '../stored-json.ts';
 import { originOf, type Origin } from './transcript-store.ts';
+import { transcriptJobKey } from './extract-job.ts';
 
 export interface TranscriptPorts extends PaidLoadPorts, Pick<Stores, 'transcripts' | 'ledger'> {
   config: PaidLoadPorts['config'] & Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
@@ -35,7 +36,12 @@ export async function fetchTranscript(
 ): Promise<TranscriptPage> {
   const videoId = parseVideoRef(input);
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
-  const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, TRANSCRIPT_PRICE);
+  const video = await loadVideoForPayer(
+    deps,
+    { accountId: req.caller.accountId, requestId: req.requestId },
+    videoId,
+    TRANSCRIPT_PRICE,
+  );
   const found = await storedPageOf(deps, videoId, video, input);
   if ('page' in found) return found.page;
 
@@ -109,7 +115,7 @@ async function extractTrack(
   track: SourceTrack,
   origin: Origin,
 ): Promise<{ fresh: CachedTranscript; charged: number }> {
-  const key = `tx:${videoId}:${track.lang}:${origin}`;
+  const key = transcriptJobKey(videoId, track.lang, origin);
   for (let attempt = 0; ; attempt++) {
     const holdId = await holdForExtraction(deps, req, videoId, key);
     const job: ExtractJob = {

@@ -30,7 +30,12 @@ export async function getTranscript(
   } catch (err) {
     if (!isServiceError(err) || err.code !== 'NO_SUBTITLES') throw err;
     // Captions in other languages: the answer lists them (translate one) rather than guess at the spoken language.
-    const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, TRANSCRIPT_PRICE);
+    const video = await loadVideoForPayer(
+      deps,
+      { accountId: req.caller.accountId, requestId: req.requestId },
+      videoId,
+      TRANSCRIPT_PRICE,
+    );
     if (video.tracks.length > 0) throw err;
     return requestSpeech(deps, req, view, err);
   }

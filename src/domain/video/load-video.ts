@@ -50,32 +50,29 @@ export async function loadVideo(
   ports: LoadVideoPorts,
   videoId: string,
   /**
-   * `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored): it may refuse, or answer a release
-   * called when the fetch ends (a lookup admission's slot). `accountId`: whose request the fetch counts against in
+   * `beforeFetch` runs only when YouTube must be asked (nothing fresh is stored), with the queue's key of the fetch:
+   * it may refuse, or answer a release called when the fetch ends (a lookup admission's slot). `accountId`: whose request the fetch counts against in
    * the queue's per-account cap.
    */
   opts: {
     maxAgeMs?: number;
-    beforeFetch?: () => Promise<((failed?: boolean) => Promise<void>) | undefined>;
+    beforeFetch?: (fetchKey: string) => Promise<(() => Promise<void>) | undefined>;
     accountId?: string;
   } = {},
 ): Promise<SourceVideo> {
   const stored = await storedVideo(ports, videoId, opts.maxAgeMs);
   if (stored) return stored;
-  const release = await opts.beforeFetch?.();
-  let failed = true;
+  const key = `info:${videoId}`;
+  const release = await opts.beforeFetch?.(key);
   try {
+    // A fetch of it that ended while this one was admitted has stored it: asking again would cost a lookup unseen.
+    const meanwhile = release && (await storedVideo(ports, videoId, opts.maxAgeMs));
+    if (meanwhile) return meanwhile;
     await outcomeOf(
-      ports.workQueue.extract(
-        { kind: 'info', videoId },
-        `info:${videoId}`,
-        ports.config.REQUEST_WAIT_MS,
-        opts.accountId,
-      ),
+      ports.workQueue.extract({ kind: 'info', videoId }, key, ports.config.REQUEST_WAIT_MS, opts.accountId),
     );
-    failed = false;
   } finally {
-    await release?.(failed);
+    await release?.();
   }
   const fetched = await ports.videos.read(videoId);
   if (!fetched) throw new ServiceError('EXTRACTION_FAILED', 'Video metadata could not be stored; retry');

@@ -51,7 +51,7 @@ export interface LookupPorts extends LoadVideoPorts, ResolveMediaPorts {
 const freeLoad = (ports: LookupPorts, accountId: string, videoId: string) =>
   loadVideo(ports, videoId, {
     accountId,
-    beforeFetch: () => ports.lookupAdmission.admit(accountId, { free: true }),
+    beforeFetch: (fetchKey) => ports.lookupAdmission.admit(accountId, { free: true }, fetchKey),
   });
 
 export async function getVideoInfo(ports: LookupPorts, accountId: string, videoId: string): Promise<VideoInfo> {

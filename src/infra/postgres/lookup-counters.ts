@@ -1,15 +1,16 @@
 // Counters of lookups that reach upstream, in the rate-limit counter table under their own keys (`lookup:<account
-// id>` per account, `lookup-unpaid:<account id>` for a paying caller's failed lookups, `lookup-egress` for the cluster), so the existing clean-up drops old windows. One statement each:
-// concurrent lookups on any instance cannot both see the last place.
+// id>` per account, `lookup-unpaid:<account id>` for a paying caller's lookups whose request paid nothing,
+// `lookup-egress` for the cluster), so the existing clean-up drops old windows. One statement each: concurrent
+// lookups on any instance cannot both see the last place.
 import type { Sql } from '../../../db/client.ts';
 import type { LookupCounters } from '../../domain/admission/lookup-admission.ts';
 
 export function createLookupCounters(sql: Sql): LookupCounters {
-  const count = async (key: string, windowStart: Date) => {
+  const count = async (key: string, windowStart: Date, add = 1) => {
     const [row] = await sql<{ count: number }[]>`
       insert into rate_counters (key_id, window_start, count)
-      values (${key}, ${windowStart.toISOString()}::timestamptz, 1)
-      on conflict (key_id, window_start) do update set count = rate_counters.count + 1
+      values (${key}, ${windowStart.toISOString()}::timestamptz, ${add}::int)
+      on conflict (key_id, window_start) do update set count = rate_counters.count + ${add}::int
       returning count`;
     return row!.count;
   };
@@ -19,8 +20,19 @@ export function createLookupCounters(sql: Sql): LookupCounters {
     return row?.count ?? 0;
   };
   return {
-    unpaid: (accountId, windowStart, add) => (add ? count : read)(`lookup-unpaid:${accountId}`, windowStart),
+    unpaid: (accountId, windowStart, add) =>
+      add > 0 ? count(`lookup-unpaid:${accountId}`, windowStart, add) : read(`lookup-unpaid:${accountId}`, windowStart),
     account: (accountId, windowStart) => count(`lookup:${accountId}`, windowStart),
     cluster: (windowStart) => count('lookup-egress', windowStart),
+    async requestPaid(accountId, requestId) {
+      const [row] = await sql<{ paid: boolean }[]>`
+        select (
+          select coalesce(-sum(delta), 0) from credit_ledger
+          where account_id = ${accountId} and request_id = ${requestId} and kind in ('charge', 'refund')
+        ) > 0 or exists (
+          select 1 from credit_holds where account_id = ${accountId} and request_id = ${requestId} and status = 'held'
+        ) as paid`;
+      return row?.paid ?? false;
+    },
   };
 }
