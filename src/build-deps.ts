@@ -41,6 +41,8 @@ import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
 import { createProxyPool } from './infra/youtube/proxy-pool.ts';
 import { createResidentialStore } from './infra/postgres/youtube-residential.ts';
+import { createPlayerScriptStore } from './infra/postgres/youtube-player-scripts.ts';
+import { PLAYER_VARIANTS } from './domain/youtube/player-scripts.ts';
 import { createResidentialBudget } from './domain/youtube/residential-budget.ts';
 import type { Dispatcher } from 'undici';
 import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
@@ -219,6 +221,7 @@ function youtubeParts(
       metrics.youtubeAttempts.inc({ client: o.client, purpose: o.purpose, identity: o.identity, kind: o.kind }),
   };
   const residentialStore = createResidentialStore(sql);
+  const playerScripts = createPlayerScriptStore(sql);
   const residential = {
     budget: createResidentialBudget(residentialStore, {
       perHour: config.YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR,
@@ -234,7 +237,15 @@ function youtubeParts(
     log: log.child({ component: 'youtube' }),
     onTokenMinted: (provider, path) => metrics.youtubePoTokenMints.inc({ provider, path }),
     onClientRetired: (client, version) => metrics.youtubeClientRetired.set({ client, version }, 1),
+    onPlayerScript: (use) => {
+      metrics.youtubeDecipher.inc({ variant: use.variant, outcome: use.outcome });
+      playerScripts
+        .record(use)
+        .catch((err: unknown) => log.warn({ err: String(err) }, 'youtube player script use not recorded'));
+    },
   });
+  for (const variant of PLAYER_VARIANTS)
+    for (const outcome of ['ok', 'failed']) metrics.youtubeDecipher.inc({ variant, outcome }, 0);
   const youtube = lazyYoutubeSource(youtubeOptions);
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".
   for (const [purpose, clients] of Object.entries(youtube.chains)) {
