@@ -7,13 +7,8 @@
 import { Player, type YT } from 'youtubei.js';
 import { ServiceError } from '../../domain/errors.ts';
 import { PLAYER_VARIANTS, type PlayerScriptUse, type PlayerVariant } from '../../domain/youtube/player-scripts.ts';
+import { playerScriptUrl, VARIANT_PATHS } from './player-script-urls.ts';
 import { YOUTUBE_ORIGIN } from './youtube-fetch.ts';
-
-/** Where each build lives under /s/player/<id>/ (yt-dlp's table of variants: web is youtubei.js's own choice). */
-const VARIANT_PATHS: Record<PlayerVariant, string> = {
-  web: 'player_es6.vflset/en_US/base.js',
-  tv: 'tv-player-ias.vflset/tv-player-ias.js',
-};
 
 /** The player id is read again after this long, so a new player YouTube rolled out is picked up. */
 const PLAYER_ID_TTL_MS = 60 * 60 * 1000;
@@ -164,9 +159,4 @@ function originalN(format: Format): string | null {
   } catch {
     return null;
   }
-}
-
-/** The script URL of a build, for `youtube status` and the canary. */
-export function playerScriptUrl(playerId: string, variant: PlayerVariant): string {
-  return `${YOUTUBE_ORIGIN}/s/player/${playerId}/${VARIANT_PATHS[variant]}`;
 }
