@@ -227,7 +227,6 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
 
 /** The player scripts in use per build: web first, tv when web fails (src/infra/youtube/player-scripts.ts). */
 function playerScriptLines({ playerScripts }: YoutubeStatus): string[] {
-  const at = (d: Date | null) => (d ? d.toISOString() : '-');
   return [
     'Player scripts deciphering stream URLs (web, then tv when web fails):',
     formatTable(
@@ -235,9 +234,10 @@ function playerScriptLines({ playerScripts }: YoutubeStatus): string[] {
       [
         ['VARIANT', (p) => p.variant],
         ['PLAYER', (p) => p.playerId],
-        ['LAST OK', (p) => at(p.lastOk)],
-        ['LAST FAILED', (p) => (p.lastFailed ? `${at(p.lastFailed)}: ${p.lastError ?? ''}` : '-')],
+        ['LAST OK', (p) => p.lastOk],
+        ['LAST FAILED', (p) => p.lastFailed],
         ['SCRIPT', (p) => p.url],
+        ['LAST ERROR', (p) => p.lastError],
       ],
       '  none fetched yet (no stream URL needed deciphering)',
     ),

@@ -17,7 +17,8 @@ const PLAYER_ID_TTL_MS = 60 * 60 * 1000;
 const N_ERROR_MARKER = 'enhanced_except_';
 
 /** The canary's made-up challenge: a signature and an `n` of the lengths YouTube sends. */
-const PROBE_SIGNATURE = 'AOq0QJ8wRAIgXmPlOPSBkkUs1bYFYlJCfe29xx8j7v1pDL0QwbdV96sCIEzpWqMGkFR20CFOg51Tp-7vj_EMu-m37KtXJ2OySqa0q';
+const PROBE_SIGNATURE =
+  'AOq0QJ8wRAIgXmPlOPSBkkUs1bYFYlJCfe29xx8j7v1pDL0QwbdV96sCIEzpWqMGkFR20CFOg51Tp-7vj_EMu-m37KtXJ2OySqa0q';
 const PROBE_N = 'ZdZIqFPQK-Ty8wId';
 const PROBE_URL = `https://rr1---sn-canary.googlevideo.com/videoplayback?expire=1&n=${PROBE_N}&c=WEB`;
 
@@ -124,7 +125,8 @@ export class PlayerScripts {
 /** YouTube's player id, from the iframe API script (`...\/s\/player\/<id>\/www-widgetapi.vflset...`). */
 async function readPlayerId(fetchImpl: typeof fetch): Promise<string> {
   const res = await fetchImpl(new URL('/iframe_api', YOUTUBE_ORIGIN));
-  if (!res.ok) throw new ServiceError('EXTRACTION_FAILED', `YouTube's player id could not be read (HTTP ${res.status})`);
+  if (!res.ok)
+    throw new ServiceError('EXTRACTION_FAILED', `YouTube's player id could not be read (HTTP ${res.status})`);
   const id = /player\\?\/([\w-]+)\\?\//.exec(await res.text())?.[1];
   if (!id) throw new ServiceError('EXTRACTION_FAILED', "YouTube's player id could not be read from its iframe API");
   return id;
