@@ -66,3 +66,11 @@ export function playerScriptRoutes(initial: { web: ScriptBehaviour; tv: ScriptBe
     },
   };
 }
+
+/** The iframe API and both builds for a fake-youtube `other` route (null for any other path). */
+export function playerScriptAnswer(url: URL, scripts: { web: ScriptBehaviour; tv: ScriptBehaviour }): string | null {
+  if (url.pathname.endsWith('/iframe_api')) return iframeApi();
+  if (url.pathname.endsWith(WEB_SCRIPT_PATH)) return craftedPlayerScript(scripts.web, 'web');
+  if (url.pathname.endsWith(TV_SCRIPT_PATH)) return craftedPlayerScript(scripts.tv, 'tv');
+  return null;
+}

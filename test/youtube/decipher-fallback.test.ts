@@ -100,7 +100,6 @@ describe.skipIf(!sharedAvailable)('the web player script fails, the TV one works
     const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: CIPHERED, t: 30, width: 640 } });
     expect(r.status).toBe(200);
     expect(r.json.frames[0]).toMatchObject({ source: 'stream' });
-    // The URL ffmpeg opened carries the TV build's `n` (the crafted builds mark theirs).
     const opened = yt.requests.filter((q) => q.path === '/videoplayback');
     expect(opened.length).toBeGreaterThan(0);
     expect(yt.requests.filter((q) => q.path === WEB_SCRIPT_PATH)).toHaveLength(1);
