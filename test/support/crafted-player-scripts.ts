@@ -21,7 +21,7 @@ export const RECORDED_PLAYER_ID = /"jsUrl":"\/s\/player\/([\w-]+)\//.exec(
   readShared('watch-page.captions.GJLlxj_dtq8.html'),
 )![1]!;
 
-export function craftedPlayerScript(behaviour: ScriptBehaviour, build: string): string {
+function craftedPlayerScript(behaviour: ScriptBehaviour, build: string): string {
   const n = {
     works: `return a.split("").reverse().join("")+"_${build}"`,
     throws: 'return a.split("").reverse().join("")+null.x',
@@ -38,7 +38,7 @@ var Ts=function(){return{signatureTimestamp:20424,cpn:1}};g.Ts=Ts;
 }
 
 /** https://www.youtube.com/iframe_api's first statement, which names the current player id. */
-export function iframeApi(playerId = RECORDED_PLAYER_ID): string {
+function iframeApi(playerId = RECORDED_PLAYER_ID): string {
   return `var scriptUrl = 'https:\\/\\/www.youtube.com\\/s\\/player\\/${playerId}\\/www-widgetapi.vflset\\/www-widgetapi.js';try{var ttPolicy=window.trustedTypes.createPolicy("youtube-widget-api",{createScriptURL:function(x){return x}});scriptUrl=ttPolicy.createScriptURL(scriptUrl)}catch(e){}`;
 }
 
