@@ -14,18 +14,21 @@ export type ScriptBehaviour =
   /** throws inside the n function (a player update the extractor no longer follows) */
   | 'throws'
   /** answers YouTube's error marker for `n` (what a real player's n function does when it fails inside) */
-  | 'marks-error';
+  | 'marks-error'
+  /** answers `n` as it was (a transform that no longer transforms) */
+  | 'leaves-n';
 
 /** The recorded player id (watch-page.captions.GJLlxj_dtq8.html: "jsUrl":"/s/player/<id>/player_ias..."). */
 export const RECORDED_PLAYER_ID = /"jsUrl":"\/s\/player\/([\w-]+)\//.exec(
   readShared('watch-page.captions.GJLlxj_dtq8.html'),
 )![1]!;
 
-function craftedPlayerScript(behaviour: ScriptBehaviour, build: string): string {
+export function craftedPlayerScript(behaviour: ScriptBehaviour, build: string): string {
   const n = {
     works: `return a.split("").reverse().join("")+"_${build}"`,
     throws: 'return a.split("").reverse().join("")+null.x',
     'marks-error': 'return "enhanced_except_AAAA_"+a',
+    'leaves-n': 'return a',
   }[behaviour];
   return `var _yt_player={};(function(g){var window=this;
 var Wn=function(a){${n}};
@@ -38,7 +41,7 @@ var Ts=function(){return{signatureTimestamp:20424,cpn:1}};g.Ts=Ts;
 }
 
 /** https://www.youtube.com/iframe_api's first statement, which names the current player id. */
-function iframeApi(playerId = RECORDED_PLAYER_ID): string {
+export function iframeApi(playerId = RECORDED_PLAYER_ID): string {
   return `var scriptUrl = 'https:\\/\\/www.youtube.com\\/s\\/player\\/${playerId}\\/www-widgetapi.vflset\\/www-widgetapi.js';try{var ttPolicy=window.trustedTypes.createPolicy("youtube-widget-api",{createScriptURL:function(x){return x}});scriptUrl=ttPolicy.createScriptURL(scriptUrl)}catch(e){}`;
 }
 

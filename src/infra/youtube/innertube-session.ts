@@ -1,8 +1,7 @@
 // Innertube instances, created once per source and reused. The plain one makes no request at creation
 // (session generated locally, no player, no remote config). Stream URLs are deciphered apart, with the player script
 // builds of player-scripts.ts.
-import { Innertube, Parser, Platform } from 'youtubei.js';
-import { createPlayerEvaluator } from './player-evaluator.ts';
+import { Innertube, Parser } from 'youtubei.js';
 
 export interface SessionOptions {
   fetch: typeof fetch;
@@ -12,9 +11,6 @@ export interface SessionOptions {
   /** The operator's signed-in identity for age-gated videos (YOUTUBE_AGE_GATE_COOKIES_FILE); no session without it. */
   signedInCookie?: string;
 }
-
-// youtubei.js takes its JavaScript evaluator from a process-wide shim; ours runs player code in node:vm.
-Platform.shim.eval = createPlayerEvaluator();
 
 // youtubei.js prints to stderr, with a stack trace or a generated class, every renderer it does not know or that
 // changed shape (YouTube changes them monthly). We read what we need from the raw JSON (player-response.ts), so

@@ -4,11 +4,15 @@
 // `player_js_variant=tv` (YouTube's late-November 2026 player broke the web build's challenge first). The build that
 // worked is remembered per player id, so the next URL goes straight to it. Both failing is EXTRACTION_FAILED naming
 // what each build did, and the player id is read again for the next request (a newer player may work).
-import { Player, type YT } from 'youtubei.js';
+import { Platform, Player, type YT } from 'youtubei.js';
 import { ServiceError } from '../../domain/errors.ts';
 import { PLAYER_VARIANTS, type PlayerScriptUse, type PlayerVariant } from '../../domain/youtube/player-scripts.ts';
+import { createPlayerEvaluator } from './player-evaluator.ts';
 import { playerScriptUrl, VARIANT_PATHS } from './player-script-urls.ts';
 import { YOUTUBE_ORIGIN } from './youtube-fetch.ts';
+
+// youtubei.js takes its JavaScript evaluator from a process-wide shim; ours runs player code in node:vm.
+Platform.shim.eval = createPlayerEvaluator();
 
 /** The player id is read again after this long, so a new player YouTube rolled out is picked up. */
 const PLAYER_ID_TTL_MS = 60 * 60 * 1000;
