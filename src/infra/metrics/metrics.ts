@@ -118,7 +118,7 @@ function youtubeInstruments(registry: Registry) {
     /** Set by the scheduled canary on the instance that ran it (src/jobs/youtube-canary-worker.ts). */
     youtubeCanaryOk: new Gauge({
       name: 'subtext_youtube_canary_ok',
-      help: '1 when the last canary run got what it asked of this client for this purpose (info, tracks and a non-empty caption file; a stream URL) for every canary video, else 0',
+      help: '1 when the last canary run got what it asked of this client for this purpose (info, tracks and a non-empty caption file; a stream URL) for every canary video, or (purpose decipher, client player:web or player:tv) when that player script build deciphered a signature and n, else 0',
       labelNames: ['client', 'purpose'] as const,
       registers: [registry],
     }),

@@ -115,7 +115,11 @@ export class PlayerScripts {
   #currentPlayerId(): Promise<string> {
     const now = (this.#opts.now ?? Date.now)();
     if (!this.#playerId || now - this.#playerId.at > PLAYER_ID_TTL_MS) {
-      const id = readPlayerId(this.#opts.fetch);
+      const id = readPlayerId(this.#opts.fetch).then((current) => {
+        // Scripts of a player YouTube no longer serves are not needed again.
+        for (const key of this.#players.keys()) if (!key.startsWith(`${current}/`)) this.#players.delete(key);
+        return current;
+      });
       const entry = { id, at: now };
       this.#playerId = entry;
       id.catch(() => {
