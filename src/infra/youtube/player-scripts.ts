@@ -1,7 +1,7 @@
 // Deciphering stream URLs (the signature of a signatureCipher format, the `n` parameter of any) with YouTube's player
 // script, in two builds. youtubei.js downloads the web build; when it fails (it throws, or leaves `n` as it was or
-// turns it into its error marker), the same player id's TV build is tried once, as yt-dlp does with
-// `player_js_variant=tv` (YouTube's late-November 2026 player broke the web build's challenge first). The build that
+// turns it into its error marker), the same player id's TV build is tried once: yt-dlp's documented way through
+// (`player_js_variant=tv`) when a player update breaks challenge solving, as in late November 2026. The build that
 // worked is remembered per player id, so the next URL goes straight to it. Both failing is EXTRACTION_FAILED naming
 // what each build did, and the player id is read again for the next request (a newer player may work).
 import { Platform, Player, type YT } from 'youtubei.js';
@@ -64,7 +64,8 @@ export class PlayerScripts {
         this.#opts.onUse?.({ variant, playerId, outcome: 'ok' });
         return url;
       } catch (e) {
-        const error = e instanceof Error ? e.message : String(e);
+        // The player's own exception text can be long: enough of it to tell one failure from another.
+        const error = (e instanceof Error ? e.message : String(e)).slice(0, 200);
         failures.push(`${variant} script: ${error}`);
         this.#opts.onUse?.({ variant, playerId, outcome: 'failed', error });
         this.#opts.log?.warn({ playerId, variant, err: error }, 'youtube player script could not decipher');
