@@ -67,6 +67,20 @@ module.exports = {
       to: { circular: true, path: '^src/(router|bridges|infra|jobs)/' },
     },
     {
+      name: 'no-cycles',
+      comment: 'No module reaches itself, type-only imports included: a shared type lives in its own file (keys/caller.ts, accounts/session.ts, cli/io.ts).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'config-stays-below',
+      comment: 'Every layer reads the configuration; the configuration reads no layer (allowed-networks.ts parses what it validates).',
+      severity: 'error',
+      from: { path: '^src/(config|allowed-networks)\\.ts$' },
+      to: { path: '^src/(domain|router|bridges|infra|jobs|web|cli|mcp-app)/' },
+    },
+    {
       name: 'no-unresolvable',
       comment:
         'An import the checker cannot follow would slip past every rule above. The client package names its generated declarations (app-router.d.ts) by their .js path, as NodeNext wants; tsc checks those.',

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { connect, type Sql } from '../db/client.ts';
-import { ARTICLE_CATEGORIES } from '../src/domain/articles/schemas.ts';
+import { ARTICLE_CATEGORIES } from '../src/domain/articles/categories.ts';
 import { JUDGED_ARTICLES, JUDGED_QUERIES } from './search-judged.ts';
 import { benchDatabase, fmt, percentile, startService, table, type BenchSection, type ChildServer } from './support.ts';
 import { createApiKey, ensureAccount } from '../test/support/stores.ts';

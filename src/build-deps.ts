@@ -45,7 +45,8 @@ import { createPlayerScriptStore } from './infra/postgres/youtube-player-scripts
 import { PLAYER_VARIANTS, type PlayerScriptUse } from './domain/youtube/player-scripts.ts';
 import { createResidentialBudget } from './domain/youtube/residential-budget.ts';
 import type { Dispatcher } from 'undici';
-import { operatorPolicy, parseAllowedNetworks } from './infra/net/public-address.ts';
+import { operatorPolicy } from './infra/net/public-address.ts';
+import { parseAllowedNetworks } from './allowed-networks.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
 import { withDirectMedia } from './infra/media/with-direct-media.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseAllowedNetworks } from './infra/net/public-address.ts';
+import { parseAllowedNetworks } from './allowed-networks.ts';
 
 const list = z.string().transform((s) =>
   s
@@ -8,7 +8,7 @@ const list = z.string().transform((s) =>
     .filter(Boolean),
 );
 
-/** Comma-separated CIDRs, addresses and host names, checked at boot (src/infra/net/public-address.ts). */
+/** Comma-separated CIDRs, addresses and host names, checked at boot (src/allowed-networks.ts). */
 const allowedNetworks = list
   .refine(
     (v) => {

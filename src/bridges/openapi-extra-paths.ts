@@ -1,23 +1,15 @@
-import { PLAYBACK_ERRORS } from '../router/error-table.ts';
+import { captureFramesMeta } from '../router/frames/capture.meta.ts';
+import { getTranscriptMeta } from '../router/transcripts/get.meta.ts';
 import { DEFAULT_WIDTH, MAX_WIDTH, MIN_WIDTH } from '../domain/frames/schemas.ts';
 import { credits, FRAME_PRICE, TRANSCRIPT_PRICE } from '../domain/pricing/prices.ts';
 import { FILE_FORMATS, FILE_TYPES } from '../domain/transcripts/formats.ts';
 import { LANG_PATTERN, TRANSCRIPT_MODES } from '../domain/transcripts/schemas.ts';
 import { DEFAULT_FILE_FORMAT } from './transcript-file-route.ts';
 
-/** Operations served by plain routes rather than through trpc-to-openapi (answers that are not JSON). */
+/** Operations served by plain routes rather than through trpc-to-openapi (answers that are not JSON), and the procedure each calls. */
 export const EXTRA_REST_ROUTES = [
-  { method: 'GET', path: '/videos/{videoId}/frame' },
-  { method: 'GET', path: '/videos/{videoId}/subtitles' },
-];
-
-const TRANSCRIPT_ERRORS = [
-  'NO_SUBTITLES',
-  ...PLAYBACK_ERRORS,
-  'INSUFFICIENT_CREDITS',
-  'EXTRACTION_FAILED',
-  'MEDIA_TOO_LARGE',
-  'STT_NOT_CONFIGURED',
+  { method: 'GET', path: '/videos/{videoId}/frame', procedure: 'frames.get' },
+  { method: 'GET', path: '/videos/{videoId}/subtitles', procedure: 'subtitles.get' },
 ];
 
 /** Fresh objects on every call: the OpenAPI build deletes `x-error-codes` from what it is given. */
@@ -58,7 +50,8 @@ function framePath() {
           content: { 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
         },
       },
-      'x-error-codes': [...PLAYBACK_ERRORS, 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
+      // The image route captures as POST /frames does, and the file route is POST /subtitles's procedure.
+      'x-error-codes': captureFramesMeta.errors,
     },
   };
 }
@@ -70,8 +63,8 @@ function transcriptFilePath() {
       tags: ['subtitles'],
       summary: 'Download a transcript as a file',
       description:
-        'The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). ' +
-        `The same operation as POST /subtitles with \`format\` (same language choice, same price: ${credits(TRANSCRIPT_PRICE)} when the transcript must be extracted, free when stored); \`X-Credits-Charged\` says what it cost and \`Content-Language\` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.`,
+        'The whole transcript as a file: plain text, SubRip or WebVTT (UTF-8), with `Content-Disposition: attachment` (`curl -OJ` keeps its name). ' +
+        `The same operation and price as POST /subtitles (${credits(TRANSCRIPT_PRICE)} when extracted, free when stored); \`X-Credits-Charged\` says what it cost. Errors are JSON in the usual shape.`,
       parameters: transcriptFileParameters(),
       responses: {
         '200': {
@@ -110,7 +103,7 @@ function transcriptFilePath() {
           },
         },
       },
-      'x-error-codes': TRANSCRIPT_ERRORS,
+      'x-error-codes': getTranscriptMeta.errors,
     },
   };
 }

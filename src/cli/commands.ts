@@ -13,6 +13,7 @@ import { formatTable } from './format-table.ts';
 import { checkYoutube, printYoutubeCheck } from './youtube-check.ts';
 import { printYoutubeStatus, readYoutubeStatus } from './youtube-status.ts';
 import { UsageError } from './usage-error.ts';
+import type { Io } from './io.ts';
 
 export type Values = Record<string, string | boolean | undefined>;
 
@@ -21,13 +22,6 @@ export type Values = Record<string, string | boolean | undefined>;
  * `out` prints the result (stdout), `note` says what happened (stderr, so `| tail -1` and `--json` stay clean).
  */
 export type Prepare = (values: Values, config: Config) => (db: { stores: Stores; sql: Sql }, io: Io) => Promise<void>;
-
-export interface Io {
-  out(text: string): void;
-  note(text: string): void;
-  json: boolean;
-  readStdin(): Promise<string>;
-}
 
 function need(values: Values, name: string): string {
   const v = values[name];

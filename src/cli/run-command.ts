@@ -5,7 +5,8 @@ import { isServiceError } from '../domain/errors.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../infra/database/embedded-postgres.ts';
 import { createStores } from '../infra/postgres/stores.ts';
 import { explainStartFailure } from '../infra/start-failure.ts';
-import { PREPARE, type Io, type Values } from './commands.ts';
+import { PREPARE, type Values } from './commands.ts';
+import type { Io } from './io.ts';
 import { UsageError } from './usage-error.ts';
 
 async function readStdin(): Promise<string> {

@@ -6,7 +6,7 @@ import { createEgressStore } from '../infra/postgres/youtube-egress.ts';
 import { checkPoTokenProvider, createPoTokenProvider } from '../infra/youtube/po-token/create-provider.ts';
 import { youtubeSourceOptions } from '../infra/youtube/source-options.ts';
 import { runYoutubeCanary, type CanaryRun } from '../infra/youtube/youtube-canary.ts';
-import type { Io } from './commands.ts';
+import type { Io } from './io.ts';
 import { formatTable } from './format-table.ts';
 
 export async function checkYoutube(sql: Sql, config: Config, videoIds: string[]): Promise<CanaryRun> {

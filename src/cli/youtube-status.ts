@@ -15,7 +15,7 @@ import { playerScriptUrl } from '../infra/youtube/player-script-urls.ts';
 import { withoutCredentials } from '../infra/youtube/network-error.ts';
 import { createHttpTokenProvider } from '../infra/youtube/po-token/http-provider.ts';
 import { proxyIdentities } from '../infra/youtube/proxy-pool.ts';
-import type { Io } from './commands.ts';
+import type { Io } from './io.ts';
 import { formatTable } from './format-table.ts';
 
 export interface YoutubeStatus {

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { newId } from '../domain/ids.ts';
 import type { Authenticated } from '../domain/keys/authenticate.ts';
-import type { Caller } from '../domain/keys/manage-keys.ts';
+import type { Caller, CallerRequest } from '../domain/keys/caller.ts';
 import type { RateLimitState } from '../domain/rate-limit/rate-limit.ts';
 import type { Logger } from '../infra/log/logger.ts';
 
@@ -39,6 +39,13 @@ export interface Context {
 export interface AuthedContext extends Context {
   caller: Caller;
 }
+
+/** The request as the domain's verbs take it. */
+export const callerRequest = (ctx: AuthedContext): CallerRequest => ({
+  caller: ctx.caller,
+  requestId: ctx.requestId,
+  signal: ctx.signal,
+});
 
 /**
  * The context of one call among several in one HTTP request (a tRPC batch, a JSON-RPC batch): its own request id, so

@@ -176,3 +176,9 @@ export const PLAYBACK_ERRORS = [
   'VIDEO_UPCOMING',
   'VIDEO_UNPLAYABLE',
 ] as const satisfies readonly ErrorCode[];
+
+/** What reading a video's info or tracks can answer: the playback errors but VIDEO_LIVE (a live video has info). */
+export const VIDEO_INFO_ERRORS: ErrorCode[] = [
+  ...PLAYBACK_ERRORS.filter((c) => c !== 'VIDEO_LIVE'),
+  'EXTRACTION_FAILED',
+];

@@ -1,6 +1,7 @@
-import { csrfMatches, findSession, type Session } from '../domain/accounts/sessions.ts';
+import { csrfMatches, findSession } from '../domain/accounts/sessions.ts';
+import type { Session } from '../domain/accounts/session.ts';
 import { ServiceError } from '../domain/errors.ts';
-import type { Caller } from '../domain/keys/manage-keys.ts';
+import type { Caller } from '../domain/keys/caller.ts';
 import type { Context } from './context.ts';
 import { readSessionToken } from './session-cookie.ts';
 

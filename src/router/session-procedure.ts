@@ -1,5 +1,5 @@
 import { ServiceError } from '../domain/errors.ts';
-import type { Session } from '../domain/accounts/sessions.ts';
+import type { Session } from '../domain/accounts/session.ts';
 import { consumeRateLimit } from '../domain/rate-limit/rate-limit.ts';
 import { rateLimited } from './authenticate-request.ts';
 import type { Context } from './context.ts';

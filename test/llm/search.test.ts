@@ -2,7 +2,7 @@
 // hundred articles stored with the same function summaries use.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ArticleCategory, ArticleDraft } from '../../src/domain/articles/schemas.ts';
-import { ARTICLE_CATEGORIES } from '../../src/domain/articles/schemas.ts';
+import { ARTICLE_CATEGORIES } from '../../src/domain/articles/categories.ts';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 import { newVideoId } from './llm-fixtures.ts';

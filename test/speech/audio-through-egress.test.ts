@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFfmpegAudioDecoder } from '../../src/infra/ffmpeg/decode-audio.ts';
 import { createMediaGateway, type MediaGateway } from '../../src/infra/net/media-gateway.ts';
-import { parseAllowedNetworks } from '../../src/infra/net/public-address.ts';
+import { parseAllowedNetworks } from '../../src/allowed-networks.ts';
 import { createProxyPool, identityName } from '../../src/infra/youtube/proxy-pool.ts';
 import { startForwardProxy, type ForwardProxy } from '../support/forward-proxy.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';

@@ -321,7 +321,7 @@ describe('paging', () => {
     expect(whole.status === 'succeeded' && whole.segments).toHaveLength(650);
   });
 
-  it('the tool description and the OpenAPI document say how paging works', async () => {
+  it('the tool description and the OpenAPI document (on `limit`) say how paging works', async () => {
     const { key } = await s.newKey();
     const client = await mcpClient(s.url, key);
     const tool = (await client.listTools()).tools.find((t) => t.name === 'get_video_subtitles')!;
@@ -330,7 +330,8 @@ describe('paging', () => {
     expect(tool.description).toContain('offset=nextOffset');
     expect(Object.keys(tool.inputSchema.properties!)).toEqual(expect.arrayContaining(['format', 'offset', 'limit']));
     const doc = await (await fetch(`${s.url}/api/v1/openapi.json`)).json();
-    expect(doc.paths['/subtitles'].post.description).toContain('300 on MCP');
+    const body = doc.paths['/subtitles'].post.requestBody.content['application/json'].schema;
+    expect(body.properties.limit.description).toContain('300 on MCP');
   });
 });
 

@@ -1,5 +1,5 @@
 // Persistence ports of accounts and sessions; implemented in src/infra/postgres (accounts.ts, sessions.ts).
-import type { Session } from './sessions.ts';
+import type { Session } from './session.ts';
 
 export interface AccountStore {
   /** The account with this (normalized) email, created when missing. */

@@ -1,17 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { newId } from '../ids.ts';
 import type { Stores } from '../stores.ts';
+import type { Session } from './session.ts';
 
 export const SESSION_DAYS = 30;
-
-export interface Session {
-  id: string;
-  accountId: string;
-  email: string;
-  csrfToken: string;
-  /** The account's own requests-per-minute limit, or null for the service default. */
-  rateLimit: number | null;
-}
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 

@@ -1,3 +1,4 @@
+import type { CallerRequest } from '../keys/caller.ts';
 import { assertAffordable, commitCharged } from '../credits/charged-operation.ts';
 import { ServiceError } from '../errors.ts';
 import type { Llm, Log, SourceVideo } from '../ports.ts';
@@ -6,7 +7,7 @@ import type { Stores, Transaction } from '../stores.ts';
 import { readStored } from '../stored-json.ts';
 import { fetchTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
 import { originOf } from '../transcripts/transcript-store.ts';
-import { remainingWait, runLlmJob, jobError, type LlmJobPorts, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { remainingWait, runLlmJob, jobError, type LlmJobPorts } from '../jobs/llm-jobs.ts';
 import { presentJob, type JobRow } from '../jobs/job-store.ts';
 import { normalizeLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
@@ -55,7 +56,7 @@ interface ArticlePlan {
 /** Without an LLM: the extractive article, written here and stored with its charge and its succeeded job. */
 async function writeExtractive(
   deps: RequestArticlePorts,
-  req: WorkRequest,
+  req: CallerRequest,
   plan: ArticlePlan,
 ): Promise<RequestArticleOutput> {
   const { videoId, length, video, transcript, price, jobInput } = plan;
@@ -99,7 +100,7 @@ async function writeExtractive(
 /** With an LLM: a job on the `llm` queue, waited for up to what is left of REQUEST_WAIT_MS. */
 async function writeWithLlm(
   deps: RequestArticlePorts,
-  req: WorkRequest,
+  req: CallerRequest,
   plan: ArticlePlan,
   startedAt: number,
 ): Promise<RequestArticleOutput> {
@@ -139,7 +140,7 @@ async function writeWithLlm(
  */
 export async function requestArticle(
   deps: RequestArticlePorts,
-  req: WorkRequest,
+  req: CallerRequest,
   input: RequestArticleInput,
 ): Promise<RequestArticleOutput> {
   const startedAt = Date.now();
@@ -179,7 +180,7 @@ export async function requestArticle(
  */
 async function sourceTranscript(
   deps: RequestArticlePorts,
-  req: WorkRequest,
+  req: CallerRequest,
   videoId: string,
   sourceLang: string | null,
   lang: string,
@@ -220,7 +221,7 @@ async function sourceTranscript(
 
 async function cachedAnswer(
   deps: Pick<Stores, 'jobs'>,
-  req: WorkRequest,
+  req: CallerRequest,
   article: Article,
   charged: number,
 ): Promise<RequestArticleOutput> {

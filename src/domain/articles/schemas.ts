@@ -1,28 +1,6 @@
 import { z } from 'zod';
+import { ARTICLE_CATEGORIES } from './categories.ts';
 
-/**
- * Fixed category list (YouTube's own categories, merged and extended with finance/howto/food). `other` is the
- * fallback when nothing fits. Changing it changes the public contract: add, never rename.
- */
-export const ARTICLE_CATEGORIES = [
-  'education',
-  'technology',
-  'science',
-  'business',
-  'finance',
-  'health',
-  'entertainment',
-  'gaming',
-  'music',
-  'news',
-  'politics',
-  'sports',
-  'travel',
-  'food',
-  'lifestyle',
-  'howto',
-  'other',
-] as const;
 export const ArticleCategory = z.enum(ARTICLE_CATEGORIES).describe(`One of: ${ARTICLE_CATEGORIES.join(', ')}`);
 export type ArticleCategory = z.infer<typeof ArticleCategory>;
 

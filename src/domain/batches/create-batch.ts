@@ -5,7 +5,7 @@
 // (its pages spend the shared YouTube budget). Each video is then charged for what is stored for it.
 import { ServiceError } from '../errors.ts';
 import { batchVideoPrice } from '../pricing/prices.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { CallerRequest } from '../keys/caller.ts';
 import { collectVideoIds, type ListingDeps } from '../listing/list-videos.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { checkCallbackUrl } from '../webhooks/callback-url.ts';
@@ -37,7 +37,6 @@ export interface CreateBatchDeps extends BatchViewDeps {
   enqueueItems: (batchId: string, positions: number[]) => Promise<void>;
 }
 
-type BatchRequest = { caller: Caller; requestId: string; signal?: AbortSignal };
 type VideoPrice = ReturnType<typeof batchVideoPrice>;
 
 /** Exactly one source, maxVideos only with a listing, an acceptable callback, and an operation this server runs. */
@@ -67,7 +66,7 @@ async function checkedBatchInput(deps: CreateBatchDeps, input: CreateBatchInput)
 /** The videos of a playlist, channel tab or search, listed only when the balance covers one of them. */
 async function listedVideoIds(
   deps: CreateBatchDeps,
-  req: BatchRequest,
+  req: CallerRequest,
   input: CreateBatchInput,
   price: VideoPrice,
 ): Promise<string[]> {
@@ -99,7 +98,7 @@ async function listedVideoIds(
   return videoIds;
 }
 
-export async function createBatch(deps: CreateBatchDeps, req: BatchRequest, input: CreateBatchInput): Promise<Batch> {
+export async function createBatch(deps: CreateBatchDeps, req: CallerRequest, input: CreateBatchInput): Promise<Batch> {
   const { callbackUrl, operation } = await checkedBatchInput(deps, input);
   const price = batchVideoPrice(operation, deps.speechConfigured);
   const videoIds = input.videos

@@ -1,12 +1,12 @@
 // What a batch does for one video: the same verbs as the single-video endpoints (POST /subtitles, POST /summaries,
 // POST /transcripts/translate), for the batch's owner, waiting for the work to finish however long it takes.
+import type { CallerRequest } from '../keys/caller.ts';
 import { requestArticle, type RequestArticlePorts } from '../articles/request-article.ts';
 import { ServiceError } from '../errors.ts';
 import { fetchTranscript } from '../transcripts/fetch-transcript.ts';
 import { getTranscript, type GetTranscriptPorts } from '../transcripts/get-transcript.ts';
 import { BATCH_TRANSCRIPT_MODE, type Transcript, type TranscriptMode } from '../transcripts/schemas.ts';
 import { getJob } from '../jobs/get-job.ts';
-import type { WorkRequest } from '../jobs/llm-jobs.ts';
 import { requestTranslation, type TranslationPorts } from '../translations/request-translation.ts';
 import { normalizeLang, sameLang } from '../translations/normalize-lang.ts';
 import { chooseTranscriptTrack } from '../video/choose-track.ts';
@@ -24,11 +24,10 @@ export interface ItemOutcome {
 
 type Operation = ClaimedItem['operation'];
 type OperationOf<T extends Operation['type']> = Extract<Operation, { type: T }>;
-type BatchRequest = { caller: { accountId: string; keyId: string; rateLimit: null }; requestId: string };
 
 async function transcriptItem(
   deps: OperationPorts,
-  req: BatchRequest,
+  req: CallerRequest,
   videoId: string,
   op: OperationOf<'transcript'>,
 ): Promise<ItemOutcome> {
@@ -55,7 +54,7 @@ async function transcriptItem(
 
 async function articleItem(
   deps: OperationPorts,
-  req: BatchRequest,
+  req: CallerRequest,
   videoId: string,
   op: OperationOf<'article'>,
 ): Promise<ItemOutcome> {
@@ -83,7 +82,7 @@ async function articleItem(
 
 async function translationItem(
   deps: OperationPorts,
-  req: BatchRequest,
+  req: CallerRequest,
   videoId: string,
   op: OperationOf<'translation'>,
 ): Promise<ItemOutcome> {
@@ -152,7 +151,7 @@ const SPEECH_POLL_MS = 1000;
 /** POST /subtitles with a mode that may answer a speech-to-text job: the item waits for the job and reports its charge. */
 async function transcriptWaiting(
   deps: OperationPorts,
-  req: WorkRequest,
+  req: CallerRequest,
   input: { videoId: string; lang?: string; mode: TranscriptMode },
 ): Promise<Omit<Transcript, 'segments'>> {
   const first = await getTranscript(deps, req, { ...input, limit: 1 });

@@ -1,6 +1,6 @@
 import { releaseHolds, reserveEach } from '../credits/holds.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { CallerRequest } from '../keys/caller.ts';
 import { mapLimit } from '../map-limit.ts';
 import type { BlobStore } from '../ports.ts';
 import { FRAME_PRICE } from '../pricing/prices.ts';
@@ -35,11 +35,10 @@ interface FramePresentPorts {
   signingSecret: string;
 }
 
-type Req = { caller: Caller; requestId: string };
 type Captured = { ok: true; frame: StoredFrame; cached: boolean; charged: number } | { ok: false; error: ServiceError };
 
 /** The video and times asked for, checked: one of t or timestamps, a video not live, every time within it. */
-async function framesAskedFor(deps: FramePorts, req: Req, input: CaptureFramesInput) {
+async function framesAskedFor(deps: FramePorts, req: CallerRequest, input: CaptureFramesInput) {
   parseVideoOrMediaRef(input, req.caller.accountId); // a malformed reference is reported first
   if ((input.t === undefined) === (input.timestamps === undefined)) {
     throw new ServiceError('INVALID_REQUEST', 'Give either t or timestamps (not both, not neither)');
@@ -61,7 +60,7 @@ async function framesAskedFor(deps: FramePorts, req: Req, input: CaptureFramesIn
 }
 
 /** One frame not stored yet, captured as a job (joined if another request runs it) and charged when stored. */
-async function captureOne(deps: FramePorts, req: Req, job: FrameJob, deadline: number): Promise<Captured> {
+async function captureOne(deps: FramePorts, req: CallerRequest, job: FrameJob, deadline: number): Promise<Captured> {
   const { videoId, tMs: t, width } = job;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -91,7 +90,7 @@ async function captureOne(deps: FramePorts, req: Req, job: FrameJob, deadline: n
 /** The answer: every asked time (repeats included) presented or failed; all failed is the first failure thrown. */
 async function framesAnswer(
   deps: FramePorts,
-  req: Req,
+  req: CallerRequest,
   input: CaptureFramesInput,
   asked: { videoId: string; times: number[]; width: number },
   tMs: number[],
@@ -128,7 +127,11 @@ async function framesAnswer(
  * Still frames at the given times. Stored frames are free; the rest are captured as jobs and
  * charged 1 each when stored. A request that cannot afford every new frame fails up front.
  */
-export async function captureFrames(deps: FramePorts, req: Req, input: CaptureFramesInput): Promise<CapturedFrames> {
+export async function captureFrames(
+  deps: FramePorts,
+  req: CallerRequest,
+  input: CaptureFramesInput,
+): Promise<CapturedFrames> {
   const asked = await framesAskedFor(deps, req, input);
   const { videoId, times, width } = asked;
 
@@ -162,7 +165,7 @@ export async function captureFrames(deps: FramePorts, req: Req, input: CaptureFr
 
 async function captureAll(
   deps: FramePorts,
-  req: Req,
+  req: CallerRequest,
   input: CaptureFramesInput,
   asked: { videoId: string; times: number[]; width: number },
   tMs: number[],

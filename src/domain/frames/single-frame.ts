@@ -1,4 +1,4 @@
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { captureFrames, type FramePorts } from './capture-frames.ts';
 import type { SingleFrame, SingleFrameInput } from './schemas.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Article } from '../articles/schemas.ts';
 import { articleOf } from '../articles/request-article.ts';
 import { ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { translationOf } from '../translations/request-translation.ts';
 import { TranslatedTranscript } from '../translations/schemas.ts';
 import { reconcileJob, type LlmJobPorts } from './llm-jobs.ts';

@@ -5,18 +5,13 @@ import { commitSettled } from '../credits/charged-operation.ts';
 import { releaseHolds, reserveCredits, unpaid } from '../credits/holds.ts';
 import type { PaidQueue } from '../credits/credit-ledger.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { CallerRequest } from '../keys/caller.ts';
 import type { Llm, LlmUsage, Log } from '../ports.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores, Transaction } from '../stores.ts';
 import type { JobRun, LlmJob, WorkQueue } from '../work-queue.ts';
 import type { JobKind } from './schemas.ts';
 import type { JobResultRef, JobRow } from './job-store.ts';
-
-export interface WorkRequest {
-  caller: Caller;
-  requestId: string;
-}
 
 /** What a request for LLM work (or speech-to-text, which runs the same way on its own queue) and its worker need. */
 export interface LlmJobPorts extends Pick<Stores, 'jobs' | 'translations' | 'articles' | 'transcripts' | 'ledger'> {
@@ -39,7 +34,7 @@ export interface JobCharge {
  */
 export async function runLlmJob(
   deps: LlmJobPorts,
-  req: WorkRequest,
+  req: CallerRequest,
   opts: {
     kind: JobKind;
     input: Record<string, unknown>;
@@ -58,7 +53,7 @@ export async function runLlmJob(
 /** runLlmJob for any queue: `enqueue` sends (or joins) the queue job for the new job and waits for it. */
 export async function runJob(
   deps: LlmJobPorts,
-  req: WorkRequest,
+  req: CallerRequest,
   opts: {
     kind: JobKind;
     input: Record<string, unknown>;
@@ -91,7 +86,7 @@ export async function runJob(
   return row;
 }
 
-function reserveJobCharge(deps: LlmJobPorts, req: WorkRequest, taskId: string, key: string, charge: JobCharge) {
+function reserveJobCharge(deps: LlmJobPorts, req: CallerRequest, taskId: string, key: string, charge: JobCharge) {
   return reserveCredits(
     deps,
     {

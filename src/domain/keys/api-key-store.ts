@@ -1,5 +1,5 @@
 // Persistence ports of API keys and request counters; implemented in src/infra/postgres (api-keys.ts, last-used.ts).
-import type { Caller } from './manage-keys.ts';
+import type { Caller } from './caller.ts';
 
 interface StoredKey {
   id: string;

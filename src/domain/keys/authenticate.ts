@@ -6,7 +6,7 @@ import { rateLimitState, windowOf, type RateLimitState } from '../rate-limit/rat
 import type { Stores } from '../stores.ts';
 import type { LastUsedRecorder } from './api-key-store.ts';
 import { hashApiKey } from './api-key.ts';
-import type { Caller } from './manage-keys.ts';
+import type { Caller } from './caller.ts';
 
 export type Credential =
   /** `key` null: none was sent. */

@@ -4,13 +4,6 @@ import type { Stores } from '../stores.ts';
 import { newId } from '../ids.ts';
 import { generateApiKey } from './api-key.ts';
 
-export interface Caller {
-  accountId: string;
-  keyId: string;
-  /** Requests per minute allowed for this key, or null for the service default. */
-  rateLimit: number | null;
-}
-
 export interface KeyListing {
   id: string;
   name: string;

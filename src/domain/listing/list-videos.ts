@@ -4,7 +4,7 @@ import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { chargeCredits } from '../credits/credits.ts';
 import { coversPrice } from '../admission/covers-price.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { CallerRequest } from '../keys/caller.ts';
 import { parseChannelRef, parsePlaylistRef } from './collection-ref.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { ListingCache } from './listing-cache.ts';
@@ -31,12 +31,6 @@ export interface ListingDeps {
   lookupAdmission: LookupAdmission;
 }
 
-export interface ListingRequest {
-  caller: Caller;
-  requestId: string;
-  signal?: AbortSignal;
-}
-
 interface Fetched<M> {
   page: SourcePage<M>;
   nextCursor: string | null;
@@ -47,7 +41,7 @@ interface Fetched<M> {
 /** A page of `scope`: from the cache, else from YouTube and charged. */
 async function fetchPage<M>(
   deps: ListingDeps,
-  req: ListingRequest,
+  req: CallerRequest,
   scope: string,
   cursor: string | undefined,
   load: (continuation: string | undefined) => Promise<SourcePage<M>>,
@@ -70,7 +64,7 @@ async function fetchPage<M>(
 
 export async function listPlaylist(
   deps: ListingDeps,
-  req: ListingRequest,
+  req: CallerRequest,
   input: ListPlaylistInput,
 ): Promise<PlaylistPage> {
   const playlistId = parsePlaylistRef(input);
@@ -110,7 +104,7 @@ async function channelIdOf(
 
 export async function listChannel(
   deps: ListingDeps,
-  req: ListingRequest,
+  req: CallerRequest,
   input: ListChannelInput,
 ): Promise<ChannelPage> {
   const tab = input.tab ?? 'videos';
@@ -133,7 +127,7 @@ export async function listChannel(
 
 export async function searchVideos(
   deps: ListingDeps,
-  req: ListingRequest,
+  req: CallerRequest,
   input: SearchVideosInput,
 ): Promise<SearchPage> {
   const r = await fetchPage<never>(deps, req, `search:${input.query}`, input.cursor, (c) =>

@@ -1,6 +1,5 @@
 // Every price of the service, in credits. Procedures, their OpenAPI and MCP descriptions, and the website's
-// "this will cost" labels read them from here; docs/api.md's table says OPERATION_COSTS, and
-// test/docs/prices-doc.test.ts checks every price the docs write against this file.
+// "this will cost" labels read them from here; the docs' price tables are generated from it (npm run docs:generate).
 import { BATCH_TRANSCRIPT_MODE, type TranscriptMode } from '../transcripts/schemas.ts';
 
 /** A transcript extracted from YouTube; stored ones (and further pages, other formats) are free. */
@@ -117,34 +116,23 @@ export function batchVideoPrice(
 }
 
 /**
- * What each REST operation costs, as the Cost column of docs/api.md's "Operations and prices" table says it (a test
- * keeps the table equal to this), keyed by method and path without the query.
+ * What each priced procedure costs, by its tRPC path (the same operation on REST, tRPC and MCP), as the Price columns
+ * of docs/api.md's operations table and docs/mcp.md's tools table say it (`npm run docs:generate` writes them from
+ * here). A procedure not named here is free.
  */
 export const OPERATION_COSTS: Record<string, string> = {
-  'POST /api/v1/subtitles': `captions: ${TRANSCRIPT_PRICE} on a cache miss; speech-to-text: ${STT_PRICE_PER_MINUTE} per started minute of audio; 0 when stored`,
-  'GET /api/v1/videos/{videoId}/subtitles': 'the same (one charge per transcript, whichever came first)',
-  'GET /api/v1/videos/{videoId}': 'free',
-  'GET /api/v1/videos/{videoId}/tracks': 'free',
-  'POST /api/v1/frames': `${FRAME_PRICE} per frame newly captured`,
-  'GET /api/v1/videos/{videoId}/frame': `${FRAME_PRICE} per frame newly captured`,
-  'POST /api/v1/transcripts/translate': `${PER_STARTED_HOUR} per started hour of video`,
-  'POST /api/v1/summaries': `${PER_STARTED_HOUR} per started hour (+${TRANSCRIPT_PRICE} if the transcript must be extracted)`,
-  'GET /api/v1/articles': 'free',
-  'GET /api/v1/articles/{id}': 'free',
-  'GET /api/v1/jobs/{id}': 'free',
-  'GET /api/v1/playlists/videos': `${LISTING_PAGE_PRICE} per page fetched from YouTube, cached pages free`,
-  'GET /api/v1/channels/videos': `${LISTING_PAGE_PRICE} per page fetched, cached pages free`,
-  'GET /api/v1/youtube/search': `${LISTING_PAGE_PRICE} per page fetched, cached pages free`,
-  'POST /api/v1/batches':
+  'subtitles.get': `captions: ${TRANSCRIPT_PRICE} on a cache miss; speech-to-text: ${STT_PRICE_PER_MINUTE} per started minute of audio; 0 when stored (one charge per transcript, on every route)`,
+  'frames.capture': `${FRAME_PRICE} per frame newly captured`,
+  'frames.get': `${FRAME_PRICE} per frame newly captured`,
+  'transcripts.translate': `${PER_STARTED_HOUR} per started hour of video`,
+  'summaries.create': `${PER_STARTED_HOUR} per started hour (+${TRANSCRIPT_PRICE} if the transcript must be extracted)`,
+  'listing.playlist': `${LISTING_PAGE_PRICE} per page fetched from YouTube, cached pages free`,
+  'listing.channel': `${LISTING_PAGE_PRICE} per page fetched from YouTube, cached pages free`,
+  'listing.search': `${LISTING_PAGE_PRICE} per page fetched from YouTube, cached pages free`,
+  'batches.create':
     `per video that succeeds, as its single-video operation (transcript ${TRANSCRIPT_PRICE} for captions or ` +
     `${STT_PRICE_PER_MINUTE} per started minute of audio for speech-to-text, article or translation ` +
     `${PER_STARTED_HOUR} per started hour + ${TRANSCRIPT_PRICE} for an extracted transcript; 0 when stored); failures free`,
-  'GET /api/v1/batches/{id}': 'free',
-  'POST /api/v1/batches/{id}/cancel': 'free (cancelled videos are never charged)',
-  'POST /api/v1/watches': `free; each new video's transcript (transcripts: true) ${TRANSCRIPT_PRICE} as POST /subtitles`,
-  'GET /api/v1/watches': 'free',
-  'GET /api/v1/watches/{id}': 'free',
-  'DELETE /api/v1/watches/{id}': 'free',
-  'GET /api/v1/credits': 'free',
-  'GET /api/v1/credits/history': 'free',
+  'batches.cancel': 'free (cancelled videos are never charged)',
+  'watches.create': `free; each new video's transcript (transcripts: true) ${TRANSCRIPT_PRICE} as POST /subtitles`,
 };

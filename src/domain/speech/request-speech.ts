@@ -1,6 +1,7 @@
 // A request for a speech-to-text transcript: served from storage when one exists (free), else a job on the speech
 // queue (one per video and language, however many ask), answered at once with the job to poll. The worker
 // (speech-job.ts) stores the transcript and charges for it in one transaction.
+import type { CallerRequest } from '../keys/caller.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError, type ErrorCode } from '../errors.ts';
 import { speechPrice, STT_PRICE_PER_MINUTE } from '../pricing/prices.ts';
@@ -9,7 +10,7 @@ import type { Stores } from '../stores.ts';
 import { presentPage } from '../transcripts/fetch-transcript.ts';
 import type { HotCache } from '../transcripts/hot-cache.ts';
 import type { GetTranscriptRequest, TranscriptPageAnswer } from '../transcripts/schemas.ts';
-import { runJob, jobError, type LlmJobPorts, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { runJob, jobError, type LlmJobPorts } from '../jobs/llm-jobs.ts';
 import { presentJob } from '../jobs/job-store.ts';
 import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
 import type { Speech } from './ports.ts';
@@ -47,7 +48,7 @@ function usableEngine(deps: SpeechRequestPorts, lang: string | null, refusal: Se
 }
 
 /** The estimated price of transcribing a finished video within STT_MAX_SECONDS, checked against the balance. */
-async function affordableEstimate(deps: SpeechRequestPorts, req: WorkRequest, videoId: string): Promise<number> {
+async function affordableEstimate(deps: SpeechRequestPorts, req: CallerRequest, videoId: string): Promise<number> {
   const video = await loadVideoForPayer(deps, req.caller.accountId, videoId, STT_PRICE_PER_MINUTE);
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');
@@ -69,7 +70,7 @@ async function affordableEstimate(deps: SpeechRequestPorts, req: WorkRequest, vi
  */
 export async function requestSpeech(
   deps: SpeechRequestPorts,
-  req: WorkRequest,
+  req: CallerRequest,
   input: GetTranscriptRequest & { videoId: string },
   refusal?: ServiceError,
 ): Promise<TranscriptPageAnswer> {

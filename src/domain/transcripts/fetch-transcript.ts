@@ -1,6 +1,6 @@
 import { releaseHolds, reserveCredits } from '../credits/holds.ts';
 import { isServiceError, ServiceError } from '../errors.ts';
-import type { Caller } from '../keys/manage-keys.ts';
+import type { CallerRequest } from '../keys/caller.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import type { SourceTrack, SourceVideo } from '../ports.ts';
 import type { Settings } from '../settings.ts';
@@ -23,11 +23,6 @@ export interface TranscriptPorts extends PaidLoadPorts, Pick<Stores, 'transcript
   config: PaidLoadPorts['config'] & Pick<Settings, 'REQUEST_WAIT_MS' | 'DAILY_FREE_CREDITS'>;
 }
 
-export interface TranscriptRequest {
-  caller: Caller;
-  requestId: string;
-}
-
 /**
  * The transcript of a video in a language: from storage for free, else extracted through the
  * queue (one extraction for any number of identical requests) and charged when stored.
@@ -35,7 +30,7 @@ export interface TranscriptRequest {
  */
 export async function fetchTranscript(
   deps: TranscriptPorts,
-  req: TranscriptRequest,
+  req: CallerRequest,
   input: GetTranscriptRequest,
 ): Promise<TranscriptPage> {
   const videoId = parseVideoRef(input);
@@ -57,7 +52,7 @@ export async function fetchTranscript(
  */
 export async function readStoredTranscript(
   deps: Pick<TranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
-  req: TranscriptRequest,
+  req: CallerRequest,
   input: GetTranscriptRequest,
 ): Promise<TranscriptPage | null> {
   try {
@@ -109,7 +104,7 @@ async function storedPageOf(
  */
 async function extractTrack(
   deps: TranscriptPorts,
-  req: TranscriptRequest,
+  req: CallerRequest,
   videoId: string,
   track: SourceTrack,
   origin: Origin,
@@ -159,7 +154,7 @@ async function extractTrack(
  */
 async function holdForExtraction(
   deps: TranscriptPorts,
-  req: TranscriptRequest,
+  req: CallerRequest,
   videoId: string,
   key: string,
 ): Promise<number | undefined> {

@@ -1,8 +1,8 @@
 // The transcript operations' `mode`: captions only (native, what fetchTranscript does), speech-to-text only
 // (generate), or captions when the video has any and speech-to-text otherwise (auto, the default).
+import type { CallerRequest } from '../keys/caller.ts';
 import { isServiceError } from '../errors.ts';
 import { requestSpeech, type SpeechRequestPorts } from '../speech/request-speech.ts';
-import type { WorkRequest } from '../jobs/llm-jobs.ts';
 import { loadVideoForPayer } from '../video/paid-load.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
@@ -14,7 +14,7 @@ export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveM
 
 export async function getTranscript(
   deps: GetTranscriptPorts,
-  req: WorkRequest,
+  req: CallerRequest,
   input: GetTranscriptRequest,
 ): Promise<TranscriptPageAnswer> {
   const stored = await storedTranscript(deps, req, input);
@@ -43,7 +43,7 @@ export async function getTranscript(
  */
 export async function storedTranscript(
   deps: Pick<GetTranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
-  req: WorkRequest,
+  req: CallerRequest,
   input: GetTranscriptRequest,
 ): Promise<TranscriptPageAnswer | null> {
   if (input.mode === 'generate') return null;

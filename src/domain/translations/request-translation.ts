@@ -1,9 +1,10 @@
+import type { CallerRequest } from '../keys/caller.ts';
 import { ServiceError } from '../errors.ts';
 import type { Llm } from '../ports.ts';
 import { hourlyPrice, pricedDuration } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
-import { remainingWait, runLlmJob, jobError, type LlmJobPorts, type WorkRequest } from '../jobs/llm-jobs.ts';
+import { remainingWait, runLlmJob, jobError, type LlmJobPorts } from '../jobs/llm-jobs.ts';
 import { presentJob, type JobRow } from '../jobs/job-store.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
@@ -49,7 +50,7 @@ async function sourceTranscript(deps: TranslationPorts, videoId: string, sourceL
  */
 export async function requestTranslation(
   deps: TranslationPorts,
-  req: WorkRequest,
+  req: CallerRequest,
   input: TranslateInput,
 ): Promise<TranslateAnswer> {
   const startedAt = Date.now();

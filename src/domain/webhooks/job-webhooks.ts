@@ -1,7 +1,7 @@
 // callbackUrl on translations and articles: the request registers a waiting delivery for its job; when the job
 // ends (the worker finishing the queued work, or the request itself when the answer was immediate), the delivery is
 // armed with the event and sent. Arming moves waiting -> pending once, so whoever notices first sends it, once.
-import type { Caller } from '../keys/manage-keys.ts';
+import type { Caller } from '../keys/caller.ts';
 import { eventBody, type WebhookDeps } from './deliver-webhook.ts';
 
 export interface JobWebhookDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'> {

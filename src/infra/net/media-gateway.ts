@@ -25,8 +25,8 @@ import {
   REFUSED_HOST,
   resolveAllowed,
   type AddressPolicy,
-  type AllowedNetworks,
 } from './public-address.ts';
+import type { AllowedNetworks } from '../../allowed-networks.ts';
 
 export interface MediaGatewayOptions {
   /** Production: public addresses plus MEDIA_ALLOWED_NETWORKS. Tests may inject one that allows their loopback server. */

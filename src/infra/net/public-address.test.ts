@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BlockedAddressError,
-  isPublicAddress,
-  operatorPolicy,
-  parseAllowedNetworks,
-  resolveAllowed,
-} from './public-address.ts';
+import { BlockedAddressError, isPublicAddress, operatorPolicy, resolveAllowed } from './public-address.ts';
+import { parseAllowedNetworks } from '../../allowed-networks.ts';
 
 describe('isPublicAddress', () => {
   it.each([

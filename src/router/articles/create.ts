@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { withCallback } from '../job-callback.ts';
 import { RequestArticleInput, RequestArticleOutput } from '../../domain/articles/request-article-schemas.ts';
@@ -13,8 +14,6 @@ export const createArticleProcedure = keyedProcedure
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
     acceptedUnlessDone(
       ctx,
-      await withCallback(ctx, callbackUrl, () =>
-        requestArticle(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input),
-      ),
+      await withCallback(ctx, callbackUrl, () => requestArticle(ctx.deps, callerRequest(ctx), input)),
     ),
   );

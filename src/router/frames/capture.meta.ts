@@ -10,7 +10,9 @@ export const captureFramesMeta: Meta = {
     path: '/frames',
     tags: ['frames'],
     summary: 'Capture still frames',
-    description: `Still images of a video at \`t\` or up to ${MAX_TIMESTAMPS} \`timestamps\` (seconds, decimals allowed, within the video), \`width\` pixels wide (default ${DEFAULT_WIDTH}, aspect kept), JPEG. Each frame comes with a signed URL valid for 24 hours, and inline as base64 when \`includeBase64\` is true. ${credits(FRAME_PRICE)} per frame newly captured; stored frames are free; a request that cannot afford every new frame fails with 402 before capturing anything. Frames that fail individually are listed in \`failed\` and not charged. When YouTube gives no stream, frames come from its low-resolution storyboards (\`source: storyboard\`). \`url\` may be a direct media URL (https, a video file or HLS playlist): ffmpeg reads it through the SSRF-guarded gateway.`,
+    description:
+      `JPEG stills of a video at \`t\` or up to ${MAX_TIMESTAMPS} \`timestamps\` (seconds), \`width\` pixels wide (default ${DEFAULT_WIDTH}), each with a signed URL valid 24 hours (and base64 with \`includeBase64\`). ` +
+      `${credits(FRAME_PRICE)} per frame newly captured, stored frames free; frames that fail are listed in \`failed\`, uncharged.`,
   },
   errors: [...PLAYBACK_ERRORS, 'INSUFFICIENT_CREDITS', 'FRAME_FAILED', 'EXTRACTION_FAILED'],
 };

@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { captureFrames } from '../../domain/frames/capture-frames.ts';
 import { CapturedFrames, CaptureFramesInput } from '../../domain/frames/schemas.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -7,4 +8,4 @@ export const captureFramesProcedure = keyedProcedure
   .meta(captureFramesMeta)
   .input(CaptureFramesInput)
   .output(CapturedFrames)
-  .mutation(({ ctx, input }) => captureFrames(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input));
+  .mutation(({ ctx, input }) => captureFrames(ctx.deps, callerRequest(ctx), input));

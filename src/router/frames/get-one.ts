@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { SingleFrame, SingleFrameInput } from '../../domain/frames/schemas.ts';
 import { getSingleFrame } from '../../domain/frames/single-frame.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -8,4 +9,4 @@ export const getFrameProcedure = keyedProcedure
   .meta(getFrameMeta)
   .input(SingleFrameInput)
   .output(SingleFrame)
-  .query(({ ctx, input }) => getSingleFrame(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input));
+  .query(({ ctx, input }) => getSingleFrame(ctx.deps, callerRequest(ctx), input));

@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { listChannel } from '../../domain/listing/list-videos.ts';
 import { ChannelPage, ListChannelInput } from '../../domain/listing/schemas.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -8,6 +9,4 @@ export const listChannelProcedure = keyedProcedure
   .meta(listChannelMeta)
   .input(ListChannelInput)
   .output(ChannelPage)
-  .query(({ ctx, input }) =>
-    listChannel(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input),
-  );
+  .query(({ ctx, input }) => listChannel(listingDeps(ctx.deps), callerRequest(ctx), input));

@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { listPlaylist } from '../../domain/listing/list-videos.ts';
 import { ListPlaylistInput, PlaylistPage } from '../../domain/listing/schemas.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -8,6 +9,4 @@ export const listPlaylistProcedure = keyedProcedure
   .meta(listPlaylistMeta)
   .input(ListPlaylistInput)
   .output(PlaylistPage)
-  .query(({ ctx, input }) =>
-    listPlaylist(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input),
-  );
+  .query(({ ctx, input }) => listPlaylist(listingDeps(ctx.deps), callerRequest(ctx), input));

@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { searchVideos } from '../../domain/listing/list-videos.ts';
 import { SearchPage, SearchVideosInput } from '../../domain/listing/schemas.ts';
 import { keyedProcedure } from '../trpc.ts';
@@ -8,6 +9,4 @@ export const searchVideosProcedure = keyedProcedure
   .meta(searchVideosMeta)
   .input(SearchVideosInput)
   .output(SearchPage)
-  .query(({ ctx, input }) =>
-    searchVideos(listingDeps(ctx.deps), { caller: ctx.caller, requestId: ctx.requestId, signal: ctx.signal }, input),
-  );
+  .query(({ ctx, input }) => searchVideos(listingDeps(ctx.deps), callerRequest(ctx), input));

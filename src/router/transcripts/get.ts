@@ -1,6 +1,6 @@
 import { getTranscript, storedTranscript } from '../../domain/transcripts/get-transcript.ts';
 import type { z } from 'zod';
-import type { AuthedContext } from '../context.ts';
+import { callerRequest, type AuthedContext } from '../context.ts';
 import { GetTranscriptInput, MCP_PAGE_SEGMENTS, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { storedOutput } from '../stored-output.ts';
@@ -16,7 +16,6 @@ const transcriptRequest = (ctx: AuthedContext, { callbackUrl: _, ...input }: z.i
   ...input,
   limit: input.limit ?? (ctx.surface === 'mcp' ? MCP_PAGE_SEGMENTS : undefined),
 });
-const workRequest = (ctx: AuthedContext) => ({ caller: ctx.caller, requestId: ctx.requestId });
 
 export const getTranscriptProcedure = keyedProcedure
   .meta({
@@ -25,13 +24,13 @@ export const getTranscriptProcedure = keyedProcedure
     storedRead: (ctx: AuthedContext, input: z.infer<typeof Input>) =>
       input.callbackUrl
         ? Promise.resolve(null)
-        : storedTranscript(ctx.deps, workRequest(ctx), transcriptRequest(ctx, input)),
+        : storedTranscript(ctx.deps, callerRequest(ctx), transcriptRequest(ctx, input)),
   })
   .input(Input)
   .output(storedOutput(TranscriptAnswer))
   .mutation(async ({ ctx, input }) => {
     const out = await withCallback(ctx, input.callbackUrl, () =>
-      getTranscript(ctx.deps, workRequest(ctx), transcriptRequest(ctx, input)),
+      getTranscript(ctx.deps, callerRequest(ctx), transcriptRequest(ctx, input)),
     );
     return out.status === 'succeeded' ? out : acceptedUnlessDone(ctx, out);
   });

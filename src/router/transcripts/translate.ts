@@ -1,3 +1,4 @@
+import { callerRequest } from '../context.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { withCallback } from '../job-callback.ts';
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
@@ -14,8 +15,6 @@ export const translateTranscriptProcedure = keyedProcedure
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
     acceptedUnlessDone(
       ctx,
-      await withCallback(ctx, callbackUrl, () =>
-        requestTranslation(ctx.deps, { caller: ctx.caller, requestId: ctx.requestId }, input),
-      ),
+      await withCallback(ctx, callbackUrl, () => requestTranslation(ctx.deps, callerRequest(ctx), input)),
     ),
   );

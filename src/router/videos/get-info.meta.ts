@@ -1,5 +1,6 @@
 // The meta of get-info.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { videoInfoText } from '../mcp-text/videos.ts';
+import { VIDEO_INFO_ERRORS } from '../error-table.ts';
 import type { Meta } from '../trpc.ts';
 
 export const getVideoInfoMeta: Meta = {
@@ -10,7 +11,7 @@ export const getVideoInfoMeta: Meta = {
     summary: 'Video info',
     description:
       'Title, duration (seconds), thumbnails, publish date (ISO 8601), channel, views, live state, description and chapters. Free. ' +
-      '`videoId` may also be a direct media URL (https to an audio or video file or an HLS playlist, percent-encoded in the path) or its `media-...` id: then the info is what ffprobe says (duration, `media.streams`, the title tag as `title`), read under the SSRF rules (public addresses only, no redirects elsewhere, content type sniffed).',
+      '`videoId` may also be a direct media URL (percent-encoded) or its `media-...` id: then the info is what ffprobe reads (duration, `media.streams`, the title tag).',
   },
   mcp: {
     name: 'get_video_info',
@@ -21,14 +22,5 @@ export const getVideoInfoMeta: Meta = {
     openWorld: true,
     text: videoInfoText,
   },
-  errors: [
-    'VIDEO_NOT_FOUND',
-    'VIDEO_AGE_RESTRICTED',
-    'VIDEO_MEMBERS_ONLY',
-    'VIDEO_PAID',
-    'VIDEO_REGION_BLOCKED',
-    'VIDEO_UPCOMING',
-    'VIDEO_UNPLAYABLE',
-    'EXTRACTION_FAILED',
-  ],
+  errors: VIDEO_INFO_ERRORS,
 };

@@ -1,5 +1,6 @@
 // The meta of list-tracks.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { trackListText } from '../mcp-text/videos.ts';
+import { VIDEO_INFO_ERRORS } from '../error-table.ts';
 import type { Meta } from '../trpc.ts';
 
 export const listTracksMeta: Meta = {
@@ -20,14 +21,5 @@ export const listTracksMeta: Meta = {
     openWorld: true,
     text: trackListText,
   },
-  errors: [
-    'VIDEO_NOT_FOUND',
-    'VIDEO_AGE_RESTRICTED',
-    'VIDEO_MEMBERS_ONLY',
-    'VIDEO_PAID',
-    'VIDEO_REGION_BLOCKED',
-    'VIDEO_UPCOMING',
-    'VIDEO_UNPLAYABLE',
-    'EXTRACTION_FAILED',
-  ],
+  errors: VIDEO_INFO_ERRORS,
 };

@@ -9,8 +9,8 @@ export const createWatchMeta: Meta = {
     tags: ['watches'],
     summary: 'Watch a channel, a playlist or a search for new videos',
     description:
-      'Give exactly one of `channel` (url or channelId, tab), `playlist` (url or playlistId) or `search` (query). The service checks it every `intervalSeconds` (at least WATCH_MIN_INTERVAL_SECONDS): the first check notes what is listed, later ones record each video not seen before (`watch.video_published` to `callbackUrl`) and, with `transcripts: true`, fetch its transcript (`watch.transcript_ready`), charged per video as POST /subtitles; without credits that step is recorded as transcript_refused. ' +
-      'Creating, reading and the checks themselves are free. An account has at most WATCHES_PER_ACCOUNT watches (INVALID_REQUEST beyond). A watch that keeps failing is paused with its reason.',
+      'Give exactly one of `channel` (url or channelId, tab), `playlist` (url or playlistId) or `search` (query). Every `intervalSeconds` the service records each new video (`watch.video_published` to `callbackUrl`) and, with `transcripts: true`, fetches its transcript (`watch.transcript_ready`), charged as POST /subtitles. ' +
+      'Creating, reading and the checks are free.',
   },
   mcp: {
     name: 'watch_channel',

@@ -1,29 +1,11 @@
+import { ARTICLE_CATEGORIES } from '../../domain/articles/categories.ts';
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
 import { date } from '../format.ts';
 import { navigate, type Page } from '../router.ts';
 import { articleView } from '../video/article-view.ts';
 
-const CATEGORIES = [
-  'education',
-  'technology',
-  'science',
-  'business',
-  'finance',
-  'health',
-  'entertainment',
-  'gaming',
-  'music',
-  'news',
-  'politics',
-  'sports',
-  'travel',
-  'food',
-  'lifestyle',
-  'howto',
-  'other',
-] as const;
-type Category = (typeof CATEGORIES)[number];
+type Category = (typeof ARTICLE_CATEGORIES)[number];
 
 /** Search snippets mark matches with <b> or <mark>; everything else in them is shown as text. */
 function snippet(text: string): HTMLElement {
@@ -51,7 +33,7 @@ function searchForm(query: URLSearchParams): { form: HTMLFormElement; button: HT
     'select',
     { name: 'category' },
     h('option', { value: '' }, 'Any'),
-    ...CATEGORIES.map((c) => h('option', { value: c, selected: query.get('category') === c }, c)),
+    ...ARTICLE_CATEGORIES.map((c) => h('option', { value: c, selected: query.get('category') === c }, c)),
   );
   const lang = h('input', {
     type: 'text',

@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Get a timed transcript
-         * @description The transcript of a video as `segments` of `{start, end, text}` in seconds. Give `url` or `videoId`. 2 credits when captions must be extracted; free when stored (same video and track). `mode`: `auto` (default): the video’s captions when it has any, else speech-to-text; `native`: captions only (422 NO_SUBTITLES when there are none); `generate`: always speech-to-text, even when captions exist. `source` says where the transcript came from: `manual`, `auto-captions` (YouTube’s speech recognition), `speech-to-text` (ours, with `engine` and `model`) or `translation`. Speech-to-text runs as a job: the answer is **202** with `status` queued/running and `job`; poll GET /jobs/{id} until it succeeds (`result.transcript`). It costs 1 credit per started minute of audio, charged once when the transcript is stored (never for a failed job); 402 before any work when the balance cannot cover `estimatedCredits`. The price is measured on the audio actually decoded, never on the duration the media reports (a playlist’s or container’s own figure is only the estimate): the job decodes no more audio than the balance covers, and audio longer than that fails the job with 402 INSUFFICIENT_CREDITS before any of it reaches the engine (nothing charged, no partial transcript). Identical requests share one job. The transcript is then stored: later requests answer it at once, free. `callbackUrl` is called when a speech-to-text job this request started or joined ends (answers served at once do not call back). `format` text, srt or vtt adds `content`, the segments rendered as that file (GET /videos/{videoId}/subtitles answers the file itself). Paging: `offset` (default 0) and `limit` (1-5000; default every segment here, 300 on MCP) select segments; `segmentCount` is always the whole transcript's and `nextOffset` the next page's offset (null at the end). Pages of a stored transcript are free. `words: true` (free) adds each segment’s `words`, `{start, end, text, confidence?}` inside the segment and in order: from YouTube’s auto-captions when the track times its words, and from speech-to-text (Whisper-compatible server, pocketsphinx); `null` where the source has none (manual captions, translations), which `wordTiming` says. With `format` vtt, the cues carry word timestamps as YouTube’s own VTT does (`hello<00:00:01.240><c> world</c>`). `chapters: true` (free) adds `chapters`: the page’s segments grouped under the video’s chapters (those GET /videos/{videoId} answers), each `{title, start, end, offset, segments}`; null when the video has none. Format text puts each chapter’s title as a heading (`## Title (m:ss)`), vtt as a NOTE.
+         * @description The transcript of a video (`url` or `videoId`) as `segments` of `{start, end, text}` in seconds; `format`, `offset`/`limit`, `words` and `chapters` shape the answer. 2 credits when captions must be extracted, free when stored. Speech-to-text (`mode`) answers **202** with a `job` to poll (GET /jobs/{id}) and costs 1 credit per started minute of audio.
          */
         post: operations["subtitles-get"];
         delete?: never;
@@ -29,7 +29,7 @@ export interface paths {
         };
         /**
          * Video info
-         * @description Title, duration (seconds), thumbnails, publish date (ISO 8601), channel, views, live state, description and chapters. Free. `videoId` may also be a direct media URL (https to an audio or video file or an HLS playlist, percent-encoded in the path) or its `media-...` id: then the info is what ffprobe says (duration, `media.streams`, the title tag as `title`), read under the SSRF rules (public addresses only, no redirects elsewhere, content type sniffed).
+         * @description Title, duration (seconds), thumbnails, publish date (ISO 8601), channel, views, live state, description and chapters. Free. `videoId` may also be a direct media URL (percent-encoded) or its `media-...` id: then the info is what ffprobe reads (duration, `media.streams`, the title tag).
          */
         get: operations["videos-info"];
         put?: never;
@@ -71,7 +71,7 @@ export interface paths {
         put?: never;
         /**
          * Capture still frames
-         * @description Still images of a video at `t` or up to 20 `timestamps` (seconds, decimals allowed, within the video), `width` pixels wide (default 640, aspect kept), JPEG. Each frame comes with a signed URL valid for 24 hours, and inline as base64 when `includeBase64` is true. 1 credit per frame newly captured; stored frames are free; a request that cannot afford every new frame fails with 402 before capturing anything. Frames that fail individually are listed in `failed` and not charged. When YouTube gives no stream, frames come from its low-resolution storyboards (`source: storyboard`). `url` may be a direct media URL (https, a video file or HLS playlist): ffmpeg reads it through the SSRF-guarded gateway.
+         * @description JPEG stills of a video at `t` or up to 20 `timestamps` (seconds), `width` pixels wide (default 640), each with a signed URL valid 24 hours (and base64 with `includeBase64`). 1 credit per frame newly captured, stored frames free; frames that fail are listed in `failed`, uncharged.
          */
         post: operations["frames-capture"];
         delete?: never;
@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Translate a stored transcript
-         * @description Translates a transcript fetched before (POST /subtitles) into `targetLang`, keeping every segment: same count, same `start`/`end`, only `text` changes. The translation is stored per (video, sourceLang, targetLang): repeats are free and instant, and it also becomes the video’s transcript in `targetLang` for POST /subtitles. Price: 1 credit per started hour of the video (61 min -> 2, minimum 1), charged only when the translation is stored; 402 before any work when unaffordable. Needs a language model on the server (501 LLM_NOT_CONFIGURED otherwise; stored translations are still served). Long work: the request waits up to about 50 s; if the translation is not done by then the answer is **202** with `status` queued/running and a `job` to poll with GET /jobs/{id} until `status` is succeeded (the result is then in `result.translation`). Identical concurrent requests share one piece of work; whoever started it pays.
+         * @description Translates a transcript fetched before (POST /subtitles) into `targetLang`, keeping every segment’s `start` and `end`; stored, so repeats are free, and then the video’s transcript in `targetLang` too. 1 credit per started hour of the video, charged when stored; needs a language model (501 otherwise). Answers **202** with a `job` to poll (GET /jobs/{id}) when not done in about 50 s.
          */
         post: operations["transcripts-translate"];
         delete?: never;
@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Generate an article from a video
-         * @description A structured article (title, summary, timed sections in video order within the video, key points, tags, category) written in `lang` from the video’s transcript. Give `url` or `videoId`. The transcript is used from storage, else extracted first and charged as subtitles (2 credits). The article costs 1 credit per started hour of the video (minimum 1), charged only when stored; 402 before any work when unaffordable. Stored per (video, lang, length, sourceLang): repeats are free. Every article gets an id (GET /articles/{id}) and is searchable (GET /articles). `generator` says how it was written: by the language model, or, on a server without one, `extractive` (sentences picked from the transcript, in the transcript’s language; upgraded to an LLM article once one is configured). Long work: the request waits up to about 50 s; if the article is not done by then the answer is **202** with `status` queued/running and a `job` to poll with GET /jobs/{id} until it succeeds (the article is then in `result.article`).
+         * @description A structured article (title, summary, timed sections, key points, tags, category) written in `lang` from the video’s transcript, which is extracted first when not stored. 1 credit per started hour of the video, plus 2 credits for an extracted transcript, charged when stored; repeats are free. Answers **202** with a `job` to poll (GET /jobs/{id}) when not done in about 50 s.
          */
         post: operations["summaries-create"];
         delete?: never;
@@ -169,7 +169,7 @@ export interface paths {
         };
         /**
          * Search generated articles
-         * @description Full-text search over every article generated on the service (title weighs most, then summary, then tags, key points and sections), best match first; without `query`, newest first. Filters: `category` (fixed list), `lang` (en also matches en-GB). Paging: `page` >= 1 (default 1), `limit` 1-50 (default 10), page * limit <= 10,000; the answer carries total, totalPages, hasMore and `nextCursor`, and a page past the end is empty (200). For deep pages pass `nextCursor` back as `cursor` with the same query, category and lang (and any limit): the next page starts right after the last article shown, as fast at page 100 as at page 2, and goes on past 10,000 matches; total is the count of the first page. A cursor from another search, or with `page`, is 400. Any query text is safe: it is parsed as words and phrases, never as syntax. Free.
+         * @description Full-text search over the articles generated on this service, best match first (newest first without `query`), filtered by `category` and `lang`. Page with `page`, or pass `nextCursor` back as `cursor` (same query and filters) for deep pages. Any query text is safe: words and phrases, never syntax. Free.
          */
         get: operations["articles-search"];
         put?: never;
@@ -229,7 +229,7 @@ export interface paths {
         };
         /**
          * Videos of a playlist, page by page
-         * @description The videos of a YouTube playlist in playlist order (YouTube serves 100 a page), each with `videoId`, `title`, `duration` (seconds), `published` (as YouTube words it, when shown) and `thumbnail`; the first page also has the playlist’s title, author and video count. Give `url` (`/playlist?list=...` or a watch URL with `list=`) or `playlistId`. Pass `nextCursor` back as `cursor` for the next page; it is null on the last. 1 credit per page fetched from YouTube; a page fetched in the last 5 minutes is served from cache for free.
+         * @description The videos of a YouTube playlist in playlist order, 100 a page, each with `videoId`, `title`, `duration`, `published` and `thumbnail`; the first page also has the playlist’s title, author and video count. Give `url` or `playlistId`; pass `nextCursor` back as `cursor` for the next page. 1 credit per page fetched from YouTube; cached pages are free.
          */
         get: operations["listing-playlist"];
         put?: never;
@@ -249,7 +249,7 @@ export interface paths {
         };
         /**
          * Videos of a channel, page by page
-         * @description The videos of a YouTube channel’s Videos, Shorts or Live tab (`tab`, default videos), newest first as YouTube orders them (about 30 a page, 48 for Shorts), each with `videoId`, `title`, `duration`, `published` and `thumbnail`. The first page also has the channel: `name`, `handle`, `description`, `subscriberCountText`, `avatar`. Give `url` (`/@handle`, `/channel/UC...`, `/c/name`, `/user/name`) or `channelId` (UC... or @handle). Pass `nextCursor` back as `cursor` (with the same channel and tab) for the next page; null on the last. 1 credit per page fetched from YouTube; cached pages (5 minutes) are free.
+         * @description The videos of a YouTube channel’s `tab` (videos, shorts or live), newest first, about 30 a page (48 Shorts); the first page also has the channel’s name, handle, description, subscribers and avatar. Give `url` or `channelId`; pass `nextCursor` back as `cursor` for the next page. 1 credit per page fetched from YouTube; cached pages are free.
          */
         get: operations["listing-channel"];
         put?: never;
@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Start a batch: transcripts, articles or translations of many videos
-         * @description One operation over up to 100 videos: give `videos` (ids or URLs), or one of `playlist`, `channel` (with `channelTab`) or `search` with `maxVideos` (default 20). `operation` is `{"type":"transcript","mode"?,"lang"?}` (the default; as POST /subtitles, with its own default `mode`: `native` (default): captions only (422 NO_SUBTITLES when there are none); `generate`: always speech-to-text, even when captions exist; `auto`: the video’s captions when it has any, else speech-to-text; a video failing with NO_SUBTITLES is free, generate is 501 STT_NOT_CONFIGURED up front on a server without an engine, and each item says its `source`), `{"type":"article","lang","length"?,"sourceLang"?}` (as POST /summaries) or `{"type":"translation","targetLang","sourceLang"?}` (the captions as POST /subtitles with `mode` native, then POST /transcripts/translate; needs a language model, 501 otherwise). A video’s speech-to-text job is waited for inside the batch (no job to poll per video). Answers **202 Accepted** at once with the batch (status running) and `Location: /api/v1/batches/{id}`; each video runs as its own job on a capacity-limited queue. Follow it with GET /batches/{id}, or give `callbackUrl` to receive a signed `job.completed`/`job.failed` event when it ends. Credits: each video costs what its single-video request costs (transcript: 2 credits for captions, 1 credit per started minute of audio for speech-to-text, 0 when stored; article or translation: 1 per started hour of video, plus 2 when the transcript must be extracted, 0 when stored), charged only when the video succeeds; a video that fails gets back whatever its work charged on the way, and cancelled videos are free. A batch the balance cannot cover is refused with 402 before anything runs, counting per video: transcript 2 (mode native, the default: an upper bound), 2 (mode auto: counted as captions; exact on a server without speech-to-text, where auto is captions only) or 1 (mode generate: one minute of audio); article 3, translation 3 (one hour of video). Where a video’s cost depends on its length or on whether it has captions, unknown until it is loaded, the check counts these figures, not the worst case, and the video is checked again on its own before its work starts: one the balance cannot cover by then fails with INSUFFICIENT_CREDITS, uncharged. The message says how many videos the balance covers.
+         * @description One operation over up to 100 videos: `videos` (ids or URLs), or `playlist`, `channel` or `search` with `maxVideos`; `operation` is a transcript (as POST /subtitles), an article (as POST /summaries) or a translation. Answers **202** at once with the batch to follow (GET /batches/{id}, or `callbackUrl`). Each video costs what its own request costs, when it succeeds; 402 up front when unaffordable.
          */
         post: operations["batches-create"];
         delete?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Watch a channel, a playlist or a search for new videos
-         * @description Give exactly one of `channel` (url or channelId, tab), `playlist` (url or playlistId) or `search` (query). The service checks it every `intervalSeconds` (at least WATCH_MIN_INTERVAL_SECONDS): the first check notes what is listed, later ones record each video not seen before (`watch.video_published` to `callbackUrl`) and, with `transcripts: true`, fetch its transcript (`watch.transcript_ready`), charged per video as POST /subtitles; without credits that step is recorded as transcript_refused. Creating, reading and the checks themselves are free. An account has at most WATCHES_PER_ACCOUNT watches (INVALID_REQUEST beyond). A watch that keeps failing is paused with its reason.
+         * @description Give exactly one of `channel` (url or channelId, tab), `playlist` (url or playlistId) or `search` (query). Every `intervalSeconds` the service records each new video (`watch.video_published` to `callbackUrl`) and, with `transcripts: true`, fetches its transcript (`watch.transcript_ready`), charged as POST /subtitles. Creating, reading and the checks are free.
          */
         post: operations["watches-create"];
         delete?: never;
@@ -417,7 +417,7 @@ export interface paths {
         };
         /**
          * Download a transcript as a file
-         * @description The transcript as a file to save: plain text (one line per segment), SubRip (`.srt`) or WebVTT (`.vtt`), UTF-8, with `Content-Disposition: attachment; filename="{videoId}.{lang}.{ext}"` (`curl -OJ` keeps that name). The same operation as POST /subtitles with `format` (same language choice, same price: 2 credits when the transcript must be extracted, free when stored); `X-Credits-Charged` says what it cost and `Content-Language` which language was answered. The whole transcript, never a page. Errors are JSON in the usual shape.
+         * @description The whole transcript as a file: plain text, SubRip or WebVTT (UTF-8), with `Content-Disposition: attachment` (`curl -OJ` keeps its name). The same operation and price as POST /subtitles (2 credits when extracted, free when stored); `X-Credits-Charged` says what it cost. Errors are JSON in the usual shape.
          */
         get: operations["subtitles-file"];
         put?: never;
