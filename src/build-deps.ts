@@ -41,6 +41,8 @@ import { createSpeech } from './infra/speech/create-speech.ts';
 import { createMediaGateway } from './infra/net/media-gateway.ts';
 import { createProxyPool } from './infra/youtube/proxy-pool.ts';
 import { createResidentialStore } from './infra/postgres/youtube-residential.ts';
+import { createPlayerScriptStore } from './infra/postgres/youtube-player-scripts.ts';
+import { PLAYER_VARIANTS, type PlayerScriptUse } from './domain/youtube/player-scripts.ts';
 import { createResidentialBudget } from './domain/youtube/residential-budget.ts';
 import type { Dispatcher } from 'undici';
 import { operatorPolicy } from './infra/net/public-address.ts';
@@ -200,6 +202,17 @@ async function openStorage(config: Config, url: string, embedded: EmbeddedDataba
   return { sql, signingSecret, oauthSecret, blobs };
 }
 
+/** Each decipher attempt with a player script build: /metrics (every series from 0), and the cluster's record. */
+function playerScriptUses(sql: Sql, metrics: Metrics, log: Logger): (use: PlayerScriptUse) => void {
+  const store = createPlayerScriptStore(sql);
+  for (const variant of PLAYER_VARIANTS)
+    for (const outcome of ['ok', 'failed']) metrics.youtubeDecipher.inc({ variant, outcome }, 0);
+  return (use) => {
+    metrics.youtubeDecipher.inc({ variant: use.variant, outcome: use.outcome });
+    store.record(use).catch((err: unknown) => log.warn({ err: String(err) }, 'youtube player script use not recorded'));
+  };
+}
+
 /** The YouTube video source and lister, sharing one egress budget, the PO token provider they use and the options. */
 function youtubeParts(
   config: Config,
@@ -235,6 +248,7 @@ function youtubeParts(
     log: log.child({ component: 'youtube' }),
     onTokenMinted: (provider, path) => metrics.youtubePoTokenMints.inc({ provider, path }),
     onClientRetired: (client, version) => metrics.youtubeClientRetired.set({ client, version }, 1),
+    onPlayerScript: playerScriptUses(sql, metrics, log),
   });
   const youtube = lazyYoutubeSource(youtubeOptions);
   // Every client of every chain has its series from the start (at 0), so a rate over it reads 0, not "no data".

@@ -41,3 +41,20 @@ export const youtubeResidentialBytes = pgTable(
   },
   (t) => [primaryKey({ name: 'youtube_residential_bytes_pk', columns: [t.hour, t.identity, t.purpose] })],
 );
+
+/**
+ * Each build (variant: web, tv) of each YouTube player script the service deciphered stream URLs with, and when it
+ * last worked or failed: `youtube status` shows the newest per variant.
+ */
+export const youtubePlayerScripts = pgTable(
+  'youtube_player_scripts',
+  {
+    variant: text('variant').notNull(),
+    playerId: text('player_id').notNull(),
+    firstUsed: timestamp('first_used', { withTimezone: true }).notNull().defaultNow(),
+    lastOk: timestamp('last_ok', { withTimezone: true }),
+    lastFailed: timestamp('last_failed', { withTimezone: true }),
+    lastError: text('last_error'),
+  },
+  (t) => [primaryKey({ name: 'youtube_player_scripts_pk', columns: [t.variant, t.playerId] })],
+);

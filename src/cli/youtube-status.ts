@@ -9,6 +9,9 @@ import { resolveChains } from '../infra/youtube/client-chains.ts';
 import { clientIdentities } from '../infra/youtube/client-identities.ts';
 import type { ResidentialUsage } from '../domain/youtube/residential-budget.ts';
 import { createResidentialStore } from '../infra/postgres/youtube-residential.ts';
+import { createPlayerScriptStore } from '../infra/postgres/youtube-player-scripts.ts';
+import type { PlayerScriptRow } from '../domain/youtube/player-scripts.ts';
+import { playerScriptUrl } from '../infra/youtube/player-script-urls.ts';
 import { withoutCredentials } from '../infra/youtube/network-error.ts';
 import { createHttpTokenProvider } from '../infra/youtube/po-token/http-provider.ts';
 import { proxyIdentities } from '../infra/youtube/proxy-pool.ts';
@@ -21,6 +24,8 @@ export interface YoutubeStatus {
   tokenProvider: string;
   /** The bgutil provider's version as its GET /ping says ("2.0.1: ok"), or why it is refused or unreachable. */
   tokenProviderVersion: string | null;
+  /** The newest player script of each build (web, tv) the cluster deciphered stream URLs with, and how it did. */
+  playerScripts: (PlayerScriptRow & { url: string })[];
   budgetPerHour: number;
   identities: (IdentityState & { state: string })[];
   /** Each identity's caption (timedtext) budget: its own, apart from player requests. */
@@ -89,13 +94,14 @@ export async function readYoutubeStatus(
     canMint,
   );
   const since = new Date(now.getTime() - hours * 3_600_000);
-  const [states, captionStates, counts, spend, usage, providerVersion] = await Promise.all([
+  const [states, captionStates, counts, spend, usage, providerVersion, scripts] = await Promise.all([
     store.states(identities),
     captionBudgetStore(store).states(identities),
     store.counts(since),
     residentialStore.spend(),
     residentialStore.usage(),
     providerVersionOf(config),
+    createPlayerScriptStore(sql).latest(),
   ]);
   const budget = config.YOUTUBE_REQUESTS_PER_HOUR;
   const captionBudget = config.YOUTUBE_CAPTION_REQUESTS_PER_HOUR;
@@ -106,6 +112,7 @@ export async function readYoutubeStatus(
     chains,
     tokenProvider: tokenProviderOf(config),
     tokenProviderVersion: providerVersion,
+    playerScripts: scripts.map((r) => ({ ...r, url: playerScriptUrl(r.playerId, r.variant) })),
     budgetPerHour: budget,
     identities: states.map((s) => ({ ...s, state: stateOf(s, budget, now) })),
     captionBudgetPerHour: captionBudget,
@@ -182,6 +189,7 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       'Client chains (YOUTUBE_CAPTION_CLIENTS, YOUTUBE_METADATA_CLIENTS, YOUTUBE_STREAM_CLIENTS):',
       ...(['captions', 'metadata', 'streams'] as const).map((p) => `  ${p.padEnd(9)} ${status.chains[p].join(' > ')}`),
       `PO tokens: ${status.tokenProvider}${status.tokenProviderVersion ? `, version ${status.tokenProviderVersion}` : ''}`,
+      ...playerScriptLines(status),
       '',
       `Egress identities (budget ${status.budgetPerHour} requests per hour each):`,
       formatTable(status.identities, IDENTITY_COLUMNS, '  none'),
@@ -215,6 +223,25 @@ export function printYoutubeStatus(status: YoutubeStatus, hours: number, io: Io)
       ...residentialLines(status),
     ].join('\n'),
   );
+}
+
+/** The player scripts in use per build: web first, tv when web fails (src/infra/youtube/player-scripts.ts). */
+function playerScriptLines({ playerScripts }: YoutubeStatus): string[] {
+  return [
+    'Player scripts deciphering stream URLs (web, then tv when web fails):',
+    formatTable(
+      playerScripts,
+      [
+        ['VARIANT', (p) => p.variant],
+        ['PLAYER', (p) => p.playerId],
+        ['LAST OK', (p) => p.lastOk],
+        ['LAST FAILED', (p) => p.lastFailed],
+        ['SCRIPT', (p) => p.url],
+        ['LAST ERROR', (p) => p.lastError],
+      ],
+      '  none fetched yet (no stream URL needed deciphering)',
+    ),
+  ];
 }
 
 /** The residential byte budget (YOUTUBE_RESIDENTIAL_BYTES_PER_HOUR, _PER_DAY) and where its bytes went. */

@@ -11,6 +11,7 @@ import { runYoutubeCanary } from '../../src/infra/youtube/youtube-canary.ts';
 import { offerYoutubeCanary } from '../../src/jobs/youtube-canary-worker.ts';
 import { createTestDatabase } from '../support/databases.ts';
 import { readShared, sharedAvailable } from '../support/fixture-files.ts';
+import { playerScriptAnswer, RECORDED_PLAYER_ID, type ScriptBehaviour } from '../support/crafted-player-scripts.ts';
 import { html, type FakeRoutes } from '../support/fake-youtube.ts';
 import { isCaptions, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
@@ -21,13 +22,23 @@ const METRICS_TOKEN = 'metrics-token-for-canary-tests-01';
 /** The canary's video: a recorded player answer with captions, and its recorded watch page (for WATCH_PAGE). */
 const VIDEO = ID.captions9;
 
-/** The recorded answers, plus VIDEO's recorded watch page (the shared routes serve watch pages only for refusals). */
-function canaryRoutes(): FakeRoutes {
+/**
+ * The recorded answers, plus VIDEO's recorded watch page (the shared routes serve watch pages only for refusals), and
+ * the iframe API and player scripts the decipher rows fetch (crafted: none is recorded, crafted-player-scripts.ts).
+ */
+function canaryRoutes(
+  scripts: { web: ScriptBehaviour; tv: ScriptBehaviour } = { web: 'works', tv: 'works' },
+): FakeRoutes {
   const routes = recordedRoutes();
   return {
     ...routes,
     watch: (url) =>
       url.searchParams.get('v') === VIDEO ? html(readShared(`watch-page.captions.${VIDEO}.html`)) : routes.watch!(url),
+    other: (url, body) => {
+      const script = playerScriptAnswer(url, scripts);
+      if (script !== null) return { body: script, contentType: 'text/javascript' };
+      return routes.other ? routes.other(url, body) : { status: 404, body: 'no route' };
+    },
   };
 }
 
@@ -78,7 +89,15 @@ describe.skipIf(!sharedAvailable)('youtube check', { timeout: 60_000 }, () => {
     );
     expect(run.stdout).toMatch(new RegExp(`^${VIDEO}\\s+WATCH_PAGE\\s+streams\\s+ok\\s+`, 'm'));
     expect(run.stdout).not.toMatch(/\bWEB\s+captions/);
-    expect(run.stdout).toMatch(/^All 8 checks passed\.$/m);
+    // One decipher row per player script build, once per run.
+    for (const variant of ['web', 'tv'])
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `^-\\s+player:${variant}\\s+decipher\\s+ok\\s+\\d+ ms\\s+-\\s+https://www\\.youtube\\.com/s/player/${RECORDED_PLAYER_ID}/`,
+          'm',
+        ),
+      );
+    expect(run.stdout).toMatch(/^All 10 checks passed\.$/m);
     // One caption file per captions row, each through its own client.
     expect(yt.count(isCaptions(VIDEO))).toBe(3);
 
@@ -132,12 +151,32 @@ describe.skipIf(!sharedAvailable)('youtube check', { timeout: 60_000 }, () => {
     expect(row('ANDROID', 'captions')).toMatchObject({ ok: true, tokenPath: null });
   });
 
+  it('a player script build that no longer deciphers is its own failed row; the other build stays ok', async () => {
+    yt.setRoutes(canaryRoutes({ web: 'throws', tv: 'works' }));
+    try {
+      const run = await runYoutubeCanary(
+        { baseUrl: yt.origin, chains: { captions: ['ANDROID'], metadata: ['ANDROID'], streams: ['VISIONOS'] } },
+        [VIDEO],
+      );
+      const rows = run.checks.filter((c) => c.purpose === 'decipher');
+      expect(rows.map((c) => [c.videoId, c.client, c.ok, c.outcome])).toEqual([
+        ['-', 'player:web', false, 'decipher_failed'],
+        ['-', 'player:tv', true, 'ok'],
+      ]);
+      expect(rows[0]!.detail).toMatch(/null/);
+      // The chains' rows are unaffected: no stream URL of theirs needed deciphering.
+      expect(run.checks.filter((c) => c.purpose !== 'decipher').every((c) => c.ok)).toBe(true);
+    } finally {
+      yt.setRoutes(canaryRoutes());
+    }
+  });
+
   it('counts an empty track list for a video chosen for its captions as a failure (no_tracks)', async () => {
     const run = await runYoutubeCanary(
       { baseUrl: yt.origin, chains: { captions: ['ANDROID'], metadata: ['ANDROID'], streams: ['VISIONOS'] } },
       [ID.noCaptions],
     );
-    const tracked = run.checks.filter((c) => c.purpose !== 'streams');
+    const tracked = run.checks.filter((c) => c.purpose === 'captions' || c.purpose === 'metadata');
     expect(tracked.map((c) => [c.purpose, c.ok, c.outcome])).toEqual([
       ['captions', false, 'no_tracks'],
       ['metadata', false, 'no_tracks'],
@@ -181,6 +220,8 @@ describe.skipIf(!sharedAvailable)('the scheduled canary', { timeout: 60_000 }, (
       ['ANDROID', 'metadata'],
       ['VISIONOS', 'streams'],
       ['WATCH_PAGE', 'streams'],
+      ['player:web', 'decipher'],
+      ['player:tv', 'decipher'],
     ]) {
       expect(text).toMatch(
         new RegExp(`^subtext_youtube_canary_ok\\{client="${client}",purpose="${purpose}"\\} 1$`, 'm'),

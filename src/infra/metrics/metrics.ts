@@ -108,10 +108,17 @@ function youtubeInstruments(registry: Registry) {
       labelNames: ['client', 'version'] as const,
       registers: [registry],
     }),
+    /** Each stream URL decipher attempt with a player script build (src/infra/youtube/player-scripts.ts). */
+    youtubeDecipher: new Counter({
+      name: 'subtext_youtube_decipher_total',
+      help: 'Stream URL decipher attempts (signature, n) made by this process, by player script variant (web, then tv when web fails) and outcome (ok, failed)',
+      labelNames: ['variant', 'outcome'] as const,
+      registers: [registry],
+    }),
     /** Set by the scheduled canary on the instance that ran it (src/jobs/youtube-canary-worker.ts). */
     youtubeCanaryOk: new Gauge({
       name: 'subtext_youtube_canary_ok',
-      help: '1 when the last canary run got what it asked of this client for this purpose (info, tracks and a non-empty caption file; a stream URL) for every canary video, else 0',
+      help: '1 when the last canary run got what it asked of this client for this purpose (info, tracks and a non-empty caption file; a stream URL) for every canary video, or (purpose decipher, client player:web or player:tv) when that player script build deciphered a signature and n, else 0',
       labelNames: ['client', 'purpose'] as const,
       registers: [registry],
     }),

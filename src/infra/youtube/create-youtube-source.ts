@@ -24,6 +24,7 @@ import {
   type Purpose,
 } from '../../domain/youtube/egress.ts';
 import type { MintedToken, PoTokenProvider } from '../../domain/youtube/po-token.ts';
+import type { PlayerScriptUse, PlayerVariant } from '../../domain/youtube/player-scripts.ts';
 import type { ResidentialBudget } from '../../domain/youtube/residential-budget.ts';
 import type { YT } from 'youtubei.js';
 import { chooseFrameFormat, chooseSpeechFormat, noFrameSource, storyboardSource } from './choose-frame-source.ts';
@@ -41,6 +42,7 @@ import { fetchPlayer, type ChainContext, type Ladder, type PlayerResult, type Re
 import { createSessions } from './innertube-session.ts';
 import { mapTracks, mapVideo } from './map-video.ts';
 import { addCaptionToken, addStreamToken, needsCaptionToken } from './po-token/add-po-token.ts';
+import { PlayerScripts } from './player-scripts.ts';
 import { createStaticTokenProvider } from './po-token/static-provider.ts';
 import { createTokenCache } from './po-token/token-cache.ts';
 import { type ByteMeter, createProxyPool, DIRECT, type MeterScope, meterScope } from './proxy-pool.ts';
@@ -98,6 +100,10 @@ export interface YoutubeSourceOptions {
   onTokenMinted?: (provider: string, path: string) => void;
   /** A client version YouTube refused as retired (/metrics). */
   onClientRetired?: (client: string, version: string) => void;
+  /** Player script builds to decipher with, in order (default web, then tv; the canary checks one alone). */
+  playerVariants?: readonly PlayerVariant[];
+  /** Each decipher attempt with a player script build (/metrics, `youtube status`). */
+  onPlayerScript?: (use: PlayerScriptUse) => void;
 }
 
 export interface YoutubeSource extends VideoSource {
@@ -105,6 +111,8 @@ export interface YoutubeSource extends VideoSource {
   readonly identities: string[];
   readonly tokenProvider: string | null;
   getAudioSource: NonNullable<VideoSource['getAudioSource']>;
+  /** The canary's check of one player script build (player-scripts.ts). */
+  probePlayerScript(variant: PlayerVariant): Promise<{ playerId: string; url: string }>;
 }
 
 type Format = NonNullable<YT.VideoInfo['streaming_data']>['adaptive_formats'][number];
@@ -116,6 +124,7 @@ export function createYoutubeSource(opts: YoutubeSourceOptions = {}): YoutubeSou
     identities: ctx.identities,
     tokenProvider: ctx.provider?.kind ?? null,
     getAudioSource: (videoId, signal) => audioSource(ctx, videoId, signal),
+    probePlayerScript: (variant) => ctx.playerScripts.probe(variant),
     async getVideo(
       videoId: string,
       signal?: AbortSignal,
@@ -150,6 +159,13 @@ function sourceContext(opts: YoutubeSourceOptions) {
     visitorData: opts.visitorData,
     signedInCookie: opts.ageGateCookie,
   });
+  const playerScripts = new PlayerScripts({
+    fetch: ytFetch,
+    poToken: opts.poToken,
+    variants: opts.playerVariants,
+    onUse: opts.onPlayerScript,
+    log: opts.log,
+  });
   const { provider, tokens } = poTokens(opts);
   const chains = sourceChains(opts, !!tokens);
   const pacer = egressPacer(opts, proxies.identities);
@@ -167,6 +183,7 @@ function sourceContext(opts: YoutubeSourceOptions) {
   return {
     ytFetch,
     sessions,
+    playerScripts,
     provider,
     tokens,
     chains,
@@ -334,6 +351,9 @@ async function streamRefused(
 /** The chosen format's URL per answer, or null when YouTube refused it; filled in by the streams chain's accept. */
 function streamAcceptance(ctx: SourceContext, choose: (r: PlayerResult) => Format | undefined, signal?: AbortSignal) {
   const urls = new WeakMap<PlayerResult, string | null>();
+  // Why an answer's URL could not be deciphered (both player script builds failed): the caller's error when no
+  // storyboard stands in.
+  const failures = new WeakMap<PlayerResult, ServiceError>();
   const accept = async (r: PlayerResult): Promise<Refusal> => {
     const format = choose(r);
     // Storyboards, or the caller's own error, when no later client gives a stream (the first answer is kept).
@@ -346,6 +366,7 @@ function streamAcceptance(ctx: SourceContext, choose: (r: PlayerResult) => Forma
         { client: r.client, err: e instanceof Error ? e.message : String(e) },
         'youtube stream URL unavailable',
       );
+      if (e instanceof ServiceError) failures.set(r, e);
       return undefined;
     }
     if (url && (await streamRefused(ctx, url, r.identity, signal))) {
@@ -355,7 +376,7 @@ function streamAcceptance(ctx: SourceContext, choose: (r: PlayerResult) => Forma
     urls.set(r, url ?? null);
     return undefined;
   };
-  return { accept, urlOf: (r: PlayerResult) => urls.get(r) ?? null };
+  return { accept, urlOf: (r: PlayerResult) => urls.get(r) ?? null, failure: (r: PlayerResult) => failures.get(r) };
 }
 
 /** Tracks as the result's client answered them, with the PO token added where their URLs need one. */
@@ -465,9 +486,9 @@ async function transcriptOf(ctx: SourceContext, track: SourceTrack, signal?: Abo
   throw new ServiceError('EXTRACTION_FAILED', `Could not download the "${track.lang}" subtitles: ${lastError.message}`);
 }
 
-/** A format's URL, deciphered when ciphered, with the PO token a web client's streams need. */
-async function streamUrl({ sessions, rewrite }: SourceContext, result: PlayerResult, format: Format) {
-  const url = format.url ? format.url : await format.decipher((await sessions.deciphering()).session.player);
+/** A format's URL, deciphered when ciphered (player-scripts.ts), with the PO token a web client's streams need. */
+async function streamUrl({ playerScripts, rewrite }: SourceContext, result: PlayerResult, format: Format) {
+  const url = format.url ? format.url : await playerScripts.decipher(format);
   if (!url) return undefined;
   return rewrite(result.poToken ? addStreamToken(url, result.poToken) : url);
 }
@@ -487,7 +508,9 @@ async function frameSource(
   if (format && url)
     return { kind: 'stream', url, width: format.width ?? width, height: format.height ?? 0, egress: result.identity };
   const storyboard = storyboardSource(result.raw, result.info.basic_info.duration ?? 0, ctx.rewrite);
-  return storyboard ? { ...storyboard, egress: result.identity } : Promise.reject(noFrameSource(videoId));
+  return storyboard
+    ? { ...storyboard, egress: result.identity }
+    : Promise.reject(streams.failure(result) ?? noFrameSource(videoId));
 }
 
 async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSignal): Promise<AudioSource> {
@@ -497,6 +520,8 @@ async function audioSource(ctx: SourceContext, videoId: string, signal?: AbortSi
   const format = choose(result);
   if (!format) throw new ServiceError('EXTRACTION_FAILED', `No audio stream is available for ${videoId}`);
   const url = streams.urlOf(result);
+  const failure = streams.failure(result);
+  if (!url && failure) throw failure;
   if (!url)
     throw new ServiceError(
       'EXTRACTION_FAILED',

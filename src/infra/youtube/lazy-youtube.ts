@@ -27,6 +27,7 @@ export function lazyYoutubeSource(opts: YoutubeSourceOptions): YoutubeSource {
     fetchTranscript: async (...a) => (await source()).fetchTranscript(...a),
     getFrameSource: async (...a) => (await source()).getFrameSource(...a),
     getAudioSource: async (...a) => (await source()).getAudioSource(...a),
+    probePlayerScript: async (...a) => (await source()).probePlayerScript(...a),
   };
 }
 

@@ -14,6 +14,7 @@ export function youtubeSourceOptions(
     log?: YoutubeSourceOptions['log'];
     onTokenMinted?: YoutubeSourceOptions['onTokenMinted'];
     onClientRetired?: YoutubeSourceOptions['onClientRetired'];
+    onPlayerScript?: YoutubeSourceOptions['onPlayerScript'];
   },
 ): YoutubeSourceOptions {
   return {
@@ -42,5 +43,6 @@ export function youtubeSourceOptions(
     clientVersions: config.YOUTUBE_CLIENT_VERSIONS,
     onTokenMinted: extra.onTokenMinted,
     onClientRetired: extra.onClientRetired,
+    onPlayerScript: extra.onPlayerScript,
   };
 }

@@ -3,7 +3,9 @@
 //
 // - captions: the info, the track list and one caption file;
 // - metadata: the info and the track list;
-// - streams: a stream URL for frames (the watch page counts when it gives storyboards, which is its job).
+// - streams: a stream URL for frames (the watch page counts when it gives storyboards, which is its job);
+// - decipher, once per run and player script build (web, tv: player-scripts.ts): the current player's build deciphers
+//   a signature and an `n`, so a build YouTube broke shows before the fallback to the other one is all that is left.
 //
 // Silent breakage is the failure peers are blamed for (an empty result and no error), so it is a failure here: an
 // empty caption file where the track list promised one, and an empty track list for a video the operator chose
@@ -11,15 +13,21 @@
 // Every request goes through the egress pacer like any other: the canary spends budget and is counted per client.
 import { isServiceError } from '../../domain/errors.ts';
 import type { Outcome } from '../../domain/youtube/egress.ts';
+import { PLAYER_VARIANTS, type PlayerVariant } from '../../domain/youtube/player-scripts.ts';
 import type { MintedToken, PoTokenProvider } from '../../domain/youtube/po-token.ts';
 import { sourceChains, type ChainPurpose } from './client-chains.ts';
 import { createYoutubeSource, type YoutubeSourceOptions } from './create-youtube-source.ts';
 import { createStaticTokenProvider } from './po-token/static-provider.ts';
 
+/** What a canary row checks: a chain's purpose through one client, or deciphering with one player script build. */
+type CanaryPurpose = ChainPurpose | 'decipher';
+
 export interface CanaryCheck {
+  /** The video asked for; "-" for a decipher row (it needs none). */
   videoId: string;
+  /** The client, or for a decipher row the player script build ("player:web", "player:tv"). */
   client: string;
-  purpose: ChainPurpose;
+  purpose: CanaryPurpose;
   ok: boolean;
   /** "ok", or the classified failure: an attempt kind (bot_check, empty_captions, ...), no_tracks, no_stream, busy, video, error. */
   outcome: string;
@@ -39,7 +47,7 @@ export interface CanaryRun {
 /** One client and purpose over every video of a run: ok only when every video was. */
 export interface CanarySummary {
   client: string;
-  purpose: ChainPurpose;
+  purpose: CanaryPurpose;
   ok: boolean;
 }
 
@@ -65,7 +73,31 @@ export async function runYoutubeCanary(
       }
     }
   }
+  if (videoIds.length > 0) {
+    const source = createYoutubeSource(base);
+    for (const variant of PLAYER_VARIANTS) {
+      opts.signal?.throwIfAborted();
+      checks.push(await checkPlayerScript(source, variant, now));
+    }
+  }
   return { at, checks };
+}
+
+/** One player script build, alone (no fallback to the other): ok when it deciphers a signature and an `n`. */
+async function checkPlayerScript(
+  source: CanarySource,
+  variant: PlayerVariant,
+  now: () => number,
+): Promise<CanaryCheck> {
+  const began = now();
+  const row = { videoId: '-', client: `player:${variant}`, purpose: 'decipher' as const, tokenPath: null };
+  try {
+    const { url } = await source.probePlayerScript(variant);
+    return { ...row, ok: true, outcome: 'ok', latencyMs: Math.round(now() - began), detail: url };
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : String(e);
+    return { ...row, ok: false, outcome: 'decipher_failed', latencyMs: Math.round(now() - began), detail };
+  }
 }
 
 export function summarizeCanary(run: CanaryRun): CanarySummary[] {
