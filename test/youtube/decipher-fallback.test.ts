@@ -4,7 +4,7 @@
 // The player scripts are CRAFTED (none is recorded; test/support/crafted-player-scripts.ts says how), the player
 // answer is the recorded one (with its storyboards taken out where a case says so).
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rest } from '../support/clients.ts';
 import {
   playerScriptRoutes,
@@ -170,7 +170,13 @@ describe.skipIf(!sharedAvailable)('both player script builds fail', { timeout: 1
 
   it('is EXTRACTION_FAILED naming what each build did, charges nothing, and counts both failed', async () => {
     const { key, accountId } = await s.newKey({ credits: 10 });
+    // The service's output is JSON lines: youtubei.js' own console warnings stay off.
+    const printed: unknown[][] = [];
+    for (const level of ['warn', 'error', 'info', 'debug', 'log'] as const)
+      vi.spyOn(console, level).mockImplementation((...a) => void printed.push(a));
     const r = await rest(s.url, 'POST', '/frames', { key, body: { videoId: CIPHERED, t: 30, width: 640 } });
+    vi.restoreAllMocks();
+    expect(printed.filter((a) => String(a[0]).includes('YOUTUBEJS'))).toEqual([]);
     expect(r.status).toBe(502);
     expect(r.json.error.code).toBe('EXTRACTION_FAILED');
     expect(r.json.error.message).toMatch(

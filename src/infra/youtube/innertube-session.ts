@@ -1,7 +1,7 @@
 // Innertube instances, created once per source and reused. The plain one makes no request at creation
 // (session generated locally, no player, no remote config). Stream URLs are deciphered apart, with the player script
 // builds of player-scripts.ts.
-import { Innertube, Parser } from 'youtubei.js';
+import { Innertube, Log, Parser } from 'youtubei.js';
 
 export interface SessionOptions {
   fetch: typeof fetch;
@@ -16,6 +16,9 @@ export interface SessionOptions {
 // changed shape (YouTube changes them monthly). We read what we need from the raw JSON (player-response.ts), so
 // these are noise in the service's JSON logs and in test output: its parser hook turns them off.
 Parser.setParserErrorHandler(() => {});
+// Its player warnings ("Decipher script returned an error") go to console.warn too; player-scripts.ts logs each
+// failure itself, as a JSON line with the player id and build.
+Log.setLevel(Log.Level.NONE);
 
 export function createSessions(opts: SessionOptions) {
   const make = (cookie = opts.cookie) =>
