@@ -1,4 +1,4 @@
-import { MCP_REVISIONS } from './mcp-versions.ts';
+import { MCP_REVISIONS } from './mcp/versions.ts';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.ts';
 import { appRouter } from '../router/index.ts';

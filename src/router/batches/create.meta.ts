@@ -10,6 +10,7 @@ import {
 import { batchText } from '../mcp-text/batches.ts';
 import type { Meta } from '../trpc.ts';
 import { BATCH_TRANSCRIPT_MODE, modesText } from '../../domain/transcripts/schemas.ts';
+import { BATCH_ANSWER } from '../mcp-tasks.ts';
 
 const P = BATCH_VIDEO_PRICES;
 const T = P.transcript;
@@ -44,6 +45,7 @@ export const createBatchMeta: Meta = {
       `Refused if the balance cannot cover ${T.native.perVideo} (transcript), ${T.generate.perVideo} (transcript, mode generate) or ${P.article.perVideo} (article, translation) per video; a longer video the balance cannot cover later fails on its own, free.`,
     openWorld: true,
     text: batchText,
+    task: BATCH_ANSWER,
   },
   accepted: true,
   errors: ['INSUFFICIENT_CREDITS', 'NOT_FOUND', 'EXTRACTION_FAILED', 'LLM_NOT_CONFIGURED', 'STT_NOT_CONFIGURED'],

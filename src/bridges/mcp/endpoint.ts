@@ -6,38 +6,38 @@ import {
   type AuthInfo,
   type CallToolResult,
 } from '@modelcontextprotocol/server';
-import { resourceMetadataUrl } from './oauth/oauth-routes.ts';
-import { ownCall, type Context } from '../router/context.ts';
-import { errorBody } from '../router/error-table.ts';
-import { appRouter } from '../router/index.ts';
-import { createCallerFactory } from '../router/trpc.ts';
-import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
-import { ListenStreams, releasedWhenEnded } from './mcp-listen-bounds.ts';
-import { mcpErrorResponse } from './errors/mcp-error.ts';
-import { admitMcpRequest, type Admitted } from './mcp-admission.ts';
-import { idOf, withServedVersions, type McpMessage } from './mcp-edges.ts';
-import { registerPrompts } from './mcp-prompts.ts';
-import { redactInternalErrors } from './mcp-internal-errors.ts';
+import { resourceMetadataUrl } from '../oauth/oauth-routes.ts';
+import { ownCall, type Context } from '../../router/context.ts';
+import { errorBody } from '../../router/error-table.ts';
+import { appRouter } from '../../router/index.ts';
+import { createCallerFactory } from '../../router/trpc.ts';
+import { failure, failureOf, type AnswerContext } from '../errors/failure.ts';
+import { ListenStreams, releasedWhenEnded } from './listen-bounds.ts';
+import { mcpErrorResponse } from './error-response.ts';
+import { admitMcpRequest, type Admitted } from './admission.ts';
+import { idOf, withServedVersions, type McpMessage } from './edges.ts';
+import { registerPrompts } from './prompts.ts';
+import { redactInternalErrors } from './internal-errors.ts';
 import {
   createLibraryNotes,
   libraryEntries,
   registerResources,
   resourceLinksFor,
   type LibraryNotes,
-} from './mcp-resources.ts';
-import { MCP_REVISIONS } from './mcp-versions.ts';
-import { parseStored, readStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../domain/stored-json.ts';
-import { createStoredToolTexts, type StoredToolTexts } from './mcp-stored-results.ts';
-import { writeStored } from './stored-output.ts';
-import type { StoredPages } from './stored-pages.ts';
-import { directToolCall, jsonRpcResult } from './mcp-direct-call.ts';
-import { mcpTools, toolsFor, type ToolDef } from './mcp-tools.ts';
-import { registerViewer, VIEWER_RESOURCE } from './mcp-app-resource.ts';
-import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './mcp-tasks.ts';
-import { MCP_SCOPE } from '../domain/oauth/authorization.ts';
-import { callByPath } from './procedures.ts';
-import { rateLimitHeaders } from './response-headers.ts';
-import type { Logger } from '../infra/log/logger.ts';
+} from './resources.ts';
+import { MCP_REVISIONS } from './versions.ts';
+import { parseStored, readStored, STORED, storedPartOf, withValueAt, type StoredPart } from '../../domain/stored-json.ts';
+import { createStoredToolTexts, type StoredToolTexts } from './stored-results.ts';
+import { writeStored } from '../stored-output.ts';
+import type { StoredPages } from '../stored-pages.ts';
+import { directToolCall, jsonRpcResult } from './direct-call.ts';
+import { mcpTools, toolsFor, type ToolDef } from './tools.ts';
+import { registerViewer, VIEWER_RESOURCE } from './app-resource.ts';
+import { answerTaskRequest, asCreatedTask, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './tasks.ts';
+import { MCP_SCOPE } from '../../domain/oauth/authorization.ts';
+import { callByPath } from '../procedures.ts';
+import { rateLimitHeaders } from '../response-headers.ts';
+import type { Logger } from '../../infra/log/logger.ts';
 
 export const MCP_PATH = '/mcp';
 const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
@@ -326,7 +326,7 @@ async function serveMcp(ep: Endpoint, request: Request, ctx: Context): Promise<R
     );
   // The Tasks extension is 2026-07-28's: its methods are answered here (the SDK has no runtime for them).
   if (isModern && single && isTaskMethod(single.method)) return answerTasks(ep, ctx, toolCtx, single, limit);
-  // A single tools/call on a 2025 revision is answered without an SDK server (src/bridges/mcp-direct-call.ts);
+  // A single tools/call on a 2025 revision is answered without an SDK server (src/bridges/mcp/direct-call.ts);
   // never one declaring the Tasks extension, which is the task machinery's.
   const direct = isModern || declaresTasks(single?.params) ? undefined : directToolCall(forward, single);
   const response = direct

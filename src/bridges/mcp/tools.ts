@@ -1,8 +1,8 @@
 import type { StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { appRouter } from '../router/index.ts';
-import { VIEWER_URI } from './mcp-app-resource.ts';
-import { listProcedures, type ProcedureEntry } from './procedures.ts';
+import { appRouter } from '../../router/index.ts';
+import { VIEWER_URI } from './app-resource.ts';
+import { listProcedures, type ProcedureEntry } from '../procedures.ts';
 
 export interface ToolDef {
   name: string;

@@ -3,7 +3,7 @@
 // transcript to a conversation without pasting it. A read calls the operation the matching tool calls, with the
 // caller's context: the same ownership checks (a `media-...` id is its account's alone), the same price (free when
 // stored), the same errors. resources/list pages what the account itself obtained, newest first.
-import { hasLoneSurrogate } from './unicode-text.ts';
+import { hasLoneSurrogate } from '../unicode-text.ts';
 import {
   ProtocolError,
   ResourceNotFoundError,
@@ -12,19 +12,19 @@ import {
   type ReadResourceResult,
   type ResourceLink,
 } from '@modelcontextprotocol/server';
-import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../domain/pricing/prices.ts';
-import type { LibraryEntry, LibraryPosition } from '../domain/resources/resource-library.ts';
-import { toCiteLines } from '../domain/transcripts/formats.ts';
-import type { Article } from '../domain/articles/schemas.ts';
-import type { RequestArticleOutput } from '../domain/articles/request-article-schemas.ts';
-import type { SingleFrame } from '../domain/frames/schemas.ts';
-import { MAX_PAGE_SEGMENTS, type TranscriptAnswer } from '../domain/transcripts/schemas.ts';
-import type { JobWithResult } from '../domain/jobs/get-job.ts';
-import type { TranslateOutput } from '../domain/translations/schemas.ts';
-import type { Context } from '../router/context.ts';
-import { jsonRpcCode } from './errors/mcp-error.ts';
-import { failureOf } from './errors/failure.ts';
-import { INVALID_PARAMS } from './mcp-versions.ts';
+import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
+import type { LibraryEntry, LibraryPosition } from '../../domain/resources/resource-library.ts';
+import { toCiteLines } from '../../domain/transcripts/formats.ts';
+import type { Article } from '../../domain/articles/schemas.ts';
+import type { RequestArticleOutput } from '../../domain/articles/request-article-schemas.ts';
+import type { SingleFrame } from '../../domain/frames/schemas.ts';
+import { MAX_PAGE_SEGMENTS, type TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
+import type { JobWithResult } from '../../domain/jobs/get-job.ts';
+import type { TranslateOutput } from '../../domain/translations/schemas.ts';
+import type { Context } from '../../router/context.ts';
+import { jsonRpcCode } from './error-response.ts';
+import { failureOf } from '../errors/failure.ts';
+import { INVALID_PARAMS } from './versions.ts';
 
 /** resources/list answers this many per page; `nextCursor` leads to the next. */
 export const RESOURCES_PAGE = 20;
@@ -77,7 +77,7 @@ function articleLink(a: Article): ResourceLink {
 /**
  * The resources a tool's successful output made or names, as `resource_link` content for its result. Links are
  * written with their keys in the order the SDK's result schema writes them, so that a tool result answered without
- * the SDK (src/bridges/mcp-direct-call.ts) is the same text (test/contract/mcp-transport.test.ts).
+ * the SDK (src/bridges/mcp/direct-call.ts) is the same text (test/contract/mcp-transport.test.ts).
  */
 export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] {
   if (!output || typeof output !== 'object') return [];

@@ -3,9 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import { fileURLToPath } from 'node:url';
-import { cachedBundle } from './browser-bundle.ts';
+import { cachedBundle } from '../browser-bundle.ts';
 
-const APP_DIR = fileURLToPath(new URL('../mcp-app/', import.meta.url));
+const APP_DIR = fileURLToPath(new URL('../../mcp-app/', import.meta.url));
 
 export const VIEWER_URI = 'ui://subtext/viewer.html';
 /** The MCP Apps extension's MIME type (SEP-1865). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resourceLinksFor, transcriptUri } from './mcp-resources.ts';
+import { resourceLinksFor, transcriptUri } from './resources.ts';
 
 describe('resourceLinksFor', () => {
   it('links what each tool made, and nothing for answers still running', () => {
