@@ -16,7 +16,7 @@ import { ListenStreams, releasedWhenEnded } from './listen-bounds.ts';
 import { mcpErrorResponse } from './error-response.ts';
 import { admitMcpRequest, type Admitted } from './admission.ts';
 import { idOf, withServedVersions, type McpMessage } from './edges.ts';
-import { registerPrompts } from './prompts.ts';
+import { registerPrompts } from '../../router/mcp-prompts.ts';
 import { redactInternalErrors } from './internal-errors.ts';
 import {
   createLibraryNotes,

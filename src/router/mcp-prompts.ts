@@ -2,8 +2,8 @@
 // resources, so a client can offer them as commands (a slash command, a menu entry) with their arguments.
 import type { GetPromptResult, McpServer, PromptMessage } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { parseVideoRef } from '../../domain/video/video-ref.ts';
-import { transcriptUri } from './resources.ts';
+import { parseVideoRef } from '../domain/video/video-ref.ts';
+import { transcriptUri } from './mcp-resources/transcripts.ts';
 
 const Video = z.string().trim().min(1).max(2048).describe('A YouTube URL or video id (a direct media URL works too)');
 const Lang = z.string().trim().max(35).optional().describe('Language of the transcript and of the answer (BCP 47)');
