@@ -1,5 +1,7 @@
 // What a procedure's `meta.mcp` may declare beyond its tool: the resources it reads and links, and how the Tasks
-// extension sees its answers. The MCP bridge (src/bridges/mcp/) reads these and names no tool itself.
+// extension sees its answers; and the prompts (src/router/mcp-prompts.ts). The MCP bridge (src/bridges/mcp/) reads
+// these and names no tool itself.
+import type { z } from 'zod';
 
 /** A `resource_link` a tool result carries (the bridge adds `type`), and the account's resources/list shows. */
 export interface McpLink {
@@ -11,7 +13,7 @@ export interface McpLink {
 }
 
 /** What a resources/read answers from the procedure's output; `pending` is content still being made (a job). */
-export type McpResourceContent =
+type McpResourceContent =
   | { mimeType: string; text: string }
   | { mimeType: string; blob: string }
   | { pending: string; data: Record<string, unknown> };
@@ -55,4 +57,19 @@ export interface McpTask {
   reads?: { idPrefix?: string; failedIsError?: boolean };
   /** tasks/cancel cancels the tasks whose id starts with `idPrefix` through this tool (`{ id }`); others are read. */
   cancels?: { idPrefix: string };
+}
+
+/** A message of a prompt's answer: an instruction, or a link to a resource it is about. */
+export interface McpPromptMessage {
+  role: 'user';
+  content:
+    | { type: 'text'; text: string }
+    | { type: 'resource_link'; uri: string; name: string; title: string; mimeType: string };
+}
+
+/** An MCP prompt: its listing (the arguments' schema shown to clients) and its answer. */
+export interface McpPrompt<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  config: { title: string; description: string; argsSchema: S };
+  answer: (args: z.infer<S>) => { description: string; messages: McpPromptMessage[] };
 }

@@ -13,7 +13,7 @@ import { requestText } from '../unicode-edge.ts';
 const BATCH_REVISION = '2025-03-26';
 
 /** The messages that run an operation, each counted against the rate limit. */
-// tasks/* read a job or batch as get_job and get_batch do.
+// tasks/* read a job or batch as the tools that read them do (`meta.mcp.task`).
 const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** A request let through to the SDK: its body (as text and parsed), its one message if not a batch, its caller. */

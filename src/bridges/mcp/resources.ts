@@ -1,8 +1,9 @@
 // MCP resources: what Subtext stores (transcripts, translations, articles, frames) as `subtext://` URIs an agent can
 // list, fill in from templates and read, and that tool results link to (`resource_link`), so a client can attach a
-// transcript to a conversation without pasting it. A read calls the operation the matching tool calls, with the
-// caller's context: the same ownership checks (a `media-...` id is its account's alone), the same price (free when
-// stored), the same errors. resources/list pages what the account itself obtained, newest first.
+// transcript to a conversation without pasting it. Each template is a procedure's `meta.mcp.resource`
+// (src/router/mcp-resources/): a read calls that procedure with the caller's context, through the endpoint's one call
+// path, so the same ownership checks (a `media-...` id is its account's alone), the same price (free when stored),
+// the same errors. resources/list pages what the account itself obtained, newest first.
 import { hasLoneSurrogate } from '../unicode-text.ts';
 import {
   ProtocolError,
@@ -12,114 +13,22 @@ import {
   type ReadResourceResult,
   type ResourceLink,
 } from '@modelcontextprotocol/server';
-import { credits, FRAME_PRICE, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
 import type { LibraryEntry, LibraryPosition } from '../../domain/resources/resource-library.ts';
-import { toCiteLines } from '../../domain/transcripts/formats.ts';
-import type { Article } from '../../domain/articles/schemas.ts';
-import type { RequestArticleOutput } from '../../domain/articles/request-article-schemas.ts';
-import type { SingleFrame } from '../../domain/frames/schemas.ts';
-import { MAX_PAGE_SEGMENTS, type TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
-import type { JobWithResult } from '../../domain/jobs/get-job.ts';
-import type { TranslateOutput } from '../../domain/translations/schemas.ts';
 import type { Context } from '../../router/context.ts';
+import type { McpResource } from '../../router/mcp-projection.ts';
+import { templateMatcher } from '../../router/mcp-resources/uri-template.ts';
 import { jsonRpcCode } from './error-response.ts';
 import { failureOf } from '../errors/failure.ts';
 import { INVALID_PARAMS } from './versions.ts';
+import { resourceTools, type ToolDef } from './tools.ts';
 
 /** resources/list answers this many per page; `nextCursor` leads to the next. */
 export const RESOURCES_PAGE = 20;
 /** A read whose content is still being made (a speech-to-text job): ours, outside JSON-RPC's reserved range. */
 const STILL_RUNNING = -31202;
 
-const enc = encodeURIComponent;
-export const transcriptUri = (videoId: string, lang?: string) =>
-  `subtext://videos/${enc(videoId)}/transcript${lang ? `?lang=${enc(lang)}` : ''}`;
-const articleUri = (id: string) => `subtext://articles/${enc(id)}`;
-const frameUri = (videoId: string, t: number) => `subtext://frames/${enc(videoId)}/${t}`;
-
-/** Calls a tool's operation with the read's context; throws what the operation throws. */
-type CallTool = (ctx: Context, tool: string, args: Record<string, unknown>) => Promise<unknown>;
-/** Renders a tool's output as the text its tool result carries. */
-type ToolText = (tool: string, output: unknown) => string;
-
-/** Outputs by tool: the procedures' own output types, each validated by its procedure before it gets here. */
-interface Outputs {
-  get_video_subtitles: TranscriptAnswer;
-  translate_transcript: TranslateOutput;
-  summarize_video: RequestArticleOutput;
-  get_article: Article;
-  get_video_frame: SingleFrame;
-  get_job: JobWithResult;
-}
-
-function transcriptLink(videoId: string, lang: string, source: string): ResourceLink {
-  return {
-    name: `transcript-${videoId}-${lang}`,
-    title: `Transcript of ${videoId} (${lang}${source === 'translation' ? ', translation' : ''})`,
-    uri: transcriptUri(videoId, lang),
-    description: 'Timed transcript as "[h:mm:ss] text" lines; reading it again is free.',
-    mimeType: 'text/plain',
-    type: 'resource_link',
-  };
-}
-
-function articleLink(a: Article): ResourceLink {
-  return {
-    name: `article-${a.id}`,
-    title: String(a.title ?? a.id),
-    uri: articleUri(a.id),
-    description: `Article about ${a.videoId} in ${a.lang}, sections with timestamps; free to read.`,
-    mimeType: 'text/markdown',
-    type: 'resource_link',
-  };
-}
-
-/**
- * The resources a tool's successful output made or names, as `resource_link` content for its result. Links are
- * written with their keys in the order the SDK's result schema writes them, so that a tool result answered without
- * the SDK (src/bridges/mcp/direct-call.ts) is the same text (test/contract/mcp-transport.test.ts).
- */
-export function resourceLinksFor(tool: string, output: unknown): ResourceLink[] {
-  if (!output || typeof output !== 'object') return [];
-  const as = <K extends keyof Outputs>(_: K) => output as Outputs[K];
-  switch (tool) {
-    case 'get_video_subtitles': {
-      const o = as('get_video_subtitles');
-      return o.status === 'succeeded' ? [transcriptLink(o.videoId, o.lang, o.source)] : [];
-    }
-    case 'translate_transcript': {
-      const o = as('translate_transcript');
-      return o.translation ? [transcriptLink(o.translation.videoId, o.translation.targetLang, 'translation')] : [];
-    }
-    case 'summarize_video': {
-      const o = as('summarize_video');
-      return o.article ? [articleLink(o.article)] : [];
-    }
-    case 'get_article':
-      return [articleLink(as('get_article'))];
-    case 'get_job': {
-      // A finished job links what it made, as the tool that started it would have.
-      const r = as('get_job').result;
-      if (r?.transcript) return resourceLinksFor('get_video_subtitles', r.transcript);
-      if (r?.translation) return resourceLinksFor('translate_transcript', { translation: r.translation });
-      return r?.article ? [articleLink(r.article)] : [];
-    }
-    case 'get_video_frame': {
-      const o = as('get_video_frame');
-      return [
-        {
-          name: `frame-${o.videoId}-${o.t}`,
-          title: `Frame of ${o.videoId} at ${o.t} s`,
-          uri: frameUri(o.videoId, o.t),
-          mimeType: o.mimeType,
-          type: 'resource_link',
-        },
-      ];
-    }
-    default:
-      return [];
-  }
-}
+/** Runs a tool's procedure with a read's context (the endpoint's call path); throws what the procedure throws. */
+type CallTool = (ctx: Context, tool: ToolDef, args: Record<string, unknown>) => Promise<unknown>;
 
 export const libraryEntries = (links: ResourceLink[]): LibraryEntry[] =>
   links.map((l) => ({ uri: l.uri, name: l.name, title: l.title ?? l.name, mimeType: l.mimeType ?? 'text/plain' }));
@@ -206,37 +115,6 @@ function readFailure(err: unknown, uri: string, ctx: Context): Error {
   return new ProtocolError(code, f.message, data);
 }
 
-type Route =
-  | { kind: 'transcript'; videoId: string; lang: string | undefined }
-  | { kind: 'article'; id: string }
-  | { kind: 'frame'; videoId: string; t: string };
-
-const SEGMENT = '([^/?#]+)';
-const TRANSCRIPT = new RegExp(`^subtext://videos/${SEGMENT}/transcript(?:\\?lang=([^&#]*))?$`);
-const ARTICLE = new RegExp(`^subtext://articles/${SEGMENT}$`);
-const FRAME = new RegExp(`^subtext://frames/${SEGMENT}/${SEGMENT}$`);
-
-/** Which of the three templates a URI fills, with its values decoded; undefined when none (not found). */
-function routeOf(uri: string): Route | undefined {
-  if (uri.length > 4096) return undefined;
-  try {
-    let m = TRANSCRIPT.exec(uri);
-    if (m)
-      return {
-        kind: 'transcript',
-        videoId: decodeURIComponent(m[1]!),
-        lang: m[2] ? decodeURIComponent(m[2]) : undefined,
-      };
-    m = ARTICLE.exec(uri);
-    if (m) return { kind: 'article', id: decodeURIComponent(m[1]!) };
-    m = FRAME.exec(uri);
-    if (m) return { kind: 'frame', videoId: decodeURIComponent(m[1]!), t: decodeURIComponent(m[2]!) };
-  } catch {
-    // A malformed %-escape: no such resource.
-  }
-  return undefined;
-}
-
 /** A resource at a fixed URI, the same for everyone (the MCP App's viewer): listed first, read as it says. */
 interface StaticResource {
   uri: string;
@@ -255,88 +133,46 @@ export interface ResourceHost {
   accountId: string;
   statics?: StaticResource[];
   call: CallTool;
-  text: ToolText;
-  note: LibraryNotes;
 }
 
-type Read = <K extends keyof Outputs>(uri: URL, tool: K, args: Record<string, unknown>) => Promise<Outputs[K]>;
+interface Template {
+  tool: ToolDef;
+  resource: McpResource;
+  match: ReturnType<typeof templateMatcher>;
+}
+let templates: Template[] | undefined;
+const templatesOf = () =>
+  (templates ??= resourceTools().map((tool) => {
+    const resource = tool.entry.meta.mcp!.resource!;
+    return { tool, resource, match: templateMatcher(resource.template) };
+  }));
 
-/** One operation call for a read, noted in the account's list; its failure as the read's JSON-RPC error. */
-function readerOf({ readContext, accountId, call, note }: ResourceHost): Read {
-  return async (uri, tool, args) => {
-    const ctx = readContext();
-    try {
-      const output = await call(ctx, tool, args);
-      await note(ctx, accountId, libraryEntries(resourceLinksFor(tool, output)));
-      return output as Outputs[typeof tool];
-    } catch (err) {
-      throw readFailure(err, uri.href, ctx);
-    }
-  };
+/** The template a URI fills, with its values decoded; undefined when none (not found). */
+function routeOf(uri: string): { template: Template; vars: Record<string, string | undefined> } | undefined {
+  if (uri.length > 4096) return undefined;
+  for (const template of templatesOf()) {
+    const vars = template.match(uri);
+    if (vars) return { template, vars };
+  }
+  return undefined;
 }
 
-async function readTranscript(read: Read, uri: URL, videoId: string, lang: string | undefined) {
-  const t = await read(uri, 'get_video_subtitles', { videoId, ...(lang ? { lang } : {}), limit: MAX_PAGE_SEGMENTS });
-  if (t.status !== 'succeeded')
-    // A video without captions: speech-to-text runs as a job, as for the tool; once it succeeds the read is free.
-    throw new ProtocolError(
-      STILL_RUNNING,
-      `${t.videoId} has no captions: speech-to-text is ${t.status} as job ${t.job.id} (about ${credits(t.estimatedCredits)} when it succeeds); poll get_job, then read this resource again (free)`,
-      { uri: uri.href, job: t.job, status: t.status, estimatedCredits: t.estimatedCredits },
-    );
-  const rest =
-    t.nextOffset === null
-      ? ''
-      : `\n\n(${t.segmentCount - t.nextOffset} more segments: call get_video_subtitles with offset=${t.nextOffset}.)`;
-  const result: ReadResourceResult = {
-    contents: [{ uri: uri.href, mimeType: 'text/plain', text: `${toCiteLines(t.segments).trimEnd()}${rest}` }],
-  };
+/** Reads a URI that fits a template: its procedure's answer as the content, its failure as the read's error. */
+async function readRoute(host: ResourceHost, uri: URL, { template, vars }: NonNullable<ReturnType<typeof routeOf>>) {
+  const input = template.resource.input(vars);
+  if (typeof input === 'string') throw new ProtocolError(INVALID_PARAMS, input, { uri: uri.href });
+  const ctx = host.readContext();
+  let output: unknown;
+  try {
+    output = await host.call(ctx, template.tool, input);
+  } catch (err) {
+    throw readFailure(err, uri.href, ctx);
+  }
+  const content = template.resource.content(output);
+  if ('pending' in content) throw new ProtocolError(STILL_RUNNING, content.pending, { uri: uri.href, ...content.data });
+  const result: ReadResourceResult = { contents: [{ uri: uri.href, ...content }] };
   return result;
 }
-
-async function readFrame(read: Read, uri: URL, videoId: string, at: string): Promise<ReadResourceResult> {
-  const t = Number(at);
-  if (at.trim() === '' || !Number.isFinite(t))
-    throw new ProtocolError(INVALID_PARAMS, 't must be a number of seconds', { uri: uri.href });
-  const f = await read(uri, 'get_video_frame', { videoId, t });
-  return { contents: [{ uri: uri.href, mimeType: f.mimeType, blob: f.base64 }] };
-}
-
-/** Reads a URI that fits a template (see routeOf). */
-async function readRoute(host: ResourceHost, read: Read, uri: URL, route: Route): Promise<ReadResourceResult> {
-  if (route.kind === 'transcript') return readTranscript(read, uri, route.videoId, route.lang);
-  if (route.kind === 'frame') return readFrame(read, uri, route.videoId, route.t);
-  const a = await read(uri, 'get_article', { id: route.id });
-  return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: host.text('get_article', a) }] };
-}
-
-/** The templates as resources/templates/list shows them; each description says what a read costs. */
-const TEMPLATES = [
-  {
-    name: 'transcript',
-    template: 'subtext://videos/{videoId}/transcript{?lang}',
-    title: 'Transcript of a video',
-    mimeType: 'text/plain',
-    description:
-      'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
-      `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(TRANSCRIPT_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
-  },
-  {
-    name: 'article',
-    template: 'subtext://articles/{id}',
-    title: 'Article',
-    mimeType: 'text/markdown',
-    description:
-      'An article made from a video (summarize_video, search_articles): title, summary, sections with timestamps, key points, as markdown. Free.',
-  },
-  {
-    name: 'frame',
-    template: 'subtext://frames/{videoId}/{t}',
-    title: 'Frame of a video',
-    mimeType: 'image/jpeg',
-    description: `A JPEG still of a video at t seconds (decimals allowed), 640 pixels wide. Costs ${credits(FRAME_PRICE)} the first time that frame is captured; free after.`,
-  },
-];
 
 /** resources/list: the fixed resources, then the account's own, newest first, a page at a time. */
 async function listPage(host: ResourceHost, cursor: string | undefined) {
@@ -353,7 +189,6 @@ async function listPage(host: ResourceHost, cursor: string | undefined) {
 
 /** Registers the templates and the account's paged list on a per-request server. */
 export function registerResources(server: McpServer, host: ResourceHost): void {
-  const read = readerOf(host);
   const byUri = async (raw: string): Promise<ReadResourceResult> => {
     const fixed = host.statics?.find((r) => r.uri === raw);
     if (fixed) return fixed.read();
@@ -365,14 +200,17 @@ export function registerResources(server: McpServer, host: ResourceHost): void {
       uri = undefined;
     }
     if (!route || !uri) throw new ResourceNotFoundError(raw);
-    return readRoute(host, read, uri, route);
+    return readRoute(host, uri, route);
   };
-  for (const { name, template, ...metadata } of TEMPLATES)
+  for (const { resource } of templatesOf()) {
+    const { name, template, title, mimeType, description } = resource;
+    const metadata = { title, mimeType, description };
     server.registerResource(name, new ResourceTemplate(template, { list: undefined }), metadata, (uri) =>
       byUri(uri.href),
     );
+  }
   // The SDK's template matching needs every query variable present (`.../transcript` alone would be not found), so
-  // reads are routed here, by the same three shapes the templates list.
+  // reads are routed here, by the same templates.
   server.server.removeRequestHandler('resources/read');
   server.server.setRequestHandler('resources/read', (request) => byUri(request.params.uri));
   // The SDK lists resources in one page from the templates' callbacks; this list is per account and paged.

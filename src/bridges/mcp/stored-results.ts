@@ -1,4 +1,4 @@
-// The text content of a tool result that shows a page of a stored transcript (get_video_subtitles answered from
+// The text content of a tool result that shows a page of a stored transcript (a transcript tool answered from
 // storage, again and again): one line per segment, rendered from the page's values once and kept. Its
 // structuredContent needs no rendering: the output step writes the page's stored text (src/bridges/stored-output.ts).
 import { createLruCache } from '../../domain/lru-cache.ts';

@@ -19,7 +19,8 @@ export function articleLink(a: Article): McpLink {
 
 export const articleLinks = (a: Article): McpLink[] => [articleLink(a)];
 /** A summary request links its article once it is made (not while the job runs). */
-export const requestedArticleLinks = (o: RequestArticleOutput): McpLink[] => (o.article ? [articleLink(o.article)] : []);
+export const requestedArticleLinks = (o: RequestArticleOutput): McpLink[] =>
+  o.article ? [articleLink(o.article)] : [];
 
 export const articleResource: McpResource = {
   name: 'article',

@@ -11,7 +11,7 @@ const TEMPLATE = 'subtext://videos/{videoId}/transcript{?lang}';
 
 export const transcriptUri = (videoId: string, lang?: string) => expandTemplate(TEMPLATE, { videoId, lang });
 
-export function transcriptLink(videoId: string, lang: string, source: string): McpLink {
+function transcriptLink(videoId: string, lang: string, source: string): McpLink {
   return {
     name: `transcript-${videoId}-${lang}`,
     title: `Transcript of ${videoId} (${lang}${source === 'translation' ? ', translation' : ''})`,

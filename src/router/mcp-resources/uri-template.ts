@@ -13,7 +13,7 @@ export function expandTemplate(template: string, vars: Record<string, string | n
   });
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A matcher of the URIs a template names: their variables decoded, or undefined (a malformed %-escape too). */
 export function templateMatcher(template: string): (uri: string) => Record<string, string | undefined> | undefined {
@@ -21,12 +21,12 @@ export function templateMatcher(template: string): (uri: string) => Record<strin
   let source = '';
   let at = 0;
   for (const m of template.matchAll(PART)) {
-    source += escape(template.slice(at, m.index));
+    source += literal(template.slice(at, m.index));
     names.push(m[2]!);
-    source += m[1] ? `(?:\\?${escape(m[2]!)}=([^&#]*))?` : '([^/?#]+)';
+    source += m[1] ? `(?:\\?${literal(m[2]!)}=([^&#]*))?` : '([^/?#]+)';
     at = m.index + m[0].length;
   }
-  const pattern = new RegExp(`^${source}${escape(template.slice(at))}$`);
+  const pattern = new RegExp(`^${source}${literal(template.slice(at))}$`);
   return (uri) => {
     const m = pattern.exec(uri);
     if (!m) return undefined;
