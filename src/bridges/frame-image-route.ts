@@ -12,7 +12,7 @@ const num = (v: string | undefined) => (v !== undefined && /^-?\d{1,16}(\.\d{1,1
 
 /**
  * GET /api/v1/videos/{videoId}/frame?t=&width= answers the JPEG itself, so `curl -o frame.jpg` works.
- * trpc-to-openapi cannot answer bytes, so this plain route calls the same procedure as MCP's get_video_frame.
+ * trpc-to-openapi cannot answer bytes, so this plain route calls the same procedure as MCP's frame tool.
  */
 export async function serveFrameImage(ctx: Context, videoId: string, query: Record<string, string>): Promise<Response> {
   const headers = new Headers({ 'x-request-id': ctx.requestId });

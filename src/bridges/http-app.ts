@@ -10,7 +10,7 @@ import type { Context, Surface } from '../router/context.ts';
 import { appRouter } from '../router/index.ts';
 import { failure, failureOf, internalMessage, type AnswerContext, type Failure } from './errors/failure.ts';
 import { answerOf } from './request-answer.ts';
-import { mcpErrorResponse } from './errors/mcp-error.ts';
+import { mcpErrorResponse } from './mcp/error-response.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { mountDocs } from './docs-page.ts';
@@ -18,7 +18,7 @@ import { mountFavicon } from './favicon.ts';
 import { serveFrameImage } from './frame-image-route.ts';
 import { mountSignedFrames } from './frame-routes.ts';
 import { serveTranscriptFile } from './transcript-file-route.ts';
-import { createMcpEndpoint, MCP_PATH } from './mcp.ts';
+import { createMcpEndpoint, MCP_PATH } from './mcp/endpoint.ts';
 import { createStoredAnswers } from './stored-output.ts';
 import { createStoredPages } from './stored-pages.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -34,7 +34,7 @@ import { oauthErrorResponse } from './errors/oauth-error.ts';
 import { routePath } from 'hono/route';
 import type { HttpEnv } from './http-env.ts';
 import { useApiCors } from './api-cors.ts';
-import { serverCard } from './mcp-listing.ts';
+import { serverCard } from './mcp/listing.ts';
 import { cors } from 'hono/cors';
 
 /** Longest request target (path and query) we read: 16 KiB, far above any real request. */

@@ -1,8 +1,9 @@
-import { MCP_REVISIONS } from './mcp-versions.ts';
+import { MCP_REVISIONS } from './mcp/versions.ts';
 import { generateOpenApiDocument } from 'trpc-to-openapi';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.ts';
 import { appRouter } from '../router/index.ts';
 import { ERROR_TABLE } from '../router/error-table.ts';
+import { getJobMeta } from '../router/jobs/get.meta.ts';
 import { REST_PREFIX } from './rest.ts';
 import { extraPaths } from './openapi-extra-paths.ts';
 import { METRICS_SECURITY, OAUTH_ERROR_SCHEMA, servicePaths } from './openapi-service-paths.ts';
@@ -111,8 +112,7 @@ export function buildOpenApiDocument(baseUrl: string) {
     if (meta.acceptedAsJob && op.responses?.['200']) {
       op.responses['202'] = {
         ...op.responses['200'],
-        description:
-          'Accepted: the work goes on in the background. `status` is queued or running and `job.id` is the job to poll with GET /api/v1/jobs/{id} (MCP: get_job) until it succeeds; the `Location` header points at it.',
+        description: `Accepted: the work goes on in the background. \`status\` is queued or running and \`job.id\` is the job to poll with GET /api/v1/jobs/{id} (MCP: ${getJobMeta.mcp!.name}) until it succeeds; the \`Location\` header points at it.`,
         headers: { Location: { schema: { type: 'string' }, description: 'URL of the job resource' } },
       };
     }

@@ -20,7 +20,7 @@ import { ERROR_TABLE } from '../router/error-table.ts';
 import { appRouter } from '../router/index.ts';
 import { sessionProcedure } from '../router/session-procedure.ts';
 import { keyedProcedure } from '../router/trpc.ts';
-import { mcpTools } from './mcp-tools.ts';
+import { mcpTools } from './mcp/tools.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { listProcedures, type ProcedureEntry } from './procedures.ts';

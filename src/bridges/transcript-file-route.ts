@@ -41,8 +41,8 @@ const flag = (value: string | undefined) =>
 
 /**
  * GET /api/v1/videos/{videoId}/subtitles?lang=&format=text|srt|vtt answers the file itself, so `curl -OJ` works.
- * trpc-to-openapi answers only JSON, so this plain route calls the same procedure as POST /subtitles (and MCP's
- * get_video_subtitles): auth, rate limit, credits and errors are the procedure's.
+ * trpc-to-openapi answers only JSON, so this plain route calls the same procedure as POST /subtitles (and its MCP
+ * tool): auth, rate limit, credits and errors are the procedure's.
  */
 export async function serveTranscriptFile(
   ctx: Context,

@@ -8,6 +8,7 @@ import { ownCall, type AuthedContext, type Context } from './context.ts';
 import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
 import { authenticateRequest, rateLimited, spendCall } from './authenticate-request.ts';
+import type { McpLink, McpResource, McpTask } from './mcp-projection.ts';
 
 interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
@@ -32,6 +33,13 @@ interface McpMeta {
   /** Answer as an image content block instead of JSON. */
   // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
   image?: (output: any) => { base64: string; mimeType: string; caption: string };
+  /** The resources a successful output made or names, as `resource_link`s of its result (and the account's list). */
+  // biome-ignore lint/suspicious/noExplicitAny: each procedure's own output type; meta is shared by all of them
+  links?: (output: any) => McpLink[];
+  /** A `subtext://` resource template read through this procedure (src/router/mcp-resources/). */
+  resource?: McpResource;
+  /** How the Tasks extension sees this tool's answers (src/router/mcp-tasks.ts). */
+  task?: McpTask;
 }
 
 /** `errors`: the codes this operation can answer beyond the common ones (documented in OpenAPI). */

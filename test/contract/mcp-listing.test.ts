@@ -1,16 +1,16 @@
-// SEP-2127 Server Card and server.json come from one source (src/bridges/mcp-listing.ts): the committed server.json is
+// SEP-2127 Server Card and server.json come from one source (src/bridges/mcp/listing.ts): the committed server.json is
 // what `npm run mcp:listing` writes, the name it sets is the one package.json and the Dockerfile's label carry, and the
 // card served at /.well-known/mcp/server-card.json names this deployment's PUBLIC_URL.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LISTED_VERSION, MCP_LISTING_NAME, registryListing } from '../../src/bridges/mcp-listing.ts';
+import { LISTED_VERSION, MCP_LISTING_NAME, registryListing } from '../../src/bridges/mcp/listing.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 
 describe('the MCP listing', () => {
-  it('server.json is what npm run mcp:listing writes (run it after changing src/bridges/mcp-listing.ts)', () => {
+  it('server.json is what npm run mcp:listing writes (run it after changing src/bridges/mcp/listing.ts)', () => {
     expect(JSON.parse(read('server.json'))).toEqual(registryListing());
   });
 

@@ -3,7 +3,7 @@
 // send, sent byte for byte.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_REVISIONS } from '../../src/bridges/mcp-versions.ts';
+import { MCP_REVISIONS } from '../../src/bridges/mcp/versions.ts';
 import { readAnswer } from '../support/clients.ts';
 import { fakeVideoSource } from '../support/fake-video-source.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';

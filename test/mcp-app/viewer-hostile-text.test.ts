@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { viewerHtml } from '../../src/bridges/mcp-app-resource.ts';
+import { viewerHtml } from '../../src/bridges/mcp/app-resource.ts';
 import { launchBrowser } from '../web/browser.ts';
 
 const HOSTILE =

@@ -3,7 +3,7 @@
 // row sharing the page's last millisecond (all the entries one statement noted share now()) was skipped. A forged
 // cursor whose timestamp has the right shape but is no date (month 99) was an internal error (-32603).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES_PAGE } from '../../src/bridges/mcp-resources.ts';
+import { RESOURCES_PAGE } from '../../src/bridges/mcp/resources.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const REVISION = '2026-07-28';

@@ -3,7 +3,7 @@
 // give); templates read stored transcripts, translations, articles and frames, free when stored, at the tool's price
 // otherwise; another account's media id reads as not found, like an id nobody named.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCES_PAGE } from '../../src/bridges/mcp-resources.ts';
+import { RESOURCES_PAGE } from '../../src/bridges/mcp/resources.ts';
 import { withDirectMedia } from '../../src/infra/media/with-direct-media.ts';
 import { cachedTestVideo } from '../support/make-video.ts';
 import { fakeVideoSource, freshVideoId } from '../support/fake-video-source.ts';

@@ -3,6 +3,8 @@ import { PLAYBACK_ERRORS } from '../error-table.ts';
 import { requestArticleText } from '../mcp-text/articles.ts';
 import { credits, PER_STARTED_HOUR, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
 import type { Meta } from '../trpc.ts';
+import { requestedArticleLinks } from '../mcp-resources/articles.ts';
+import { JOB_STARTER } from '../mcp-tasks.ts';
 
 export const createArticleMeta: Meta = {
   openapi: {
@@ -24,6 +26,8 @@ export const createArticleMeta: Meta = {
     idempotent: true,
     openWorld: true,
     text: requestArticleText,
+    links: requestedArticleLinks,
+    task: JOB_STARTER,
   },
   acceptedAsJob: true,
   errors: ['NO_SUBTITLES', ...PLAYBACK_ERRORS, 'INSUFFICIENT_CREDITS', 'EXTRACTION_FAILED', 'LLM_FAILED'],

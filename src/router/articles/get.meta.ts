@@ -1,6 +1,7 @@
 // The meta of get.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { articleMarkdown } from '../mcp-text/articles.ts';
 import type { Meta } from '../trpc.ts';
+import { articleLinks, articleResource } from '../mcp-resources/articles.ts';
 
 export const getArticleMeta: Meta = {
   openapi: {
@@ -18,6 +19,8 @@ export const getArticleMeta: Meta = {
     readOnly: true,
     idempotent: true,
     text: articleMarkdown,
+    links: articleLinks,
+    resource: articleResource,
   },
   errors: ['ARTICLE_NOT_FOUND'],
 };

@@ -1,6 +1,7 @@
 // The meta of cancel.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { batchText } from '../mcp-text/batches.ts';
 import type { Meta } from '../trpc.ts';
+import { BATCH_CANCELLER } from '../mcp-tasks.ts';
 
 export const cancelBatchMeta: Meta = {
   openapi: {
@@ -17,6 +18,7 @@ export const cancelBatchMeta: Meta = {
       'Stop a batch started with create_batch: videos not started are cancelled (free); running ones finish. Arg: id (bat_...).',
     idempotent: true,
     text: batchText,
+    task: BATCH_CANCELLER,
   },
   errors: ['JOB_NOT_FOUND'],
 };

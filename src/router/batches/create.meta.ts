@@ -3,6 +3,7 @@ import { BATCH_MAX_VIDEOS } from '../../domain/batches/schemas.ts';
 import { BATCH_VIDEO_PRICES } from '../../domain/pricing/prices.ts';
 import { batchText } from '../mcp-text/batches.ts';
 import type { Meta } from '../trpc.ts';
+import { BATCH_ANSWER } from '../mcp-tasks.ts';
 
 const P = BATCH_VIDEO_PRICES;
 const _T = P.transcript;
@@ -24,6 +25,7 @@ export const createBatchMeta: Meta = {
       'Returns a batch id: call get_batch every few seconds while status is "running", then read the results (stored, free). Each video costs what its own call would, if it succeeds.',
     openWorld: true,
     text: batchText,
+    task: BATCH_ANSWER,
   },
   accepted: true,
   errors: ['INSUFFICIENT_CREDITS', 'NOT_FOUND', 'EXTRACTION_FAILED', 'LLM_NOT_CONFIGURED', 'STT_NOT_CONFIGURED'],

@@ -1,6 +1,7 @@
 // The meta of get.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { batchText } from '../mcp-text/batches.ts';
 import type { Meta } from '../trpc.ts';
+import { BATCH_READER } from '../mcp-tasks.ts';
 
 export const getBatchMeta: Meta = {
   openapi: {
@@ -18,6 +19,7 @@ export const getBatchMeta: Meta = {
       'Progress of a batch started with create_batch: counts, credits charged, and one line per finished video (ok with segment count, or the error). Arg: id (bat_...). Free; poll every few seconds while status is "running".',
     readOnly: true,
     text: batchText,
+    task: BATCH_READER,
   },
   errors: ['JOB_NOT_FOUND'],
 };

@@ -2,6 +2,7 @@
 import { frameCaption } from '../mcp-text/frames.ts';
 import { credits, FRAME_PRICE } from '../../domain/pricing/prices.ts';
 import type { Meta } from '../trpc.ts';
+import { frameLinks, frameResource } from '../mcp-resources/frames.ts';
 
 export const getFrameMeta: Meta = {
   mcp: {
@@ -16,5 +17,7 @@ export const getFrameMeta: Meta = {
       mimeType: f.mimeType,
       caption: frameCaption(f),
     }),
+    links: frameLinks,
+    resource: frameResource,
   },
 };

@@ -1,6 +1,8 @@
 // The meta of get.ts: its REST operation (OpenAPI), its MCP tool and its error codes.
 import { jobText } from '../mcp-text/jobs.ts';
 import type { Meta } from '../trpc.ts';
+import { jobLinks } from '../mcp-resources/jobs.ts';
+import { JOB_READER } from '../mcp-tasks.ts';
 
 export const getJobMeta: Meta = {
   openapi: {
@@ -19,6 +21,8 @@ export const getJobMeta: Meta = {
       'Returns status (queued|running|succeeded|failed), progress 0..1, and when succeeded result.translation, result.article or result.transcript; when failed, error. Free; poll every few seconds.',
     readOnly: true,
     text: jobText,
+    links: jobLinks,
+    task: JOB_READER,
   },
   errors: ['JOB_NOT_FOUND'],
 };

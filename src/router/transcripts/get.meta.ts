@@ -4,6 +4,8 @@ import { transcriptAnswerText } from '../mcp-text/transcripts.ts';
 import { MCP_PAGE_SEGMENTS } from '../../domain/transcripts/schemas.ts';
 import { credits, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
 import type { Meta } from '../trpc.ts';
+import { transcriptLinks, transcriptResource } from '../mcp-resources/transcripts.ts';
+import { JOB_STARTER } from '../mcp-tasks.ts';
 
 export const getTranscriptMeta: Meta = {
   openapi: {
@@ -26,6 +28,9 @@ export const getTranscriptMeta: Meta = {
     idempotent: true,
     openWorld: true,
     text: transcriptAnswerText,
+    links: transcriptLinks,
+    resource: transcriptResource,
+    task: JOB_STARTER,
   },
   acceptedAsJob: true,
   errors: [

@@ -2,6 +2,8 @@
 import { translationSummary } from '../mcp-text/transcripts.ts';
 import { credits, PER_STARTED_HOUR } from '../../domain/pricing/prices.ts';
 import type { Meta } from '../trpc.ts';
+import { translationLinks } from '../mcp-resources/transcripts.ts';
+import { JOB_STARTER } from '../mcp-tasks.ts';
 
 export const translateTranscriptMeta: Meta = {
   openapi: {
@@ -23,6 +25,8 @@ export const translateTranscriptMeta: Meta = {
     idempotent: true,
     openWorld: true,
     summarize: translationSummary,
+    links: translationLinks,
+    task: JOB_STARTER,
   },
   acceptedAsJob: true,
   errors: ['TRANSCRIPT_NOT_FOUND', 'LLM_NOT_CONFIGURED', 'INSUFFICIENT_CREDITS', 'LLM_FAILED'],

@@ -2,8 +2,8 @@
 // an unsupported MCP-Protocol-Version (its 2025 transport answers -32000 with "id": null), a cursor on a list that
 // has one page only (its handlers ignore it and answer the whole list), params of the wrong type (its handlers
 // answer -32603 with the validator's dump).
-import type { JsonRpcId } from './errors/mcp-error.ts';
-import { INVALID_PARAMS, isServedRevision, MCP_REVISIONS, UNSUPPORTED_VERSION } from './mcp-versions.ts';
+import type { JsonRpcId } from './error-response.ts';
+import { INVALID_PARAMS, isServedRevision, MCP_REVISIONS, UNSUPPORTED_VERSION } from './versions.ts';
 
 const PROTOCOL_VERSION_META = 'io.modelcontextprotocol/protocolVersion';
 

@@ -1,7 +1,7 @@
 // `subscriptions/listen` streams stay open until the client leaves (about 9 KB and a file descriptor each): each key
 // may hold MCP_LISTEN_STREAMS_PER_KEY of them and each account MCP_LISTEN_STREAMS_PER_ACCOUNT, on this instance; a
 // place is freed when its stream ends, however it ends (closed by the client, cancelled, the instance stopping).
-import type { Caller } from '../domain/keys/caller.ts';
+import type { Caller } from '../../domain/keys/caller.ts';
 
 type Limits = { perKey: number; perAccount: number };
 

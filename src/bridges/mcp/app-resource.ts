@@ -3,9 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import { fileURLToPath } from 'node:url';
-import { cachedBundle } from './browser-bundle.ts';
+import { cachedBundle } from '../browser-bundle.ts';
+import { mcpTools } from './tools.ts';
 
-const APP_DIR = fileURLToPath(new URL('../mcp-app/', import.meta.url));
+const APP_DIR = fileURLToPath(new URL('../../mcp-app/', import.meta.url));
 
 export const VIEWER_URI = 'ui://subtext/viewer.html';
 /** The MCP Apps extension's MIME type (SEP-1865). */
@@ -31,24 +32,35 @@ export function viewerHtml(): Promise<string> {
 
 const VIEWER_META = { ui: { prefersBorder: true } };
 
+/** The tools whose answers the viewer shows (`meta.mcp.app`). */
+const appTools = () =>
+  mcpTools()
+    .filter((t) => t.entry.meta.mcp!.app)
+    .map((t) => t.name)
+    .join(' and ');
+
+let viewer: ReturnType<typeof buildViewer> | undefined;
 /**
  * The viewer as a resource of every per-request server. It loads nothing from anywhere (frames come back from tools
  * as base64), so it asks for no CSP domains and no permissions; free to read, like every resource.
  */
-export const VIEWER_RESOURCE = {
-  uri: VIEWER_URI,
-  name: 'Subtext viewer',
-  title: 'Subtext viewer',
-  description:
-    'MCP App: a transcript with clickable timestamps (the frame at that moment), a translation side by side, SRT/VTT downloads. Shown by hosts that render apps for get_video_subtitles and search_articles.',
-  mimeType: MCP_APP_MIME_TYPE,
-  _meta: VIEWER_META,
-  read: async (): Promise<ReadResourceResult> => ({
-    contents: [{ uri: VIEWER_URI, mimeType: MCP_APP_MIME_TYPE, text: await viewerHtml(), _meta: VIEWER_META }],
-  }),
-};
+export const viewerResource = () => (viewer ??= buildViewer());
+
+function buildViewer() {
+  return {
+    uri: VIEWER_URI,
+    name: 'Subtext viewer',
+    title: 'Subtext viewer',
+    description: `MCP App: a transcript with clickable timestamps (the frame at that moment), a translation side by side, SRT/VTT downloads. Shown by hosts that render apps for ${appTools()}.`,
+    mimeType: MCP_APP_MIME_TYPE,
+    _meta: VIEWER_META,
+    read: async (): Promise<ReadResourceResult> => ({
+      contents: [{ uri: VIEWER_URI, mimeType: MCP_APP_MIME_TYPE, text: await viewerHtml(), _meta: VIEWER_META }],
+    }),
+  };
+}
 
 export function registerViewer(server: McpServer) {
-  const { uri, name, read, ...metadata } = VIEWER_RESOURCE;
+  const { uri, name, read, ...metadata } = viewerResource();
   server.registerResource(name, uri, metadata, read);
 }

@@ -1,19 +1,19 @@
-import { isServiceError } from '../domain/errors.ts';
-import type { Authenticated } from '../domain/keys/authenticate.ts';
-import { authenticateRequest, rateLimited } from '../router/authenticate-request.ts';
-import type { Context } from '../router/context.ts';
-import { failure, failureOf, type AnswerContext } from './errors/failure.ts';
-import { mcpErrorResponse } from './errors/mcp-error.ts';
-import { idOf, inventedCursor, malformedParams, unsupportedVersion, type McpMessage } from './mcp-edges.ts';
-import { originAllowed } from './mcp-origin.ts';
-import { MAX_BATCH_CALLS } from './batch-size.ts';
-import { requestText } from './unicode-edge.ts';
+import { isServiceError } from '../../domain/errors.ts';
+import type { Authenticated } from '../../domain/keys/authenticate.ts';
+import { authenticateRequest, rateLimited } from '../../router/authenticate-request.ts';
+import type { Context } from '../../router/context.ts';
+import { failure, failureOf, type AnswerContext } from '../errors/failure.ts';
+import { mcpErrorResponse } from './error-response.ts';
+import { idOf, inventedCursor, malformedParams, unsupportedVersion, type McpMessage } from './edges.ts';
+import { originAllowed } from './origin.ts';
+import { MAX_BATCH_CALLS } from '../batch-size.ts';
+import { requestText } from '../unicode-edge.ts';
 
 /** The only revision whose clients may send JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_REVISION = '2025-03-26';
 
 /** The messages that run an operation, each counted against the rate limit. */
-// tasks/* read a job or batch as get_job and get_batch do.
+// tasks/* read a job or batch as the tools that read them do (`meta.mcp.task`).
 const CALLS = new Set(['tools/call', 'resources/read', 'tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /** A request let through to the SDK: its body (as text and parsed), its one message if not a batch, its caller. */

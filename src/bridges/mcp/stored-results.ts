@@ -1,8 +1,8 @@
-// The text content of a tool result that shows a page of a stored transcript (get_video_subtitles answered from
+// The text content of a tool result that shows a page of a stored transcript (a transcript tool answered from
 // storage, again and again): one line per segment, rendered from the page's values once and kept. Its
 // structuredContent needs no rendering: the output step writes the page's stored text (src/bridges/stored-output.ts).
-import { createLruCache } from '../domain/lru-cache.ts';
-import type { StoredPart } from '../domain/stored-json.ts';
+import { createLruCache } from '../../domain/lru-cache.ts';
+import type { StoredPart } from '../../domain/stored-json.ts';
 
 /** A page's text, as a string (for the SDK) and as the JSON string it is written as (a part for the output step). */
 export interface RenderedText {

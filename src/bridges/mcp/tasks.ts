@@ -1,9 +1,12 @@
 // The Tasks extension (io.modelcontextprotocol/tasks, revision 2026-07-28): long work (speech-to-text, translations,
 // summaries, batches) is answered as a task handle to a client that declares the extension on its request, and
 // tasks/get polls the job or batch behind it. Clients that do not declare it get today's answer (status queued or
-// running with a job to pass to get_job). The task id is the job's or batch's own id, so a task is exactly as durable,
-// and as private to its account, as the job is: get_job and get_batch answer another account's id as not found.
+// running with a job to poll). The task id is the job's or batch's own id, so a task is exactly as durable, and as
+// private to its account, as the job is: the tools that read them answer another account's id as not found. Which
+// tool started, reads or cancels a task is its procedure's `meta.mcp.task` (src/router/mcp-tasks.ts).
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { TaskWork } from '../../router/mcp-projection.ts';
+import { taskCanceller, taskReader, type ToolDef } from './tools.ts';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -13,7 +16,8 @@ const INVALID_PARAMS = -32602;
 const MISSING_CAPABILITY = -32021;
 
 type Json = Record<string, unknown>;
-export type CallTool = (name: string, args: Json) => Promise<CallToolResult>;
+/** Runs a tool as tools/call would (a stored part read as values). */
+export type CallTool = (tool: ToolDef, args: Json) => Promise<CallToolResult>;
 
 /** Whether a request's per-request capabilities declare the extension (the only place the spec allows it). */
 export function declaresTasks(params: unknown): boolean {
@@ -25,14 +29,7 @@ export function declaresTasks(params: unknown): boolean {
 export const isTaskMethod = (method: unknown) =>
   method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel';
 
-interface Tracked {
-  id: string;
-  status: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-function task(t: Tracked, status: string, statusMessage: string): Json {
+function task(t: TaskWork, status: string, statusMessage: string): Json {
   const now = new Date().toISOString();
   return {
     taskId: t.id,
@@ -46,28 +43,21 @@ function task(t: Tracked, status: string, statusMessage: string): Json {
   };
 }
 
-/** The job or batch a tool result started and that is still going, or null (a finished or immediate answer). */
-function startedWork(result: CallToolResult): Tracked | null {
-  const out = result.structuredContent as Json | undefined;
-  if (!out || result.isError) return null;
-  const job = out.job as Tracked | undefined;
-  if ((out.status === 'queued' || out.status === 'running') && typeof job?.id === 'string') return job;
-  if (out.kind === 'batch' && out.status === 'running' && typeof out.id === 'string') return out as unknown as Tracked;
-  return null;
-}
-
 /** A tools/call result as a CreateTaskResult (resultType "task") when it started long work; null otherwise. */
-export function asCreatedTask(result: CallToolResult): Json | null {
-  const work = startedWork(result);
+function asCreatedTask(tool: ToolDef, result: CallToolResult): Json | null {
+  const out = result.structuredContent;
+  const work = out && !result.isError ? (tool.entry.meta.mcp!.task?.started?.(out) ?? null) : null;
   if (!work) return null;
   return { resultType: 'task', ...task(work, 'working', 'Started; poll tasks/get with this taskId') };
 }
 
 /** tasks/get: the job's or batch's state as a task, with the finished tool result inlined. */
 async function getTask(taskId: string, callTool: CallTool): Promise<Json> {
-  const isBatch = taskId.startsWith('bat_');
-  const result = await callTool(isBatch ? 'get_batch' : 'get_job', { id: taskId });
-  const out = result.structuredContent as (Tracked & Json) | undefined;
+  const reader = taskReader(taskId);
+  if (!reader) throw new TaskNotFound(taskId);
+  const failedIsError = reader.entry.meta.mcp!.task!.reads!.failedIsError ?? false;
+  const result = await callTool(reader, { id: taskId });
+  const out = result.structuredContent as (TaskWork & Json) | undefined;
   if (result.isError || !out) throw new TaskNotFound(taskId);
   switch (out.status) {
     case 'queued':
@@ -79,7 +69,7 @@ async function getTask(taskId: string, callTool: CallTool): Promise<Json> {
       // A job that failed is a tool result with isError, not a JSON-RPC error: the task completed (the spec's rule).
       return {
         ...task(out, 'completed', out.status === 'failed' ? 'Finished with an error' : 'Finished'),
-        result: out.status === 'failed' && !isBatch ? failedJobResult(out) : result,
+        result: out.status === 'failed' && failedIsError ? failedJobResult(out) : result,
       };
   }
 }
@@ -125,10 +115,11 @@ export async function answerTaskRequest(
   try {
     if (message.method === 'tasks/get')
       return { jsonrpc: '2.0', id, result: { resultType: 'complete', ...(await getTask(taskId, callTool)) } };
-    // The request was counted as one call: a batch is cancelled by cancel_batch alone (it answers another account's
-    // batch as not found), the rest need the task to exist and be the caller's.
-    if (message.method === 'tasks/cancel' && taskId.startsWith('bat_')) {
-      if ((await callTool('cancel_batch', { id: taskId })).isError) throw new TaskNotFound(taskId);
+    // The request was counted as one call: a task its cancelling tool claims (a batch) is cancelled by that tool
+    // alone (it answers another account's as not found), the rest need the task to exist and be the caller's.
+    const canceller = message.method === 'tasks/cancel' ? taskCanceller(taskId) : undefined;
+    if (canceller) {
+      if ((await callTool(canceller, { id: taskId })).isError) throw new TaskNotFound(taskId);
     } else await getTask(taskId, callTool);
     // tasks/update: no Subtext task ever asks for input, so any inputResponses are for keys never issued: ignored.
     return { jsonrpc: '2.0', id, result: { resultType: 'complete' } };
@@ -136,4 +127,20 @@ export async function answerTaskRequest(
     if (err instanceof TaskNotFound) return fail(INVALID_PARAMS, err.message);
     throw err;
   }
+}
+
+/** A tools/call answer that started long work, turned into a CreateTaskResult (the client declared the extension). */
+export async function asTaskAnswer(response: Response, tool: ToolDef): Promise<Response> {
+  const text = await response.text();
+  let body: { result?: CallToolResult } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const created = body?.result ? asCreatedTask(tool, body.result) : null;
+  return new Response(created ? JSON.stringify({ ...body, result: created }) : text, {
+    status: response.status,
+    headers: response.headers,
+  });
 }

@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.ts';
+import type { Deps } from '../../deps.ts';
 
 const originOf = (url: string): string | null => {
   try {

@@ -2,8 +2,8 @@
 // would reach the caller word for word. Every handler a per-request server registers (ours and McpServer's own) is
 // wrapped so that an error that is not a protocol error is logged in full and answered with a generic message.
 import { INTERNAL_ERROR, type McpServer, ProtocolError } from '@modelcontextprotocol/server';
-import type { Context } from '../router/context.ts';
-import { internalMessage } from './errors/failure.ts';
+import type { Context } from '../../router/context.ts';
+import { internalMessage } from '../errors/failure.ts';
 
 type Handler = (...args: never[]) => unknown;
 

@@ -1,7 +1,7 @@
 // A single tools/call on the 2025 revisions, answered without building an SDK server and transport for it (most of
 // an MCP call's cost). Only a request the SDK's stateless JSON transport would take as it is comes this way: the
 // same header checks, a well-formed JSON-RPC request naming one of our tools, nothing the SDK would act on besides
-// (task-augmented calls, unknown fields; src/bridges/mcp.ts keeps calls declaring the Tasks extension from here).
+// (task-augmented calls, unknown fields; src/bridges/mcp/endpoint.ts keeps calls declaring the Tasks extension from here).
 // The tool runs as the SDK server runs it, and the response is written as the SDK writes it:
 // `{"result":...,"jsonrpc":"2.0","id":...}`, application/json. Anything else goes to the SDK.
 // test/contract/mcp-conformance.test.ts holds both paths to the conformance suite on every revision.
@@ -11,10 +11,10 @@ import {
   isJsonContentType,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
-import type { StoredPart } from '../domain/stored-json.ts';
-import { toolsFor, type ToolDef } from './mcp-tools.ts';
-import { STORED_PLACEHOLDER } from '../router/stored-output.ts';
-import { writeStored } from './stored-output.ts';
+import type { StoredPart } from '../../domain/stored-json.ts';
+import { toolsFor, type ToolDef } from './tools.ts';
+import { STORED_PLACEHOLDER } from '../../router/stored-output.ts';
+import { writeStored } from '../stored-output.ts';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);

@@ -1,8 +1,8 @@
-import type { StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ResourceLink, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { appRouter } from '../router/index.ts';
-import { VIEWER_URI } from './mcp-app-resource.ts';
-import { listProcedures, type ProcedureEntry } from './procedures.ts';
+import { appRouter } from '../../router/index.ts';
+import { VIEWER_URI } from './app-resource.ts';
+import { listProcedures, type ProcedureEntry } from '../procedures.ts';
 
 export interface ToolDef {
   name: string;
@@ -84,3 +84,42 @@ export function toolsFor(called: string | undefined): ToolDef[] {
   byName ??= new Map(mcpTools().map((t) => [t.name, [t]]));
   return (called !== undefined && byName.get(called)) || mcpTools();
 }
+
+/** The tools that read a `subtext://` resource template (`meta.mcp.resource`), in the router's order. */
+export const resourceTools = () => mcpTools().filter((t) => t.entry.meta.mcp!.resource);
+
+/**
+ * The resources a tool's successful output made or names (`meta.mcp.links`), as `resource_link` content. Keys in the
+ * order the SDK's result schema writes them, so that a result answered without the SDK
+ * (src/bridges/mcp/direct-call.ts) is the same text (test/contract/mcp-transport.test.ts).
+ */
+export function resourceLinksFor(tool: ToolDef, output: unknown): ResourceLink[] {
+  const links = tool.entry.meta.mcp!.links;
+  if (!links || !output || typeof output !== 'object') return [];
+  return links(output).map(({ name, title, uri, description, mimeType }) => ({
+    name,
+    title,
+    uri,
+    ...(description === undefined ? {} : { description }),
+    mimeType,
+    type: 'resource_link' as const,
+  }));
+}
+
+const claims = (prefix: string | undefined, taskId: string) => prefix === undefined || taskId.startsWith(prefix);
+/** The tool tasks/get reads a task with (`meta.mcp.task.reads`): the one claiming its id's prefix, else the catch-all. */
+export function taskReader(taskId: string): ToolDef | undefined {
+  const readers = mcpTools().filter((t) => t.entry.meta.mcp!.task?.reads);
+  const prefixOf = (t: ToolDef) => t.entry.meta.mcp!.task!.reads!.idPrefix;
+  return (
+    readers.find((t) => prefixOf(t) !== undefined && claims(prefixOf(t), taskId)) ??
+    readers.find((t) => prefixOf(t) === undefined)
+  );
+}
+
+/** The tool tasks/cancel cancels a task with (`meta.mcp.task.cancels`), if any claims its id. */
+export const taskCanceller = (taskId: string): ToolDef | undefined =>
+  mcpTools().find((t) => {
+    const cancels = t.entry.meta.mcp!.task?.cancels;
+    return cancels !== undefined && taskId.startsWith(cancels.idPrefix);
+  });

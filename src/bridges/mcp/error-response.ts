@@ -1,4 +1,4 @@
-import { failureHeaders, type AnswerContext, type Failure } from './failure.ts';
+import { failureHeaders, type AnswerContext, type Failure } from '../errors/failure.ts';
 
 export type JsonRpcId = string | number | null;
 

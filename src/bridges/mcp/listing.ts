@@ -2,7 +2,7 @@
 // and the Server Card (SEP-2127) served at /.well-known/mcp/server-card.json. The name is a placeholder: a hosted
 // transcript MCP already calls itself "Subtext"; whoever publishes changes these three settings here and nowhere else
 // (test/contract/mcp-listing.test.ts then says which copies to regenerate: server.json, package.json, the Dockerfile).
-import { MCP_PATH } from './mcp.ts';
+import { MCP_PATH } from './endpoint.ts';
 
 /** The Registry name (a namespace the publisher owns, reverse-DNS or io.github.<owner>), placeholder. */
 export const MCP_LISTING_NAME = 'io.github.subtext/subtext';
