@@ -4,11 +4,10 @@ import { readFile } from 'node:fs/promises';
 import type { McpServer, ReadResourceResult } from '@modelcontextprotocol/server';
 import { fileURLToPath } from 'node:url';
 import { cachedBundle } from '../browser-bundle.ts';
-import { mcpTools } from './tools.ts';
+import { mcpTools, VIEWER_URI } from './tools.ts';
 
 const APP_DIR = fileURLToPath(new URL('../../mcp-app/', import.meta.url));
 
-export const VIEWER_URI = 'ui://subtext/viewer.html';
 /** The MCP Apps extension's MIME type (SEP-1865). */
 const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 

@@ -1,8 +1,10 @@
 import type { ResourceLink, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { appRouter } from '../../router/index.ts';
-import { VIEWER_URI } from './app-resource.ts';
 import { listProcedures, type ProcedureEntry } from '../procedures.ts';
+
+/** The MCP App (app-resource.ts) that tools marked `app` render their answers in. */
+export const VIEWER_URI = 'ui://subtext/viewer.html';
 
 export interface ToolDef {
   name: string;
