@@ -1,7 +1,11 @@
 // The shared security and money checks, applied to every keyed procedure: one line each.
 import { afterAll, beforeAll } from 'vitest';
 import { freshVideoId, fakeVideoSource } from '../support/fake-video-source.ts';
-import { describeKeyedProcedureChecks, expectEveryProcedureCovered } from '../support/security-checks.ts';
+import {
+  describeKeyedProcedureChecks,
+  describeRemainingProcedures,
+  expectEveryProcedureCovered,
+} from '../support/security-checks.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 let s: TestServer;
@@ -48,9 +52,10 @@ describeKeyedProcedureChecks('watches.delete', server, {
   authed: { status: 404, code: 'NOT_FOUND' },
 });
 
-// A new procedure without a line above fails here. The LLM-backed ones need a fake Anthropic server and get the
-// same checks in test/llm/security.test.ts, the listing ones (recorded browse answers) in test/listing/security.test.ts, the batch ones in test/batches/security.test.ts.
-expectEveryProcedureCovered([
+// Procedures named nowhere get the checks with input `{}` (a new free one needs no line). The LLM-backed ones need a
+// fake Anthropic server and get the same checks in test/llm/security.test.ts, the listing ones (recorded browse
+// answers) in test/listing/security.test.ts, the batch ones in test/batches/security.test.ts.
+const COVERED_ELSEWHERE = [
   'transcripts.translate',
   'summaries.create',
   'articles.search',
@@ -62,4 +67,6 @@ expectEveryProcedureCovered([
   'batches.create',
   'batches.get',
   'batches.cancel',
-]);
+];
+describeRemainingProcedures(server, COVERED_ELSEWHERE);
+expectEveryProcedureCovered(COVERED_ELSEWHERE);
