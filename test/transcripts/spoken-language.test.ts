@@ -176,7 +176,9 @@ describe.skipIf(!sharedAvailable)('the language actually spoken', () => {
       languageNote: 'asr_label_mismatch',
       creditsCharged: 2,
     });
-    expect(result.content[0].text).toContain('YouTube labels these auto-generated captions de, but their text is in en.');
+    expect(result.content[0].text).toContain(
+      'YouTube labels these auto-generated captions de, but their text is in en.',
+    );
     expect(yt.count(isCaptions(ASR_ONLY))).toBe(1);
     await client.close();
     expect(await balanceOf(s, key)).toBe(8);

@@ -15,9 +15,8 @@ export const Segment = z.object({
 export type Segment = z.infer<typeof Segment>;
 
 /** Why a track's or a transcript's language is not simply its label (src/domain/video/spoken-language.ts). */
-export const LANGUAGE_NOTES = ['asr_label_mismatch', 'manual_track_in_spoken_language'] as const;
+const LANGUAGE_NOTES = ['asr_label_mismatch', 'manual_track_in_spoken_language'] as const;
 export type LanguageNote = (typeof LANGUAGE_NOTES)[number];
-
 
 /** The fields the track list and the transcript answer say about the language, written once for both schemas. */
 export const LanguageFields = {
