@@ -11,7 +11,7 @@ import { readShared, sharedAvailable } from '../support/fixture-files.ts';
 import { json } from '../support/fake-youtube.ts';
 import { isCaptions, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { balanceOf, ID, recordedRoutes, STYLED_SEGMENTS } from './recorded-youtube.ts';
+import { balanceOf, ID, pollUntil, recordedRoutes, STYLED_SEGMENTS } from './recorded-youtube.ts';
 
 interface CaptionTrack {
   baseUrl: string;
@@ -21,16 +21,17 @@ interface CaptionTrack {
   kind?: string;
 }
 
-/** A recorded player whose auto-generated English track is relabelled German; optionally made the default, or alone. */
-function mislabeled(file: string, opts: { asrDefault: boolean; dropManual: boolean }) {
+/** A recorded player whose auto-generated English track is relabelled (de unless said); made the default, or alone. */
+function mislabeled(file: string, opts: { asrDefault: boolean; dropManual: boolean; label?: string }) {
+  const label = opts.label ?? 'de';
   const player = JSON.parse(readShared(file));
   const list = player.captions.playerCaptionsTracklistRenderer;
   const tracks = list.captionTracks as CaptionTrack[];
   const asr = tracks.find((t) => t.kind === 'asr')!;
-  asr.languageCode = 'de';
-  asr.vssId = 'a.de';
-  asr.name = { runs: [{ text: 'German (auto-generated)' }] };
-  asr.baseUrl = asr.baseUrl.replace('lang=en', 'lang=de');
+  asr.languageCode = label;
+  asr.vssId = `a.${label}`;
+  asr.name = { runs: [{ text: label === 'de' ? 'German (auto-generated)' : `${label} (auto-generated)` }] };
+  asr.baseUrl = asr.baseUrl.replace('lang=en', `lang=${label}`);
   if (opts.dropManual) list.captionTracks = [asr];
   const index = (list.captionTracks as CaptionTrack[]).indexOf(asr);
   for (const audio of list.audioTracks) {
@@ -44,6 +45,8 @@ function mislabeled(file: string, opts: { asrDefault: boolean; dropManual: boole
 const WITH_MANUAL = ID.manualAndAsr;
 /** Recorded: manual en + ASR en (VISIONOS). Crafted: only the ASR track, labelled de. */
 const ASR_ONLY = ID.manualAndAsrVisionos;
+/** Recorded: 9 tracks, manual en (default) + ASR en. Crafted: the ASR one labelled nl (no manual nl) and made the default. */
+const RACE = ID.captions9;
 
 let yt: LoopbackYoutube;
 let s: TestServer;
@@ -59,6 +62,7 @@ beforeAll(async () => {
       asrDefault: true,
       dropManual: true,
     }),
+    [RACE]: mislabeled('player.captions.GJLlxj_dtq8.json', { asrDefault: true, dropManual: false, label: 'nl' }),
   };
   yt = await startLoopbackYoutube({
     ...recorded,
@@ -190,5 +194,33 @@ describe.skipIf(!sharedAvailable)('the language actually spoken', () => {
     const r = await subtitles(key, { videoId: ID.tracks36, lang: 'en', limit: 1 });
     expect(r.json).toMatchObject({ lang: 'en', source: 'auto-captions', detectedLanguage: 'en' });
     expect(r.json.languageNote).toBeUndefined();
+  });
+
+  it('without lang, joined to an extraction asked with lang (which reads only that track): each caller pays once', async () => {
+    const a = await s.newKey({ credits: 10 });
+    const b = await s.newKey({ credits: 10 });
+    const held = yt.hold(isCaptions(RACE));
+    const first = subtitles(a.key, { videoId: RACE, lang: 'nl' });
+    await held.caughtAtLeast(1); // a's job is reading the nl track
+    const second = subtitles(b.key, { videoId: RACE });
+    // b chose the track (the nl default, not yet identified) and holds its credits: it joins a's job or follows it.
+    const holds = async () =>
+      (
+        await s.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_holds where account_id = ${b.accountId}`
+      )[0]!.n;
+    await pollUntil(async () => (await holds()) > 0, "b's credits are held");
+    held.release();
+    const [ra, rb] = await Promise.all([first, second]);
+    expect(ra.json).toMatchObject({ lang: 'nl', languageNote: 'asr_label_mismatch', creditsCharged: 2 });
+    // a's job read only the nl track; b was charged nothing for it, and then for the en track it is answered from.
+    expect(rb.json, JSON.stringify(rb.json)).toMatchObject({
+      lang: 'en',
+      source: 'manual',
+      languageNote: 'manual_track_in_spoken_language',
+      detectedLanguage: 'en',
+      creditsCharged: 2,
+    });
+    expect([await balanceOf(s, a.key), await balanceOf(s, b.key)]).toEqual([8, 8]);
+    expect(yt.count(isCaptions(RACE))).toBe(2);
   });
 });

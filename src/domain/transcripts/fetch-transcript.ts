@@ -52,7 +52,7 @@ export async function fetchTranscript(
   if (undetected) {
     // The default auto-generated track's language is now known: a manual track in the language it turned out to be
     // in answers instead when the job stored it too (same charge). If it could not, the auto-generated one answers.
-    const again = await storedPageOf(deps, videoId, video, input, { cached: false, creditsCharged: charged });
+    const again = await storedPageOf(deps, videoId, video, input, { cached: charged === 0, creditsCharged: charged });
     if ('page' in again) return again.page;
     // We joined another request's extraction (asked with that lang, so without the manual track): not charged for
     // it, so the manual track is extracted and charged as any other.
