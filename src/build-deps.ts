@@ -49,6 +49,7 @@ import { operatorPolicy } from './infra/net/public-address.ts';
 import { parseAllowedNetworks } from './allowed-networks.ts';
 import { createMediaProber, ffprobeBeside } from './infra/ffmpeg/probe-media.ts';
 import { withDirectMedia } from './infra/media/with-direct-media.ts';
+import { createLanguageIdentifier } from './infra/language/identify-language.ts';
 
 const APP_POOL_MAX = 20;
 
@@ -125,6 +126,7 @@ async function build(
     publicUrl,
     ...media,
     youtube: withDirectMedia(yt.youtube, { prober: media.media, videos: stores.videos }),
+    languages: createLanguageIdentifier(),
     lister: yt.lister,
     listingCache: createListingCache(),
     batches: createBatchRepository(sql),

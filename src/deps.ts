@@ -2,7 +2,7 @@ import type { Sql } from '../db/client.ts';
 import type { Config } from './config.ts';
 import type { ArticleSearch } from './domain/articles/ports.ts';
 import type { LastUsedRecorder } from './domain/keys/api-key-store.ts';
-import type { BlobStore, FrameGrabber, Llm, MediaProber, VideoSource } from './domain/ports.ts';
+import type { BlobStore, FrameGrabber, LanguageIdentifier, Llm, MediaProber, VideoSource } from './domain/ports.ts';
 import type { MediaGateway } from './infra/net/media-gateway.ts';
 import type { Stores, Transaction } from './domain/stores.ts';
 import type { HotCache } from './domain/transcripts/hot-cache.ts';
@@ -33,6 +33,8 @@ export interface Deps extends Stores {
   log: Logger;
   lastUsed: LastUsedRecorder;
   youtube: VideoSource;
+  /** Tells which language an auto-generated caption track's text is in (eld, loaded on first use). */
+  languages: LanguageIdentifier;
   /** Playlists, channel tabs and searches. */
   lister: VideoLister;
   /** Listing pages kept a few minutes. */

@@ -32,6 +32,11 @@ export const transcripts = pgTable(
     /** Speech-to-text only: the engine (`local`, `openai-compatible`) and model that wrote it. */
     engine: text('engine'),
     model: text('model'),
+    /**
+     * Auto-generated tracks only: the language their text is in (ISO 639-1), identified once when stored; null when
+     * the text was too short or unclear to tell, and for every other origin.
+     */
+    detectedLang: text('detected_lang'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.videoId, t.lang, t.origin] })],

@@ -121,3 +121,16 @@ export interface Llm {
 export interface Log {
   warn(obj: object, msg: string): void;
 }
+
+/**
+ * Which language a text is written in (src/infra/language/). The domain asks it about an auto-generated caption
+ * track once, when the track is extracted: YouTube's speech recognition files some videos under the wrong language.
+ */
+export interface LanguageIdentifier {
+  /**
+   * The language the texts are written in, as an ISO 639-1 code (`en`), or null when it cannot say: too little text,
+   * no clear winner, or a `label` (the track's BCP 47 code) in a language it does not know, where any answer would
+   * look like a mismatch. Reads a sample of the texts, not all of them.
+   */
+  identify(texts: readonly string[], label: string): Promise<string | null>;
+}

@@ -32,6 +32,12 @@ export type ExtractJob =
       price: number;
       /** The requester's credits held for it, settled when it is stored (absent in jobs queued before holds). */
       holdId?: number;
+      /**
+       * Asked without a lang, for an auto-generated default: when its text turns out to be in another language than
+       * its label and a manual track in that language exists, that track is fetched and stored too, in the same
+       * charge (the caller is answered from it; src/domain/video/spoken-language.ts).
+       */
+      spokenManual?: boolean;
     };
 
 /**

@@ -14,6 +14,7 @@ type TranscriptRow = {
   words: string | null;
   engine: string | null;
   model: string | null;
+  detected_lang: string | null;
 };
 
 const fromRow = (row: TranscriptRow) => ({
@@ -26,6 +27,7 @@ const fromRow = (row: TranscriptRow) => ({
   words: row.words,
   engine: row.engine,
   model: row.model,
+  detectedLang: row.detected_lang,
 });
 
 const endOf = (segments: Segment[]) => segments.reduce((m, s) => Math.max(m, s.end), 0);
@@ -34,25 +36,31 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
   return {
     async read(videoId, lang, origin) {
       const [row] = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body, words, engine, model from transcripts
+        select lang, origin, track_name, segment_count, duration, body, words, engine, model, detected_lang from transcripts
         where video_id = ${videoId} and lang = ${lang} and origin = ${origin}`;
       return row ? fromRow(row) : null;
     },
 
     async storeIfAbsent(videoId, t) {
       const rows = await sql`
-        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, words, engine, model)
+        insert into transcripts (video_id, lang, origin, track_name, segment_count, duration, body, words, engine, model, detected_lang)
         values (${videoId}, ${t.lang}, ${t.origin}, ${t.trackName}, ${t.segments.length}, ${endOf(t.segments)}, ${JSON.stringify(t.segments)},
-                ${t.words ? JSON.stringify(t.words) : null}, ${t.engine ?? null}, ${t.model ?? null})
+                ${t.words ? JSON.stringify(t.words) : null}, ${t.engine ?? null}, ${t.model ?? null}, ${t.detectedLang ?? null})
         on conflict (video_id, lang, origin) do nothing returning 1`;
       return rows.length > 0;
+    },
+
+    async asrDetections(videoId) {
+      const rows = await sql<{ lang: string; detected_lang: string | null }[]>`
+        select lang, detected_lang from transcripts where video_id = ${videoId} and origin = 'asr'`;
+      return new Map(rows.map((r) => [r.lang, r.detected_lang]));
     },
 
     store: (videoId, t) => storeTranscript(sql, videoId, t),
 
     async findSpeech(videoId, lang) {
       const [row] = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body, words, engine, model from transcripts
+        select lang, origin, track_name, segment_count, duration, body, words, engine, model, detected_lang from transcripts
         where video_id = ${videoId} and origin = 'speech'
           and (${lang}::text is null or lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(split_part(${lang}, '-', 1)))
         order by (lower(lang) = lower(coalesce(${lang}, lang))) desc, created_at desc
@@ -62,7 +70,7 @@ export function createTranscriptStore(sql: Sql): TranscriptStore {
 
     async findIn(videoId, lang) {
       const rows = await sql<TranscriptRow[]>`
-        select lang, origin, track_name, segment_count, duration, body, words, engine, model from transcripts
+        select lang, origin, track_name, segment_count, duration, body, words, engine, model, detected_lang from transcripts
         where video_id = ${videoId} and (lower(lang) = lower(${lang}) or lower(split_part(lang, '-', 1)) = lower(${lang}))
         order by (lower(lang) = lower(${lang})) desc,
           case origin when 'manual' then 0 when 'asr' then 1 when 'speech' then 2 else 3 end

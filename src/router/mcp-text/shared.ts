@@ -17,3 +17,12 @@ export function truncate(text: string, max: number, what: string): string {
 /** Long work answered before it finished: how far it is, and how to follow it. */
 export const pollText = (what: string, status: string, job: { id: string; progress: number }) =>
   `${what} ${status} (progress ${Math.round(job.progress * 100)}%). Call get_job with id "${job.id}" until status is succeeded.`;
+
+/** Why a track's or a transcript's language is not simply its label (spoken-language.ts), as one sentence; '' if not. */
+export function languageNoteText(t: { lang: string; detectedLanguage?: string; languageNote?: string }): string {
+  if (t.languageNote === 'asr_label_mismatch')
+    return `YouTube labels these auto-generated captions ${t.lang}, but their text is in ${t.detectedLanguage}.`;
+  if (t.languageNote === 'manual_track_in_spoken_language')
+    return `The manual ${t.lang} captions, in the language spoken${t.detectedLanguage ? ` (${t.detectedLanguage})` : ''}, answer instead of the auto-generated default.`;
+  return '';
+}

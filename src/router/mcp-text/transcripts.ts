@@ -4,7 +4,7 @@
 import { clock, toCiteLines } from '../../domain/transcripts/formats.ts';
 import type { Transcript, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import type { TranslateAnswer } from '../../domain/translations/schemas.ts';
-import { chargedText, plural, pollText } from './shared.ts';
+import { chargedText, languageNoteText, plural, pollText } from './shared.ts';
 
 function kindOf(t: Transcript): string {
   if (t.source === 'translation') return 'translation made by Subtext';
@@ -33,6 +33,8 @@ export function transcriptText(t: Transcript): string {
   const headings = t.chapters?.map((c) => ({ at: c.offset - t.offset, title: c.title, start: c.start }));
   const body = t.content ?? toCiteLines(t.segments, headings);
   const lines = [header];
+  const note = languageNoteText(t);
+  if (note) lines.push(note);
   if (t.wordTiming)
     lines.push(
       `${t.wordTiming.note}${t.wordTiming.available ? ': each segment’s words, with their own start and end, are in structuredContent (segments[].words)' : ''}.`,

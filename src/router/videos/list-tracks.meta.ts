@@ -10,12 +10,12 @@ export const listTracksMeta: Meta = {
     tags: ['videos'],
     summary: 'Subtitle tracks',
     description:
-      'Every subtitle track of the video: language code, name, auto-generated or manual, translatable, default. Free.',
+      'Every subtitle track of the video: language code, name, auto-generated or manual, translatable, default. An auto-generated track YouTube labelled wrongly says the language spoken (`detectedLanguage`, `languageNote`) once a transcript request has read it: listing downloads no caption body. Free.',
   },
   mcp: {
     name: 'list_subtitle_tracks',
     description:
-      'The subtitle languages a YouTube video has: language code, name, whether auto-generated, whether translatable, and which is the default. Free. Use a code from here as lang for get_video_subtitles.',
+      'The subtitle languages a YouTube video has: code, name, auto-generated or not, translatable, and the default; an auto-generated track YouTube filed under the wrong language says the language spoken once a transcript has read it. Free. Use a code as lang for get_video_subtitles.',
     readOnly: true,
     idempotent: true,
     openWorld: true,

@@ -1,0 +1,226 @@
+// The language actually spoken, end to end: REST, tRPC and MCP on the real service, YouTube a loopback server.
+// Crafted players built from recorded ones (said per case): YouTube files some videos' speech recognition under the
+// wrong language, which no recorded answer shows, so a recorded English auto-generated track is relabelled `de`
+// (languageCode, vssId, name, the baseUrl's lang) and, where said, made the default (defaultCaptionTrackIndex). Every
+// caption body is the recorded English json3 (timedtext.styled-manual.json3.sc3-z_2aNX0.json, the only recorded json3,
+// which recorded-youtube.ts answers for every track): so the track labelled `de` is English text, as on a mislabeled
+// video.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mcpClient, rest, trpcClient } from '../support/clients.ts';
+import { readShared, sharedAvailable } from '../support/fixture-files.ts';
+import { json } from '../support/fake-youtube.ts';
+import { isCaptions, startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { balanceOf, ID, pollUntil, recordedRoutes, STYLED_SEGMENTS } from './recorded-youtube.ts';
+
+interface CaptionTrack {
+  baseUrl: string;
+  name: { runs?: { text: string }[]; simpleText?: string };
+  vssId: string;
+  languageCode: string;
+  kind?: string;
+}
+
+/** A recorded player whose auto-generated English track is relabelled (de unless said); made the default, or alone. */
+function mislabeled(file: string, opts: { asrDefault: boolean; dropManual: boolean; label?: string }) {
+  const label = opts.label ?? 'de';
+  const player = JSON.parse(readShared(file));
+  const list = player.captions.playerCaptionsTracklistRenderer;
+  const tracks = list.captionTracks as CaptionTrack[];
+  const asr = tracks.find((t) => t.kind === 'asr')!;
+  asr.languageCode = label;
+  asr.vssId = `a.${label}`;
+  asr.name = { runs: [{ text: label === 'de' ? 'German (auto-generated)' : `${label} (auto-generated)` }] };
+  asr.baseUrl = asr.baseUrl.replace('lang=en', `lang=${label}`);
+  if (opts.dropManual) list.captionTracks = [asr];
+  const index = (list.captionTracks as CaptionTrack[]).indexOf(asr);
+  for (const audio of list.audioTracks) {
+    audio.captionTrackIndices = (list.captionTracks as CaptionTrack[]).map((_, i) => i);
+    if (opts.asrDefault || opts.dropManual) audio.defaultCaptionTrackIndex = index;
+  }
+  return player;
+}
+
+/** Recorded: manual en + ASR en (default the manual one). Crafted: the ASR one labelled de and made the default. */
+const WITH_MANUAL = ID.manualAndAsr;
+/** Recorded: manual en + ASR en (VISIONOS). Crafted: only the ASR track, labelled de. */
+const ASR_ONLY = ID.manualAndAsrVisionos;
+/** Recorded: 9 tracks, manual en (default) + ASR en. Crafted: the ASR one labelled nl (no manual nl) and made the default. */
+const RACE = ID.captions9;
+
+let yt: LoopbackYoutube;
+let s: TestServer;
+beforeAll(async () => {
+  if (!sharedAvailable) return;
+  const recorded = recordedRoutes();
+  const crafted: Record<string, object> = {
+    [WITH_MANUAL]: mislabeled('player.captions.manual-and-asr.F1xioXWb8CY.json', {
+      asrDefault: true,
+      dropManual: false,
+    }),
+    [ASR_ONLY]: mislabeled('player.visionos.captions.manual-and-asr.M4gD1WSo5mA.json', {
+      asrDefault: true,
+      dropManual: true,
+    }),
+    [RACE]: mislabeled('player.captions.GJLlxj_dtq8.json', { asrDefault: true, dropManual: false, label: 'nl' }),
+  };
+  yt = await startLoopbackYoutube({
+    ...recorded,
+    player: (client, videoId) => (crafted[videoId] ? json(crafted[videoId]) : recorded.player!(client, videoId)),
+  });
+  s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin });
+});
+afterAll(async () => {
+  await s?.close();
+  await yt?.close();
+});
+
+const subtitles = (key: string, body: object) => rest(s.url, 'POST', '/subtitles', { key, body });
+const tracks = (key: string, videoId: string) => rest(s.url, 'GET', `/videos/${videoId}/tracks`, { key });
+
+describe.skipIf(!sharedAvailable)('the language actually spoken', () => {
+  it('an auto-generated default labelled de whose text is English: the manual en track answers, said, one charge', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    // Before any transcript the list can only repeat YouTube: listing downloads no caption body.
+    const before = await tracks(key, WITH_MANUAL);
+    expect(before.json.defaultLang).toBe('de');
+    expect(before.json.tracks.map((t: object) => Object.keys(t).includes('detectedLanguage'))).toEqual([false, false]);
+    expect(yt.count(isCaptions(WITH_MANUAL))).toBe(0);
+
+    const r = await subtitles(key, { videoId: WITH_MANUAL });
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({
+      lang: 'en',
+      requestedLang: null,
+      matchedBy: 'default',
+      source: 'manual',
+      autoGenerated: false,
+      detectedLanguage: 'en',
+      languageNote: 'manual_track_in_spoken_language',
+      segmentCount: STYLED_SEGMENTS.count,
+      cached: false,
+      creditsCharged: 2,
+    });
+    // Both bodies read (the de track's, to tell its language; then the en one), paid for once.
+    expect(yt.count(isCaptions(WITH_MANUAL))).toBe(2);
+    expect(await balanceOf(s, key)).toBe(8);
+
+    // Stored: the same answer, free, from storage (the stored-page path), with no YouTube request.
+    const again = await subtitles(key, { videoId: WITH_MANUAL });
+    expect(again.json).toMatchObject({
+      lang: 'en',
+      source: 'manual',
+      detectedLanguage: 'en',
+      languageNote: 'manual_track_in_spoken_language',
+      cached: true,
+      creditsCharged: 0,
+    });
+    expect(yt.count(isCaptions(WITH_MANUAL))).toBe(2);
+  });
+
+  it('the track list then says which track is mislabeled and which answers, on REST, tRPC and MCP', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    const expected = {
+      videoId: WITH_MANUAL,
+      defaultLang: 'en',
+      tracks: [
+        expect.objectContaining({
+          lang: 'en',
+          autoGenerated: false,
+          isDefault: true,
+          detectedLanguage: 'en',
+          languageNote: 'manual_track_in_spoken_language',
+        }),
+        expect.objectContaining({
+          lang: 'de',
+          autoGenerated: true,
+          isDefault: false,
+          detectedLanguage: 'en',
+          languageNote: 'asr_label_mismatch',
+        }),
+      ],
+    };
+    expect((await tracks(key, WITH_MANUAL)).json).toEqual(expected);
+    expect(await trpcClient(s.url, key).videos.tracks.query({ videoId: WITH_MANUAL })).toEqual(expected);
+    const client = await mcpClient(s.url, key);
+    const result: any = await client.callTool({ name: 'list_subtitle_tracks', arguments: { videoId: WITH_MANUAL } });
+    expect(result.structuredContent).toEqual(expected);
+    expect(result.content[0].text).toContain(
+      'de: German (auto-generated) (auto-generated, translatable) YouTube labels these auto-generated captions de, but their text is in en.',
+    );
+    await client.close();
+  });
+
+  it('lang asked explicitly still wins: the de track answers, said to be English', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    const t = await trpcClient(s.url, key).subtitles.get.mutate({ videoId: WITH_MANUAL, lang: 'de' });
+    expect(t).toMatchObject({
+      lang: 'de',
+      requestedLang: 'de',
+      matchedBy: 'exact',
+      source: 'auto-captions',
+      autoGenerated: true,
+      detectedLanguage: 'en',
+      languageNote: 'asr_label_mismatch',
+      // Stored by the first case's extraction (the job stores the track it read to tell the language).
+      cached: true,
+      creditsCharged: 0,
+    });
+  });
+
+  it('no manual track in the language spoken: the auto-generated one answers, said to be mislabeled (MCP)', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    const client = await mcpClient(s.url, key);
+    const result: any = await client.callTool({ name: 'get_video_subtitles', arguments: { videoId: ASR_ONLY } });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      lang: 'de',
+      source: 'auto-captions',
+      detectedLanguage: 'en',
+      languageNote: 'asr_label_mismatch',
+      creditsCharged: 2,
+    });
+    expect(result.content[0].text).toContain(
+      'YouTube labels these auto-generated captions de, but their text is in en.',
+    );
+    expect(yt.count(isCaptions(ASR_ONLY))).toBe(1);
+    await client.close();
+    expect(await balanceOf(s, key)).toBe(8);
+  });
+
+  it('a track whose label agrees says the language it was identified in, and no note', async () => {
+    const { key } = await s.newKey({ credits: 10 });
+    // Recorded as it is: manual en + ASR en (tracks36: the ASR en track; the manual default is en-US).
+    const r = await subtitles(key, { videoId: ID.tracks36, lang: 'en', limit: 1 });
+    expect(r.json).toMatchObject({ lang: 'en', source: 'auto-captions', detectedLanguage: 'en' });
+    expect(r.json.languageNote).toBeUndefined();
+  });
+
+  it('without lang, joined to an extraction asked with lang (which reads only that track): each caller pays once', async () => {
+    const a = await s.newKey({ credits: 10 });
+    const b = await s.newKey({ credits: 10 });
+    const held = yt.hold(isCaptions(RACE));
+    const first = subtitles(a.key, { videoId: RACE, lang: 'nl' });
+    await held.caughtAtLeast(1); // a's job is reading the nl track
+    const second = subtitles(b.key, { videoId: RACE });
+    // b chose the track (the nl default, not yet identified) and holds its credits: it joins a's job or follows it.
+    const holds = async () =>
+      (
+        await s.deps.sql<{ n: number }[]>`select count(*)::int as n from credit_holds where account_id = ${b.accountId}`
+      )[0]!.n;
+    await pollUntil(async () => (await holds()) > 0, "b's credits are held");
+    held.release();
+    const [ra, rb] = await Promise.all([first, second]);
+    expect(ra.json).toMatchObject({ lang: 'nl', languageNote: 'asr_label_mismatch', creditsCharged: 2 });
+    // a's job read only the nl track; b was charged nothing for it, and then for the en track it is answered from.
+    expect(rb.json, JSON.stringify(rb.json)).toMatchObject({
+      lang: 'en',
+      source: 'manual',
+      languageNote: 'manual_track_in_spoken_language',
+      detectedLanguage: 'en',
+      creditsCharged: 2,
+    });
+    expect([await balanceOf(s, a.key), await balanceOf(s, b.key)]).toEqual([8, 8]);
+    expect(yt.count(isCaptions(RACE))).toBe(2);
+  });
+});
