@@ -62,7 +62,7 @@ interface LlmJobCommon {
   /** Dedup key: one queue job per key runs at a time; every job with this key follows it. */
   key: string;
   /** The job of the request that enqueued the queue job: charged first. */
-  taskId: string;
+  jobId: string;
   videoId: string;
   price: number;
 }
@@ -88,7 +88,7 @@ export interface SpeechJob {
   kind: 'speech';
   key: string;
   /** The job of the request that enqueued the queue job: charged first. */
-  taskId: string;
+  jobId: string;
   videoId: string;
   /** The language asked for (a hint to the engine); null: the engine detects it. */
   lang: string | null;

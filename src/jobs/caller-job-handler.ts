@@ -43,7 +43,7 @@ export function callerJobHandler<J extends { key: string }>(
           : fallback;
       // Failed work is not paid for: every waiting job's held credits go back.
       const failed = await deps.jobs.failAll(job.key, error);
-      await releaseHolds(deps, { taskIds: failed });
+      await releaseHolds(deps, { jobIds: failed });
       await callBack();
       if (!isServiceError(err)) throw err;
       return { failed: error };

@@ -33,31 +33,47 @@ export const FramePayload: z.ZodType<FrameJob> = z.object({
   deadline: z.number().int().optional(),
 });
 
+/**
+ * Jobs enqueued before the caller's job was called a job carry it as `taskId`; they are read as `jobId`, and a
+ * payload is always written with `jobId` (parsing drops the old field).
+ */
+const readJobId = (data: unknown): unknown => {
+  if (typeof data !== 'object' || data === null || 'jobId' in data || !('taskId' in data)) return data;
+  const { taskId, ...rest } = data as Record<string, unknown>;
+  return { ...rest, jobId: taskId };
+};
+
 const LlmCommon = {
   key: z.string(),
-  taskId: z.string(),
+  jobId: z.string(),
   videoId: VideoId,
   price: z.number().int().min(0),
 };
 
-export const LlmPayload: z.ZodType<LlmJob> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('translation'), ...LlmCommon, sourceLang: z.string(), targetLang: z.string() }),
-  z.object({
-    kind: z.literal('summary'),
-    ...LlmCommon,
-    lang: z.string(),
-    length: ArticleLength,
-    sourceLang: z.string(),
-  }),
-]);
+export const LlmPayload: z.ZodType<LlmJob> = z.preprocess(
+  readJobId,
+  z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('translation'), ...LlmCommon, sourceLang: z.string(), targetLang: z.string() }),
+    z.object({
+      kind: z.literal('summary'),
+      ...LlmCommon,
+      lang: z.string(),
+      length: ArticleLength,
+      sourceLang: z.string(),
+    }),
+  ]),
+);
 
-export const SpeechPayload: z.ZodType<SpeechJob> = z.object({
-  kind: z.literal('speech'),
-  key: z.string(),
-  taskId: z.string(),
-  videoId: VideoId,
-  lang: z.string().min(1).max(35).nullable(),
-});
+export const SpeechPayload: z.ZodType<SpeechJob> = z.preprocess(
+  readJobId,
+  z.object({
+    kind: z.literal('speech'),
+    key: z.string(),
+    jobId: z.string(),
+    videoId: VideoId,
+    lang: z.string().min(1).max(35).nullable(),
+  }),
+);
 
 export const BatchItemPayload = z.object({
   batchId: z.string(),

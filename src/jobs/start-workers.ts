@@ -20,7 +20,7 @@ import { batchItemHandler } from './batch-item-worker.ts';
 import { webhookHandler } from './webhook-worker.ts';
 import { armEndedJobWebhooks } from '../domain/webhooks/job-webhooks.ts';
 import { jobWebhookPorts } from '../domain/batches/batch-sources.ts';
-import { sweepItemsDeps } from './sweep-deps.ts';
+import { sweepItemsPorts } from './sweep-ports.ts';
 import { sweepStalledItems } from '../domain/batches/sweep-stalled-items.ts';
 import { sweepStalledJobs } from '../domain/jobs/sweep-stalled-jobs.ts';
 import { sweepStaleHolds } from '../domain/credits/holds.ts';
@@ -57,7 +57,9 @@ export async function startWorkers(deps: Deps, opts: { work: boolean }) {
       if (sweeping) return;
       sweeping = true;
       try {
-        await sweepStalledItems(sweepItemsDeps(deps)).catch((err) => deps.log.warn({ err }, 'batch item sweep failed'));
+        await sweepStalledItems(sweepItemsPorts(deps)).catch((err) =>
+          deps.log.warn({ err }, 'batch item sweep failed'),
+        );
         await sweepStalledJobs(deps).catch((err) => deps.log.warn({ err }, 'job sweep failed'));
         await sweepStaleHolds(deps).catch((err) => deps.log.warn({ err }, 'hold sweep failed'));
         await armEndedJobWebhooks(jobWebhookPorts(deps)).catch(() => {});

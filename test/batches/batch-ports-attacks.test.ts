@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { batchPorts } from '../../src/domain/batches/batch-sources.ts';
 import { sweepStalledItems } from '../../src/domain/batches/sweep-stalled-items.ts';
 import { resendWebhook } from '../../src/domain/webhooks/deliver-webhook.ts';
-import { sweepItemsDeps } from '../../src/jobs/sweep-deps.ts';
+import { sweepItemsPorts } from '../../src/jobs/sweep-ports.ts';
 import { startBatchHarness, type BatchHarness } from '../batches/batch-harness.ts';
 import { rest } from '../support/clients.ts';
 
@@ -74,11 +74,11 @@ describe('batch ports and the stalled-item sweep under attack', { timeout: 60_00
     await deps.sql`update batch_items set updated_at = now() - interval '1 minute' where batch_id = ${batch.id}`;
     // Sweep and cancel at once: item 1 is queued with no job.
     const [, cancelled] = await Promise.all([
-      sweepStalledItems(sweepItemsDeps(deps)),
+      sweepStalledItems(sweepItemsPorts(deps)),
       rest(h.s.url, 'POST', `/batches/${batch.id}/cancel`, { key: a.key }),
     ]);
     expect(cancelled.status).toBe(200);
-    await sweepStalledItems(sweepItemsDeps(deps));
+    await sweepStalledItems(sweepItemsPorts(deps));
     const items = await deps.sql<{ position: number; status: string; credits_charged: number | null }[]>`
       select position, status, credits_charged from batch_items where batch_id = ${batch.id} order by position`;
     expect(items[0]!.status).toBe('running');

@@ -237,12 +237,12 @@ describe('a translation finished twice', () => {
       jobKey: key,
     });
     // Its request held the credit before enqueuing, as every request does.
-    const hold = { accountId, amount: 1, operation: 'translation', requestId: task.requestId, taskId: task.id };
+    const hold = { accountId, amount: 1, operation: 'translation', requestId: task.requestId, jobId: task.id };
     await reserveCredits(s.deps, { ...hold, videoId, job: { queue: 'llm', key } }, 0);
     const job = {
       kind: 'translation' as const,
       key,
-      taskId: task.id,
+      jobId: task.id,
       videoId,
       price: 1,
       sourceLang: 'en',

@@ -46,7 +46,7 @@ async function newTask(accountId: string, key: string, lang: string | null) {
     jobKey: key,
   });
   // Its request held the estimate before enqueuing, as every request does.
-  const hold = { accountId, amount: 1, operation: 'speech', requestId: task.requestId, taskId: task.id };
+  const hold = { accountId, amount: 1, operation: 'speech', requestId: task.requestId, jobId: task.id };
   await reserveCredits(s.deps, { ...hold, videoId: noCaptions, job: { queue: 'speech', key } }, 0);
   return task;
 }
@@ -66,7 +66,7 @@ describe.skipIf(!run)('a speech-to-text result finished twice', { timeout: 120_0
     const { accountId } = await s.newKey({ credits: 50 });
     const key = speechKey(noCaptions, null);
     const task = await newTask(accountId, key, null);
-    const job = { kind: 'speech' as const, key, taskId: task.id, videoId: noCaptions, lang: null };
+    const job = { kind: 'speech' as const, key, jobId: task.id, videoId: noCaptions, lang: null };
     const deps = { ...s.deps, jobs: heldJobs(s.deps.jobs, 2) };
 
     const runs = await Promise.allSettled([runSpeechJob(deps, job), runSpeechJob(deps, job)]);
@@ -86,8 +86,8 @@ describe.skipIf(!run)('a speech-to-text result finished twice', { timeout: 120_0
     const deps = { ...s.deps, jobs: heldJobs(s.deps.jobs, 2) };
 
     await Promise.all([
-      runSpeechJob(deps, { kind: 'speech', key: keyA, taskId: taskA.id, videoId: noCaptions, lang: null }),
-      runSpeechJob(deps, { kind: 'speech', key: keyB, taskId: taskB.id, videoId: noCaptions, lang: 'en' }),
+      runSpeechJob(deps, { kind: 'speech', key: keyA, jobId: taskA.id, videoId: noCaptions, lang: null }),
+      runSpeechJob(deps, { kind: 'speech', key: keyB, jobId: taskB.id, videoId: noCaptions, lang: 'en' }),
     ]);
     const price = speechPrice(yt.programme.seconds);
     const charged = await charges(a.accountId, b.accountId);

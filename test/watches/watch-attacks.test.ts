@@ -6,7 +6,7 @@ import { ServiceError } from '../../src/domain/errors.ts';
 import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { sweepStalledItems } from '../../src/domain/batches/sweep-stalled-items.ts';
 import { checkDueWatches, type CheckWatchPorts } from '../../src/domain/watches/check-watch.ts';
-import { sweepItemsDeps } from '../../src/jobs/sweep-deps.ts';
+import { sweepItemsPorts } from '../../src/jobs/sweep-ports.ts';
 import { watchCheckPorts } from '../../src/jobs/watch-worker.ts';
 import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { browseAvailable, BROWSE } from '../support/youtube-browse-replay.ts';
@@ -81,7 +81,7 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     await checkOnBoth();
     await h.s1.deps.sql`update webhook_deliveries set next_attempt_at = now() - interval '1 minute'
       where account_id = ${accountId} and status = 'pending'`;
-    await sweepStalledItems(sweepItemsDeps(h.s1.deps));
+    await sweepStalledItems(sweepItemsPorts(h.s1.deps));
     await pollUntil(async () => receivedFor(id).length >= 2, 'both events received');
     // Each once (webhooks promise no order: the one the sweep sent may arrive after the later one).
     expect(

@@ -76,7 +76,7 @@ export async function runArticleJob(deps: ArticleJobPorts, job: ArticleJob): Pro
     return { stored: true };
   } finally {
     await progress.flush();
-    await recordUsage(deps, job.taskId, 'summary', llm).catch((err: unknown) =>
+    await recordUsage(deps, job.jobId, 'summary', llm).catch((err: unknown) =>
       deps.log.warn({ err }, 'llm usage not recorded'),
     );
   }

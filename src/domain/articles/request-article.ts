@@ -110,7 +110,7 @@ async function writeWithLlm(
     kind: 'summary',
     input: jobInput,
     key,
-    job: (taskId) => ({ kind: 'summary', key, taskId, videoId, price, lang, length, sourceLang: transcript.lang }),
+    job: (jobId) => ({ kind: 'summary', key, jobId, videoId, price, lang, length, sourceLang: transcript.lang }),
     waitMs: remainingWait(deps, startedAt),
     charge: {
       amount: price,

@@ -3,9 +3,9 @@ import type { BatchStore } from './ports.ts';
 import { getJob } from '../jobs/get-job.ts';
 import type { LlmJobPorts } from '../jobs/llm-jobs.ts';
 import { isFinal } from '../jobs/schemas.ts';
-import type { WebhookDeps } from '../webhooks/deliver-webhook.ts';
+import type { WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import type { WebhookStore, WebhookTransport } from '../webhooks/ports.ts';
-import type { JobWebhookDeps } from '../webhooks/job-webhooks.ts';
+import type { JobWebhookPorts } from '../webhooks/job-webhooks.ts';
 
 /** Webhooks are retried for a day. */
 const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
@@ -17,7 +17,7 @@ export interface BatchSources extends LlmJobPorts {
   config: { WEBHOOK_RETRY_BASE_MS: number };
 }
 
-export const webhookPorts = (d: BatchSources): WebhookDeps => ({
+export const webhookPorts = (d: BatchSources): WebhookPorts => ({
   webhooks: d.webhooks,
   transport: d.webhookTransport,
   enqueue: (id, attempt, at) => d.workQueue.webhook(id, attempt, at),
@@ -32,7 +32,7 @@ export const batchPorts = (d: BatchSources) => ({
   enqueueItems: (batchId: string, positions: number[]) => d.workQueue.batchItems(batchId, positions),
 });
 
-export const jobWebhookPorts = (d: BatchSources): JobWebhookDeps => ({
+export const jobWebhookPorts = (d: BatchSources): JobWebhookPorts => ({
   webhooks: d.webhooks,
   enqueue: webhookPorts(d).enqueue,
   finishedJob: async (caller, id) => {

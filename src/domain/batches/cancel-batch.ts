@@ -1,11 +1,11 @@
 import { ServiceError } from '../errors.ts';
 import { getBatch } from './get-batch.ts';
-import { settleBatch, type RunItemDeps } from './run-batch-item.ts';
+import { settleBatch, type RunItemPorts } from './run-batch-item.ts';
 import type { Batch } from './schemas.ts';
 
 /** Videos not started yet are cancelled (never charged); running ones finish. Cancelling twice is harmless. */
 export async function cancelBatch(
-  deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'webhooks' | 'enqueue'>,
   accountId: string,
   id: string,
 ): Promise<Batch> {

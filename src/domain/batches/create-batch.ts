@@ -6,19 +6,19 @@
 import { ServiceError } from '../errors.ts';
 import { batchVideoPrice } from '../pricing/prices.ts';
 import type { CallerRequest } from '../keys/caller.ts';
-import { collectVideoIds, type ListingDeps } from '../listing/list-videos.ts';
+import { collectVideoIds, type ListingPorts } from '../listing/list-videos.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { checkCallbackUrl } from '../webhooks/callback-url.ts';
 import type { WebhookTransport } from '../webhooks/ports.ts';
 import type { BatchStore } from './ports.ts';
 import type { Batch, CreateBatchInput } from './schemas.ts';
-import { getBatch, type BatchViewDeps } from './get-batch.ts';
+import { getBatch, type BatchViewPorts } from './get-batch.ts';
 
 const DEFAULT_COLLECTION_VIDEOS = 20;
 
-export interface CreateBatchDeps extends BatchViewDeps {
+export interface CreateBatchPorts extends BatchViewPorts {
   batches: BatchStore;
-  listing: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>;
+  listing: Pick<ListingPorts, 'lister' | 'listingCache' | 'lookupAdmission'>;
   /** Spendable credits now. */
   balance: (accountId: string) => Promise<number>;
   /**
@@ -40,7 +40,7 @@ export interface CreateBatchDeps extends BatchViewDeps {
 type VideoPrice = ReturnType<typeof batchVideoPrice>;
 
 /** Exactly one source, maxVideos only with a listing, an acceptable callback, and an operation this server runs. */
-async function checkedBatchInput(deps: CreateBatchDeps, input: CreateBatchInput) {
+async function checkedBatchInput(deps: CreateBatchPorts, input: CreateBatchInput) {
   const sources = (['videos', 'playlist', 'channel', 'search'] as const).filter((k) => input[k] !== undefined);
   if (sources.length !== 1)
     throw new ServiceError('INVALID_REQUEST', 'Give exactly one of videos, playlist, channel or search');
@@ -65,7 +65,7 @@ async function checkedBatchInput(deps: CreateBatchDeps, input: CreateBatchInput)
 
 /** The videos of a playlist, channel tab or search, listed only when the balance covers one of them. */
 async function listedVideoIds(
-  deps: CreateBatchDeps,
+  deps: CreateBatchPorts,
   req: CallerRequest,
   input: CreateBatchInput,
   price: VideoPrice,
@@ -98,7 +98,7 @@ async function listedVideoIds(
   return videoIds;
 }
 
-export async function createBatch(deps: CreateBatchDeps, req: CallerRequest, input: CreateBatchInput): Promise<Batch> {
+export async function createBatch(deps: CreateBatchPorts, req: CallerRequest, input: CreateBatchInput): Promise<Batch> {
   const { callbackUrl, operation } = await checkedBatchInput(deps, input);
   const price = batchVideoPrice(operation, deps.speechConfigured);
   const videoIds = input.videos
@@ -132,7 +132,7 @@ export async function createBatch(deps: CreateBatchDeps, req: CallerRequest, inp
 
 /** 402 unless the balance covers `videos` videos at the operation's price, saying how many it covers. */
 async function assertBalance(
-  deps: Pick<CreateBatchDeps, 'balance'>,
+  deps: Pick<CreateBatchPorts, 'balance'>,
   accountId: string,
   videos: number,
   price: ReturnType<typeof batchVideoPrice>,

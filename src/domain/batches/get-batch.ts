@@ -3,7 +3,7 @@ import type { WebhookStore } from '../webhooks/ports.ts';
 import type { BatchRow, BatchStore } from './ports.ts';
 import type { Batch, BatchCounts, BatchItem } from './schemas.ts';
 
-export interface BatchViewDeps {
+export interface BatchViewPorts {
   batches: BatchStore;
   webhooks: WebhookStore;
 }
@@ -30,7 +30,7 @@ function presentBatch(batch: BatchRow, items: BatchItem[], webhooks: Batch['webh
 }
 
 /** A batch of the caller's account; another account's id reads as JOB_NOT_FOUND. */
-export async function getBatch(deps: BatchViewDeps, accountId: string, id: string): Promise<Batch> {
+export async function getBatch(deps: BatchViewPorts, accountId: string, id: string): Promise<Batch> {
   const found = await deps.batches.get(id, accountId);
   if (!found) throw new ServiceError('JOB_NOT_FOUND', `No batch ${JSON.stringify(id)} for this account`);
   const webhooks = await deps.webhooks.list({ accountId, jobId: id, limit: 20 });

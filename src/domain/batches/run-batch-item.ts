@@ -10,7 +10,7 @@ import { giveUpRequest } from '../credits/holds.ts';
 import type { Log } from '../ports.ts';
 import type { JobError } from '../jobs/schemas.ts';
 import type { JobStore } from '../jobs/job-store.ts';
-import { queueWebhook, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
+import { queueWebhook, type WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import type { BatchRow, BatchStore, ClaimedItem } from './ports.ts';
 import { getBatch } from './get-batch.ts';
 import type { ItemOutcome } from './run-operation.ts';
@@ -22,7 +22,7 @@ export interface BatchItemJob {
   attempt?: number;
 }
 
-export interface RunItemDeps extends Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
+export interface RunItemPorts extends Pick<WebhookPorts, 'webhooks' | 'enqueue'> {
   batches: BatchStore;
   jobs: Pick<JobStore, 'failRequest'>;
   log: Log;
@@ -48,7 +48,7 @@ export interface QueueRun {
 }
 
 export async function runBatchItem(
-  deps: RunItemDeps,
+  deps: RunItemPorts,
   job: BatchItemJob,
   run: QueueRun = { retryCount: 0 },
 ): Promise<void> {
@@ -109,7 +109,7 @@ function retryDelayMs(err: unknown, attempt: number): number | null {
 
 /** Ends the batch if nothing is left to run; the one caller that ends it queues the webhook. */
 export async function settleBatch(
-  deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'webhooks' | 'enqueue'>,
   batchId: string,
 ): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
@@ -118,7 +118,7 @@ export async function settleBatch(
 
 /** Queues the event of an ended batch to its callback, if it has one. */
 export async function queueBatchWebhook(
-  deps: Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'webhooks' | 'enqueue'>,
   done: BatchRow,
 ): Promise<void> {
   if (!done.callbackUrl) return;

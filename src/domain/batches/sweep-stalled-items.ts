@@ -8,10 +8,10 @@
 // event queued (the run that ended it died right after) gets it queued.
 import { giveUpRequest } from '../credits/holds.ts';
 import type { JobError } from '../jobs/schemas.ts';
-import { queueBatchWebhook, settleBatch, type RunItemDeps } from './run-batch-item.ts';
+import { queueBatchWebhook, settleBatch, type RunItemPorts } from './run-batch-item.ts';
 
-export interface SweepItemsDeps
-  extends Pick<RunItemDeps, 'batches' | 'webhooks' | 'enqueue' | 'jobs' | 'ledger' | 'log'> {
+export interface SweepItemsPorts
+  extends Pick<RunItemPorts, 'batches' | 'webhooks' | 'enqueue' | 'jobs' | 'ledger' | 'log'> {
   /** The batch-item queue's name, whose live jobs keep an item out of the sweep. */
   queue: string;
   /** The webhook queue's name, whose live jobs keep a pending delivery out of the sweep. */
@@ -31,7 +31,7 @@ const STOPPED: JobError = {
 };
 
 /** One pass; returns how many items it moved. */
-export async function sweepStalledItems(deps: SweepItemsDeps): Promise<number> {
+export async function sweepStalledItems(deps: SweepItemsPorts): Promise<number> {
   const stalled = await deps.batches.stalledItems(deps.queue, STALLED_QUEUED_SECONDS, STALLED_RUNNING_SECONDS);
   for (const item of stalled) {
     if (item.status === 'queued') {

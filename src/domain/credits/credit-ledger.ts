@@ -41,7 +41,7 @@ export interface HoldRequest extends ChargeRequest {
   /** The queue and dedup key of the work (the hold sweep asks whether it still lives). */
   job?: { queue: PaidQueue; key: string };
   /** The caller's job (tasks.id), where the work has one. */
-  taskId?: string;
+  jobId?: string;
 }
 
 /** The queues whose work spends the operator's money. */
@@ -52,10 +52,10 @@ export interface OpenHold {
   id: number;
   accountId: string;
   amount: number;
-  taskId: string | null;
+  jobId: string | null;
   job: { queue: PaidQueue; key: string } | null;
-  /** The status of its task (null: no task, or the task is gone). */
-  taskStatus: string | null;
+  /** The status of its job (null: no job, or the job is gone). */
+  jobStatus: string | null;
   /** Seconds since it was taken, by the database's clock. */
   ageSeconds: number;
 }
@@ -70,9 +70,9 @@ export interface CreditHolds {
    */
   settleHold(holdId: number, amount: number, dailyAllowance: number, now: Date): Promise<number | null>;
   /** Releases the holds, once each; the credits released. */
-  releaseHolds(which: { holdIds?: number[]; taskIds?: string[] }): Promise<number>;
-  /** Held holds of these tasks, by task id. */
-  taskHolds(taskIds: string[]): Promise<Map<string, { id: number; amount: number }>>;
+  releaseHolds(which: { holdIds?: number[]; jobIds?: string[] }): Promise<number>;
+  /** Held holds of these jobs, by job id. */
+  jobHolds(jobIds: string[]): Promise<Map<string, { id: number; amount: number }>>;
   /** Whether the hold still holds. */
   isHeld(holdId: number): Promise<boolean>;
   /** Whether the account holds credits for the work under this queue job key. */

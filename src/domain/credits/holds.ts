@@ -56,7 +56,7 @@ export async function settleHold(
 /** Gives held credits back (a hold already settled or released is left as it is). */
 export async function releaseHolds(
   { ledger }: { ledger: Pick<Stores['ledger'], 'releaseHolds'> },
-  which: { holdIds?: number[]; taskIds?: string[] },
+  which: { holdIds?: number[]; jobIds?: string[] },
 ): Promise<number> {
   return ledger.releaseHolds(which);
 }
@@ -72,7 +72,7 @@ export async function giveUpRequest(
   error: JobError,
 ): Promise<string[]> {
   const failed = await deps.jobs.failRequest(request.accountId, request.requestId, request.since, error);
-  await releaseHolds(deps, { taskIds: failed });
+  await releaseHolds(deps, { jobIds: failed });
   return failed;
 }
 
@@ -97,22 +97,22 @@ export interface HoldSweepPorts extends LedgerPorts {
 
 /** Holds younger than this are never swept: a request reserves before it enqueues. */
 const HOLD_SWEEP_GRACE_SECONDS = 30;
-/** Past a request's wait, the margin before its taskless holds may be swept (its finally releases them first). */
+/** Past a request's wait, the margin before its jobless holds may be swept (its finally releases them first). */
 const REQUEST_END_MARGIN_SECONDS = 5;
 
 /**
- * Releases holds whose work is over without settling them: their task ended, or no job lives under their key (its
- * worker was killed on every attempt, or the request died between reserving and enqueuing). A hold without a task
- * belongs to a request that sends its jobs a few at a time (frames) while it waits: it is not swept before that wait
+ * Releases holds whose work is over without settling them: their job ended, or no queue job lives under their key (its
+ * worker was killed on every attempt, or the request died between reserving and enqueuing). A hold without a job
+ * belongs to a request that sends its queue jobs a few at a time (frames) while it waits: it is not swept before that wait
  * could have ended. One pass; the credits given back.
  */
 export async function sweepStaleHolds(deps: HoldSweepPorts, graceSeconds = HOLD_SWEEP_GRACE_SECONDS): Promise<number> {
   const requestEnd = Math.max(graceSeconds, deps.config.REQUEST_WAIT_MS / 1000 + REQUEST_END_MARGIN_SECONDS);
   const stale: number[] = [];
   for (const hold of await deps.ledger.openHolds(graceSeconds, 100)) {
-    if (hold.taskId) {
-      // The task is moved by its job, or by the job sweep once its job is gone (reconcileJob).
-      if (hold.taskStatus !== 'queued' && hold.taskStatus !== 'running') stale.push(hold.id);
+    if (hold.jobId) {
+      // The job is moved by its queue job, or by the job sweep once its queue job is gone (reconcileJob).
+      if (hold.jobStatus !== 'queued' && hold.jobStatus !== 'running') stale.push(hold.id);
     } else if (
       hold.ageSeconds >= requestEnd &&
       (!hold.job || (await deps.workQueue.jobAlive(hold.job.queue, hold.job.key)) === false)

@@ -64,7 +64,7 @@ export interface JobStore {
   succeedAll(
     jobKey: string,
     result: JobResultRef,
-    charged: { taskId: string; amount: number } | null,
+    charged: { jobId: string; amount: number } | null,
   ): Promise<string[]>;
   /** Every job waiting on `jobKey` fails with `error`; the ids it moved. */
   failAll(jobKey: string, error: JobError): Promise<string[]>;
@@ -78,7 +78,7 @@ export interface JobStore {
   /** Settles one job whose work ended without moving it (see reconcileJob in llm-jobs.ts). */
   settle(id: string, outcome: { result: JobResultRef } | { error: JobError }): Promise<void>;
   recordLlmUsage(u: {
-    taskId: string;
+    jobId: string;
     operation: string;
     model: string;
     inputTokens: number;

@@ -39,14 +39,14 @@ export async function runLlmJob(
     kind: JobKind;
     input: Record<string, unknown>;
     key: string;
-    job: (taskId: string) => LlmJob;
+    job: (jobId: string) => LlmJob;
     waitMs: number;
     charge: JobCharge;
   },
 ): Promise<JobRow> {
   return runJob(deps, req, {
     ...opts,
-    enqueue: (taskId) => deps.workQueue.llm(opts.job(taskId), opts.key, Math.max(0, opts.waitMs), req.caller.accountId),
+    enqueue: (jobId) => deps.workQueue.llm(opts.job(jobId), opts.key, Math.max(0, opts.waitMs), req.caller.accountId),
   });
 }
 
@@ -58,7 +58,7 @@ export async function runJob(
     kind: JobKind;
     input: Record<string, unknown>;
     key: string;
-    enqueue: (taskId: string) => Promise<JobRun<unknown>>;
+    enqueue: (jobId: string) => Promise<JobRun<unknown>>;
     charge: JobCharge;
   },
 ): Promise<JobRow> {
@@ -86,7 +86,7 @@ export async function runJob(
   return row;
 }
 
-function reserveJobCharge(deps: LlmJobPorts, req: CallerRequest, taskId: string, key: string, charge: JobCharge) {
+function reserveJobCharge(deps: LlmJobPorts, req: CallerRequest, jobId: string, key: string, charge: JobCharge) {
   return reserveCredits(
     deps,
     {
@@ -96,7 +96,7 @@ function reserveJobCharge(deps: LlmJobPorts, req: CallerRequest, taskId: string,
       videoId: charge.videoId,
       requestId: req.requestId,
       job: { queue: charge.queue, key },
-      taskId,
+      jobId,
     },
     charge.dailyAllowance,
   );
@@ -130,13 +130,13 @@ export interface CommitPorts extends Pick<Stores, 'jobs' | 'ledger'> {
  */
 export async function commitResult<T>(
   deps: CommitPorts,
-  job: { key: string; taskId: string; price: number; videoId: string },
+  job: { key: string; jobId: string; price: number; videoId: string },
   store: (tx: Stores) => Promise<{ value: T; ref: JobResultRef; isNew?: boolean }>,
 ): Promise<T> {
   const waiting = await deps.jobs.waiting(job.key);
-  const holds = await deps.ledger.taskHolds(waiting.map((row) => row.id));
+  const holds = await deps.ledger.jobHolds(waiting.map((row) => row.id));
   // Only a requester whose credits are held can pay: the producer first, then the others in the order they asked.
-  const payers = [...waiting.filter((row) => row.id === job.taskId), ...waiting.filter((row) => row.id !== job.taskId)]
+  const payers = [...waiting.filter((row) => row.id === job.jobId), ...waiting.filter((row) => row.id !== job.jobId)]
     .map((row) => ({ row, hold: holds.get(row.id) }))
     .filter((p): p is { row: JobRow; hold: { id: number; amount: number } } => p.hold !== undefined);
   let lastError: unknown = payers.length ? alreadySettled() : unpaid();
@@ -149,15 +149,11 @@ export async function commitResult<T>(
         deps.config.DAILY_FREE_CREDITS,
         async (tx) => {
           const { value, ref, isNew = true } = await store(tx);
-          const settled = await tx.jobs.succeedAll(
-            job.key,
-            ref,
-            isNew ? { taskId: payer.id, amount: job.price } : null,
-          );
+          const settled = await tx.jobs.succeedAll(job.key, ref, isNew ? { jobId: payer.id, amount: job.price } : null);
           // Throwing rolls back the store too: this payer's job was settled (or given up) since it was read.
           if (isNew && !settled.includes(payer.id)) throw new PayerGone();
           // Everyone else waiting was served by the same work: their holds go back in the same transaction.
-          await tx.ledger.releaseHolds({ taskIds: settled.filter((id) => id !== payer.id || !isNew) });
+          await tx.ledger.releaseHolds({ jobIds: settled.filter((id) => id !== payer.id || !isNew) });
           return { value, isNew };
         },
         (r) => r.isNew,
@@ -178,14 +174,14 @@ export async function commitResult<T>(
  */
 export async function assertJobPaid(deps: Pick<Stores, 'jobs' | 'ledger'>, key: string): Promise<void> {
   const waiting = await deps.jobs.waiting(key);
-  const holds = await deps.ledger.taskHolds(waiting.map((row) => row.id));
+  const holds = await deps.ledger.jobHolds(waiting.map((row) => row.id));
   if (holds.size === 0) throw unpaid();
 }
 
 /** Every job waiting on `key` succeeds with a result already stored (free by rule): their holds go back. */
 export async function succeedFree(deps: Pick<Stores, 'jobs' | 'ledger'>, key: string, ref: JobResultRef) {
   const moved = await deps.jobs.succeedAll(key, ref, null);
-  await releaseHolds(deps, { taskIds: moved });
+  await releaseHolds(deps, { jobIds: moved });
 }
 
 class PayerGone extends Error {}
@@ -216,13 +212,13 @@ export function meteredLlm(llm: Llm, onCall?: (calls: number) => void): Llm & { 
 
 export async function recordUsage(
   deps: Pick<Stores, 'jobs'>,
-  taskId: string,
+  jobId: string,
   operation: string,
   llm: { model: string; usage: LlmUsage },
 ): Promise<void> {
   if (llm.usage.inputTokens === 0 && llm.usage.outputTokens === 0) return;
   await deps.jobs.recordLlmUsage({
-    taskId,
+    jobId,
     operation,
     model: llm.model,
     inputTokens: llm.usage.inputTokens,
@@ -277,7 +273,7 @@ export async function reconcileJob(
         },
   );
   // Its work is over either way: whatever it still held goes back (a settled hold is left as it is).
-  await releaseHolds(deps, { taskIds: [job.id] });
+  await releaseHolds(deps, { jobIds: [job.id] });
   return deps.jobs.read(job.id, job.accountId);
 }
 

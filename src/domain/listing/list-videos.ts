@@ -22,7 +22,7 @@ import type {
   SearchVideosInput,
 } from './schemas.ts';
 
-export interface ListingDeps {
+export interface ListingPorts {
   lister: VideoLister;
   listingCache: ListingCache;
   ledger: Stores['ledger'];
@@ -40,7 +40,7 @@ interface Fetched<M> {
 
 /** A page of `scope`: from the cache, else from YouTube and charged. */
 async function fetchPage<M>(
-  deps: ListingDeps,
+  deps: ListingPorts,
   req: CallerRequest,
   scope: string,
   cursor: string | undefined,
@@ -63,7 +63,7 @@ async function fetchPage<M>(
 }
 
 export async function listPlaylist(
-  deps: ListingDeps,
+  deps: ListingPorts,
   req: CallerRequest,
   input: ListPlaylistInput,
 ): Promise<PlaylistPage> {
@@ -81,7 +81,7 @@ export async function listPlaylist(
 }
 
 /** A listing page's lookup, paid by the request: a free lookup when the balance does not cover every open one. */
-function listingPayer(deps: ListingDeps, req: CallerRequest): AdmitOptions {
+function listingPayer(deps: ListingPorts, req: CallerRequest): AdmitOptions {
   const accountId = req.caller.accountId;
   return {
     payer: {
@@ -96,7 +96,7 @@ function listingPayer(deps: ListingDeps, req: CallerRequest): AdmitOptions {
  * admitted: a free lookup, the request's paying lookup, or a batch's.
  */
 async function channelIdOf(
-  deps: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>,
+  deps: Pick<ListingPorts, 'lister' | 'listingCache' | 'lookupAdmission'>,
   accountId: string,
   input: ListChannelInput,
   opts: { admit: AdmitOptions; signal?: AbortSignal },
@@ -114,7 +114,7 @@ async function channelIdOf(
 }
 
 export async function listChannel(
-  deps: ListingDeps,
+  deps: ListingPorts,
   req: CallerRequest,
   input: ListChannelInput,
 ): Promise<ChannelPage> {
@@ -137,7 +137,7 @@ export async function listChannel(
 }
 
 export async function searchVideos(
-  deps: ListingDeps,
+  deps: ListingPorts,
   req: CallerRequest,
   input: SearchVideosInput,
 ): Promise<SearchPage> {
@@ -158,7 +158,7 @@ export async function searchVideos(
  * pages: the batch pays per video). Duplicates (a video listed twice) are kept once.
  */
 export async function collectVideoIds(
-  deps: Pick<ListingDeps, 'lister' | 'listingCache' | 'lookupAdmission'>,
+  deps: Pick<ListingPorts, 'lister' | 'listingCache' | 'lookupAdmission'>,
   accountId: string,
   source: { playlist?: ListPlaylistInput; channel?: ListChannelInput; search?: SearchVideosInput },
   max: number,

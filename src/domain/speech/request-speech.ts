@@ -92,8 +92,8 @@ export async function requestSpeech(
     input: { videoId, lang },
     key,
     // Speech-to-text always answers with its job: nobody waits minutes on an open request.
-    enqueue: (taskId) =>
-      deps.workQueue.speech({ kind: 'speech', key, taskId, videoId, lang }, key, 0, req.caller.accountId),
+    enqueue: (jobId) =>
+      deps.workQueue.speech({ kind: 'speech', key, jobId, videoId, lang }, key, 0, req.caller.accountId),
     // The estimate is held; the worker settles what the decoded audio costs (speech-budget.ts bounds it).
     charge: {
       amount: estimate,

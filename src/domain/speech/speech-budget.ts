@@ -16,12 +16,12 @@ export type BudgetPorts = Pick<Stores, 'jobs' | 'ledger'>;
  */
 async function bestBalance(deps: BudgetPorts, key: string, dailyAllowance: number): Promise<number> {
   const waiting = await deps.jobs.waiting(key);
-  const holds = await deps.ledger.taskHolds(waiting.map((t) => t.id));
+  const holds = await deps.ledger.jobHolds(waiting.map((row) => row.id));
   let best = 0;
-  for (const task of waiting) {
-    const hold = holds.get(task.id);
+  for (const row of waiting) {
+    const hold = holds.get(row.id);
     if (!hold) continue;
-    const credits = await getCredits(deps, task.accountId, dailyAllowance).catch(() => null);
+    const credits = await getCredits(deps, row.accountId, dailyAllowance).catch(() => null);
     best = Math.max(best, hold.amount + (credits?.available ?? 0));
   }
   return best;

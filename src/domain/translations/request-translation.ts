@@ -87,7 +87,7 @@ export async function requestTranslation(
     kind: 'translation',
     input: jobInput,
     key,
-    job: (taskId) => ({ kind: 'translation', key, taskId, videoId, price, sourceLang: source.lang, targetLang }),
+    job: (jobId) => ({ kind: 'translation', key, jobId, videoId, price, sourceLang: source.lang, targetLang }),
     waitMs: remainingWait(deps, startedAt),
     charge: {
       amount: price,

@@ -72,7 +72,7 @@ export async function runTranslationJob(deps: TranslationJobPorts, job: Translat
     return { stored: true };
   } finally {
     await progress.flush();
-    await recordUsage(deps, job.taskId, 'translation', llm).catch((err: unknown) =>
+    await recordUsage(deps, job.jobId, 'translation', llm).catch((err: unknown) =>
       deps.log.warn({ err }, 'llm usage not recorded'),
     );
   }

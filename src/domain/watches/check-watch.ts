@@ -8,14 +8,14 @@ import { parseChannelRef, parsePlaylistRef } from '../listing/collection-ref.ts'
 import type { ListedVideo } from '../listing/schemas.ts';
 import type { SourcePage, VideoLister } from '../listing/ports.ts';
 import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
-import { eventBody, type WebhookDeps } from '../webhooks/deliver-webhook.ts';
+import { eventBody, type WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import type { WatchTarget } from './schemas.ts';
 import type { WebhookEvent } from '../webhooks/schemas.ts';
 import type { FoundEvent, WatchRow, WatchStore } from './watch-store.ts';
 
-export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookDeps, 'webhooks' | 'enqueue'> {
+export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookPorts, 'webhooks' | 'enqueue'> {
   watches: WatchStore;
   lister: VideoLister;
   limits: { pagesPerCheck: number; maxFailures: number; claimBatch: number };

@@ -7,7 +7,7 @@ import type { EnqueueDelivery, WebhookStore, WebhookTransport } from './ports.ts
 import type { WebhookDelivery, WebhookEvent } from './schemas.ts';
 import { ServiceError } from '../errors.ts';
 
-export interface WebhookDeps {
+export interface WebhookPorts {
   webhooks: WebhookStore;
   transport: WebhookTransport;
   enqueue: EnqueueDelivery;
@@ -30,7 +30,7 @@ export function eventBody(event: WebhookEvent, job: unknown, at: Date): string {
 
 /** Records the event and queues its first attempt. */
 export async function queueWebhook(
-  deps: Pick<WebhookDeps, 'webhooks' | 'enqueue' | 'now'>,
+  deps: Pick<WebhookPorts, 'webhooks' | 'enqueue' | 'now'>,
   e: { accountId: string; jobId: string; url: string; event: WebhookEvent; job: unknown },
 ): Promise<string> {
   const now = deps.now?.() ?? new Date();
@@ -46,7 +46,7 @@ export async function queueWebhook(
 }
 
 /** One attempt of a pending delivery (the webhook queue's handler). Never throws for a receiver's failure. */
-export async function deliverWebhook(deps: WebhookDeps, deliveryId: string): Promise<void> {
+export async function deliverWebhook(deps: WebhookPorts, deliveryId: string): Promise<void> {
   const d = await deps.webhooks.get(deliveryId);
   if (d?.status !== 'pending') return;
   const attempt = d.attempts + 1;
@@ -86,7 +86,7 @@ export const RESENDS_PER_ACCOUNT_PER_HOUR = 30;
 
 /** Sends a delivery's event again as a new message (new webhook-id, same body), with its own retries. */
 export async function resendWebhook(
-  deps: Pick<WebhookDeps, 'webhooks' | 'enqueue'>,
+  deps: Pick<WebhookPorts, 'webhooks' | 'enqueue'>,
   accountId: string,
   deliveryId: string,
 ): Promise<WebhookDelivery> {

@@ -26,15 +26,15 @@ function reserving(sql: Sql): Pick<CreditHolds, 'hold' | 'releaseHolds'> {
         )
         insert into credit_holds (account_id, amount, operation, video_id, request_id, job_queue, job_key, task_id, created_at)
         select upd.id, ${req.amount}::int, ${req.operation}, ${req.videoId ?? null}, ${req.requestId},
-               ${req.job?.queue ?? null}, ${req.job?.key ?? null}, ${req.taskId ?? null}, ${now.toISOString()}::timestamptz
+               ${req.job?.queue ?? null}, ${req.job?.key ?? null}, ${req.jobId ?? null}, ${now.toISOString()}::timestamptz
         from upd
         returning id`;
       return rows[0] ? Number(rows[0].id) : null;
     },
 
-    async releaseHolds({ holdIds = [], taskIds = [] }) {
-      if (holdIds.length === 0 && taskIds.length === 0) return 0;
-      return releaseWhere(sql, sql`(id = any(${holdIds}::bigint[]) or task_id = any(${taskIds}::text[]))`);
+    async releaseHolds({ holdIds = [], jobIds = [] }) {
+      if (holdIds.length === 0 && jobIds.length === 0) return 0;
+      return releaseWhere(sql, sql`(id = any(${holdIds}::bigint[]) or task_id = any(${jobIds}::text[]))`);
     },
   };
 }
@@ -109,12 +109,12 @@ interface OpenHoldRow {
   age: number;
 }
 
-function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'holdsFor' | 'openHolds'> {
+function holdReads(sql: Sql): Pick<CreditHolds, 'jobHolds' | 'isHeld' | 'holdsFor' | 'openHolds'> {
   return {
-    async taskHolds(taskIds) {
-      if (taskIds.length === 0) return new Map();
+    async jobHolds(jobIds) {
+      if (jobIds.length === 0) return new Map();
       const rows = await sql<{ id: string; task_id: string; amount: number }[]>`
-        select id, task_id, amount from credit_holds where task_id = any(${taskIds}::text[]) and status = 'held'`;
+        select id, task_id, amount from credit_holds where task_id = any(${jobIds}::text[]) and status = 'held'`;
       return new Map(rows.map((r) => [r.task_id, { id: Number(r.id), amount: r.amount }]));
     },
 
@@ -141,9 +141,9 @@ function holdReads(sql: Sql): Pick<CreditHolds, 'taskHolds' | 'isHeld' | 'holdsF
           id: Number(r.id),
           accountId: r.account_id,
           amount: r.amount,
-          taskId: r.task_id,
+          jobId: r.task_id,
           job: r.job_queue && r.job_key ? { queue: r.job_queue, key: r.job_key } : null,
-          taskStatus: r.task_status,
+          jobStatus: r.task_status,
           ageSeconds: r.age,
         }),
       );

@@ -67,7 +67,7 @@ function jobRows(sql: Sql): Pick<JobStore, 'create' | 'read' | 'delete' | 'recor
     async recordLlmUsage(u) {
       await sql`
         insert into llm_usage (id, task_id, operation, model, input_tokens, output_tokens)
-        values (${newId('llu')}, ${u.taskId}, ${u.operation}, ${u.model}, ${u.inputTokens}, ${u.outputTokens})`;
+        values (${newId('llu')}, ${u.jobId}, ${u.operation}, ${u.model}, ${u.inputTokens}, ${u.outputTokens})`;
     },
   };
 }
@@ -89,7 +89,7 @@ function sharedWork(sql: Sql): Pick<JobStore, 'waiting' | 'setProgress' | 'succe
     async succeedAll(jobKey, result, charged) {
       const rows = await sql<{ id: string }[]>`
         update tasks set status = 'succeeded', progress = 1, result = ${sql.json(result)}, error = null,
-          credits_charged = case when id = ${charged?.taskId ?? null} then ${charged?.amount ?? 0}::int else 0 end,
+          credits_charged = case when id = ${charged?.jobId ?? null} then ${charged?.amount ?? 0}::int else 0 end,
           updated_at = now()
         where job_key = ${jobKey} and status in ('queued', 'running')
         returning id`;

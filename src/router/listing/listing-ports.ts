@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.ts';
-import type { ListingDeps } from '../../domain/listing/list-videos.ts';
+import type { ListingPorts } from '../../domain/listing/list-videos.ts';
 
 /** The narrow ports the listing verbs use. */
-export const listingDeps = (d: Deps): ListingDeps => ({
+export const listingPorts = (d: Deps): ListingPorts => ({
   lister: d.lister,
   listingCache: d.listingCache,
   ledger: d.ledger,

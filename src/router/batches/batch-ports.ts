@@ -1,9 +1,9 @@
 import type { Deps } from '../../deps.ts';
-import type { CreateBatchDeps } from '../../domain/batches/create-batch.ts';
+import type { CreateBatchPorts } from '../../domain/batches/create-batch.ts';
 import { getCredits } from '../../domain/credits/credits.ts';
 import { batchPorts } from '../../domain/batches/batch-sources.ts';
 
-export const createBatchDeps = (d: Deps): CreateBatchDeps => ({
+export const createBatchPorts = (d: Deps): CreateBatchPorts => ({
   ...batchPorts(d),
   listing: { lister: d.lister, listingCache: d.listingCache, lookupAdmission: d.lookupAdmission },
   balance: async (accountId) => (await getCredits(d, accountId, d.config.DAILY_FREE_CREDITS)).balance,
