@@ -13,7 +13,7 @@ import {
   LISTING_PAGE_PRICE,
   OPERATION_COSTS,
   PER_STARTED_HOUR,
-  STT_PRICE_PER_MINUTE,
+  SPEECH_PRICE_PER_MINUTE,
   TRANSCRIPT_PRICE,
 } from '../domain/pricing/prices.ts';
 import { ERROR_TABLE } from '../router/error-table.ts';
@@ -142,8 +142,8 @@ function pricesTable(): string {
       ['A transcript extracted from a video’s captions', `${TRANSCRIPT_PRICE}`, code('TRANSCRIPT_PRICE')],
       [
         'Speech-to-text, per started minute of the audio decoded (61 s: 2 minutes)',
-        `${STT_PRICE_PER_MINUTE}`,
-        `${code('STT_PRICE_PER_MINUTE')}, ${code('speechPrice')}`,
+        `${SPEECH_PRICE_PER_MINUTE}`,
+        `${code('SPEECH_PRICE_PER_MINUTE')}, ${code('speechPrice')}`,
       ],
       ['A frame newly captured', `${FRAME_PRICE}`, code('FRAME_PRICE')],
       [

@@ -33,6 +33,6 @@ export {
   hourlyPrice,
   PER_STARTED_HOUR,
   speechPrice,
-  STT_PRICE_PER_MINUTE,
+  SPEECH_PRICE_PER_MINUTE,
   TRANSCRIPT_PRICE,
 } from '../domain/pricing/prices.ts';

@@ -32,11 +32,11 @@ export function hourlyPrice(durationSeconds: number): number {
  * Speech-to-text: credits per started minute of the audio transcribed (61 s -> 2 minutes), at least one minute.
  * Sub-second noise does not start a minute.
  */
-export const STT_PRICE_PER_MINUTE = 1;
+export const SPEECH_PRICE_PER_MINUTE = 1;
 
 export function speechPrice(seconds: number): number {
-  if (!Number.isFinite(seconds) || seconds <= 0) return STT_PRICE_PER_MINUTE;
-  return Math.max(1, Math.ceil(Math.floor(seconds * 1000) / 60_000 - 1e-9)) * STT_PRICE_PER_MINUTE;
+  if (!Number.isFinite(seconds) || seconds <= 0) return SPEECH_PRICE_PER_MINUTE;
+  return Math.max(1, Math.ceil(Math.floor(seconds * 1000) / 60_000 - 1e-9)) * SPEECH_PRICE_PER_MINUTE;
 }
 
 /** The duration a price is measured on: the video's reported duration, else the transcript's. */
@@ -58,7 +58,7 @@ export interface BatchVideoPrice {
 }
 
 const SPEECH_NOTE =
-  `speech-to-text costs ${credits(STT_PRICE_PER_MINUTE)} per started minute of audio, charged when its transcript is stored; ` +
+  `speech-to-text costs ${credits(SPEECH_PRICE_PER_MINUTE)} per started minute of audio, charged when its transcript is stored; ` +
   'a video’s length is known only once it is loaded, so each video is checked against the balance again before its speech-to-text job starts, ' +
   'and one the balance cannot cover by then fails with INSUFFICIENT_CREDITS, uncharged';
 
@@ -121,7 +121,7 @@ export function batchVideoPrice(
  * here). A procedure not named here is free.
  */
 export const OPERATION_COSTS: Record<string, string> = {
-  'subtitles.get': `captions: ${TRANSCRIPT_PRICE} on a cache miss; speech-to-text: ${STT_PRICE_PER_MINUTE} per started minute of audio; 0 when stored (one charge per transcript, on every route)`,
+  'subtitles.get': `captions: ${TRANSCRIPT_PRICE} on a cache miss; speech-to-text: ${SPEECH_PRICE_PER_MINUTE} per started minute of audio; 0 when stored (one charge per transcript, on every route)`,
   'frames.capture': `${FRAME_PRICE} per frame newly captured`,
   'frames.get': `${FRAME_PRICE} per frame newly captured`,
   'transcripts.translate': `${PER_STARTED_HOUR} per started hour of video`,
@@ -131,7 +131,7 @@ export const OPERATION_COSTS: Record<string, string> = {
   'listing.search': `${LISTING_PAGE_PRICE} per page fetched from YouTube, cached pages free`,
   'batches.create':
     `per video that succeeds, as its single-video operation (transcript ${TRANSCRIPT_PRICE} for captions or ` +
-    `${STT_PRICE_PER_MINUTE} per started minute of audio for speech-to-text, article or translation ` +
+    `${SPEECH_PRICE_PER_MINUTE} per started minute of audio for speech-to-text, article or translation ` +
     `${PER_STARTED_HOUR} per started hour + ${TRANSCRIPT_PRICE} for an extracted transcript; 0 when stored); failures free`,
   'batches.cancel': 'free (cancelled videos are never charged)',
   'watches.create': `free; each new video's transcript (transcripts: true) ${TRANSCRIPT_PRICE} as POST /subtitles`,

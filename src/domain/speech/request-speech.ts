@@ -4,7 +4,7 @@
 import type { CallerRequest } from '../keys/caller.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { ServiceError, type ErrorCode } from '../errors.ts';
-import { speechPrice, STT_PRICE_PER_MINUTE } from '../pricing/prices.ts';
+import { speechPrice, SPEECH_PRICE_PER_MINUTE } from '../pricing/prices.ts';
 import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { presentPage } from '../transcripts/fetch-transcript.ts';
@@ -53,7 +53,7 @@ async function affordableEstimate(deps: SpeechRequestPorts, req: CallerRequest, 
     deps,
     { accountId: req.caller.accountId, requestId: req.requestId },
     videoId,
-    STT_PRICE_PER_MINUTE,
+    SPEECH_PRICE_PER_MINUTE,
   );
   if (video.info.isLive)
     throw new ServiceError('VIDEO_LIVE', 'This video is live now: speech-to-text needs the finished recording');

@@ -4,7 +4,7 @@
 // (the operator may pay a hosted engine per minute, and a balance can be spent elsewhere meanwhile).
 import { getCredits } from '../credits/credits.ts';
 import { ServiceError } from '../errors.ts';
-import { STT_PRICE_PER_MINUTE, speechPrice } from '../pricing/prices.ts';
+import { SPEECH_PRICE_PER_MINUTE, speechPrice } from '../pricing/prices.ts';
 import type { Stores } from '../stores.ts';
 import type { SpeechBudget } from './transcribe-audio.ts';
 
@@ -28,7 +28,7 @@ async function bestBalance(deps: BudgetPorts, key: string, dailyAllowance: numbe
 }
 
 /** Seconds of audio `credits` pay for (whole minutes: the price is per started minute). */
-const coveredSeconds = (credits: number) => Math.floor(credits / STT_PRICE_PER_MINUTE) * 60;
+const coveredSeconds = (credits: number) => Math.floor(credits / SPEECH_PRICE_PER_MINUTE) * 60;
 
 /**
  * The budget of the job behind `key`. Throws 402 at once when nobody waiting can pay for a minute, so nothing is
@@ -50,7 +50,7 @@ const uncovered = (decoded: number | null, balance: number) =>
   new ServiceError(
     'INSUFFICIENT_CREDITS',
     (decoded === null
-      ? `Speech-to-text costs ${STT_PRICE_PER_MINUTE} credit${STT_PRICE_PER_MINUTE === 1 ? '' : 's'} per started minute of audio; the balance is ${balance}. `
+      ? `Speech-to-text costs ${SPEECH_PRICE_PER_MINUTE} credit${SPEECH_PRICE_PER_MINUTE === 1 ? '' : 's'} per started minute of audio; the balance is ${balance}. `
       : `The audio runs longer than the balance (${balance} credit${balance === 1 ? '' : 's'}) pays for: ` +
         `at least ${Math.floor(decoded)} s decoded, ${speechPrice(decoded)} credits. `) +
       'Speech-to-text is priced by the audio decoded, not by what the media claims; nothing was sent to the engine, nothing was stored and nothing was charged.',

@@ -1,6 +1,6 @@
 // The transcript resource (read through get_video_subtitles) and the links to it that transcript and translation
 // answers carry.
-import { credits, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
+import { credits, SPEECH_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../../domain/pricing/prices.ts';
 import { toCiteLines } from '../../domain/transcripts/formats.ts';
 import { MAX_PAGE_SEGMENTS, type TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import type { TranslateOutput } from '../../domain/translations/schemas.ts';
@@ -35,7 +35,7 @@ export const transcriptResource: McpResource = {
   mimeType: 'text/plain',
   description:
     'A video’s timed transcript as "[h:mm:ss] text" lines. videoId: a YouTube video id, or a media-... id this account created. lang (optional, BCP 47): the captions in that language, or a stored translation into it; omitted, the video’s default track. ' +
-    `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(TRANSCRIPT_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(STT_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
+    `Free when stored (fetched before, by anyone); otherwise read from the video’s captions, costing ${credits(TRANSCRIPT_PRICE)} as get_video_subtitles does. A video without captions is transcribed by speech-to-text as get_video_subtitles does (${credits(SPEECH_PRICE_PER_MINUTE)} per started minute, charged when it succeeds): the read then fails naming the job to poll with get_job, and reading again once it succeeded is free.`,
   input: ({ videoId, lang }) => ({ videoId, ...(lang ? { lang } : {}), limit: MAX_PAGE_SEGMENTS }),
   content(t: TranscriptAnswer) {
     if (t.status !== 'succeeded')

@@ -1,6 +1,6 @@
 import { api, explain } from '../api.ts';
 import { busy, field, h, messageArea, replace } from '../dom.ts';
-import { credits, plural, speechPrice, STT_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../format.ts';
+import { credits, plural, speechPrice, SPEECH_PRICE_PER_MINUTE, TRANSCRIPT_PRICE } from '../format.ts';
 import { pollJob } from '../poll-job.ts';
 import { progressBar } from './progress.ts';
 import { transcriptView } from './transcript-view.ts';
@@ -64,7 +64,7 @@ export function transcriptPanel(v: VideoContext): HTMLElement {
     h('option', { value: 'auto', selected: true }, hasTracks ? 'Captions' : 'Speech-to-text (no captions)'),
     h('option', { value: 'generate' }, 'Speech-to-text from the audio'),
   );
-  const speechCost = `speech-to-text costs ${credits(STT_PRICE_PER_MINUTE)} per started minute of audio (${plural(speechPrice(v.info.duration), 'credit')} for this video)`;
+  const speechCost = `speech-to-text costs ${credits(SPEECH_PRICE_PER_MINUTE)} per started minute of audio (${plural(speechPrice(v.info.duration), 'credit')} for this video)`;
   const button = h('button', { type: 'submit', class: 'primary' }, 'Get transcript');
   const form = h(
     'form',
