@@ -27,6 +27,8 @@ import { listProcedures, type ProcedureEntry } from './procedures.ts';
 import { REST_PREFIX } from './rest.ts';
 
 /** The docs that carry generated tables, and the tables each must carry. */
+const OPEN = '<!-- generated:';
+
 export const GENERATED_DOCS: Record<string, TableName[]> = {
   'docs/api.md': ['operations', 'prices', 'categories', 'batch-prices', 'errors'],
   'docs/mcp.md': ['tools'],
@@ -43,17 +45,48 @@ const TABLES = {
   tools: toolsTable,
 };
 
-const BLOCK = /(<!-- generated:([a-z-]+) -->\n)[\s\S]*?(<!-- \/generated:\2 -->)/g;
+interface Block {
+  name: string;
+  /** Where the block starts, where its opening line ends, where its closing marker starts, where it ends. */
+  start: number;
+  body: number;
+  close: number;
+  end: number;
+}
+
+/** The generated blocks of a doc, scanned with indexOf (one regex with a backreference is polynomial: test/security). */
+function blocks(file: string, text: string): Block[] {
+  const found: Block[] = [];
+  for (let start = text.indexOf(OPEN); start !== -1; ) {
+    const nameEnd = text.indexOf(' -->\n', start);
+    const name = text.slice(start + OPEN.length, nameEnd === -1 ? start : nameEnd);
+    // Prose that mentions a marker (docs/contributing.md) is not one: a marker is the name alone on its line.
+    if (!/^[a-z-]+$/.test(name)) {
+      start = text.indexOf(OPEN, start + OPEN.length);
+      continue;
+    }
+    const marker = `<!-- /generated:${name} -->`;
+    const close = text.indexOf(marker, nameEnd);
+    if (close === -1) throw new Error(`${file}: <!-- generated:${name} --> is never closed`);
+    found.push({ name, start, body: nameEnd + 5, close, end: close + marker.length });
+    start = text.indexOf(OPEN, close + marker.length);
+  }
+  return found;
+}
 
 /** The doc with every generated block rewritten; throws when a block is unknown or one the doc must carry is missing. */
 export function withGeneratedTables(file: string, text: string): string {
   const expected = GENERATED_DOCS[file] ?? [];
   const seen = new Set<string>();
-  const out = text.replace(BLOCK, (_all, open: string, name: string, close: string) => {
-    if (!(name in TABLES)) throw new Error(`${file}: no generated table is called "${name}"`);
-    seen.add(name);
-    return `${open}${TABLES[name as TableName]()}${close}`;
-  });
+  let out = '';
+  let at = 0;
+  for (const b of blocks(file, text)) {
+    if (!(b.name in TABLES)) throw new Error(`${file}: no generated table is called "${b.name}"`);
+    seen.add(b.name);
+    out += `${text.slice(at, b.body)}${TABLES[b.name as TableName]()}${text.slice(b.close, b.end)}`;
+    at = b.end;
+  }
+  out += text.slice(at);
   const missing = expected.filter((n) => !seen.has(n));
   if (missing.length)
     throw new Error(`${file} lacks ${missing.map((n) => `<!-- generated:${n} --> ... <!-- /generated:${n} -->`)}`);
@@ -62,7 +95,7 @@ export function withGeneratedTables(file: string, text: string): string {
 
 /** Where generated text starts and ends in a doc, so a check of hand-written prose can skip it. */
 export function generatedSpans(text: string): [number, number][] {
-  return [...text.matchAll(BLOCK)].map((m) => [m.index, m.index + m[0].length]);
+  return blocks('doc', text).map((b) => [b.start, b.end]);
 }
 
 const cell = (s: string) => s.replaceAll('|', '\\|').replaceAll('\n', ' ');

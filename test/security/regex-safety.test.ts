@@ -13,6 +13,8 @@ const BUILT_AT_RUN_TIME: Record<string, string> = {
   'src/bridges/rest.ts': "a route template of our own router: literal segments and [^/]+ between '/'",
   'src/bridges/rest-routes.ts': "a route template of our own router: literal segments and [^/]+ between '/'",
   'src/web/router.ts': "a page path of our own website: literal segments and ([^/]+) between '/'",
+  'src/router/mcp-resources/uri-template.ts':
+    "a resource template of our own metas: literal segments, ([^/?#]+) between '/', optional ?name=([^&#]*)",
 };
 
 describe('ReDoS: every pattern in src is linear-time', () => {

@@ -22,7 +22,7 @@ interface Eld {
 }
 
 /** Bracketed sound annotations ([Music], (applause)), music notes and URLs say nothing about the language spoken. */
-const NOISE = /\[[^\]]*\]|\([^)]*\)|[♪♫]|https?:\/\/\S+/g;
+const NOISE = /\[[^\][]{0,60}\]|\([^()]{0,60}\)|[♪♫]|https?:\/\/\S{1,200}/g;
 
 /**
  * Up to SAMPLE_CHARS of the texts, taken from evenly spaced segments across the whole transcript (an intro in another
