@@ -24,14 +24,27 @@ export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookPorts, 'we
 /** How many listed ids a watch remembers (enough to tell new from reshuffled on any sane listing). */
 const SEEN_LIMIT = 500;
 
-async function pageLoader(lister: VideoLister, target: WatchTarget) {
+/** The watch's listing, page by page; each page (and a channel handle's resolution) passes the lookup admission. */
+async function pageLoader(deps: CheckWatchPorts, w: WatchRow) {
+  const { lister, lookupAdmission } = deps;
+  const target = w.target;
+  const admitted = <T>(fetch: () => Promise<T>) => lookupAdmission.run(w.accountId, { scheduled: true }, fetch);
+  const load = await listingOf(lister, target, admitted);
+  return (c?: string) => admitted(() => load(c));
+}
+
+async function listingOf(
+  lister: VideoLister,
+  target: WatchTarget,
+  admitted: <T>(fetch: () => Promise<T>) => Promise<T>,
+) {
   if (target.playlist) {
     const id = parsePlaylistRef(target.playlist);
     return (c?: string) => lister.playlist(id, c) as Promise<SourcePage<unknown>>;
   }
   if (target.channel) {
     const ref = parseChannelRef(target.channel);
-    const id = 'channelId' in ref ? ref.channelId : await lister.resolveChannel(ref);
+    const id = 'channelId' in ref ? ref.channelId : await admitted(() => lister.resolveChannel(ref));
     const tab = target.channel.tab ?? 'videos';
     return (c?: string) => lister.channel(id, tab, c) as Promise<SourcePage<unknown>>;
   }
@@ -41,7 +54,7 @@ async function pageLoader(lister: VideoLister, target: WatchTarget) {
 
 /** Listed videos from the top, page by page, until a page holds one already seen (or the page bound). */
 async function readListing(deps: CheckWatchPorts, w: WatchRow): Promise<ListedVideo[]> {
-  const load = await pageLoader(deps.lister, w.target);
+  const load = await pageLoader(deps, w);
   const seen = new Set(w.seenVideoIds ?? []);
   // The first check only notes what is there: one page.
   const maxPages = w.seenVideoIds ? deps.limits.pagesPerCheck : 1;
@@ -124,11 +137,11 @@ async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
     items = await readListing(deps, w);
   } catch (err) {
     const message = isServiceError(err) ? `${err.code}: ${err.message}` : 'the listing could not be read';
-    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget is the
-    // service's, not the watch's.
+    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget (the
+    // egress layer's, or the admission's shared one) is the service's, not the watch's.
     const code = isServiceError(err) ? err.code : null;
     const max = code === 'NOT_FOUND' ? 1 : deps.limits.maxFailures;
-    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY');
+    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY' && code !== 'RATE_LIMITED');
     return;
   }
   const seen = new Set(w.seenVideoIds ?? []);
