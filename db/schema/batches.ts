@@ -16,6 +16,8 @@ export const batches = pgTable(
     source: jsonb('source').notNull(),
     callbackUrl: text('callback_url'),
     requestId: text('request_id').notNull(),
+    /** Listing pages fetched to find the videos: free lookups unless a video of the batch pays. */
+    listingPages: integer('listing_pages').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -23,44 +23,48 @@ afterAll(() => h?.close());
 
 const playlistPages = () => h.yt.requests.filter((r) => r.kind !== 'player' && r.kind !== 'timedtext').length;
 
-describe.skipIf(!sharedAvailable || !browseAvailable)('listing pages of batches that pay nothing', { timeout: 90_000 }, () => {
-  it('created and cancelled at once, 10 times: at most the free allowance of pages reaches YouTube', async () => {
-    const { key } = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
-    const before = playlistPages();
-    const statuses: number[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      const r = await rest(h.s.url, 'POST', '/batches', {
-        key,
-        body: { playlist: BROWSE.playlist.id, operation: { type: 'transcript' }, maxVideos: 1 },
-      });
-      statuses.push(r.status);
-      if (r.status !== 202) {
-        expect(r.status, JSON.stringify(r.json)).toBe(429);
-        expect(r.json.error.code).toBe('RATE_LIMITED');
-        expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
-        continue;
+describe.skipIf(!sharedAvailable || !browseAvailable)(
+  'listing pages of batches that pay nothing',
+  { timeout: 90_000 },
+  () => {
+    it('created and cancelled at once, 10 times: at most the free allowance of pages reaches YouTube', async () => {
+      const { key } = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
+      const before = playlistPages();
+      const statuses: number[] = [];
+      for (let i = 0; i < ROUNDS; i++) {
+        const r = await rest(h.s.url, 'POST', '/batches', {
+          key,
+          body: { playlist: BROWSE.playlist.id, operation: { type: 'transcript' }, maxVideos: 1 },
+        });
+        statuses.push(r.status);
+        if (r.status !== 202) {
+          expect(r.status, JSON.stringify(r.json)).toBe(429);
+          expect(r.json.error.code).toBe('RATE_LIMITED');
+          expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+          continue;
+        }
+        const cancelled = await rest(h.s.url, 'POST', `/batches/${r.json.id}/cancel`, { key });
+        expect(cancelled.status, JSON.stringify(cancelled.json)).toBe(200);
+        expect(cancelled.json.status).toBe('cancelled');
       }
-      const cancelled = await rest(h.s.url, 'POST', `/batches/${r.json.id}/cancel`, { key });
-      expect(cancelled.status, JSON.stringify(cancelled.json)).toBe(200);
-      expect(cancelled.json.status).toBe('cancelled');
-    }
-    expect(playlistPages() - before).toBeLessThanOrEqual(FREE);
-    expect(statuses.filter((st) => st === 429).length).toBeGreaterThanOrEqual(ROUNDS - FREE);
-  });
+      expect(playlistPages() - before).toBeLessThanOrEqual(FREE);
+      expect(statuses.filter((st) => st === 429).length).toBeGreaterThanOrEqual(ROUNDS - FREE);
+    });
 
-  it('left open with nobody to run them: the open batches pages count until they pay', async () => {
-    const { key } = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
-    const before = playlistPages();
-    let refused = 0;
-    for (let i = 0; i < ROUNDS; i++) {
-      const r = await rest(h.s.url, 'POST', '/batches', {
-        key,
-        body: { playlist: BROWSE.playlist.id, operation: { type: 'transcript' }, maxVideos: 1 },
-      });
-      if (r.status === 429) refused++;
-      else expect(r.status, JSON.stringify(r.json)).toBe(202);
-    }
-    expect(playlistPages() - before).toBeLessThanOrEqual(FREE);
-    expect(refused).toBeGreaterThanOrEqual(ROUNDS - FREE);
-  });
-});
+    it('left open with nobody to run them: the open batches pages count until they pay', async () => {
+      const { key } = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
+      const before = playlistPages();
+      let refused = 0;
+      for (let i = 0; i < ROUNDS; i++) {
+        const r = await rest(h.s.url, 'POST', '/batches', {
+          key,
+          body: { playlist: BROWSE.playlist.id, operation: { type: 'transcript' }, maxVideos: 1 },
+        });
+        if (r.status === 429) refused++;
+        else expect(r.status, JSON.stringify(r.json)).toBe(202);
+      }
+      expect(playlistPages() - before).toBeLessThanOrEqual(FREE);
+      expect(refused).toBeGreaterThanOrEqual(ROUNDS - FREE);
+    });
+  },
+);

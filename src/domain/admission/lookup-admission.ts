@@ -30,6 +30,8 @@ export interface LookupCounters {
   unpaid(accountId: string, windowStart: Date, add: number): Promise<number>;
   /** Whether the request has paid: charged net of refunds, or credits still held for its work. */
   requestPaid(accountId: string, requestId: string): Promise<boolean>;
+  /** Listing pages of the account's batches still open with no video charged or running: unpaid so far. */
+  openBatchPages(accountId: string): Promise<number>;
 }
 
 /** Ends an admitted fetch: frees its slot. */
@@ -53,9 +55,15 @@ export interface PaidLookup {
  * `free`: the fetch takes one of the account's free lookups (the caller is not known to pay for what follows).
  * `payer`: a paying caller's lookup, settled with its request (a free lookup when the balance does not cover it).
  * `batch`: a batch's listing pages, paid by the items they list (create-batch checks the balance covers them all, or
- * takes a free lookup); counted only when a page fails.
+ * takes a free lookup). A page that fails counts as unpaid at once; the pages of a batch that ends with no video
+ * charged (cancelled before any ran) count when it ends, and those of open batches none of whose videos has been
+ * charged or started count meanwhile, so a batch created and cancelled, or left queued, buys no free pages.
+ * `scheduled`: a fetch the service makes on its own schedule for the account (a watch's check), bounded by the
+ * schedule's own limits (watches per account, pages per check, the shortest interval): it takes the shared egress
+ * budget only.
  */
-export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true };
+export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true } | { scheduled: true };
+type UnpaidOptions = Exclude<AdmitOptions, { payer: PaidLookup }>;
 
 /** A request's paying lookups, counted when it ends. */
 interface OpenRequest {
@@ -107,10 +115,10 @@ export class LookupAdmission {
     };
   }
 
-  async #admit(accountId: string, opts: { free: true } | { batch: true }): Promise<AdmissionRelease> {
+  async #admit(accountId: string, opts: UnpaidOptions): Promise<AdmissionRelease> {
     const free = 'free' in opts;
     if (free) await this.takeFree(accountId);
-    else await this.#checkUnpaid(accountId);
+    else if ('batch' in opts) await this.#checkUnpaid(accountId, await this.#counters.openBatchPages(accountId));
     const freeSlot = free ? this.#takeSlot(accountId) : () => {};
     try {
       await this.#takeEgress();
@@ -226,9 +234,17 @@ export class LookupAdmission {
     return new Date(now - (now % FREE_LOOKUP_WINDOW_MS));
   }
 
-  /** A paying caller whose failed lookups have spent the allowance is refused until its window ends. */
-  async #checkUnpaid(accountId: string): Promise<void> {
-    const used = await this.#counters.unpaid(accountId, this.#windowStart(), 0);
+  /** Counts `n` lookups that turned out unpaid (a batch's listing pages when it ended having charged nothing). */
+  async countUnpaid(accountId: string, n: number): Promise<void> {
+    if (n > 0) await this.#counters.unpaid(accountId, this.#windowStart(), n);
+  }
+
+  /**
+   * A paying caller whose lookups have spent the allowance unpaid (`pending` more are unpaid so far: open batches'
+   * pages) is refused until its window ends.
+   */
+  async #checkUnpaid(accountId: string, pending = 0): Promise<void> {
+    const used = (await this.#counters.unpaid(accountId, this.#windowStart(), 0)) + pending;
     if (used < this.#limits.freePer10Min) return;
     throw allowanceSpent(this.#limits.freePer10Min, this.#now());
   }

@@ -1,4 +1,5 @@
 // The narrow ports the batch and webhook verbs use, taken from what the composition hands a procedure or a worker.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import type { BatchStore } from './ports.ts';
 import { getJob } from '../jobs/get-job.ts';
 import type { LlmJobPorts } from '../jobs/llm-jobs.ts';
@@ -12,6 +13,7 @@ const WEBHOOK_RETRY_WINDOW_MS = 24 * 60 * 60_000;
 
 export interface BatchSources extends LlmJobPorts {
   batches: BatchStore;
+  lookupAdmission: Pick<LookupAdmission, 'countUnpaid'>;
   webhooks: WebhookStore;
   webhookTransport: WebhookTransport;
   config: { WEBHOOK_RETRY_BASE_MS: number };
@@ -27,6 +29,7 @@ export const webhookPorts = (d: BatchSources): WebhookPorts => ({
 
 export const batchPorts = (d: BatchSources) => ({
   batches: d.batches,
+  lookups: d.lookupAdmission,
   webhooks: d.webhooks,
   enqueue: webhookPorts(d).enqueue,
   enqueueItems: (batchId: string, positions: number[]) => d.workQueue.batchItems(batchId, positions),

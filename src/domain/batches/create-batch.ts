@@ -69,7 +69,7 @@ async function listedVideoIds(
   req: CallerRequest,
   input: CreateBatchInput,
   price: VideoPrice,
-): Promise<string[]> {
+): Promise<{ videoIds: string[]; pages: number }> {
   // Listing pages spend the cluster's shared YouTube budget: a caller who cannot pay for one video spends none.
   const balance = await deps.balance(req.caller.accountId);
   if (balance < price.perVideo)
@@ -92,17 +92,22 @@ async function listedVideoIds(
           },
         }
       : { search: { query: input.search! } };
-  const videoIds = await collectVideoIds(deps.listing, req.caller.accountId, source, max, req.signal);
-  if (videoIds.length === 0)
+  const listed = await collectVideoIds(deps.listing, req.caller.accountId, source, max, req.signal);
+  if (listed.videoIds.length === 0)
     throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
-  return videoIds;
+  return listed;
 }
 
 export async function createBatch(deps: CreateBatchPorts, req: CallerRequest, input: CreateBatchInput): Promise<Batch> {
   const { callbackUrl, operation } = await checkedBatchInput(deps, input);
   const price = batchVideoPrice(operation, deps.speechConfigured);
-  const videoIds = input.videos
-    ? [...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v })))]
+  const { videoIds, pages } = input.videos
+    ? {
+        videoIds: [
+          ...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v }))),
+        ],
+        pages: 0,
+      }
     : await listedVideoIds(deps, req, input, price);
 
   await assertBalance(deps, req.caller.accountId, videoIds.length, price);
@@ -122,6 +127,7 @@ export async function createBatch(deps: CreateBatchPorts, req: CallerRequest, in
         },
     callbackUrl,
     videoIds,
+    listingPages: pages,
   });
   await deps.enqueueItems(
     batch.id,

@@ -11,6 +11,12 @@ export interface BatchRow {
   finishedAt: Date | null;
 }
 
+/** A batch that has just ended. */
+interface SettledBatch extends BatchRow {
+  /** Its listing pages when no video of it was charged: free lookups after all. */
+  unpaidListingPages: number;
+}
+
 export interface ClaimedItem {
   batchId: string;
   position: number;
@@ -29,6 +35,8 @@ export interface BatchStore {
     source: unknown;
     callbackUrl: string | null;
     videoIds: string[];
+    /** Listing pages fetched to find the videos (none for given ids). */
+    listingPages?: number;
   }): Promise<BatchRow>;
   get(id: string, accountId: string): Promise<{ batch: BatchRow; items: BatchItem[] } | null>;
   /**
@@ -74,5 +82,5 @@ export interface BatchStore {
    * Ends the batch when no item is queued or running any more: one caller wins (the status moves once) and gets
    * the final row; everyone else gets null.
    */
-  settleIfDone(batchId: string): Promise<BatchRow | null>;
+  settleIfDone(batchId: string): Promise<SettledBatch | null>;
 }

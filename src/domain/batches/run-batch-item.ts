@@ -4,6 +4,7 @@
 // so it stands, and the item reports what the ledger took for its request. A transient failure (SERVICE_BUSY, which
 // says when to retry; or an unexpected error, a database blip) puts the video back in the queue for later instead,
 // a bounded number of times. A retried job (its worker died mid-item) takes the item back from `running`.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { isServiceError } from '../errors.ts';
 import type { CreditLedger } from '../credits/credit-ledger.ts';
 import { giveUpRequest } from '../credits/holds.ts';
@@ -24,6 +25,8 @@ export interface BatchItemJob {
 
 export interface RunItemPorts extends Pick<WebhookPorts, 'webhooks' | 'enqueue'> {
   batches: BatchStore;
+  /** A batch that ends having charged nothing counts its listing pages against the free allowance. */
+  lookups: Pick<LookupAdmission, 'countUnpaid'>;
   jobs: Pick<JobStore, 'failRequest'>;
   log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
@@ -107,13 +110,18 @@ function retryDelayMs(err: unknown, attempt: number): number | null {
   return null;
 }
 
-/** Ends the batch if nothing is left to run; the one caller that ends it queues the webhook. */
+/**
+ * Ends the batch if nothing is left to run; the one caller that ends it queues the webhook, and counts its listing
+ * pages as unpaid lookups when none of its videos paid (a batch cancelled before any ran).
+ */
 export async function settleBatch(
-  deps: Pick<RunItemPorts, 'batches' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'lookups' | 'webhooks' | 'enqueue'>,
   batchId: string,
 ): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
-  if (done) await queueBatchWebhook(deps, done);
+  if (!done) return;
+  if (done.unpaidListingPages > 0) await deps.lookups.countUnpaid(done.accountId, done.unpaidListingPages);
+  await queueBatchWebhook(deps, done);
 }
 
 /** Queues the event of an ended batch to its callback, if it has one. */

@@ -155,7 +155,7 @@ export async function searchVideos(
 
 /**
  * Up to `max` videos of a playlist, channel tab or search, walking pages (for batches; not charged as listing
- * pages: the batch pays per video). Duplicates (a video listed twice) are kept once.
+ * pages: the batch pays per video), and how many pages were fetched. Duplicates (a video listed twice) are kept once.
  */
 export async function collectVideoIds(
   deps: Pick<ListingPorts, 'lister' | 'listingCache' | 'lookupAdmission'>,
@@ -163,7 +163,7 @@ export async function collectVideoIds(
   source: { playlist?: ListPlaylistInput; channel?: ListChannelInput; search?: SearchVideosInput },
   max: number,
   signal?: AbortSignal,
-): Promise<string[]> {
+): Promise<{ videoIds: string[]; pages: number }> {
   let load: (c: string | undefined) => Promise<SourcePage<unknown>>;
   if (source.playlist) {
     const id = parsePlaylistRef(source.playlist);
@@ -177,14 +177,16 @@ export async function collectVideoIds(
     const q = source.search.query;
     load = (c) => deps.lister.search(q, c, signal);
   } else {
-    return [];
+    return { videoIds: [], pages: 0 };
   }
   const ids = new Set<string>();
   let continuation: string | undefined;
+  let pages = 0;
   // Bounded: a page holds at least one video, and we stop at `max` or after 50 pages.
-  for (let pages = 0; pages < 50 && ids.size < max; pages++) {
+  while (pages < 50 && ids.size < max) {
     const c = continuation;
     const page = await deps.lookupAdmission.run(accountId, { batch: true }, () => load(c));
+    pages++;
     for (const item of page.items) {
       if (ids.size >= max) break;
       ids.add(item.videoId);
@@ -192,5 +194,5 @@ export async function collectVideoIds(
     if (!page.continuation || page.items.length === 0) break;
     continuation = page.continuation;
   }
-  return [...ids];
+  return { videoIds: [...ids], pages };
 }

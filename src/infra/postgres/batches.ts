@@ -41,8 +41,8 @@ function batchRecords(sql: Sql): Pick<BatchStore, 'create' | 'get'> {
       const id = newId('bat');
       return (await sql.begin(async (tx) => {
         const [row] = await tx<Row[]>`
-          insert into batches (id, account_id, status, operation, source, callback_url, request_id)
-          values (${id}, ${b.accountId}, 'running', ${tx.json(jsonValue(b.operation))}, ${tx.json(jsonValue(b.source))}, ${b.callbackUrl}, ${b.requestId})
+          insert into batches (id, account_id, status, operation, source, callback_url, request_id, listing_pages)
+          values (${id}, ${b.accountId}, 'running', ${tx.json(jsonValue(b.operation))}, ${tx.json(jsonValue(b.source))}, ${b.callbackUrl}, ${b.requestId}, ${b.listingPages ?? 0})
           returning *`;
         const items = b.videoIds.map((videoId, position) => ({
           batch_id: id,
@@ -186,8 +186,9 @@ function sweeps(sql: Sql): Pick<BatchStore, 'stalledItems' | 'endedWithoutWebhoo
 function settling(sql: Sql): Pick<BatchStore, 'settleIfDone'> {
   return {
     async settleIfDone(batchId) {
-      // One statement: the status moves once, for whoever sees the last item finish.
-      const [row] = await sql<Row[]>`
+      // One statement: the status moves once, for whoever sees the last item finish. Every item has finished, so
+      // each one's credits_charged is final.
+      const [row] = await sql<(Row & { unpaid_listing_pages: number })[]>`
         update batches b set
           status = case
             when exists (select 1 from batch_items where batch_id = b.id and status = 'cancelled') then 'cancelled'
@@ -196,8 +197,9 @@ function settling(sql: Sql): Pick<BatchStore, 'settleIfDone'> {
           finished_at = now(), updated_at = now()
         where b.id = ${batchId} and b.status = 'running'
           and not exists (select 1 from batch_items where batch_id = b.id and status in ('queued', 'running'))
-        returning *`;
-      return row ? fromRow(row) : null;
+        returning *, case when exists (select 1 from batch_items where batch_id = b.id and credits_charged > 0)
+          then 0 else b.listing_pages end as unpaid_listing_pages`;
+      return row ? { ...fromRow(row), unpaidListingPages: row.unpaid_listing_pages } : null;
     },
   };
 }

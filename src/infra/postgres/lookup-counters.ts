@@ -24,6 +24,15 @@ export function createLookupCounters(sql: Sql): LookupCounters {
       add > 0 ? count(`lookup-unpaid:${accountId}`, windowStart, add) : read(`lookup-unpaid:${accountId}`, windowStart),
     account: (accountId, windowStart) => count(`lookup:${accountId}`, windowStart),
     cluster: (windowStart) => count('lookup-egress', windowStart),
+    async openBatchPages(accountId) {
+      const [row] = await sql<{ pages: number }[]>`
+        select coalesce(sum(b.listing_pages), 0)::int as pages from batches b
+        where b.account_id = ${accountId} and b.status = 'running' and b.listing_pages > 0
+          and not exists (
+            select 1 from batch_items i
+            where i.batch_id = b.id and (i.credits_charged > 0 or i.status in ('running', 'succeeded')))`;
+      return row?.pages ?? 0;
+    },
     async requestPaid(accountId, requestId) {
       const [row] = await sql<{ paid: boolean }[]>`
         select (

@@ -1,0 +1,1 @@
+ALTER TABLE "batches" ADD COLUMN "listing_pages" integer DEFAULT 0 NOT NULL;
