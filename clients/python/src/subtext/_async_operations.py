@@ -90,6 +90,15 @@ class AsyncOperations:
             )
         )
 
+    async def videos_chapters(self, video_id: str) -> dict[str, Any]:
+        """GET /videos/{videoId}/chapters: Video chapters"""
+        return await self._call(
+            Request(
+                "GET",
+                f"/videos/{video_id}/chapters",
+            )
+        )
+
     async def frames(
         self,
         video: str,

@@ -32,6 +32,7 @@ OPERATIONS: dict[str, str] = {
     "subtitles-get": "transcript",
     "videos-info": "video_info",
     "videos-tracks": "tracks",
+    "videos-chapters": "videos_chapters",
     "frames-capture": "frames",
     "credits-get": "credits",
     "credits-history": "credit_history",
@@ -113,6 +114,15 @@ class Operations:
             Request(
                 "GET",
                 f"/videos/{video_id}/tracks",
+            )
+        )
+
+    def videos_chapters(self, video_id: str) -> dict[str, Any]:
+        """GET /videos/{videoId}/chapters: Video chapters"""
+        return self._call(
+            Request(
+                "GET",
+                f"/videos/{video_id}/chapters",
             )
         )
 
