@@ -28,6 +28,7 @@ import { revokeKeyProcedure } from './keys/revoke.ts';
 import { listConnectionsProcedure } from './connections/list.ts';
 import { revokeConnectionProcedure } from './connections/revoke.ts';
 import { usageSummaryProcedure } from './usage/summary.ts';
+import { getVideoChaptersProcedure } from './videos/get-chapters.ts';
 import { getVideoInfoProcedure } from './videos/get-info.ts';
 import { listTracksProcedure } from './videos/list-tracks.ts';
 import { createWatchProcedure } from './watches/create.ts';
@@ -38,7 +39,7 @@ import { listWatchesProcedure } from './watches/list.ts';
 /** The single source of procedures: REST, tRPC and MCP are projections of this router. */
 export const appRouter = router({
   subtitles: router({ get: getTranscriptProcedure }),
-  videos: router({ info: getVideoInfoProcedure, tracks: listTracksProcedure }),
+  videos: router({ info: getVideoInfoProcedure, tracks: listTracksProcedure, chapters: getVideoChaptersProcedure }),
   frames: router({ capture: captureFramesProcedure, get: getFrameProcedure }),
   credits: router({ get: getCreditsProcedure, history: creditHistoryProcedure }),
   transcripts: router({ translate: translateTranscriptProcedure }),

@@ -28,6 +28,23 @@ export const TrackList = z.object({
 });
 export type TrackList = z.infer<typeof TrackList>;
 
+export const VideoChapters = z.object({
+  videoId: z.string(),
+  duration: z.number().describe('Length in seconds (0 for a live stream in progress)'),
+  chapters: z
+    .array(
+      z.object({
+        title: z.string(),
+        start: z.number().describe('Seconds: where the chapter starts'),
+        end: z.number().describe('Seconds: where the next chapter starts (the video’s end for the last)'),
+      }),
+    )
+    .describe(
+      "By start: YouTube's own chapter markers when it sends them, else the description's timestamps read by YouTube's rules (first at 0:00, at least three, each at least 10 s); [] when there are none",
+    ),
+});
+export type VideoChapters = z.infer<typeof VideoChapters>;
+
 function decodeOr(s: string): string {
   try {
     return decodeURIComponent(s);
@@ -63,6 +80,19 @@ const freeLoad = (ports: LookupPorts, accountId: string, videoId: string) =>
 
 export async function getVideoInfo(ports: LookupPorts, accountId: string, videoId: string): Promise<VideoInfo> {
   return (await freeLoad(ports, accountId, await resolveVideoParam(ports, videoId, accountId))).info;
+}
+
+/** The video's chapters (those of its info), each ending where the next starts: a free lookup, as the info is. */
+export async function getVideoChapters(ports: LookupPorts, accountId: string, raw: string): Promise<VideoChapters> {
+  const videoId = await resolveVideoParam(ports, raw, accountId);
+  const { info } = await freeLoad(ports, accountId, videoId);
+  const sorted = info.chapters.filter((c) => Number.isFinite(c.start)).sort((a, b) => a.start - b.start);
+  const chapters = sorted.map((c, k) => ({
+    title: c.title,
+    start: c.start,
+    end: sorted[k + 1]?.start ?? Math.max(info.duration, c.start),
+  }));
+  return { videoId, duration: info.duration, chapters };
 }
 
 /**

@@ -79,6 +79,15 @@ def clean(values: dict[str, Any], query: bool = True) -> dict[str, Any]:
     return out
 
 
+def url_or_id(value: str, id_field: str) -> dict[str, str]:
+    """A URL (it has a slash) or an @handle as `url`, anything else as the id field (videoId, playlistId...)."""
+    return {"url": value} if "/" in value or value.startswith("@") else {id_field: value}
+
+
+def listed(values: Any) -> list[Any] | None:
+    return list(values) if values is not None else None
+
+
 def retry_after(response: httpx.Response) -> float | None:
     value = response.headers.get("retry-after")
     try:

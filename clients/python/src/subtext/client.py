@@ -1,33 +1,19 @@
-"""Subtext (sync) and AsyncSubtext (async): one method per REST operation of /api/v1 (see _operations.OPERATIONS)."""
+"""Subtext (sync) and AsyncSubtext (async): the transport under the operations generated from the OpenAPI document
+(_operations.py, _async_operations.py; see _operations.OPERATIONS), paging helpers and job polling."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 
-from . import _operations as ops
+from ._async_operations import AsyncOperations
+from ._operations import Operations
 from ._request import Request, Settings, headers, may_retry, result, settings, wait_before_retry
-from .types import (
-    Article,
-    ArticleAnswer,
-    ArticlePage,
-    Batch,
-    CreditHistory,
-    Credits,
-    Frames,
-    Job,
-    Listing,
-    Tracks,
-    TranslateAnswer,
-    Transcript,
-    VideoInfo,
-    Watch,
-    WatchList,
-)
+from .types import Article, Job
 
 DEFAULT_POLL = 2.0  # GET /jobs/{id}: "poll every few seconds"
 
@@ -49,91 +35,13 @@ def _done(job: Job) -> bool:
     return job["status"] in ("succeeded", "failed")
 
 
-class _Operations:
-    """The operations, each one request; `_call` sends it (sync: the value, async: an awaitable of it)."""
-
-    def _call(self, req: Request, retry: bool | None = None) -> Any:
-        raise NotImplementedError
-
-    def transcript(self, video: str, *, retry: bool | None = None, **kw: Any) -> Transcript:
-        """POST /subtitles: lang, format, words, chapters, mode, offset, limit, callback_url."""
-        return self._call(ops.transcript(video, **kw), retry)
-
-    def transcript_file(self, video_id: str, **kw: Any) -> str:
-        return self._call(ops.transcript_file(video_id, **kw))
-
-    def video_info(self, video_id: str) -> VideoInfo:
-        return self._call(ops.get(f"/videos/{video_id}"))
-
-    def tracks(self, video_id: str) -> Tracks:
-        return self._call(ops.get(f"/videos/{video_id}/tracks"))
-
-    def frames(self, video: str, t: float | Sequence[float], *, retry: bool | None = None, **kw: Any) -> Frames:
-        return self._call(ops.frames(video, t, **kw), retry)
-
-    def frame_image(self, video_id: str, t: float, *, width: int | None = None) -> bytes:
-        return self._call(ops.frame_image(video_id, t, width=width))
-
-    def translate(self, video_id: str, target_lang: str, *, retry: bool | None = None, **kw: Any) -> TranslateAnswer:
-        return self._call(ops.translate(video_id, target_lang, **kw), retry)
-
-    def summarize(self, video: str, *, retry: bool | None = None, **kw: Any) -> ArticleAnswer:
-        return self._call(ops.summarize(video, **kw), retry)
-
-    def search_articles(self, query: str | None = None, **kw: Any) -> ArticlePage:
-        return self._call(ops.search_articles(query, **kw))
-
-    def article(self, article_id: str) -> Article:
-        return self._call(ops.get(f"/articles/{article_id}"))
-
-    def credits(self) -> Credits:
-        return self._call(ops.get("/credits"))
-
-    def credit_history(self, **kw: Any) -> CreditHistory:
-        return self._call(ops.credit_history(**kw))
-
-    def job(self, job_id: str) -> Job:
-        return self._call(ops.get(f"/jobs/{job_id}"))
-
-    def playlist_videos(self, playlist: str, *, cursor: str | None = None) -> Listing:
-        return self._call(ops.playlist_videos(playlist, cursor=cursor))
-
-    def channel_videos(self, channel: str, **kw: Any) -> Listing:
-        return self._call(ops.channel_videos(channel, **kw))
-
-    def youtube_search(self, query: str, *, cursor: str | None = None) -> Listing:
-        return self._call(ops.youtube_search(query, cursor=cursor))
-
-    def create_batch(self, *, retry: bool | None = None, **kw: Any) -> Batch:
-        return self._call(ops.create_batch(**kw), retry)
-
-    def batch(self, batch_id: str) -> Batch:
-        return self._call(ops.get(f"/batches/{batch_id}"))
-
-    def cancel_batch(self, batch_id: str) -> Batch:
-        return self._call(ops.post(f"/batches/{batch_id}/cancel"))
-
-    def create_watch(self, *, retry: bool | None = None, **kw: Any) -> Watch:
-        """POST /watches: channel (+ channel_tab), playlist or search; interval_seconds, transcripts, lang, callback_url."""
-        return self._call(ops.create_watch(**kw), retry)
-
-    def watches(self) -> WatchList:
-        return self._call(ops.get("/watches"))
-
-    def watch(self, watch_id: str) -> Watch:
-        return self._call(ops.get(f"/watches/{watch_id}"))
-
-    def delete_watch(self, watch_id: str) -> Any:
-        return self._call(ops.delete(f"/watches/{watch_id}"))
-
-
 def _options(
     url: str | None, key: str | None, timeout: float, retries: int, backoff: float, max_retry_wait: float, retry_posts: bool
 ) -> Settings:
     return settings(url, key, timeout, retries, backoff, max_retry_wait, retry_posts)
 
 
-class Subtext(_Operations):
+class Subtext(Operations):
     """The sync client. `url`/`key` default to SUBTEXT_URL / SUBTEXT_API_KEY."""
 
     def __init__(
@@ -209,14 +117,8 @@ class Jobs:
             time.sleep(poll_interval)
 
 
-if TYPE_CHECKING:
-    from ._async_operations import AsyncOperations as _AsyncOperations
-else:
-    _AsyncOperations = _Operations
-
-
-class AsyncSubtext(_AsyncOperations):
-    """The async client: the same methods as Subtext, each awaited (typed by _async_operations)."""
+class AsyncSubtext(AsyncOperations):
+    """The async client: the same methods as Subtext, each awaited."""
 
     def __init__(
         self,

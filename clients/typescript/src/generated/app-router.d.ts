@@ -176,6 +176,21 @@ declare const clientRouter: TRPCBuiltRouter<{
 			};
 			meta: object;
 		}>;
+		chapters: TRPCQueryProcedure<{
+			input: {
+				videoId: string;
+			};
+			output: {
+				videoId: string;
+				duration: number;
+				chapters: {
+					title: string;
+					start: number;
+					end: number;
+				}[];
+			};
+			meta: object;
+		}>;
 	};
 	frames: {
 		capture: TRPCMutationProcedure<{
