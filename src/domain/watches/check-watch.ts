@@ -2,6 +2,7 @@
 // records each video not seen before once, optionally fetches its transcript (charged per video as POST /subtitles;
 // a refusal, e.g. INSUFFICIENT_CREDITS, is recorded on this watch and stops nothing else), and sends
 // watch.video_published / watch.transcript_ready through the signed webhooks.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { isServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { parseChannelRef, parsePlaylistRef } from '../listing/collection-ref.ts';
@@ -11,20 +12,30 @@ import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from '../
 import { eventBody, type WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
-import type { WatchTarget } from './schemas.ts';
 import type { WebhookEvent } from '../webhooks/schemas.ts';
 import type { FoundEvent, WatchRow, WatchStore } from './watch-store.ts';
 
 export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookPorts, 'webhooks' | 'enqueue'> {
   watches: WatchStore;
   lister: VideoLister;
+  /** Each page and handle a check fetches passes the shared egress budget (src/domain/admission/). */
+  lookupAdmission: LookupAdmission;
   limits: { pagesPerCheck: number; maxFailures: number; claimBatch: number };
 }
 
 /** How many listed ids a watch remembers (enough to tell new from reshuffled on any sane listing). */
 const SEEN_LIMIT = 500;
 
-async function pageLoader(lister: VideoLister, target: WatchTarget) {
+async function pageLoader(deps: CheckWatchPorts, w: WatchRow) {
+  const target = w.target;
+  const admitted = <T>(fetch: () => Promise<T>) => deps.lookupAdmission.run(w.accountId, { scheduled: true }, fetch);
+  const lister: VideoLister = {
+    ...deps.lister,
+    playlist: (id, c) => admitted(() => deps.lister.playlist(id, c)),
+    channel: (id, tab, c) => admitted(() => deps.lister.channel(id, tab, c)),
+    search: (q, c) => admitted(() => deps.lister.search(q, c)),
+    resolveChannel: (ref) => admitted(() => deps.lister.resolveChannel(ref)),
+  };
   if (target.playlist) {
     const id = parsePlaylistRef(target.playlist);
     return (c?: string) => lister.playlist(id, c) as Promise<SourcePage<unknown>>;
@@ -41,7 +52,7 @@ async function pageLoader(lister: VideoLister, target: WatchTarget) {
 
 /** Listed videos from the top, page by page, until a page holds one already seen (or the page bound). */
 async function readListing(deps: CheckWatchPorts, w: WatchRow): Promise<ListedVideo[]> {
-  const load = await pageLoader(deps.lister, w.target);
+  const load = await pageLoader(deps, w);
   const seen = new Set(w.seenVideoIds ?? []);
   // The first check only notes what is there: one page.
   const maxPages = w.seenVideoIds ? deps.limits.pagesPerCheck : 1;
@@ -124,11 +135,11 @@ async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
     items = await readListing(deps, w);
   } catch (err) {
     const message = isServiceError(err) ? `${err.code}: ${err.message}` : 'the listing could not be read';
-    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget is the
-    // service's, not the watch's.
+    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube or lookup
+    // budget is the service's, not the watch's.
     const code = isServiceError(err) ? err.code : null;
     const max = code === 'NOT_FOUND' ? 1 : deps.limits.maxFailures;
-    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY');
+    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY' && code !== 'RATE_LIMITED');
     return;
   }
   const seen = new Set(w.seenVideoIds ?? []);
