@@ -5,6 +5,7 @@
 //    paying caller's fetches are bounded by its credits, its unpaid-lookup count and the shared budget; capping them
 //    refused a paid burst that the extraction queue's own share already paces);
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
+// A watch's scheduled check passes only the third: it is paced by WATCHES_PER_ACCOUNT and WATCH_MIN_INTERVAL_SECONDS.
 // Each refusal is RATE_LIMITED with a retry time.
 //
 // A paying caller's lookup takes no free lookup because its request is expected to pay. It is tied to that request
@@ -54,8 +55,9 @@ export interface PaidLookup {
  * `payer`: a paying caller's lookup, settled with its request (a free lookup when the balance does not cover it).
  * `batch`: a batch's listing pages, paid by the items they list (create-batch checks the balance covers them all, or
  * takes a free lookup); counted only when a page fails.
+ * `scheduled`: a watch's check (no caller waits, nothing is charged for its pages): the shared egress budget only.
  */
-export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true };
+export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true } | { scheduled: true };
 
 /** A request's paying lookups, counted when it ends. */
 interface OpenRequest {
@@ -107,10 +109,10 @@ export class LookupAdmission {
     };
   }
 
-  async #admit(accountId: string, opts: { free: true } | { batch: true }): Promise<AdmissionRelease> {
+  async #admit(accountId: string, opts: Exclude<AdmitOptions, { payer: PaidLookup }>): Promise<AdmissionRelease> {
     const free = 'free' in opts;
     if (free) await this.takeFree(accountId);
-    else await this.#checkUnpaid(accountId);
+    else if ('batch' in opts) await this.#checkUnpaid(accountId);
     const freeSlot = free ? this.#takeSlot(accountId) : () => {};
     try {
       await this.#takeEgress();
@@ -226,10 +228,13 @@ export class LookupAdmission {
     return new Date(now - (now % FREE_LOOKUP_WINDOW_MS));
   }
 
-  /** A paying caller whose failed lookups have spent the allowance is refused until its window ends. */
+  /**
+   * A paying caller whose failed lookups have spent the allowance is refused until its window ends. With no free
+   * lookups (0) a paying caller is still admitted until one of its lookups has ended unpaid.
+   */
   async #checkUnpaid(accountId: string): Promise<void> {
     const used = await this.#counters.unpaid(accountId, this.#windowStart(), 0);
-    if (used < this.#limits.freePer10Min) return;
+    if (used < Math.max(1, this.#limits.freePer10Min)) return;
     throw allowanceSpent(this.#limits.freePer10Min, this.#now());
   }
 
