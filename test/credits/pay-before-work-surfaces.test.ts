@@ -87,10 +87,10 @@ describe('paid model work across REST, tRPC and MCP', { timeout: 90_000 }, () =>
   });
 
   it('two accounts, 1 credit each, the same translation at once on every surface: the model called once, nobody charged twice', async () => {
-    const [{ videoId }] = await shortVideos(1);
+    const { videoId } = (await shortVideos(1))[0]!;
     const a = await s.newKey({ credits: 1 });
     const b = await s.newKey({ credits: 1 });
-    const t = { videoId: videoId!, sourceLang: 'en', targetLang: 'es' };
+    const t = { videoId, sourceLang: 'en', targetLang: 'es' };
     const clients = await Promise.all(
       [a, b].map(async (k) => ({ k, trpc: trpcClient(s.url, k.key), mcp: await mcpClient(s.url, k.key) })),
     );
