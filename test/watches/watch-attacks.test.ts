@@ -274,23 +274,6 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     expect((await rest(h.s1.url, 'GET', '/watches', { key })).json.watches).toEqual([]);
     expect((await rest(h.s1.url, 'GET', `/watches/${mine}`, { key: other.key })).status).toBe(200);
   });
-
-  it('a funded account’s transcripts are paid requests: each charged, none counted as an unpaid lookup', async () => {
-    // Last: it stores the transcripts of NEWEST, which the tests above fetch. FREE_LOOKUPS_PER_10_MIN is 1 here: a paid transcript step counted as an unpaid lookup would refuse the next one.
-    const rich = await h.s1.newKey({ credits: 5 });
-    const id = await noted(rich.key, [...NEWEST], { transcripts: true });
-    expect(await checkOnBoth()).toBe(1);
-    const got = (await rest(h.s1.url, 'GET', `/watches/${id}`, { key: rich.key })).json;
-    const steps = got.history.filter((e: { kind: string }) => e.kind !== 'video_published');
-    expect(steps.map((e: { kind: string; detail: string | null }) => [e.kind, e.detail])).toEqual([
-      ['transcript_ready', null],
-      ['transcript_ready', null],
-    ]);
-    expect(await balanceOf(h.s1, rich.key)).toBe(5 - 2 * TRANSCRIPT_PRICE);
-    const unpaid = await h.s1.deps.sql<{ n: number }[]>`
-      select coalesce(sum(count), 0)::int as n from rate_counters where key_id = ${`lookup-unpaid:${rich.accountId}`}`;
-    expect(unpaid[0]!.n).toBe(0);
-  });
 });
 
 /**
