@@ -94,14 +94,18 @@ async function queueStored(deps: CheckWatchPorts, deliveries: string[]): Promise
 /**
  * The transcript of one new video: a stored one is free; otherwise the balance must cover it before anything is
  * asked of YouTube (a watch spends none of the account's free lookups, and a refusal is INSUFFICIENT_CREDITS).
+ * It is one request of the admission's (like a procedure call or a batch item), so its video lookup is settled with
+ * it: a charged transcript counts as paid, not as an unpaid lookup.
  */
 async function fetchForWatch(deps: CheckWatchPorts, w: WatchRow, videoId: string) {
   const req = { caller: { accountId: w.accountId, keyId: 'watch', rateLimit: null }, requestId: newId('req') };
   const input = { videoId, ...(w.lang ? { lang: w.lang } : {}), limit: 1 };
-  const stored = await readStoredTranscript(deps, req, input);
-  if (stored) return stored;
-  await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
-  return fetchTranscript(deps, req, input);
+  return deps.lookupAdmission.forRequest(w.accountId, req.requestId, async () => {
+    const stored = await readStoredTranscript(deps, req, input);
+    if (stored) return stored;
+    await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
+    return fetchTranscript(deps, req, input);
+  });
 }
 
 async function transcriptStep(deps: CheckWatchPorts, w: WatchRow, v: { videoId: string; title: string | null }) {
