@@ -1,25 +1,25 @@
 // The lookup admission's rules on their own (src/domain/admission/), with counters shared the way PostgreSQL shares
 // them between instances: what one instance's memory cannot see, several instances on one database must still hold.
 import { describe, expect, it } from 'vitest';
+import { FREE_LOOKUP_WINDOW_MS } from '../../src/domain/admission/free-lookups.ts';
 import { LookupAdmission, type LookupCounters, type PaidLookup } from '../../src/domain/admission/lookup-admission.ts';
 
 /** The counters of one database: every instance given these sees the same counts. */
 function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidCount: Map<string, number> } {
+  // By account and window, as the rate-counter rows are.
   const free = new Map<string, number>();
   const unpaidCount = new Map<string, number>();
   let cluster = 0;
+  const add = (m: Map<string, number>, key: string, n: number) => {
+    m.set(key, (m.get(key) ?? 0) + n);
+    return m.get(key)!;
+  };
   return {
     free,
     unpaidCount,
-    account: async (accountId) => {
-      free.set(accountId, (free.get(accountId) ?? 0) + 1);
-      return free.get(accountId)!;
-    },
+    account: async (accountId, start) => add(free, `${accountId}@${start.getTime()}`, 1),
     cluster: async () => ++cluster,
-    unpaid: async (accountId, _start, add) => {
-      unpaidCount.set(accountId, (unpaidCount.get(accountId) ?? 0) + add);
-      return unpaidCount.get(accountId)!;
-    },
+    unpaid: async (accountId, start, n) => add(unpaidCount, `${accountId}@${start.getTime()}`, n),
     requestPaid: async () => false,
   };
 }
@@ -64,7 +64,7 @@ describe('lookup admission rules', () => {
     await a.forRequest('acc', 'req_1', async () => {
       await a.admit('acc', { payer: oneCredit('req_1') });
     });
-    expect(counters.unpaidCount.get('acc')).toBe(1);
+    expect([...counters.unpaidCount.values()]).toEqual([1]);
     await expect(a.admit('acc', { payer: oneCredit('req_2') })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 
@@ -85,5 +85,28 @@ describe('lookup admission rules', () => {
     await Promise.all([...single, ...many].map((r) => r.done));
     expect(singleOutcomes.sort()).toEqual(['RATE_LIMITED', 'admitted', 'admitted']);
     expect(manyOutcomes.sort()).toEqual(['RATE_LIMITED', 'admitted', 'admitted']);
+  });
+
+  it('at the window’s edge: the allowance is per fixed window (at most twice it in any 10 minutes), Retry-After to the edge', async () => {
+    let now = 7 * FREE_LOOKUP_WINDOW_MS - 1;
+    const a = new LookupAdmission(sharedCounters(), limits(2), () => now);
+    for (let i = 0; i < 2; i++) await a.admit('acc', { free: true });
+    await expect(a.admit('acc', { free: true })).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfter: 1 });
+    now += 1;
+    for (let i = 0; i < 2; i++) await a.admit('acc', { free: true });
+    await expect(a.admit('acc', { free: true })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfter: FREE_LOOKUP_WINDOW_MS / 1000,
+    });
+  });
+
+  it('a paying request opened before the edge and ended unpaid after it counts in the new window', async () => {
+    let now = 7 * FREE_LOOKUP_WINDOW_MS - 1;
+    const a = new LookupAdmission(sharedCounters(), limits(1), () => now);
+    await a.forRequest('acc', 'req_1', async () => {
+      await a.admit('acc', { payer: oneCredit('req_1') });
+      now += 2;
+    });
+    await expect(a.admit('acc', { payer: oneCredit('req_2') })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
   });
 });
