@@ -25,6 +25,8 @@ let files: VideoServer;
 let whisper: FakeWhisper;
 let s: TestServer;
 let lying: { hlsDir: string; webm: string; seconds: number };
+/** Free lookups per account per window here (each test's account uses at most two). */
+const FREE = 3;
 
 /** The programme four times over (about 175 s), as 30 s HLS segments under a playlist claiming 0.3 s each, and as a WebM whose Duration says 0.3 s. */
 function lyingMedia() {
@@ -80,7 +82,10 @@ beforeAll(async () => {
   if (!audioAvailable) return;
   lying = lyingMedia();
   whisper = await startFakeWhisper();
-  files = await startVideoServer({ '/long.webm': { file: lying.webm, contentType: 'video/webm' } }, (path) =>
+  const again = Object.fromEntries(
+    Array.from({ length: 8 }, (_, i) => [`/again/${i}.webm`, { file: lying.webm, contentType: 'video/webm' }]),
+  );
+  files = await startVideoServer({ '/long.webm': { file: lying.webm, contentType: 'video/webm' }, ...again }, (path) =>
     /^\/hls\/[a-z0-9]+\.(m3u8|ts)$/.test(path)
       ? {
           handle: (req, res, served) =>
@@ -95,7 +100,12 @@ beforeAll(async () => {
       : undefined,
   );
   s = await startTestServer(
-    { STT_ENGINE: 'openai-compatible', STT_BASE_URL: whisper.origin, STT_MODEL: 'whisper-test' },
+    {
+      STT_ENGINE: 'openai-compatible',
+      STT_BASE_URL: whisper.origin,
+      STT_MODEL: 'whisper-test',
+      FREE_LOOKUPS_PER_10_MIN: String(FREE),
+    },
     { mediaGateway: createMediaGateway({ policy: (ip) => ip === '127.0.0.1', allowHttp: true }) },
   );
 }, 180_000);
@@ -171,6 +181,32 @@ describe.skipIf(!audioAvailable)('speech-to-text bounded by the audio decoded', 
     } finally {
       await client.close();
     }
+  });
+
+  it('a 1-credit account repeating it on fresh URLs gets at most FREE_LOOKUPS_PER_10_MIN probes and decodes for nothing', async () => {
+    // Each attempt holds the credit while its request is open (so its probe counts as paid), then the job is refused
+    // for the audio decoded and the hold released: without a bound, one credit buys any number of probes and decodes.
+    const { key, accountId } = await s.newKey({ credits: 1 });
+    const outcomes: string[] = [];
+    const served = files.requests.length;
+    for (let i = 0; i < 8; i++) {
+      const url = files.url(`/again/${i}.webm`);
+      const r = await rest(s.url, 'POST', '/subtitles', { key, body: { url, mode: 'generate' } });
+      if (r.status !== 202) {
+        outcomes.push(r.json.error.code);
+        continue;
+      }
+      outcomes.push((await finished(key, r.json.job.id)).error?.code ?? 'done');
+    }
+    const reached = new Set(
+      files.requests
+        .slice(served)
+        .map((q) => q.path)
+        .filter((p) => p.startsWith('/again/')),
+    );
+    expect(outcomes.filter((o) => o === 'RATE_LIMITED').length, outcomes.join(',')).toBeGreaterThanOrEqual(8 - FREE);
+    expect(reached.size, [...reached].join(',')).toBeLessThanOrEqual(FREE);
+    expect(await books(accountId)).toEqual({ balance: 1, sum: 1, charged: 0 });
   });
 
   it('a caller who can pay is charged for the minutes decoded, not the 0.3 s claimed; the books balance', async () => {

@@ -185,6 +185,34 @@ describe.skipIf(!browseAvailable)('watch attacks', { timeout: 120_000 }, () => {
     expect((await rest(h.s1.url, 'GET', `/watches/${w}`, { key })).json).toMatchObject({ status: 'paused' });
   });
 
+  it('a check passes the lookup admission: with the shared egress budget spent, no page reaches YouTube and the watch is not paused', async () => {
+    const { key } = await h.s1.newKey();
+    await quietOthers();
+    const w = (await rest(h.s1.url, 'POST', '/watches', { key, body: { channel } })).json.id as string;
+    const limit = h.s1.deps.config.LOOKUP_EGRESS_PER_MINUTE;
+    expect(limit).toBeGreaterThan(0);
+    // This minute's and the next minute's budget spent by other lookups of the cluster.
+    const minute = Date.now() - (Date.now() % 60_000);
+    for (const start of [minute, minute + 60_000])
+      await h.s1.deps.sql`
+        insert into rate_counters (key_id, window_start, count)
+        values ('lookup-egress', ${new Date(start).toISOString()}::timestamptz, ${limit})
+        on conflict (key_id, window_start) do update set count = ${limit}`;
+    try {
+      const before = h.yt.requests.length;
+      for (let i = 0; i < 3; i++) {
+        await makeDue(w);
+        expect(await checkOnBoth()).toBe(1);
+      }
+      expect(h.yt.requests.length - before).toBe(0);
+      const got = (await rest(h.s1.url, 'GET', `/watches/${w}`, { key })).json;
+      expect(got).toMatchObject({ status: 'active', pausedReason: null });
+      expect(got.lastError).toMatch(/RATE_LIMITED/);
+    } finally {
+      await h.s1.deps.sql`delete from rate_counters where key_id = 'lookup-egress'`;
+    }
+  });
+
   it('hostile ids and targets get a clear 4xx in the error shape, never a 500', async () => {
     const { key } = await h.s1.newKey();
     const other = await h.s1.newKey();

@@ -5,6 +5,7 @@
 //    paying caller's fetches are bounded by its credits, its unpaid-lookup count and the shared budget; capping them
 //    refused a paid burst that the extraction queue's own share already paces);
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
+// A watch's scheduled check passes only the third: it is paced by WATCHES_PER_ACCOUNT and WATCH_MIN_INTERVAL_SECONDS.
 // Each refusal is RATE_LIMITED with a retry time.
 //
 // A paying caller's lookup takes no free lookup because its request is expected to pay. It is tied to that request
@@ -241,11 +242,12 @@ export class LookupAdmission {
 
   /**
    * A paying caller whose lookups have spent the allowance unpaid (`pending` more are unpaid so far: open batches'
-   * pages) is refused until its window ends.
+   * pages) is refused until its window ends. With no free lookups (0) a paying caller is still admitted until one of
+   * its lookups has ended unpaid.
    */
   async #checkUnpaid(accountId: string, pending = 0): Promise<void> {
     const used = (await this.#counters.unpaid(accountId, this.#windowStart(), 0)) + pending;
-    if (used < this.#limits.freePer10Min) return;
+    if (used < Math.max(1, this.#limits.freePer10Min)) return;
     throw allowanceSpent(this.#limits.freePer10Min, this.#now());
   }
 

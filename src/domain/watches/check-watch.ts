@@ -2,6 +2,7 @@
 // records each video not seen before once, optionally fetches its transcript (charged per video as POST /subtitles;
 // a refusal, e.g. INSUFFICIENT_CREDITS, is recorded on this watch and stops nothing else), and sends
 // watch.video_published / watch.transcript_ready through the signed webhooks.
+import type { LookupAdmission } from '../admission/lookup-admission.ts';
 import { isServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { parseChannelRef, parsePlaylistRef } from '../listing/collection-ref.ts';
@@ -11,40 +12,37 @@ import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from '../
 import { eventBody, type WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
-import type { WatchTarget } from './schemas.ts';
 import type { WebhookEvent } from '../webhooks/schemas.ts';
 import type { FoundEvent, WatchRow, WatchStore } from './watch-store.ts';
 
 export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookPorts, 'webhooks' | 'enqueue'> {
   watches: WatchStore;
   lister: VideoLister;
+  /** Each page and handle a check fetches passes the shared egress budget (src/domain/admission/). */
+  lookupAdmission: LookupAdmission;
   limits: { pagesPerCheck: number; maxFailures: number; claimBatch: number };
 }
 
 /** How many listed ids a watch remembers (enough to tell new from reshuffled on any sane listing). */
 const SEEN_LIMIT = 500;
 
-/** The watch's listing, page by page; each page (and a channel handle's resolution) passes the lookup admission. */
 async function pageLoader(deps: CheckWatchPorts, w: WatchRow) {
-  const { lister, lookupAdmission } = deps;
   const target = w.target;
-  const admitted = <T>(fetch: () => Promise<T>) => lookupAdmission.run(w.accountId, { scheduled: true }, fetch);
-  const load = await listingOf(lister, target, admitted);
-  return (c?: string) => admitted(() => load(c));
-}
-
-async function listingOf(
-  lister: VideoLister,
-  target: WatchTarget,
-  admitted: <T>(fetch: () => Promise<T>) => Promise<T>,
-) {
+  const admitted = <T>(fetch: () => Promise<T>) => deps.lookupAdmission.run(w.accountId, { scheduled: true }, fetch);
+  const lister: VideoLister = {
+    ...deps.lister,
+    playlist: (id, c) => admitted(() => deps.lister.playlist(id, c)),
+    channel: (id, tab, c) => admitted(() => deps.lister.channel(id, tab, c)),
+    search: (q, c) => admitted(() => deps.lister.search(q, c)),
+    resolveChannel: (ref) => admitted(() => deps.lister.resolveChannel(ref)),
+  };
   if (target.playlist) {
     const id = parsePlaylistRef(target.playlist);
     return (c?: string) => lister.playlist(id, c) as Promise<SourcePage<unknown>>;
   }
   if (target.channel) {
     const ref = parseChannelRef(target.channel);
-    const id = 'channelId' in ref ? ref.channelId : await admitted(() => lister.resolveChannel(ref));
+    const id = 'channelId' in ref ? ref.channelId : await lister.resolveChannel(ref);
     const tab = target.channel.tab ?? 'videos';
     return (c?: string) => lister.channel(id, tab, c) as Promise<SourcePage<unknown>>;
   }
@@ -96,14 +94,18 @@ async function queueStored(deps: CheckWatchPorts, deliveries: string[]): Promise
 /**
  * The transcript of one new video: a stored one is free; otherwise the balance must cover it before anything is
  * asked of YouTube (a watch spends none of the account's free lookups, and a refusal is INSUFFICIENT_CREDITS).
+ * It is one request of the admission's (like a procedure call or a batch item), so its video lookup is settled with
+ * it: a charged transcript counts as paid, not as an unpaid lookup.
  */
 async function fetchForWatch(deps: CheckWatchPorts, w: WatchRow, videoId: string) {
   const req = { caller: { accountId: w.accountId, keyId: 'watch', rateLimit: null }, requestId: newId('req') };
   const input = { videoId, ...(w.lang ? { lang: w.lang } : {}), limit: 1 };
-  const stored = await readStoredTranscript(deps, req, input);
-  if (stored) return stored;
-  await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
-  return fetchTranscript(deps, req, input);
+  return deps.lookupAdmission.forRequest(w.accountId, req.requestId, async () => {
+    const stored = await readStoredTranscript(deps, req, input);
+    if (stored) return stored;
+    await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
+    return fetchTranscript(deps, req, input);
+  });
 }
 
 async function transcriptStep(deps: CheckWatchPorts, w: WatchRow, v: { videoId: string; title: string | null }) {
@@ -137,8 +139,8 @@ async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
     items = await readListing(deps, w);
   } catch (err) {
     const message = isServiceError(err) ? `${err.code}: ${err.message}` : 'the listing could not be read';
-    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget (the
-    // egress layer's, or the admission's shared one) is the service's, not the watch's.
+    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube or lookup
+    // budget is the service's, not the watch's.
     const code = isServiceError(err) ? err.code : null;
     const max = code === 'NOT_FOUND' ? 1 : deps.limits.maxFailures;
     await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY' && code !== 'RATE_LIMITED');
