@@ -2,13 +2,19 @@
 // them between instances: what one instance's memory cannot see, several instances on one database must still hold.
 import { describe, expect, it } from 'vitest';
 import { FREE_LOOKUP_WINDOW_MS } from '../../src/domain/admission/free-lookups.ts';
-import { LookupAdmission, type LookupCounters, type PaidLookup } from '../../src/domain/admission/lookup-admission.ts';
+import {
+  LookupAdmission,
+  type LookupCounters,
+  OPEN_REQUEST_WINDOW_MS,
+  type PaidLookup,
+} from '../../src/domain/admission/lookup-admission.ts';
 
 /** The counters of one database: every instance given these sees the same counts. */
 function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidCount: Map<string, number> } {
   // By account and window, as the rate-counter rows are.
   const free = new Map<string, number>();
   const unpaidCount = new Map<string, number>();
+  const open = new Map<string, number>();
   let cluster = 0;
   const add = (m: Map<string, number>, key: string, n: number) => {
     m.set(key, (m.get(key) ?? 0) + n);
@@ -22,6 +28,11 @@ function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidC
     unpaid: async (accountId, start, n) => add(unpaidCount, `${accountId}@${start.getTime()}`, n),
     requestPaid: async () => false,
     openBatchPages: async () => 0,
+    openPaid: async (accountId, start, n) => {
+      add(open, `${accountId}@${start.getTime()}`, n);
+      const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;
+      return (open.get(`${accountId}@${start.getTime()}`) ?? 0) + (open.get(`${accountId}@${previous}`) ?? 0);
+    },
   };
 }
 

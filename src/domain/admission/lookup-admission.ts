@@ -15,7 +15,8 @@
 // 1 credit would buy unlimited lookups. Until it ends, a request with a paying lookup is counted as open, and the
 // balance must cover every open one at the operation's price, so a burst of requests cannot all pass on the same
 // credit before the first has ended: those the balance does not cover take free lookups instead. Open requests are
-// counted per process, like fetches in flight.
+// counted in Postgres, so they are the account's across instances (in short windows: a process that dies with
+// requests open over-counts them for two windows at most, the safe side); fetches in flight are counted per process.
 import { ServiceError } from '../errors.ts';
 import { allowanceSpent, FREE_LOOKUP_WINDOW_MS, takeFreeLookup } from './free-lookups.ts';
 
@@ -33,7 +34,15 @@ export interface LookupCounters {
   requestPaid(accountId: string, requestId: string): Promise<boolean>;
   /** Listing pages of the account's batches still open with no video charged or running: unpaid so far. */
   openBatchPages(accountId: string): Promise<number>;
+  /**
+   * Adds `delta` (0: reads) to the account's open paying requests counted in the window starting at `windowStart`;
+   * the count of that window and the one before it.
+   */
+  openPaid(accountId: string, windowStart: Date, delta: number): Promise<number>;
 }
+
+/** Open paying requests are counted in windows this long: a dead process's count is gone after two. */
+export const OPEN_REQUEST_WINDOW_MS = 120_000;
 
 /** Ends an admitted fetch: frees its slot. */
 export type AdmissionRelease = () => Promise<void>;
@@ -72,6 +81,8 @@ interface OpenRequest {
   lookups: number;
   /** Counted among the account's open paying requests (a lookup of it is admitted, or being admitted). */
   open: boolean;
+  /** The open-request window it was counted in. */
+  openedIn?: Date;
 }
 
 /** The admission step; one per process (fetches in flight are counted here, the rest in Postgres). */
@@ -81,8 +92,6 @@ export class LookupAdmission {
   readonly #fetching = new Map<string, number>();
   /** Requests open in this process (forRequest), by request id. */
   readonly #requests = new Map<string, OpenRequest>();
-  /** Requests not yet ended with a paying lookup (or a paying lookup outside any request), by account. */
-  readonly #openPaidCount = new Map<string, number>();
   readonly #counters: LookupCounters;
   readonly #limits: LookupLimits;
   readonly #now: () => number;
@@ -156,23 +165,27 @@ export class LookupAdmission {
     // The request counted open before the balance is read, so concurrent requests each see the others (the map is
     // updated in step); a request's second lookup is for the same operation, paid once.
     const opened = !request?.open;
-    if (request) request.open = true;
-    const open = this.#openPaid(accountId, opened ? 1 : 0);
-    const undo = () => {
+    const openedIn = opened ? this.#openWindow() : (request?.openedIn ?? this.#openWindow());
+    if (request && opened) {
+      request.open = true;
+      request.openedIn = openedIn;
+    }
+    const undo = async () => {
       if (!opened) return;
       if (request) request.open = request.lookups > 0;
-      this.#openPaid(accountId, -1);
+      await this.#counters.openPaid(accountId, openedIn, -1).catch(() => 0);
     };
     let covered: boolean;
     try {
+      const open = await this.#counters.openPaid(accountId, openedIn, opened ? 1 : 0);
       covered = await payer.covers(open);
       if (covered) await this.#takeEgress();
     } catch (err) {
-      undo();
+      await undo();
       throw err;
     }
     if (!covered) {
-      undo();
+      await undo();
       return this.#admit(accountId, { free: true });
     }
     if (request) {
@@ -185,7 +198,7 @@ export class LookupAdmission {
     return async () => {
       if (ended) return;
       ended = true;
-      this.#openPaid(accountId, -1);
+      await this.#counters.openPaid(accountId, openedIn, -1).catch(() => 0);
     };
   }
 
@@ -200,16 +213,13 @@ export class LookupAdmission {
     } catch {
       // Settling must not replace the request's own answer with a database error.
     } finally {
-      this.#openPaid(request.accountId, -1);
+      if (request.openedIn) await this.#counters.openPaid(request.accountId, request.openedIn, -1).catch(() => 0);
     }
   }
 
-  /** Adds `delta` to the account's open paying requests; the count after. */
-  #openPaid(accountId: string, delta: number): number {
-    const n = (this.#openPaidCount.get(accountId) ?? 0) + delta;
-    if (n <= 0) this.#openPaidCount.delete(accountId);
-    else this.#openPaidCount.set(accountId, n);
-    return Math.max(0, n);
+  #openWindow(): Date {
+    const now = this.#now();
+    return new Date(now - (now % OPEN_REQUEST_WINDOW_MS));
   }
 
   /** Takes one of the account's free lookups, or refuses with RATE_LIMITED until its window ends. */

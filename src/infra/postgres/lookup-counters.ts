@@ -1,9 +1,10 @@
 // Counters of lookups that reach upstream, in the rate-limit counter table under their own keys (`lookup:<account
 // id>` per account, `lookup-unpaid:<account id>` for a paying caller's lookups whose request paid nothing,
+// `lookup-open:<account id>` for its paying requests under way,
 // `lookup-egress` for the cluster), so the existing clean-up drops old windows. One statement each: concurrent
 // lookups on any instance cannot both see the last place.
 import type { Sql } from '../../../db/client.ts';
-import type { LookupCounters } from '../../domain/admission/lookup-admission.ts';
+import { type LookupCounters, OPEN_REQUEST_WINDOW_MS } from '../../domain/admission/lookup-admission.ts';
 
 export function createLookupCounters(sql: Sql): LookupCounters {
   const count = async (key: string, windowStart: Date, add = 1) => {
@@ -24,6 +25,16 @@ export function createLookupCounters(sql: Sql): LookupCounters {
       add > 0 ? count(`lookup-unpaid:${accountId}`, windowStart, add) : read(`lookup-unpaid:${accountId}`, windowStart),
     account: (accountId, windowStart) => count(`lookup:${accountId}`, windowStart),
     cluster: (windowStart) => count('lookup-egress', windowStart),
+    async openPaid(accountId, windowStart, delta) {
+      // This window's count as the upsert left it (concurrent requests each see the ones before them), plus the last.
+      const key = `lookup-open:${accountId}`;
+      const previous = new Date(windowStart.getTime() - OPEN_REQUEST_WINDOW_MS);
+      const [now, before] = await Promise.all([
+        delta !== 0 ? count(key, windowStart, delta) : read(key, windowStart),
+        read(key, previous),
+      ]);
+      return Math.max(0, now + before);
+    },
     async openBatchPages(accountId) {
       const [row] = await sql<{ pages: number }[]>`
         select coalesce(sum(b.listing_pages), 0)::int as pages from batches b
