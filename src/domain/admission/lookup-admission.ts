@@ -54,8 +54,11 @@ export interface PaidLookup {
  * `payer`: a paying caller's lookup, settled with its request (a free lookup when the balance does not cover it).
  * `batch`: a batch's listing pages, paid by the items they list (create-batch checks the balance covers them all, or
  * takes a free lookup); counted only when a page fails.
+ * `watch`: a watch's check, never charged and bounded by the watch's own limits (watches per account, interval, pages
+ * per check, failures before a pause): the shared budget, refused while the account's unpaid lookups are spent, and
+ * counted nowhere else, so a watch spends none of the account's free lookups.
  */
-export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true };
+export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true } | { watch: true };
 
 /** A request's paying lookups, counted when it ends. */
 interface OpenRequest {
@@ -107,7 +110,7 @@ export class LookupAdmission {
     };
   }
 
-  async #admit(accountId: string, opts: { free: true } | { batch: true }): Promise<AdmissionRelease> {
+  async #admit(accountId: string, opts: { free: true } | { batch: true } | { watch: true }): Promise<AdmissionRelease> {
     const free = 'free' in opts;
     if (free) await this.takeFree(accountId);
     else await this.#checkUnpaid(accountId);

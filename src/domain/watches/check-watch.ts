@@ -1,7 +1,7 @@
-// A scheduled check of one watch: reads up to WATCH_PAGES_PER_CHECK listing pages (free: only transcripts cost),
-// records each video not seen before once, optionally fetches its transcript (charged per video as POST /subtitles;
-// a refusal, e.g. INSUFFICIENT_CREDITS, is recorded on this watch and stops nothing else), and sends
-// watch.video_published / watch.transcript_ready through the signed webhooks.
+// A scheduled check of one watch: reads up to WATCH_PAGES_PER_CHECK listing pages (free: only transcripts cost; each
+// page admitted as a lookup), records each video not seen before once, optionally fetches its transcript (charged
+// per video as POST /subtitles; a refusal, e.g. INSUFFICIENT_CREDITS, is recorded on this watch and stops nothing
+// else), and sends watch.video_published / watch.transcript_ready through the signed webhooks.
 import { isServiceError } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { parseChannelRef, parsePlaylistRef } from '../listing/collection-ref.ts';
@@ -11,7 +11,6 @@ import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from '../
 import { eventBody, type WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
-import type { WatchTarget } from './schemas.ts';
 import type { WebhookEvent } from '../webhooks/schemas.ts';
 import type { FoundEvent, WatchRow, WatchStore } from './watch-store.ts';
 
@@ -24,24 +23,32 @@ export interface CheckWatchPorts extends TranscriptPorts, Pick<WebhookPorts, 'we
 /** How many listed ids a watch remembers (enough to tell new from reshuffled on any sane listing). */
 const SEEN_LIMIT = 500;
 
-async function pageLoader(lister: VideoLister, target: WatchTarget) {
+/**
+ * The listing's pages (and a handle's resolution), each admitted as a watch's lookup (src/domain/admission/): it
+ * spends the cluster's shared egress budget and waits while the account's unpaid lookups are spent, but takes none of
+ * the account's free lookups: its pages are bounded by WATCHES_PER_ACCOUNT, the interval and WATCH_PAGES_PER_CHECK.
+ */
+async function pageLoader(deps: CheckWatchPorts, w: WatchRow) {
+  const { lister, lookupAdmission } = deps;
+  const admitted = <T>(fetch: () => Promise<T>) => lookupAdmission.run(w.accountId, { watch: true }, fetch);
+  const target = w.target;
   if (target.playlist) {
     const id = parsePlaylistRef(target.playlist);
-    return (c?: string) => lister.playlist(id, c) as Promise<SourcePage<unknown>>;
+    return (c?: string) => admitted(() => lister.playlist(id, c) as Promise<SourcePage<unknown>>);
   }
   if (target.channel) {
     const ref = parseChannelRef(target.channel);
-    const id = 'channelId' in ref ? ref.channelId : await lister.resolveChannel(ref);
+    const id = 'channelId' in ref ? ref.channelId : await admitted(() => lister.resolveChannel(ref));
     const tab = target.channel.tab ?? 'videos';
-    return (c?: string) => lister.channel(id, tab, c) as Promise<SourcePage<unknown>>;
+    return (c?: string) => admitted(() => lister.channel(id, tab, c) as Promise<SourcePage<unknown>>);
   }
   const q = target.search!.query;
-  return (c?: string) => lister.search(q, c) as Promise<SourcePage<unknown>>;
+  return (c?: string) => admitted(() => lister.search(q, c) as Promise<SourcePage<unknown>>);
 }
 
 /** Listed videos from the top, page by page, until a page holds one already seen (or the page bound). */
 async function readListing(deps: CheckWatchPorts, w: WatchRow): Promise<ListedVideo[]> {
-  const load = await pageLoader(deps.lister, w.target);
+  const load = await pageLoader(deps, w);
   const seen = new Set(w.seenVideoIds ?? []);
   // The first check only notes what is there: one page.
   const maxPages = w.seenVideoIds ? deps.limits.pagesPerCheck : 1;
@@ -82,15 +89,18 @@ async function queueStored(deps: CheckWatchPorts, deliveries: string[]): Promise
 
 /**
  * The transcript of one new video: a stored one is free; otherwise the balance must cover it before anything is
- * asked of YouTube (a watch spends none of the account's free lookups, and a refusal is INSUFFICIENT_CREDITS).
+ * asked of YouTube (a watch spends none of the account's free lookups, and a refusal is INSUFFICIENT_CREDITS). The
+ * step is one request to the lookup admission, so its metadata lookup is settled by the charge, as a call's is.
  */
 async function fetchForWatch(deps: CheckWatchPorts, w: WatchRow, videoId: string) {
   const req = { caller: { accountId: w.accountId, keyId: 'watch', rateLimit: null }, requestId: newId('req') };
   const input = { videoId, ...(w.lang ? { lang: w.lang } : {}), limit: 1 };
-  const stored = await readStoredTranscript(deps, req, input);
-  if (stored) return stored;
-  await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
-  return fetchTranscript(deps, req, input);
+  return deps.lookupAdmission.forRequest(w.accountId, req.requestId, async () => {
+    const stored = await readStoredTranscript(deps, req, input);
+    if (stored) return stored;
+    await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
+    return fetchTranscript(deps, req, input);
+  });
 }
 
 async function transcriptStep(deps: CheckWatchPorts, w: WatchRow, v: { videoId: string; title: string | null }) {
@@ -124,11 +134,11 @@ async function checkWatch(deps: CheckWatchPorts, w: WatchRow): Promise<void> {
     items = await readListing(deps, w);
   } catch (err) {
     const message = isServiceError(err) ? `${err.code}: ${err.message}` : 'the listing could not be read';
-    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget is the
-    // service's, not the watch's.
+    // A listing YouTube does not know (deleted, private) will not come back by itself; a spent YouTube budget or
+    // lookup budget (SERVICE_BUSY, RATE_LIMITED) is the service's, not the watch's: the next check tries again.
     const code = isServiceError(err) ? err.code : null;
     const max = code === 'NOT_FOUND' ? 1 : deps.limits.maxFailures;
-    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY');
+    await deps.watches.failed(w.id, message.slice(0, 500), max, code !== 'SERVICE_BUSY' && code !== 'RATE_LIMITED');
     return;
   }
   const seen = new Set(w.seenVideoIds ?? []);
