@@ -1,8 +1,9 @@
 // A watch's checks under the lookup admission (src/domain/admission/), through the running service: its listing
 // pages spend the cluster's shared egress budget like every other lookup (a spent budget pauses nothing), its
 // transcripts' metadata lookups are a paying request's (settled when the step ends, so paid ones spend none of the
-// account's allowance), and a check reads at most WATCH_PAGES_PER_CHECK pages.
+// account's allowance), a check reads at most WATCH_PAGES_PER_CHECK pages, and a watch that keeps failing is paused.
 import { describe, expect, it } from 'vitest';
+import { ServiceError } from '../../src/domain/errors.ts';
 import { TRANSCRIPT_PRICE } from '../../src/domain/pricing/prices.ts';
 import { checkDueWatches } from '../../src/domain/watches/check-watch.ts';
 import { watchCheckPorts } from '../../src/jobs/watch-worker.ts';
@@ -18,6 +19,7 @@ const h = useWatchHarness({
   FREE_LOOKUPS_PER_10_MIN: '1',
   LOOKUP_EGRESS_PER_MINUTE: String(EGRESS),
   WATCH_PAGES_PER_CHECK: '2',
+  WATCH_MAX_FAILURES: '3',
 });
 
 const check = () => checkDueWatches(watchCheckPorts(h.s1.deps));
@@ -115,5 +117,47 @@ describe.skipIf(!browseAvailable)('watches under the lookup admission', { timeou
     const got = await watchOf(key, w.json.id);
     expect(got).toMatchObject({ status: 'active', failures: 0, lastError: null });
     expect(got.history.length).toBeGreaterThan(NEWEST.length);
+  });
+
+  it('while the account’s unpaid lookups are spent its watch’s check is refused before YouTube, not paused', async () => {
+    await quietOthers();
+    const { key, accountId } = await h.s1.newKey();
+    const w = await rest(h.s1.url, 'POST', '/watches', { key, body: { channel } });
+    const now = h.s1.deps.clock.now();
+    const windowStart = new Date(now - (now % 600_000)).toISOString();
+    await h.s1.deps.sql`
+      insert into rate_counters (key_id, window_start, count)
+      values (${`lookup-unpaid:${accountId}`}, ${windowStart}::timestamptz, 1)`;
+    const asked = browses();
+    expect(await check()).toBe(1);
+    expect(browses()).toBe(asked);
+    const got = await watchOf(key, w.json.id);
+    expect(got).toMatchObject({ status: 'active', failures: 0 });
+    expect(got.lastError).toMatch(/^RATE_LIMITED: This account has used its 1 free lookups/);
+  });
+
+  it('a watch whose checks keep failing is paused after WATCH_MAX_FAILURES, with the reason', async () => {
+    await quietOthers();
+    const { key } = await h.s1.newKey();
+    const w = await rest(h.s1.url, 'POST', '/watches', { key, body: { channel } });
+    const base = watchCheckPorts(h.s1.deps);
+    const broken = {
+      ...base.lister,
+      channel: (): never => {
+        throw new ServiceError('EXTRACTION_FAILED', 'Could not list this channel from YouTube: broken');
+      },
+    };
+    for (let i = 0; i < 3; i++) {
+      expect((await watchOf(key, w.json.id)).status).toBe('active');
+      await makeDue(w.json.id);
+      expect(await checkDueWatches({ ...base, lister: broken })).toBe(1);
+    }
+    const got = await watchOf(key, w.json.id);
+    expect(got).toMatchObject({ status: 'paused', failures: 3 });
+    expect(got.pausedReason).toBe(
+      'paused after 3 failed check(s) in a row; last: EXTRACTION_FAILED: Could not list this channel from YouTube: broken',
+    );
+    await makeDue(w.json.id);
+    expect(await check()).toBe(0);
   });
 });
