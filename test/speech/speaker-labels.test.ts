@@ -98,6 +98,34 @@ describe.skipIf(!run)('speaker labels from a diarizing engine', { timeout: 120_0
     expect(worded.json.segments[2]).toMatchObject({ speaker: 'Speaker 2', words: null });
   });
 
+  it('an OpenAI-compatible server that adds words to diarized_json segments: each word carries its segment’s speaker', async () => {
+    stack = await startSpeechStack({ env: { STT_DIARIZE: 'true', STT_MODEL: 'gpt-4o-transcribe-diarize' } });
+    const { s, whisper } = stack as { s: TestServer; whisper: FakeWhisper };
+    // The documented shape, each segment also holding its words as faster-whisper servers send them.
+    whisper.answer = (r) => {
+      const body = diarizedJson(r.file?.seconds ?? 0);
+      const segments = body.segments.map((x) => ({
+        ...x,
+        words: [
+          { word: ' turn', start: x.start, end: x.start + 2, probability: 0.9 },
+          { word: ' of', start: x.start + 2, end: x.end, probability: 0.8 },
+        ],
+      }));
+      return { body: { ...body, segments } };
+    };
+    const { key } = await s.newKey({ credits: 20 });
+    await transcribed(s, key);
+    const worded = await rest(s.url, 'POST', '/subtitles', { key, body: { videoId: noCaptions, words: true } });
+    expect(worded.json.segments[2]).toMatchObject({
+      speaker: 'Speaker 2',
+      words: [
+        { start: 10, end: 12, text: 'turn', speaker: 'Speaker 2' },
+        { start: 12, end: 15, text: 'of', speaker: 'Speaker 2' },
+      ],
+    });
+    expect(worded.json.segments[0].words.every((w: { speaker?: string }) => w.speaker === 'Speaker 1')).toBe(true);
+  });
+
   it('without STT_DIARIZE nothing asks for speakers and segments have no speaker field', async () => {
     stack = await startSpeechStack();
     const { s, whisper } = stack as { s: TestServer; whisper: FakeWhisper };

@@ -5,7 +5,8 @@
 //    paying caller's fetches are bounded by its credits, its unpaid-lookup count and the shared budget; capping them
 //    refused a paid burst that the extraction queue's own share already paces);
 // 3. the cluster's shared egress budget (LOOKUP_EGRESS_PER_MINUTE), counted in Postgres so it holds across instances.
-// A watch's scheduled check passes only the third: it is paced by WATCHES_PER_ACCOUNT and WATCH_MIN_INTERVAL_SECONDS.
+// A watch's scheduled check takes no free lookup (it is paced by WATCHES_PER_ACCOUNT and WATCH_MIN_INTERVAL_SECONDS), but
+// waits while the account's unpaid lookups are spent, and takes the shared budget.
 // Each refusal is RATE_LIMITED with a retry time.
 //
 // A paying caller's lookup takes no free lookup because its request is expected to pay. It is tied to that request
@@ -69,8 +70,8 @@ export interface PaidLookup {
  * charged (cancelled before any ran) count when it ends, and those of open batches none of whose videos has been
  * charged or started count meanwhile, so a batch created and cancelled, or left queued, buys no free pages.
  * `scheduled`: a fetch the service makes on its own schedule for the account (a watch's check), bounded by the
- * schedule's own limits (watches per account, pages per check, the shortest interval): it takes the shared egress
- * budget only.
+ * schedule's own limits (watches per account, pages per check, the shortest interval): it takes no free lookup, waits
+ * while the account's unpaid lookups are spent, and takes the shared egress budget.
  */
 export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true } | { scheduled: true };
 type UnpaidOptions = Exclude<AdmitOptions, { payer: PaidLookup }>;
@@ -129,6 +130,7 @@ export class LookupAdmission {
     const free = 'free' in opts;
     if (free) await this.takeFree(accountId);
     else if ('batch' in opts) await this.#checkUnpaid(accountId, await this.#counters.openBatchPages(accountId));
+    else await this.#checkUnpaid(accountId);
     const freeSlot = free ? this.#takeSlot(accountId) : () => {};
     try {
       await this.#takeEgress();

@@ -45,7 +45,7 @@ const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
 /**
  * Words clamped into their segment and kept in order (each starts no earlier than the one before, ends no earlier
- * than it starts); empty words dropped. Null when nothing is left.
+ * than it starts), each keeping its confidence and speaker; empty words dropped. Null when nothing is left.
  */
 export function fitWords(
   words: readonly Word[] | null | undefined,
@@ -59,7 +59,13 @@ export function fitWords(
     if (!text || !Number.isFinite(w.start) || !Number.isFinite(w.end)) continue;
     const start = round3(Math.min(segment.end, Math.max(floor, w.start)));
     const end = round3(Math.min(segment.end, Math.max(start, w.end)));
-    out.push({ start, end, text, ...(w.confidence === undefined ? {} : { confidence: w.confidence }) });
+    out.push({
+      start,
+      end,
+      text,
+      ...(w.confidence === undefined ? {} : { confidence: w.confidence }),
+      ...(w.speaker ? { speaker: w.speaker } : {}),
+    });
     floor = start;
   }
   return out.length ? out : null;
