@@ -126,7 +126,9 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
         '"sync": [m for m in subtext.OPERATIONS.values() if not callable(getattr(Subtext, m, None))], ' +
         '"async": [m for m in subtext.OPERATIONS.values() if not callable(getattr(AsyncSubtext, m, None))], ' +
         '"classes": sorted({c.__name__ for c in subtext.ERRORS_BY_CODE.values()}), ' +
-        '"typed": sorted(m for m, f in vars(A).items() if inspect.iscoroutinefunction(f))}))',
+        '"typed": sorted(m for m, f in vars(A).items() if inspect.iscoroutinefunction(f)), ' +
+        '"public": {c.__name__: sorted(m for m in dir(c) if not m.startswith("_") and callable(getattr(c, m))) ' +
+        'for c in (Subtext, AsyncSubtext)}}))',
     ]);
     const py = JSON.parse(stdout);
     expect(Object.keys(py.ops).sort()).toEqual([...served].sort());
@@ -134,6 +136,10 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
     expect(py.async).toEqual([]);
     // The async client's type hints: an awaitable signature for each operation, and nothing else.
     expect(py.typed).toEqual(Object.values(py.ops as Record<string, string>).sort());
+    // And the other way: every public method of either client is an operation's, or one of these helpers.
+    const methods = Object.values(py.ops as Record<string, string>);
+    expect(py.public.Subtext).toEqual([...methods, 'close', 'iter_articles'].sort());
+    expect(py.public.AsyncSubtext).toEqual([...methods, 'aclose', 'iter_articles'].sort());
     expect(py.codes).toEqual([...ERROR_CODES]);
     expect(py.classes).toHaveLength(ERROR_CODES.length);
   });
