@@ -17,7 +17,7 @@ import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-
 import { startTestServer } from '../support/test-server.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { BROWSE, replayBrowse } from '../support/youtube-browse-replay.ts';
-import { ID, recordedRoutes, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
+import { ID, pollUntil, recordedRoutes, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
 
 needsSystemTool('python');
 
@@ -106,6 +106,14 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
     ]);
     // The playlist's videos were never recorded: their batch items stay running, so a cancel finds the rest queued.
     playlistPlayers = h.yt.hold((r) => r.kind === 'player' && !!r.videoId && !RECORDED.has(r.videoId));
+    // Once the batch is cancelled its held items have done their part: let them go (their videos were never recorded,
+    // they fail, free), or they keep the extraction slots until YouTube's timeout and every later fetch waits for them.
+    const cancelled = async () =>
+      (await h.s.deps.sql`select 1 from batch_items where status = 'cancelled' limit 1`).length > 0;
+    pollUntil(cancelled, 'the batch is cancelled', 300_000).then(
+      () => playlistPlayers.release(),
+      () => {},
+    );
   });
   afterAll(async () => {
     playlistPlayers?.release();
@@ -174,10 +182,14 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
 
 function pytest(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(PACKAGE, 'tests')], {
-      env,
-      cwd: dir,
-    });
+    const child = spawn(
+      python,
+      ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(PACKAGE, 'tests')],
+      {
+        env,
+        cwd: dir,
+      },
+    );
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
