@@ -182,14 +182,10 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
 
 function pytest(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
   return new Promise((done) => {
-    const child = spawn(
-      python,
-      ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(PACKAGE, 'tests')],
-      {
-        env,
-        cwd: dir,
-      },
-    );
+    const child = spawn(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', join(PACKAGE, 'tests')], {
+      env,
+      cwd: dir,
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
