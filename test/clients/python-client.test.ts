@@ -17,7 +17,7 @@ import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-
 import { startTestServer } from '../support/test-server.ts';
 import { startVideoServer, type VideoServer } from '../support/video-server.ts';
 import { BROWSE, replayBrowse } from '../support/youtube-browse-replay.ts';
-import { ID, recordedRoutes, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
+import { ID, pollUntil, recordedRoutes, startRecordedHarness, type Harness } from '../transcripts/recorded-youtube.ts';
 
 needsSystemTool('python');
 
@@ -106,6 +106,14 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
     ]);
     // The playlist's videos were never recorded: their batch items stay running, so a cancel finds the rest queued.
     playlistPlayers = h.yt.hold((r) => r.kind === 'player' && !!r.videoId && !RECORDED.has(r.videoId));
+    // Once the batch is cancelled its held items have done their part: let them go (their videos were never recorded,
+    // they fail, free), or they keep the extraction slots until YouTube's timeout and every later fetch waits for them.
+    const cancelled = async () =>
+      (await h.s.deps.sql`select 1 from batch_items where status = 'cancelled' limit 1`).length > 0;
+    pollUntil(cancelled, 'the batch is cancelled', 300_000).then(
+      () => playlistPlayers.release(),
+      () => {},
+    );
   });
   afterAll(async () => {
     playlistPlayers?.release();
@@ -126,7 +134,9 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
         '"sync": [m for m in subtext.OPERATIONS.values() if not callable(getattr(Subtext, m, None))], ' +
         '"async": [m for m in subtext.OPERATIONS.values() if not callable(getattr(AsyncSubtext, m, None))], ' +
         '"classes": sorted({c.__name__ for c in subtext.ERRORS_BY_CODE.values()}), ' +
-        '"typed": sorted(m for m, f in vars(A).items() if inspect.iscoroutinefunction(f))}))',
+        '"typed": sorted(m for m, f in vars(A).items() if inspect.iscoroutinefunction(f)), ' +
+        '"public": {c.__name__: sorted(m for m in dir(c) if not m.startswith("_") and callable(getattr(c, m))) ' +
+        'for c in (Subtext, AsyncSubtext)}}))',
     ]);
     const py = JSON.parse(stdout);
     expect(Object.keys(py.ops).sort()).toEqual([...served].sort());
@@ -134,6 +144,10 @@ describe.skipIf(!sharedAvailable)('the pytest suite against a live service', () 
     expect(py.async).toEqual([]);
     // The async client's type hints: an awaitable signature for each operation, and nothing else.
     expect(py.typed).toEqual(Object.values(py.ops as Record<string, string>).sort());
+    // And the other way: every public method of either client is an operation's, or one of these helpers.
+    const methods = Object.values(py.ops as Record<string, string>);
+    expect(py.public.Subtext).toEqual([...methods, 'close', 'iter_articles'].sort());
+    expect(py.public.AsyncSubtext).toEqual([...methods, 'aclose', 'iter_articles'].sort());
     expect(py.codes).toEqual([...ERROR_CODES]);
     expect(py.classes).toHaveLength(ERROR_CODES.length);
   });

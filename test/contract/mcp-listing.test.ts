@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LISTED_VERSION, MCP_LISTING_NAME, registryListing } from '../../src/bridges/mcp/listing.ts';
+import { clientAt } from '../mcp/mcp-clients.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
 
 const root = new URL('../../', import.meta.url);
@@ -46,6 +47,18 @@ describe('the MCP listing', () => {
         remotes: [{ type: 'streamable-http', url: `${PUBLIC_URL}/mcp`, headers: listing.remotes[0]!.headers }],
       });
       expect(card.remotes[0].headers[0]).toMatchObject({ name: 'Authorization', isRequired: false, isSecret: true });
+    });
+
+    it('names the server as /mcp introduces itself: initialize answers the listing’s name, title and version', async () => {
+      const { key } = await s.newKey();
+      const client = await clientAt(s.url, key, '2025-11-25');
+      const listing = registryListing();
+      expect(client.getServerVersion()).toMatchObject({
+        name: MCP_LISTING_NAME.split('/').at(-1),
+        title: listing.title,
+        version: LISTED_VERSION,
+      });
+      await client.close();
     });
   });
 });

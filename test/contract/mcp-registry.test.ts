@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { MCP_PATH } from '../../src/bridges/mcp/endpoint.ts';
+import { MCP_PATH } from '../../src/bridges/mcp/path.ts';
 
 const root = new URL('../../', import.meta.url);
 const read = (path: string) => readFileSync(new URL(path, root), 'utf8');

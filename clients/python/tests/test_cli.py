@@ -35,3 +35,10 @@ def test_translate_and_the_environment():
     os.environ.get("SUBTEXT_URL")
     out = json.loads(cli(IDS["manualOnlyDe"], "--languages", "de", "--translate", "en", "--format", "json", with_url=False))
     assert len(out[0]) == 205
+
+
+def test_upstream_s_proxy_and_cookie_flags_are_accepted():
+    out = cli(IDS["captions9"], "--format", "json", "--https-proxy", "https://user:pass@proxy.example:8080",
+              "--http-proxy", "http://proxy.example:8080", "--webshare-proxy-username", "u",
+              "--webshare-proxy-password", "p", "--cookies", "/no/such/cookies.txt")  # fmt: skip
+    assert json.loads(out)[0][0]["text"] == "Haooo! HimeHina here!"  # the service fetched it: its operator's proxies

@@ -64,6 +64,12 @@ def test_readme_list_find_and_translate(url, key):
     assert [s.start for s in translated_transcript] == [s.start for s in transcript.fetch()]
     assert translated_transcript[0].text == "FR " + transcript.fetch()[0].text  # the loopback model's translation
     assert "(MANUALLY CREATED)" in str(transcript_list)
+    # Into its own language: the track itself, as YouTube answers it (upstream's README loop does this), free.
+    same = transcript.translate("en").fetch()
+    assert same.to_raw_data() == transcript.fetch().to_raw_data() and same.language_code == "en"
+    # The service answers a language's manual track before its auto-generated one; is_generated says which came.
+    generated = transcript_list.find_generated_transcript(["en"])
+    assert generated.is_generated is True and generated.fetch().is_generated is False
 
 
 def test_readme_formatters(url, key):
@@ -106,10 +112,9 @@ def test_more_refusals(url, key):
         api.fetch("not a video!")
     assert invalid.value.subtext_error.code == "INVALID_REQUEST"
     english = api.list(video_id).find_transcript(["en"])
-    for code in ("en", "not a language"):  # the service refuses a translation into the source's language, or a non-code
-        with pytest.raises(TranslationLanguageNotAvailable) as unavailable:
-            english.translate(code).fetch()
-        assert unavailable.value.subtext_error.code == "INVALID_REQUEST"
+    with pytest.raises(TranslationLanguageNotAvailable) as unavailable:  # the service refuses what is not a language
+        english.translate("not a language").fetch()
+    assert unavailable.value.subtext_error.code == "INVALID_REQUEST"
     with pytest.raises(YouTubeRequestFailed) as broke:
         YouTubeTranscriptApi(url, env("SUBTEXT_TEST_BROKE_KEY")).fetch(IDS["tracks36"], languages=["en-US"])
     assert broke.value.subtext_error.code == "INSUFFICIENT_CREDITS"

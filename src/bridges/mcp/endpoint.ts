@@ -46,9 +46,7 @@ import { MCP_SCOPE } from '../../domain/oauth/authorization.ts';
 import { callByPath } from '../procedures.ts';
 import { rateLimitHeaders } from '../response-headers.ts';
 import type { Logger } from '../../infra/log/logger.ts';
-
-export const MCP_PATH = '/mcp';
-const MCP_SERVER_INFO = { name: 'subtext', version: '1.0.0' };
+import { MCP_SERVER_INFO } from './listing.ts';
 
 const createCaller = createCallerFactory(appRouter);
 

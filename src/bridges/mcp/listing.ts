@@ -2,7 +2,7 @@
 // and the Server Card (SEP-2127) served at /.well-known/mcp/server-card.json. The name is a placeholder: a hosted
 // transcript MCP already calls itself "Subtext"; whoever publishes changes these three settings here and nowhere else
 // (test/contract/mcp-listing.test.ts then says which copies to regenerate: server.json, package.json, the Dockerfile).
-import { MCP_PATH } from './endpoint.ts';
+import { MCP_PATH } from './path.ts';
 
 /** The Registry name (a namespace the publisher owns, reverse-DNS or io.github.<owner>), placeholder. */
 export const MCP_LISTING_NAME = 'io.github.subtext/subtext';
@@ -12,6 +12,12 @@ const MCP_LISTING_TITLE = 'Subtext';
 const MCP_LISTING_IMAGE = 'ghcr.io/subtext/subtext';
 /** The service's version (package.json's; the drift test holds them equal). */
 export const LISTED_VERSION = '0.1.0';
+/** How /mcp introduces itself in initialize: the Registry name's last part, the title, the version. */
+export const MCP_SERVER_INFO = {
+  name: MCP_LISTING_NAME.slice(MCP_LISTING_NAME.lastIndexOf('/') + 1),
+  title: MCP_LISTING_TITLE,
+  version: LISTED_VERSION,
+};
 const DESCRIPTION = 'Timed transcripts, subtitle tracks, frames, translations and articles for YouTube videos';
 
 const REGISTRY_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';

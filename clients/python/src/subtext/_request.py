@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 import httpx
@@ -89,11 +91,21 @@ def listed(values: Any) -> list[Any] | None:
 
 
 def retry_after(response: httpx.Response) -> float | None:
+    """Retry-After in seconds: the service sends seconds; an HTTP date (RFC 9110 allows it, proxies send it) counts too."""
     value = response.headers.get("retry-after")
-    try:
-        return float(value) if value is not None else None
-    except ValueError:
+    if value is None:
         return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
 def wait_before_retry(s: Settings, response: httpx.Response, attempt: int) -> float | None:
