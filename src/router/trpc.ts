@@ -3,12 +3,12 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
 import { redactKeys } from '../domain/keys/api-key.ts';
-import { readStored } from '../domain/stored-json.ts';
 import { ownCall, type AuthedContext, type Context } from './context.ts';
 import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
 import { authenticateRequest, rateLimited, spendCall } from './authenticate-request.ts';
 import type { McpLink, McpResource, McpTask } from './mcp-projection.ts';
+import { withStoredAnswers } from './stored-output.ts';
 
 interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
@@ -46,9 +46,10 @@ interface McpMeta {
 /** `acceptedAsJob`: may answer 202 with a job to poll (documented in OpenAPI). */
 /** `accepted`: always answers 202 Accepted, having created work that goes on in the background (batches). */
 /**
- * `storedRead`: the procedure's answer when the call is a plain read of a stored answer, free, from the same domain
- * rule the procedure follows; null when the procedure must run. The bridges answer such calls before tRPC, from the
- * stored bytes (src/bridges/stored-pages.ts), once the caller is authenticated and counted as the procedure would.
+ * `stored`: the answer may carry a stored part (src/domain/stored-json.ts), written as its stored bytes
+ * (src/router/stored-output.ts). A function is besides the answer to a plain read of a stored answer, free, from the
+ * same domain rule the procedure follows (null when the procedure must run): such calls are answered before tRPC
+ * (src/bridges/stored-answers/), once the caller is authenticated and counted as the procedure would.
  */
 export type Meta = OpenApiMeta & {
   mcp?: McpMeta;
@@ -56,7 +57,7 @@ export type Meta = OpenApiMeta & {
   acceptedAsJob?: boolean;
   accepted?: boolean;
   // biome-ignore lint/suspicious/noExplicitAny: each procedure's own input type; meta is shared by all of them
-  storedRead?: (ctx: AuthedContext, input: any) => Promise<object | null>;
+  stored?: true | ((ctx: AuthedContext, input: any) => Promise<object | null>);
 };
 
 /** The spec code a failure carries, whatever threw it. */
@@ -107,7 +108,8 @@ const t = initTRPC
     },
   });
 
-export const router = t.router;
+/** A router whose stored procedures (`meta.stored`) have their output step (src/router/stored-output.ts). */
+export const router = ((record) => withStoredAnswers(t.router(record))) as typeof t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 export const UNSTORABLE_TEXT = 'The request contains text that cannot be processed (a NUL character or invalid UTF-8)';
@@ -158,12 +160,6 @@ const callIdentity = t.middleware(async ({ ctx, next, batchIndex }) => {
   return { ...result, error };
 });
 
-/** A streamed batch's answers are sent as they are, with no output step to write a stored part in: its values. */
-const streamedValues = t.middleware(async ({ ctx, next }) => {
-  const result = await next();
-  return ctx.streamed && result.ok ? { ...result, data: readStored(result.data) } : result;
-});
-
 /** Every call's surface, procedure, answered status and latency, for /metrics. */
 const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
   const started = performance.now();
@@ -177,7 +173,7 @@ const requestMetrics = t.middleware(async ({ ctx, next, path }) => {
   return result;
 });
 
-export const publicProcedure = t.procedure.use(callIdentity).use(streamedValues).use(requestMetrics).use(errorMapping);
+export const publicProcedure = t.procedure.use(callIdentity).use(requestMetrics).use(errorMapping);
 
 /**
  * Needs an API key or a website session (authenticateRequest: one statement finds the caller and counts the call);

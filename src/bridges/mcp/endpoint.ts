@@ -9,7 +9,6 @@
 //   3. every tool call, resource read and task runs its procedure through one call path (`McpEndpoint.call`): the
 //      tRPC caller with the request's context, so auth, credits, limits and errors are the procedure's; a tool's
 //      answer becomes its tool result in tool-result.ts;
-//   4. the output step writes a stored part's bytes into the answer (src/bridges/stored-output.ts).
 // What MCP shows of a procedure (tool, text, links, resource template, task behaviour) is its `meta.mcp`; no file
 // here names a tool.
 import {
@@ -33,15 +32,14 @@ import { MCP_PROMPTS } from '../../router/mcp-prompts.ts';
 import { redactInternalErrors } from './internal-errors.ts';
 import { createLibraryNotes, libraryEntries, registerResources, type LibraryNotes } from './resources.ts';
 import { MCP_REVISIONS } from './versions.ts';
-import { readStored, storedPartOf, type StoredPart } from '../../domain/stored-json.ts';
-import { createStoredToolTexts, type StoredToolTexts } from './stored-results.ts';
-import { writeStored } from '../stored-output.ts';
-import type { StoredPages } from '../stored-pages.ts';
+import { readStored } from '../../domain/stored-json.ts';
+import { createStoredToolTexts, type StoredToolTexts } from '../stored-answers/tool-texts.ts';
+import type { StoredReads } from '../stored-answers/early.ts';
 import { directToolCall, jsonRpcResult } from './direct-call.ts';
 import { resourceLinksFor, toolsFor, type ToolDef } from './tools.ts';
 import { registerViewer, viewerResource } from './app-resource.ts';
 import { answerTaskRequest, asTaskAnswer, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './tasks.ts';
-import { errorResult, successResult, type Stored } from './tool-result.ts';
+import { errorResult, successResult } from './tool-result.ts';
 import { MCP_SCOPE } from '../../domain/oauth/authorization.ts';
 import { callByPath } from '../procedures.ts';
 import { rateLimitHeaders } from '../response-headers.ts';
@@ -57,9 +55,9 @@ interface ToolCall {
   tool: ToolDef;
   ctx: Context;
   args: unknown;
-  /** The request's one message: the output step writes its stored part (else the part is read as values). */
+  /** The request's one message: a stored part is written as its bytes (else it is read as values). */
   single: boolean;
-  /** Answered without the SDK (direct-call.ts): a plain read of a stored page is answered before tRPC. */
+  /** Answered without the SDK (direct-call.ts): a plain read of a stored answer is answered before tRPC. */
   direct?: boolean;
 }
 
@@ -96,13 +94,6 @@ async function serveLegacy(
   }
 }
 
-/** The SDK's answer with the stored part written in (the output step); an error answer is sent as it is. */
-async function withStoredPart(response: Response, part: StoredPart) {
-  const text = await response.text();
-  const body = text.includes('"result"') ? writeStored(text, [part]) : text;
-  return new Response(body, { status: response.status, headers: response.headers });
-}
-
 /** The tool a single tools/call names. */
 function toolCalled(single: McpMessage | undefined): string | undefined {
   // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
@@ -130,17 +121,15 @@ function withWarningsLogged<T>(log: Logger, build: () => T): T {
 class McpEndpoint {
   /** Rendered texts of stored pages' results. */
   private readonly texts: StoredToolTexts;
-  /** The stored part each request's tool result carries, for the output step. */
-  private readonly parts = new WeakMap<Context, Stored>();
   private readonly notes: LibraryNotes = createLibraryNotes();
   private readonly listens = new ListenStreams();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   private readonly modern: ReturnType<typeof createMcpHandler>;
   private closing = false;
-  /** Plain reads of stored pages, answered before tRPC on the direct path. */
-  private readonly pages: StoredPages | undefined;
+  /** Plain reads of stored answers, answered before tRPC on the direct path. */
+  private readonly pages: StoredReads | undefined;
 
-  constructor(log: Logger, textBytes: number, pages?: StoredPages) {
+  constructor(log: Logger, textBytes: number, pages?: StoredReads) {
     this.pages = pages;
     this.texts = createStoredToolTexts(textBytes);
     this.modern = withWarningsLogged(log, () =>
@@ -154,7 +143,7 @@ class McpEndpoint {
 
   /**
    * The one call path of tool calls, resource reads and tasks: the procedure with the caller's context (a plain read
-   * of a stored page answered before tRPC when `direct`, src/bridges/stored-pages.ts), what it made noted in the
+   * of a stored answer answered before tRPC when `direct`, src/bridges/stored-answers/early.ts), what it made noted in the
    * account's resources/list. Throws what the procedure throws.
    */
   private async call(ctx: Context, tool: ToolDef, args: unknown, direct = false): Promise<unknown> {
@@ -168,14 +157,9 @@ class McpEndpoint {
   /** One tool call: its answer (or failure) as a tool result. */
   private async runTool({ tool, ctx, args, single, direct }: ToolCall): Promise<CallToolResult> {
     try {
-      let output = await this.call(ctx, tool, args ?? {}, direct);
-      const part = storedPartOf(output);
-      // One tool call per request: the output step writes its stored part. In a batch (one context for several
-      // calls) the part is read as values instead.
-      const stored = part && single ? { part } : undefined;
-      if (stored) this.parts.set(ctx, stored);
-      else if (part) output = readStored(output);
-      return successResult(tool, output, this.texts, stored);
+      const output = await this.call(ctx, tool, args ?? {}, direct);
+      // One tool call per request: a stored part is written as its bytes. In a batch or a task it is read as values.
+      return successResult(tool, single ? output : readStored(output), this.texts, ctx.out);
     } catch (err) {
       const f = failureOf(err, ctx.requestId);
       return errorResult(f.code, f.message);
@@ -238,7 +222,7 @@ class McpEndpoint {
     single: McpMessage | undefined,
     isModern: boolean,
   ): Promise<Response> {
-    const { context: toolCtx, called } = passed;
+    const { called } = passed;
     let response = isModern
       ? await withServedVersions(
           await this.modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }),
@@ -248,8 +232,6 @@ class McpEndpoint {
       const tool = toolsFor(called).find((t) => t.name === called);
       if (tool) response = await asTaskAnswer(response, tool);
     }
-    const stored = this.parts.get(toolCtx);
-    if (stored && response.ok) response = await withStoredPart(response, stored.part);
     return response;
   }
 
@@ -316,7 +298,6 @@ class McpEndpoint {
       ? jsonRpcResult(
           direct.id,
           await this.runTool({ tool: direct.tool, ctx: toolCtx, args: direct.arguments, single: true, direct: true }),
-          this.parts.get(toolCtx),
         )
       : await this.listenBounded(toolCtx, single, { answer, signal: request.signal }, () =>
           this.throughSdk(forward, parsed, passed, single, isModern),
@@ -339,7 +320,7 @@ class McpEndpoint {
 }
 
 /** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
-export function createMcpEndpoint(log: Logger, textBytes: number, pages?: StoredPages) {
+export function createMcpEndpoint(log: Logger, textBytes: number, pages?: StoredReads) {
   const endpoint = new McpEndpoint(log, textBytes, pages);
   return Object.assign((request: Request, ctx: Context) => endpoint.serve(request, ctx), {
     close: () => endpoint.close(),

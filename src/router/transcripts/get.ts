@@ -21,7 +21,7 @@ export const getTranscriptProcedure = keyedProcedure
   .meta({
     ...getTranscriptMeta,
     // A stored transcript is answered before tRPC; a callbackUrl is checked by the procedure.
-    storedRead: (ctx: AuthedContext, input: z.infer<typeof Input>) =>
+    stored: (ctx: AuthedContext, input: z.infer<typeof Input>) =>
       input.callbackUrl
         ? Promise.resolve(null)
         : storedTranscript(ctx.deps, callerRequest(ctx), transcriptRequest(ctx, input)),

@@ -9,7 +9,7 @@ import { keyedProcedure } from '../trpc.ts';
 import { translateTranscriptMeta } from './translate.meta.ts';
 
 export const translateTranscriptProcedure = keyedProcedure
-  .meta(translateTranscriptMeta)
+  .meta({ ...translateTranscriptMeta, stored: true })
   .input(TranslateInput.extend({ callbackUrl: CallbackUrl }))
   .output(storedOutput<typeof TranslateOutput, TranslateAnswer>(TranslateOutput))
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>

@@ -1,22 +1,22 @@
 // A plain read of a stored answer (a page of a stored transcript), answered before tRPC: the procedure's own input
-// schema, the same key check and count (authenticateRequest), the procedure's own stored read (`meta.storedRead`,
-// the domain rule the procedure itself follows first), its output schema and the one output step
-// (src/bridges/stored-output.ts). Whatever is not such a read goes on to the procedure; the caller authenticated here
+// schema, the same key check and count (authenticateRequest), the procedure's own stored read (`meta.stored`, the
+// domain rule the procedure itself follows first), and its output step (src/router/stored-output.ts). Whatever is not such a read goes on to the procedure; the caller authenticated here
 // travels in `ctx.auth`, so nothing is counted twice. test/transcripts/stored-pages-equivalence.test.ts holds both
 // paths to the same status, headers and bytes.
 import type { z } from 'zod';
-import { authenticateRequest, spendCall } from '../router/authenticate-request.ts';
-import type { Context } from '../router/context.ts';
-import type { AppRouter } from '../router/index.ts';
-import { sendsApiKey } from '../router/session-auth.ts';
-import type { Meta } from '../router/trpc.ts';
-import { listProcedures } from './procedures.ts';
+import { authenticateRequest, spendCall } from '../../router/authenticate-request.ts';
+import type { Context } from '../../router/context.ts';
+import type { AppRouter } from '../../router/index.ts';
+import { sendsApiKey } from '../../router/session-auth.ts';
+import type { Meta } from '../../router/trpc.ts';
+import { listProcedures } from '../procedures.ts';
 
 interface StoredRead {
   path: string;
-  read: NonNullable<Meta['storedRead']>;
+  read: Exclude<NonNullable<Meta['stored']>, true>;
   input: z.ZodType;
-  output: z.ZodType;
+  /** The procedure's output step (the stored one, src/router/stored-output.ts), run on the read's answer. */
+  output: (ctx: Context, answer: object) => Promise<object>;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>
@@ -46,7 +46,7 @@ async function answer(ctx: Context, r: StoredRead, raw: unknown): Promise<object
   try {
     const out = await r.read({ ...ctx, caller: ctx.auth.caller }, input.data);
     if (!out) return undefined;
-    answer = r.output.parse(out) as object;
+    answer = await r.output(ctx, out);
   } catch {
     return undefined; // a failure (the database gone) is the procedure's to report, as it always does
   }
@@ -64,14 +64,25 @@ function recordStoredRead(ctx: Context, path: string, started: number) {
   m.storedReads.inc({ surface: ctx.surface, procedure: path });
 }
 
+type OutputStep = ((opts: {
+  ctx: Context;
+  next: () => Promise<{ ok: true; data: unknown }>;
+}) => Promise<{ ok: boolean; data?: unknown }>) & { _type?: string };
+
 /** The procedures that declare a stored read, by dotted path and by REST route (`POST /subtitles`). */
-export function createStoredPages(router: AppRouter) {
+export function createStoredReads(router: AppRouter) {
   const reads = new Map<string, StoredRead>();
   const routes = new Map<string, StoredRead>();
   for (const e of listProcedures(router)) {
-    if (!e.meta.storedRead) continue;
-    const def = e.procedure._def as unknown as { inputs: z.ZodType[]; output: z.ZodType };
-    const r = { path: e.path, read: e.meta.storedRead, input: def.inputs[0]!, output: def.output };
+    const read = e.meta.stored;
+    if (typeof read !== 'function') continue;
+    const def = e.procedure._def as unknown as { inputs: z.ZodType[]; middlewares: OutputStep[] };
+    const step = def.middlewares.find((m) => m._type === 'output')!;
+    const output = async (ctx: Context, data: object) => {
+      const result = await step({ ctx, next: async () => ({ ok: true, data }) });
+      return result.data as object;
+    };
+    const r = { path: e.path, read, input: def.inputs[0]!, output };
     reads.set(e.path, r);
     if (e.meta.openapi) routes.set(`${e.meta.openapi.method} ${e.meta.openapi.path}`, r);
   }
@@ -88,6 +99,7 @@ export function createStoredPages(router: AppRouter) {
       return r ? answer(ctx, r, input) : Promise.resolve(undefined);
     },
     has: (path: string) => reads.has(path),
+    hasRoute: (method: string, path: string) => routes.has(`${method} ${path}`),
   };
 }
-export type StoredPages = ReturnType<typeof createStoredPages>;
+export type StoredReads = ReturnType<typeof createStoredReads>;

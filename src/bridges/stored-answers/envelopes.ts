@@ -1,0 +1,122 @@
+// The table of surfaces a stored answer is written on, one row each: which requests it takes (by path), whether its
+// answer can be written (a streamed tRPC batch cannot: its calls are written one by one as they end), whether
+// written answers are kept (never on MCP: each carries its JSON-RPC id), and, for the plain reads answered before
+// the framework (early.ts), the request read as a call and the answer in the framework's own envelope and headers.
+// test/transcripts/stored-pages-equivalence.test.ts holds each early answer to the framework's bytes.
+import type { Context } from '../../router/context.ts';
+import { MCP_PATH } from '../mcp/endpoint.ts';
+import { rateLimitHeaders } from '../response-headers.ts';
+import { REST_PREFIX } from '../rest.ts';
+import { TRPC_PREFIX, trpcHeaders } from '../trpc-http.ts';
+import { requestText } from '../unicode-edge.ts';
+import type { StoredReads } from './early.ts';
+
+export interface Envelope {
+  surface: Context['surface'];
+  /** Whether the request is this surface's. */
+  takes(path: string): boolean;
+  /** Whether the framework's answer is one document the writer can fill (else parts are read as values). */
+  writes(request: Request, url: URL): boolean;
+  /** Whether written answers are kept for the same answer again. */
+  keeps: boolean;
+  /** The request as a plain stored read (procedure and input as sent), or undefined: the framework answers. */
+  read?(
+    request: Request,
+    url: URL,
+    reads: StoredReads,
+  ): Promise<{ call: (ctx: Context) => Promise<object | undefined> } | undefined>;
+  /** The early answer, serialized (placeholders in it), as the framework sends it. */
+  answer?(ctx: Context, answer: object): { json: string; status: number; headers: Headers };
+}
+
+const mediaType = (headers: Headers) => (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
+const accepts = (headers: Headers) => (headers.get('accept') ?? '').split(',').map((t) => t.trim());
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether tRPC streams the answer of a batch (its own reading: `trpc-accept`, else application/jsonl in `accept`). */
+function asksForStream(headers: Headers): boolean {
+  const wanted =
+    headers.get('trpc-accept') ?? (accepts(headers).includes('application/jsonl') ? 'application/jsonl' : null);
+  return wanted === 'application/jsonl';
+}
+
+/**
+ * A call tRPC answers as one JSON document, by tRPC's own tests: the media type is application/json (any case, any
+ * parameters; `application/jsonx` is its 415), and no streaming is asked for (`trpc-accept`, or application/jsonl in
+ * `accept`: its 400 on a single call).
+ */
+const plainJsonCall = (headers: Headers) =>
+  mediaType(headers) === 'application/json' &&
+  !headers.has('trpc-accept') &&
+  !accepts(headers).includes('application/jsonl');
+
+function decodedPath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // a malformed escape: no procedure has that name
+  }
+}
+
+const rest: Envelope = {
+  surface: 'rest',
+  takes: (path) => path.startsWith(`${REST_PREFIX}/`),
+  writes: () => true,
+  keeps: true,
+  async read(request, url, reads) {
+    // trpc-to-openapi reads a POST's JSON body as the input; a query or an empty body is its own to answer.
+    if (request.method !== 'POST' || url.search || !request.headers.get('content-type')?.startsWith('application/json'))
+      return undefined;
+    const path = url.pathname.slice(REST_PREFIX.length);
+    if (!reads.hasRoute(request.method, path)) return undefined;
+    const text = await requestText(request);
+    if (!text) return undefined;
+    const input = parseJson(text);
+    return input === undefined ? undefined : { call: (ctx) => reads.rest(ctx, request.method, path, input) };
+  },
+  answer(ctx, answer) {
+    const headers = new Headers([['content-type', 'application/json']]);
+    for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
+    headers.set('x-request-id', ctx.requestId);
+    if (ctx.out.location) headers.set('location', ctx.out.location);
+    return { json: JSON.stringify(answer), status: ctx.out.status ?? 200, headers };
+  },
+};
+
+const trpc: Envelope = {
+  surface: 'trpc',
+  takes: (path) => path.startsWith(`${TRPC_PREFIX}/`),
+  writes: (request, url) => !(url.searchParams.get('batch') === '1' && asksForStream(request.headers)),
+  keeps: true,
+  async read(request, url, reads) {
+    const path = decodedPath(url.pathname.slice(TRPC_PREFIX.length + 1));
+    if (!reads.has(path) || request.method !== 'POST' || url.search || !plainJsonCall(request.headers))
+      return undefined;
+    const input = parseJson(await requestText(request));
+    return { call: (ctx) => reads.call(ctx, path, input) };
+  },
+  answer(ctx, answer) {
+    const headers = trpcHeaders(ctx);
+    // What tRPC's own response carries besides.
+    headers.set('vary', 'trpc-accept, accept');
+    headers.set('content-type', 'application/json');
+    return { json: `{"result":{"data":${JSON.stringify(answer)}}}`, status: 200, headers };
+  },
+};
+
+// Its plain reads are answered on its direct path, after the endpoint's own admission (src/bridges/mcp/endpoint.ts).
+const mcp: Envelope = {
+  surface: 'mcp',
+  takes: (path) => path === MCP_PATH,
+  writes: () => true,
+  keeps: false,
+};
+
+export const ENVELOPES: readonly Envelope[] = [rest, trpc, mcp];
