@@ -175,7 +175,7 @@ function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeCon
   // `storedPages: false` leaves every call to the frameworks (the equivalence test compares both).
   const answers = createStoredAnswers(appRouter, contextOf, { early: storedPages, cacheBytes: renderedBytes });
   app.use(answers.step);
-  const handleMcp = createMcpEndpoint(deps.log, renderedBytes, answers.reads);
+  const handleMcp = createMcpEndpoint(deps.log, answers.tools);
   streamClosers.set(app, handleMcp.close);
   mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'));
   app.all(`${TRPC_PREFIX}/*`, (c) => handleTrpc(c.req.raw, contextOf(c, 'trpc')));

@@ -17,7 +17,7 @@ export interface Context {
   signal?: AbortSignal;
   /**
    * Set by a bridge that authenticated (and counted) the request before its procedure: the MCP bridge, before the
-   * SDK, and a stored read answered before tRPC (src/bridges/stored-answers/); otherwise keyedProcedure authenticates.
+   * SDK, and a plain read answered before tRPC (a procedure's `meta.stored`); otherwise keyedProcedure authenticates.
    */
   auth?: Authenticated;
   /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */

@@ -1,5 +1,5 @@
 // POST /mcp enters here. src/bridges/http-app.ts mounts `createMcpEndpoint` at MCP_PATH; one McpEndpoint (below)
-// holds what lives across requests (the SDK's modern handler, rendered texts of stored pages, the library notes, the
+// holds what lives across requests (the SDK's modern handler, the library notes, the
 // open listen streams). A request flows:
 //   1. admission.ts: Origin, method, body, the caller authenticated with its operations counted, batches, and the
 //      refusals edges.ts makes before the SDK (protocol version, cursors, params);
@@ -32,9 +32,6 @@ import { MCP_PROMPTS } from '../../router/mcp-prompts.ts';
 import { redactInternalErrors } from './internal-errors.ts';
 import { createLibraryNotes, libraryEntries, registerResources, type LibraryNotes } from './resources.ts';
 import { MCP_REVISIONS } from './versions.ts';
-import { readStored } from '../../domain/stored-json.ts';
-import { createStoredToolTexts, type StoredToolTexts } from '../stored-answers/tool-texts.ts';
-import type { StoredReads } from '../stored-answers/early.ts';
 import { directToolCall, jsonRpcResult } from './direct-call.ts';
 import { resourceLinksFor, toolsFor, type ToolDef } from './tools.ts';
 import { registerViewer, viewerResource } from './app-resource.ts';
@@ -119,19 +116,15 @@ function withWarningsLogged<T>(log: Logger, build: () => T): T {
 
 /** What one MCP endpoint keeps across requests, and the one path every request takes through it. */
 class McpEndpoint {
-  /** Rendered texts of stored pages' results. */
-  private readonly texts: StoredToolTexts;
   private readonly notes: LibraryNotes = createLibraryNotes();
   private readonly listens = new ListenStreams();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   private readonly modern: ReturnType<typeof createMcpHandler>;
   private closing = false;
-  /** Plain reads of stored answers, answered before tRPC on the direct path. */
-  private readonly pages: StoredReads | undefined;
+  private readonly hooks: ToolCallHooks;
 
-  constructor(log: Logger, textBytes: number, pages?: StoredReads) {
-    this.pages = pages;
-    this.texts = createStoredToolTexts(textBytes);
+  constructor(log: Logger, hooks: ToolCallHooks) {
+    this.hooks = hooks;
     this.modern = withWarningsLogged(log, () =>
       createMcpHandler(({ authInfo }) => this.buildServer(passedBy(authInfo)), {
         legacy: 'reject',
@@ -143,12 +136,12 @@ class McpEndpoint {
 
   /**
    * The one call path of tool calls, resource reads and tasks: the procedure with the caller's context (a plain read
-   * of a stored answer answered before tRPC when `direct`, src/bridges/stored-answers/early.ts), what it made noted in the
+   * answered before tRPC by the hooks when `direct`), what it made noted in the
    * account's resources/list. Throws what the procedure throws.
    */
   private async call(ctx: Context, tool: ToolDef, args: unknown, direct = false): Promise<unknown> {
     const output =
-      (direct ? await this.pages?.call(ctx, tool.entry.path, args) : undefined) ??
+      (direct ? await this.hooks.read(ctx, tool, args) : undefined) ??
       (await callByPath(createCaller(ctx), tool.entry.path, args));
     await this.notes(ctx, ctx.auth!.caller.accountId, libraryEntries(resourceLinksFor(tool, output)));
     return output;
@@ -158,8 +151,8 @@ class McpEndpoint {
   private async runTool({ tool, ctx, args, single, direct }: ToolCall): Promise<CallToolResult> {
     try {
       const output = await this.call(ctx, tool, args ?? {}, direct);
-      // One tool call per request: a stored part is written as its bytes. In a batch or a task it is read as values.
-      return successResult(tool, single ? output : readStored(output), this.texts, ctx.out);
+      // One tool call per request may be answered in a form of its own; in a batch or a task, as values.
+      return (single && this.hooks.result(ctx, tool, output)) || successResult(tool, this.hooks.values(output));
     } catch (err) {
       const f = failureOf(err, ctx.requestId);
       return errorResult(f.code, f.message);
@@ -191,8 +184,8 @@ class McpEndpoint {
       readContext: callCtx,
       accountId: ctx.auth!.caller.accountId,
       statics: [viewerResource()],
-      // A read renders the values: a stored part is parsed into place.
-      call: async (readCtx, tool, args) => readStored(await this.call(readCtx, tool, args)),
+      // A read renders the values.
+      call: async (readCtx, tool, args) => this.hooks.values(await this.call(readCtx, tool, args)),
     });
     for (const { name, config, answer } of MCP_PROMPTS) server.registerPrompt(name, config, answer);
     for (const tool of toolsFor(called)) {
@@ -319,9 +312,22 @@ class McpEndpoint {
   }
 }
 
-/** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
-export function createMcpEndpoint(log: Logger, textBytes: number, pages?: StoredReads) {
-  const endpoint = new McpEndpoint(log, textBytes, pages);
+/**
+ * What a step in front of the endpoint may do for its tool calls: answer a plain read before tRPC (the direct path),
+ * give a single call's output a result of its own, and turn an output into the plain values a batch, a task or a
+ * resource read renders. Each may decline (undefined) or pass the output as it is.
+ */
+export interface ToolCallHooks {
+  read(ctx: Context, tool: ToolDef, args: unknown): Promise<unknown>;
+  result(ctx: Context, tool: ToolDef, output: unknown): CallToolResult | undefined;
+  values(output: unknown): unknown;
+}
+
+const NO_HOOKS: ToolCallHooks = { read: async () => undefined, result: () => undefined, values: (o) => o };
+
+/** The MCP endpoint of one app. */
+export function createMcpEndpoint(log: Logger, hooks: ToolCallHooks = NO_HOOKS) {
+  const endpoint = new McpEndpoint(log, hooks);
   return Object.assign((request: Request, ctx: Context) => endpoint.serve(request, ctx), {
     close: () => endpoint.close(),
   });

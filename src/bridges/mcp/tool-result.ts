@@ -1,9 +1,7 @@
 // A tool's answer as an MCP tool result: its text (the procedure's `meta.mcp` renderers), its structured content, the
 // resource links it carries; a failure as an `isError` result with the spec's error body.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { readStored, storedPartOf } from '../../domain/stored-json.ts';
 import { errorBody } from '../../router/error-table.ts';
-import type { StoredToolTexts } from '../stored-answers/tool-texts.ts';
 import { resourceLinksFor, type ToolDef } from './tools.ts';
 
 export function errorResult(code: Parameters<typeof errorBody>[0], message: string): CallToolResult {
@@ -11,7 +9,7 @@ export function errorResult(code: Parameters<typeof errorBody>[0], message: stri
   return { content: [{ type: 'text', text: JSON.stringify(errorBody(code, message)) }], isError: true };
 }
 
-function resultText(def: ToolDef, output: unknown): string {
+export function resultText(def: ToolDef, output: unknown): string {
   const mcp = def.entry.meta.mcp!;
   return mcp.text
     ? mcp.text(output)
@@ -20,15 +18,9 @@ function resultText(def: ToolDef, output: unknown): string {
       : JSON.stringify(output);
 }
 
-export function successResult(def: ToolDef, output: unknown, texts: StoredToolTexts, out: object): CallToolResult {
+export function successResult(def: ToolDef, output: unknown): CallToolResult {
   const mcp = def.entry.meta.mcp!;
   const links = resourceLinksFor(def, output);
-  const part = storedPartOf(output);
-  // A page of a stored answer: its text rendered once from the page's values, both written as stored bytes.
-  const stored =
-    part && texts.result(def.name, out, output as object, part, links, () => resultText(def, readStored(output)));
-  if (stored) return stored;
-  if (part) output = readStored(output);
   if (mcp.image) {
     const img = mcp.image(output);
     return {

@@ -2,14 +2,27 @@
 // answer can be written (a streamed tRPC batch cannot: its calls are written one by one as they end), whether
 // written answers are kept (never on MCP: each carries its JSON-RPC id), and, for the plain reads answered before
 // the framework (early.ts), the request read as a call and the answer in the framework's own envelope and headers.
-// test/transcripts/stored-pages-equivalence.test.ts holds each early answer to the framework's bytes.
+// MCP's row besides renders the text content of a tool result showing a stored page. envelopes.test.ts holds each
+// early answer to the framework's own bytes for the same call.
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { createLruCache } from '../../domain/lru-cache.ts';
+import { placeStoredPart, readStored, STORED, storedPartOf, type StoredPart } from '../../domain/stored-json.ts';
 import type { Context } from '../../router/context.ts';
 import { MCP_PATH } from '../mcp/endpoint.ts';
+import { resultText } from '../mcp/tool-result.ts';
+import { resourceLinksFor, type ToolDef } from '../mcp/tools.ts';
 import { rateLimitHeaders } from '../response-headers.ts';
 import { REST_PREFIX } from '../rest.ts';
 import { TRPC_PREFIX, trpcHeaders } from '../trpc-http.ts';
 import { requestText } from '../unicode-edge.ts';
-import type { StoredReads } from './early.ts';
+
+/** The plain stored reads of the router's procedures (step.ts), by REST route and by dotted path. */
+interface StoredReads {
+  rest(ctx: Context, method: string, path: string, body: unknown): Promise<object | undefined>;
+  call(ctx: Context, path: string, input: unknown): Promise<object | undefined>;
+  has(path: string): boolean;
+  hasRoute(method: string, path: string): boolean;
+}
 
 export interface Envelope {
   surface: Context['surface'];
@@ -120,3 +133,43 @@ const mcp: Envelope = {
 };
 
 export const ENVELOPES: readonly Envelope[] = [rest, trpc, mcp];
+
+const TEXT_PATH = ['content', '0', 'text'];
+
+/** Rendered texts live as long as the cached transcripts they are made of. */
+const TEXT_TTL_MS = 10 * 60_000;
+
+/**
+ * Rendered texts keyed by the tool and its answer (video, language, paging, credits...; the part is a placeholder
+ * there), each valid only for the very stored text it was made from; bounded in bytes.
+ */
+export function createStoredToolTexts(maxBytes: number) {
+  const texts = createLruCache<StoredPart>({ maxBytes });
+  const textOf = (tool: string, answer: unknown, part: StoredPart, render: () => string): StoredPart => {
+    // The placeholder names the part's place in its request: the key is the answer as it would be with the first.
+    const key = `${tool}\u0000${JSON.stringify(answer)}`;
+    const hit = part.repeats ? texts.get(key) : undefined;
+    if (hit && hit.source === part.source) return hit;
+    const text = Buffer.from(JSON.stringify(render()));
+    const json = { ...part, path: TEXT_PATH, json: [text] };
+    // The stored text is held too (shared with the transcript cache while it lives there): counted once more.
+    if (part.repeats) texts.set(key, json, 2 * key.length + text.length + part.source.length, TEXT_TTL_MS);
+    return json;
+  };
+  return {
+    /**
+     * The tool result of `output` when it carries a stored part and the request's answer is written (`out` has a
+     * list), its text rendered from the values once; else undefined: the tool result is made of the values.
+     */
+    result(out: object, tool: ToolDef, output: unknown): CallToolResult | undefined {
+      const part = storedPartOf(output);
+      if (!part) return undefined;
+      const { [STORED]: _part, ...structured } = output as Record<PropertyKey, unknown>;
+      const render = () => resultText(tool, readStored(output));
+      const text = placeStoredPart(out, textOf(tool.name, structured, part, render));
+      if (text === undefined) return undefined;
+      // The SDK checks the result's shape: it sees no symbol key.
+      return { content: [{ type: 'text', text }, ...resourceLinksFor(tool, output)], structuredContent: structured };
+    },
+  };
+}

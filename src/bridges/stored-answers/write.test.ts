@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { arrayItemBounds, storedPage } from '../../domain/stored-json.ts';
-import { openStoredParts, placeStoredPart, STORED_PLACEHOLDER } from '../../router/stored-output.ts';
+import {
+  arrayItemBounds,
+  openStoredParts,
+  placeStoredPart,
+  STORED_PLACEHOLDER,
+  storedPage,
+} from '../../domain/stored-json.ts';
 import { writeStored } from './write.ts';
 
 const segments = [

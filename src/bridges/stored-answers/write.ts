@@ -1,9 +1,8 @@
 // The one writer of stored answers: a response body as its surface's framework serialized it, each placeholder
-// (src/router/stored-output.ts) replaced by the stored text of the part it names. The envelope is the framework's
+// (src/domain/stored-json.ts) replaced by the stored text of the part it names. The envelope is the framework's
 // own; nothing is parsed, validated or serialized again.
 import { createLruCache } from '../../domain/lru-cache.ts';
-import { storedLength, type StoredPart } from '../../domain/stored-json.ts';
-import { STORED_PLACEHOLDER } from '../../router/stored-output.ts';
+import { STORED_PLACEHOLDER, storedLength, type StoredPart } from '../../domain/stored-json.ts';
 
 /** A placeholder as JSON writes it: `"\u0000stored part ` then the part's place, then `"`. */
 const OPENING = JSON.stringify(STORED_PLACEHOLDER).slice(0, -1);

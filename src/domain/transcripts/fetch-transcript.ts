@@ -17,7 +17,7 @@ import type { GetTranscriptRequest, Transcript, TranscriptPage } from './schemas
 import type { Chapter, Segment } from '../video/schemas.ts';
 import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
-import { parseStored, STORED, storedPage } from '../stored-json.ts';
+import { parseStored, storedPage, withStoredPart } from '../stored-json.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 import { transcriptJobKey } from './extract-job.ts';
 
@@ -321,5 +321,5 @@ export function presentPage(
     creditsCharged,
   };
   // Only the stored segments as they are travel as stored: a page with words or chapters is answered as values.
-  return views.changed ? { ...answer, segments: views.page() } : { ...answer, [STORED]: segments };
+  return views.changed ? { ...answer, segments: views.page() } : withStoredPart(answer, segments);
 }
