@@ -3,6 +3,7 @@ import type { Context } from '../router/context.ts';
 import { failure, failureOf, type Failure } from './errors/failure.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
 import { rateLimitHeaders } from './response-headers.ts';
+import { jsonResponse } from './json-response.ts';
 
 export type JsonBody = { ok: true; value: unknown; empty?: boolean } | { ok: false; empty?: undefined };
 
@@ -41,7 +42,7 @@ function restSuccess(ctx: Context, json: string, headers: Headers, status: numbe
   for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
   headers.set('x-request-id', ctx.requestId);
   if (ctx.out.location) headers.set('location', ctx.out.location);
-  return new Response(json, { status: ctx.out.status ?? status, headers });
+  return jsonResponse(json, { status: ctx.out.status ?? status, headers });
 }
 
 /** An answer the handler ended: a success with its headers, or the failure it recorded. */

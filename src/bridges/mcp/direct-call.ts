@@ -12,6 +12,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
 import { toolsFor, type ToolDef } from './tools.ts';
+import { jsonResponse } from '../json-response.ts';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
@@ -48,7 +49,7 @@ export function directToolCall(request: Request, message: unknown): DirectCall |
 
 /** The JSON-RPC response carrying a tool result, as the SDK's JSON transport writes it (keys in its order). */
 export function jsonRpcResult(id: string | number, result: CallToolResult): Response {
-  return new Response(JSON.stringify({ result, jsonrpc: '2.0', id }), {
+  return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id }), {
     status: 200,
     headers: { 'content-type': 'application/json' },
   });

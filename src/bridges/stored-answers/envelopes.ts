@@ -1,9 +1,10 @@
 // The table of surfaces a stored answer is written on, one row each: which requests it takes (by path), whether its
 // answer can be written (a streamed tRPC batch cannot: its calls are written one by one as they end), whether
 // written answers are kept (never on MCP: each carries its JSON-RPC id), and, for the plain reads answered before
-// the framework (early.ts), the request read as a call and the answer in the framework's own envelope and headers.
-// MCP's row besides renders the text content of a tool result showing a stored page. envelopes.test.ts holds each
-// early answer to the framework's own bytes for the same call.
+// the framework (step.ts), the request read as a call and the answer in the framework's own envelope and headers.
+// MCP's row besides renders the text content of a tool result showing a stored page.
+// test/transcripts/stored-pages-equivalence.test.ts holds each row's early answer to the framework's own bytes
+// (status, headers, body) for the same call, on every surface.
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { createLruCache } from '../../domain/lru-cache.ts';
 import { placeStoredPart, readStored, STORED, storedPartOf, type StoredPart } from '../../domain/stored-json.ts';

@@ -17,6 +17,7 @@ import type { Context } from '../../router/context.ts';
 import type { AppRouter } from '../../router/index.ts';
 import { sendsApiKey } from '../../router/session-auth.ts';
 import type { Meta } from '../../router/trpc.ts';
+import { responseText } from '../json-response.ts';
 import type { ToolCallHooks } from '../mcp/endpoint.ts';
 import { listProcedures } from '../procedures.ts';
 import { createStoredToolTexts, ENVELOPES, type Envelope } from './envelopes.ts';
@@ -133,7 +134,7 @@ export function createStoredAnswers(
   /** The surface's answer with its stored parts written; a body with no placeholder is sent as it is. */
   async function write(c: HonoContext, envelope: Envelope, parts: StoredPart[]) {
     const res = c.res;
-    const text = await res.text();
+    const text = await responseText(res);
     const body = envelope.keeps ? written.write(text, parts) : writeStored(text, parts);
     const headers = new Headers(res.headers);
     headers.delete('content-length');

@@ -79,7 +79,7 @@ export async function fetchTranscript(
 /**
  * The page fetchTranscript answers at once and free because the video and its transcript are stored, or null when
  * answering needs more (a video not stored or stale, a transcript to extract, a refusal): it only reads, never
- * charges, never asks YouTube. The stored-page fast path asks it before a procedure runs (src/bridges/stored-pages.ts).
+ * charges, never asks YouTube. A plain read answered before the procedure (its `meta.stored`) asks it first.
  */
 export async function readStoredTranscript(
   deps: Pick<TranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
