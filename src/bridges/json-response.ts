@@ -1,6 +1,6 @@
-// A JSON answer made with its text kept beside it, so that a step after the surface that rewrites the body (the
-// stored answers' writer, src/bridges/stored-answers/step.ts) takes the text rather than reading it back from the
-// body's stream, an encoding and a decoding of the whole answer for nothing.
+// A JSON answer made with its text kept beside it, so that a step after the surface that rewrites the body takes
+// the text rather than reading it back from the body's stream, an encoding and a decoding of the whole answer for
+// nothing.
 const texts = new WeakMap<Response, string>();
 
 export function jsonResponse(json: string, init: ResponseInit): Response {
