@@ -395,7 +395,7 @@ async function whereTheTimeGoes(
     `Sum of these steps: ${fmt(total, 2)} ms of CPU and round trips per request, one after another, for a naive server (three`,
     'sequential SQL round trips, then parse, validate and serialize 1,000 segments on the event loop). The service pays only the',
     'first row on a cache hit: the video and the transcript come from the in-memory cache, and the segments are sent as the bytes',
-    'stored, written by the output step (src/bridges/stored-output.ts).',
+    'stored, written by the one step in front of the surfaces (src/bridges/stored-answers/step.ts).',
   ].join('\n');
 }
 

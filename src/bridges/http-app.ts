@@ -20,8 +20,7 @@ import { mountSignedFrames } from './frame-routes.ts';
 import { serveTranscriptFile } from './transcript-file-route.ts';
 import { createMcpEndpoint } from './mcp/endpoint.ts';
 import { MCP_PATH } from './mcp/path.ts';
-import { createStoredAnswers } from './stored-output.ts';
-import { createStoredPages } from './stored-pages.ts';
+import { createStoredAnswers } from './stored-answers/step.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import { mountRest } from './rest-mount.ts';
 import { REST_PREFIX } from './rest.ts';
@@ -163,30 +162,25 @@ function mountFileRoutes(app: Hono<Env>, deps: Deps, makeContext: MakeContext) {
   );
 }
 
-/** The router's three projections: REST, tRPC and MCP, sharing one store of written answers. */
+/** The router's three projections: REST, tRPC and MCP, behind the one step that writes stored answers. */
 function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeContext, storedPages = true) {
   // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool
   // results showing stored pages (an MCP answer carries the call's id: never the same twice); the transcripts
   // themselves take the rest (src/build-deps.ts).
   const renderedBytes = Math.floor((deps.config.CACHE_MAX_MB * 1024 * 1024) / 8);
-  const stored = createStoredAnswers(renderedBytes);
-  // Stored reads answered before tRPC (src/bridges/stored-pages.ts); `storedPages: false` leaves every call to the
-  // procedures (the equivalence test compares both).
-  const pages = storedPages ? createStoredPages(appRouter) : undefined;
-  const handleMcp = createMcpEndpoint(deps.log, renderedBytes, pages);
+  const contextOf = (c: HonoContext<Env>, surface: Surface) => {
+    const ctx = makeContext(c.req.raw, c.get('requestId'), surface);
+    if (surface === 'trpc') ctx.clientIp ??= clientIp(c, deps.config.TRUST_PROXY);
+    return ctx;
+  };
+  // `storedPages: false` leaves every call to the frameworks (the equivalence test compares both).
+  const answers = createStoredAnswers(appRouter, contextOf, { early: storedPages, cacheBytes: renderedBytes });
+  app.use(answers.step);
+  const handleMcp = createMcpEndpoint(deps.log, answers.tools);
   streamClosers.set(app, handleMcp.close);
-  mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'), stored, pages);
-
-  app.all(`${TRPC_PREFIX}/*`, (c) =>
-    handleTrpc(
-      c.req.raw,
-      { ...makeContext(c.req.raw, c.get('requestId'), 'trpc'), clientIp: clientIp(c, deps.config.TRUST_PROXY) },
-      stored,
-      pages,
-    ),
-  );
-
-  app.all(MCP_PATH, (c) => handleMcp(c.req.raw, makeContext(c.req.raw, c.get('requestId'), 'mcp')));
+  mountRest(app, (req, requestId) => makeContext(req, requestId, 'rest'));
+  app.all(`${TRPC_PREFIX}/*`, (c) => handleTrpc(c.req.raw, contextOf(c, 'trpc')));
+  app.all(MCP_PATH, (c) => handleMcp(c.req.raw, contextOf(c, 'mcp')));
 }
 
 /** Unknown routes and thrown errors, answered in the shape of the path's surface; internal details logged only. */
@@ -206,15 +200,23 @@ function handleLeftovers(app: Hono<Env>, deps: Deps) {
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
 export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, options: { storedPages?: boolean } = {}) {
   const app = new Hono<Env>();
-  const makeContext: MakeContext = (req, requestId, surface) => ({
-    deps,
-    requestId,
-    surface,
-    headers: req.headers,
-    log: deps.log.child({ reqId: requestId }),
-    signal: req.signal,
-    out: {},
-  });
+  // One context per request and surface: a step before the surface (stored answers) and the surface share it.
+  const contexts = new WeakMap<Request, Context>();
+  const makeContext: MakeContext = (req, requestId, surface) => {
+    const known = contexts.get(req);
+    if (known?.surface === surface) return known;
+    const ctx: Context = {
+      deps,
+      requestId,
+      surface,
+      headers: req.headers,
+      log: deps.log.child({ reqId: requestId }),
+      signal: req.signal,
+      out: {},
+    };
+    contexts.set(req, ctx);
+    return ctx;
+  };
   useRequestLog(app, deps);
   // Before the edge's own refusals (size, Unicode): a listed page must be able to read those too.
   useApiCors(app, deps);

@@ -9,17 +9,10 @@ import { EXTRA_REST_ROUTES } from './openapi-extra-paths.ts';
 import { answerOf } from './request-answer.ts';
 import { restRouteTable } from './rest-routes.ts';
 import { createRestHandler, REST_PREFIX } from './rest.ts';
-import type { createStoredAnswers } from './stored-output.ts';
-import type { StoredPages } from './stored-pages.ts';
 
 /** Mounts the REST surface: unknown paths and methods answered here, the rest handed to trpc-to-openapi. */
-export function mountRest(
-  app: Hono<HttpEnv>,
-  restContext: (req: Request, requestId: string) => Context,
-  stored: ReturnType<typeof createStoredAnswers>,
-  pages?: StoredPages,
-) {
-  const rest = createRestHandler(appRouter, (req) => restContext(req, currentRequestId(req)), stored, pages);
+export function mountRest(app: Hono<HttpEnv>, restContext: (req: Request, requestId: string) => Context) {
+  const rest = createRestHandler(appRouter, (req) => restContext(req, currentRequestId(req)));
   const routes = restRouteTable(appRouter, EXTRA_REST_ROUTES);
   const ids = new WeakMap<Request, string>();
   const currentRequestId = (req: Request) => ids.get(req) ?? newId('req');

@@ -1,10 +1,9 @@
 import { TRPCError } from '@trpc/server';
 import type { Context } from '../router/context.ts';
-import type { StoredPart } from '../domain/stored-json.ts';
 import { failure, failureOf, type Failure } from './errors/failure.ts';
 import { restErrorResponse } from './errors/rest-error.ts';
 import { rateLimitHeaders } from './response-headers.ts';
-import type { StoredAnswers } from './stored-output.ts';
+import { jsonResponse } from './json-response.ts';
 
 export type JsonBody = { ok: true; value: unknown; empty?: boolean } | { ok: false; empty?: undefined };
 
@@ -35,29 +34,18 @@ export function nodeRequest(request: Request, url: URL, body: JsonBody, parsedQu
   });
 }
 
-/** What the handler recorded per request: the failure it met, the stored parts its answer carries. */
-export type RestRecords = {
-  failures: WeakMap<object, Failure>;
-  parts: WeakMap<object, StoredPart[]>;
-  stored: StoredAnswers;
-};
+/** What the handler recorded per request: the failure it met. */
+export type RestRecords = { failures: WeakMap<object, Failure> };
 
-/** A REST answer: the serialized procedure answer through the output step, with the caller's window and request id. */
-export function restSuccess(
-  ctx: Context,
-  stored: StoredAnswers,
-  json: string,
-  parts: readonly StoredPart[],
-  headers: Headers,
-  status: number,
-): Response {
+/** A REST answer: the serialized procedure answer, with the caller's window and request id. */
+function restSuccess(ctx: Context, json: string, headers: Headers, status: number): Response {
   for (const [k, v] of rateLimitHeaders(ctx.out.rateLimit)) headers.set(k, v);
   headers.set('x-request-id', ctx.requestId);
   if (ctx.out.location) headers.set('location', ctx.out.location);
-  return new Response(stored.write(json, parts), { status: ctx.out.status ?? status, headers });
+  return jsonResponse(json, { status: ctx.out.status ?? status, headers });
 }
 
-/** An answer the handler ended: a success with its headers and stored parts written, or the failure it recorded. */
+/** An answer the handler ended: a success with its headers, or the failure it recorded. */
 function finishedAnswer(
   text: string,
   status: number,
@@ -67,7 +55,7 @@ function finishedAnswer(
   request: Request,
   records: RestRecords,
 ): Response {
-  if (status < 400) return restSuccess(ctx, records.stored, text, records.parts.get(ctx) ?? [], headers, status);
+  if (status < 400) return restSuccess(ctx, text, headers, status);
   let f = records.failures.get(req) ?? failure('INTERNAL_ERROR', `Internal error (request ${ctx.requestId})`);
   if (f.code === 'NOT_FOUND' && f.message === 'Not found')
     f = { ...f, message: 'No such route; see /api/v1/openapi.json' };

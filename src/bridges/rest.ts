@@ -5,10 +5,7 @@ import type { Context } from '../router/context.ts';
 import { failureOf, type Failure } from './errors/failure.ts';
 import { listProcedures } from './procedures.ts';
 import { pinCoercion, typedQuery } from './rest-query.ts';
-import type { StoredPart } from '../domain/stored-json.ts';
-import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
-import { nodeRequest, restSuccess, runNodeHandler, type JsonBody, type RestRecords } from './rest-node-adapter.ts';
-import type { StoredPages } from './stored-pages.ts';
+import { nodeRequest, runNodeHandler, type JsonBody, type RestRecords } from './rest-node-adapter.ts';
 import { requestText } from './unicode-edge.ts';
 
 export const REST_PREFIX = '/api/v1';
@@ -34,43 +31,27 @@ function getInputsOf(router: AppRouter) {
  * the whole OpenAPI document) on every request, so we drive its node handler, built once, ourselves.
  * Errors are rendered by the REST renderer: { error: { code, message } } with the table's status and headers.
  */
-export function createRestHandler(
-  router: AppRouter,
-  makeContext: ContextFactory,
-  stored: StoredAnswers,
-  pages?: StoredPages,
-) {
+export function createRestHandler(router: AppRouter, makeContext: ContextFactory) {
   pinCoercion(router);
   const getInputs = getInputsOf(router);
   const contexts = new WeakMap<object, Context>();
   const failures = new WeakMap<object, Failure>();
-  /** A stored part an answer carries, found where trpc-to-openapi hands the answer over before serializing it. */
-  const parts = new WeakMap<object, StoredPart[]>();
   const handler = createOpenApiNodeHttpHandler({
     router,
     createContext: ({ req }: { req: object }) => contexts.get(req)!,
-    responseMeta: ({ ctx, data }: { ctx?: object; data: unknown[] }) => {
-      if (ctx) parts.set(ctx, storedPartsOf(data));
-      return {};
-    },
+    responseMeta: () => ({}),
     onError: ({ error, req }: { error: TRPCError; req: object }) => {
       const ctx = contexts.get(req);
       failures.set(req, failureOf(error, ctx?.requestId ?? 'unknown'));
     },
   }) as (req: unknown, res: unknown) => Promise<void>;
-  const records: RestRecords = { failures, parts, stored };
+  const records: RestRecords = { failures };
 
   return async (request: Request): Promise<Response> => {
     const ctx = makeContext(request);
     const url = new URL(request.url);
     url.pathname = url.pathname.slice(REST_PREFIX.length) || '/';
     const body = await readJson(request);
-    // A stored read (a stored transcript's page) is answered before tRPC, as the procedure would answer it.
-    if (pages && body.ok && !body.empty && !url.search && jsonType(request.headers)) {
-      const answer = await pages.rest(ctx, request.method, url.pathname, body.value);
-      if (answer)
-        return restSuccess(ctx, stored, JSON.stringify(answer), storedPartsOf([answer]), new Headers(JSON_TYPE), 200);
-    }
     const get = getInputs.find((g) => g.method === request.method && g.pattern.test(url.pathname));
     const query: unknown = get ? typedQuery(get.input, url.searchParams) : undefined;
     // An empty body has no media type to refuse: trpc-to-openapi wants application/json on every POST, and would
@@ -81,9 +62,6 @@ export function createRestHandler(
     return runNodeHandler(handler, req, request, ctx, records);
   };
 }
-
-const JSON_TYPE = [['content-type', 'application/json']] as [string, string][];
-const jsonType = (headers: Headers) => headers.get('content-type')?.startsWith('application/json') ?? false;
 
 function withJsonType(headers: Headers): Headers {
   if (headers.get('content-type')?.startsWith('application/json')) return headers;

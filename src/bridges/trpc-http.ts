@@ -5,11 +5,8 @@ import { failure, failureHeaders, failureOf } from './errors/failure.ts';
 import { trpcErrorResponse } from './errors/trpc-error.ts';
 import { listProcedures } from './procedures.ts';
 import { rateLimitHeaders } from './response-headers.ts';
-import type { StoredPart } from '../domain/stored-json.ts';
-import { storedPartsOf, type StoredAnswers } from './stored-output.ts';
-import type { StoredPages } from './stored-pages.ts';
 import { MAX_BATCH_CALLS } from './batch-size.ts';
-import { readableRequest, requestText } from './unicode-edge.ts';
+import { readableRequest } from './unicode-edge.ts';
 
 export const TRPC_PREFIX = '/trpc';
 
@@ -33,12 +30,7 @@ function allowedMethod(path: string): string | undefined {
  * text/plain 415); a query sent without `?input` gets `{}` (tRPC's client sends none when the input is omitted, so
  * `credits.get.query()` works); failures carry the same headers as REST (rate limit, Retry-After, WWW-Authenticate).
  */
-export async function handleTrpc(
-  request: Request,
-  ctx: Context,
-  stored: StoredAnswers,
-  pages?: StoredPages,
-): Promise<Response> {
+export async function handleTrpc(request: Request, ctx: Context): Promise<Response> {
   const url = new URL(request.url);
   const rawPath = url.pathname.slice(TRPC_PREFIX.length + 1);
   let path = rawPath;
@@ -58,27 +50,17 @@ export async function handleTrpc(
   if (url.searchParams.get('batch') === '1' && path.split(',').length > MAX_BATCH_CALLS) {
     return trpcErrorResponse(failure('INVALID_REQUEST', `A batch carries at most ${MAX_BATCH_CALLS} calls`), answer);
   }
-  let req = request;
-  if (pages?.has(path) && request.method === 'POST' && !url.search && plainJsonCall(request.headers)) {
-    const fast = await storedPageCall(request, ctx, stored, pages, path);
-    if (fast instanceof Response) return fast;
-    req = fast;
-  }
-  if (req === request) req = readableRequest(request); // the edge has read the body: tRPC reads a copy
+  let req = readableRequest(request); // the edge has read the body: tRPC reads a copy
   if (allowed === 'GET' && !url.searchParams.has('input') && !url.searchParams.has('batch')) {
     url.searchParams.set('input', '{}');
     req = new Request(url, { method: 'GET', headers: request.headers, signal: request.signal });
   }
-  let parts: StoredPart[] = [];
-  ctx.streamed = url.searchParams.get('batch') === '1' && asksForStream(request.headers);
-  const res = await fetchRequestHandler({
+  return fetchRequestHandler({
     endpoint: TRPC_PREFIX,
     req,
     router: appRouter,
     createContext: () => ctx,
     responseMeta: ({ errors, data }) => {
-      // Answers that carry a stored part, in the order they are serialized (a batch has several).
-      parts = storedPartsOf(data.map((d) => (d as { result?: { data?: unknown } })?.result?.data));
       const headers = trpcHeaders(ctx);
       const first = errors[0];
       if (!first) return { headers };
@@ -88,68 +70,13 @@ export async function handleTrpc(
       return errors.length === 1 && data.length === 1 ? { headers, status: f.status } : { headers };
     },
   });
-  if (parts.length === 0) return res;
-  const headers = new Headers(res.headers);
-  headers.delete('content-length');
-  return new Response(stored.write(await res.text(), parts), { status: res.status, headers });
-}
-
-/**
- * A single call that is a stored read (a stored transcript's page), answered before tRPC as tRPC would answer it; else
- * the request for tRPC, its body handed over again (the request's own has been read).
- */
-async function storedPageCall(
-  request: Request,
-  ctx: Context,
-  stored: StoredAnswers,
-  pages: StoredPages,
-  path: string,
-): Promise<Response | Request> {
-  const text = await requestText(request);
-  const answer = await pages.call(ctx, path, parseJson(text));
-  if (!answer)
-    return new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
-  const json = `{"result":{"data":${JSON.stringify(answer)}}}`;
-  const headers = trpcHeaders(ctx);
-  // What tRPC's own response carries besides.
-  headers.set('vary', 'trpc-accept, accept');
-  headers.set('content-type', 'application/json');
-  return new Response(stored.write(json, storedPartsOf([answer])), { status: 200, headers });
 }
 
 /** The headers every tRPC answer carries (tRPC's own, then the caller's window and cookies). */
-function trpcHeaders(ctx: Context): Headers {
+export function trpcHeaders(ctx: Context): Headers {
   const headers = new Headers(rateLimitHeaders(ctx.out.rateLimit));
   // Answers may carry a session cookie or a CSRF token: never stored by a cache.
   headers.set('cache-control', 'no-store');
   for (const cookie of ctx.out.setCookies ?? []) headers.append('set-cookie', cookie);
   return headers;
-}
-
-/**
- * A call tRPC answers as one JSON document, by tRPC's own tests: the media type is application/json (any case, any
- * parameters; `application/jsonx` is its 415), and no streaming is asked for (`trpc-accept`, or application/jsonl in
- * `accept`: its 400 on a single call).
- */
-function plainJsonCall(headers: Headers): boolean {
-  const type = (headers.get('content-type') ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
-  return type === 'application/json' && !headers.has('trpc-accept') && !accepts.includes('application/jsonl');
-}
-
-/** Whether tRPC streams the answer of a batch (its own reading: `trpc-accept`, else application/jsonl in `accept`). */
-function asksForStream(headers: Headers): boolean {
-  const accepts = (headers.get('accept') ?? '').split(',').map((t) => t.trim());
-  return (
-    (headers.get('trpc-accept') ?? (accepts.includes('application/jsonl') ? 'application/jsonl' : null)) ===
-    'application/jsonl'
-  );
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,7 +1,9 @@
 // A large part of an answer (a transcript's segments) kept as the JSON text it was stored as, validated once then.
-// The answer carries it as one typed handle under the STORED symbol, which neither the output schema nor
-// JSON.stringify sees; the bridges' output step (src/bridges/stored-output.ts) writes the bytes where the part
-// belongs. Code in the process that needs the values reads them with `readStored`.
+// Domain code makes such an answer here (`storedPage`, `storedArray`, `withStoredPart`) and reads its values here
+// (`readStored`); nothing else of it is the domain's. The answer carries the part as one typed handle under the
+// STORED symbol, which neither the output schema nor JSON.stringify sees. A stored procedure's output step
+// (src/router/trpc.ts) puts a placeholder in the part's place and the part in its request's list; the bridges' one
+// step (src/bridges/stored-answers/step.ts) writes the bytes where the serialized answer holds the placeholder.
 
 export const STORED = Symbol('stored part');
 
@@ -25,6 +27,12 @@ export interface StoredPart {
 
 /** An answer whose `K` is a stored part: the value is not in the object, only its handle. */
 export type Stored<T, K extends keyof T & string> = Omit<T, K> & { readonly [STORED]: StoredPart };
+
+/** `answer` carrying `part`: the value at the part's path is its stored text. */
+export const withStoredPart = <T extends object>(answer: T, part: StoredPart) => ({ ...answer, [STORED]: part });
+
+/** An answer type that may carry a stored part (its value absent from the object then). */
+export type MayCarryStored = { readonly [STORED]?: StoredPart };
 
 export const storedPartOf = (answer: unknown): StoredPart | undefined =>
   answer !== null && typeof answer === 'object' ? (answer as { [STORED]?: StoredPart })[STORED] : undefined;
@@ -126,4 +134,28 @@ export function storedPage(
 export function storedArray(path: readonly string[], text: string, count: number, repeats: boolean): StoredPart {
   const source = new TextEncoder().encode(text);
   return { path, source, from: 0, to: count, repeats, json: [source] };
+}
+
+/**
+ * What an answer holds where its stored part goes: `"\u0000stored part N"` serialized, N its place in the request's
+ * list. Stored text never holds a NUL (src/db/database-errors.ts refuses it), so the placeholder cannot come from data.
+ */
+export const STORED_PLACEHOLDER = '\u0000stored part ';
+
+/** The parts of one request's answers, by the `out` its contexts share (a batch's calls share it). */
+const listsByRequest = new WeakMap<object, StoredPart[]>();
+
+/** Opens the list of stored parts for the request whose contexts carry `out`: its answers will be written. */
+export function openStoredParts(out: object): StoredPart[] {
+  const parts: StoredPart[] = [];
+  listsByRequest.set(out, parts);
+  return parts;
+}
+
+/** The placeholder standing for `part` in the request's answer, or undefined when no writer follows (values then). */
+export function placeStoredPart(out: object, part: StoredPart): string | undefined {
+  const parts = listsByRequest.get(out);
+  if (!parts) return undefined;
+  parts.push(part);
+  return `${STORED_PLACEHOLDER}${parts.length - 1}`;
 }

@@ -17,16 +17,11 @@ export interface Context {
   signal?: AbortSignal;
   /**
    * Set by a bridge that authenticated (and counted) the request before its procedure: the MCP bridge, before the
-   * SDK, and the stored-read fast path (src/bridges/stored-pages.ts); otherwise keyedProcedure authenticates.
+   * SDK, and a plain read answered before tRPC (a procedure's `meta.stored`); otherwise keyedProcedure authenticates.
    */
   auth?: Authenticated;
   /** The client's address (socket, or X-Forwarded-For behind a trusted proxy); for sign-in throttling. */
   clientIp?: string;
-  /**
-   * Set by the tRPC bridge for a streamed batch, written call by call without the output step: answers carry their
-   * stored parts as values (src/domain/stored-json.ts).
-   */
-  streamed?: boolean;
   /** Filled in by middleware and procedures, turned into response headers by the bridges. */
   out: {
     rateLimit?: RateLimitState;

@@ -11,10 +11,8 @@ import {
   isJsonContentType,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/server';
-import type { StoredPart } from '../../domain/stored-json.ts';
 import { toolsFor, type ToolDef } from './tools.ts';
-import { STORED_PLACEHOLDER } from '../../router/stored-output.ts';
-import { writeStored } from '../stored-output.ts';
+import { jsonResponse } from '../json-response.ts';
 
 const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS = new Set(['name', 'arguments', '_meta']);
@@ -49,23 +47,9 @@ export function directToolCall(request: Request, message: unknown): DirectCall |
   return { id, tool: tools[0]!, arguments: args };
 }
 
-/**
- * The JSON-RPC response carrying a tool result, as the SDK's JSON transport writes it. A result showing a stored page
- * is written with its text as kept in JSON (its first content, before structuredContent) and its stored part.
- */
-export function jsonRpcResult(
-  id: string | number,
-  result: CallToolResult,
-  stored: { part: StoredPart; text?: StoredPart } | undefined,
-): Response {
-  const text = stored?.text;
-  // Only the text is kept as JSON: the contents after it (resource links) are written as they are.
-  const shown = text
-    ? { ...result, content: [{ type: 'text', text: STORED_PLACEHOLDER }, ...result.content.slice(1)] }
-    : result;
-  const json = JSON.stringify({ result: shown, jsonrpc: '2.0', id });
-  const parts = stored ? (text ? [text, stored.part] : [stored.part]) : [];
-  return new Response(writeStored(json, parts), {
+/** The JSON-RPC response carrying a tool result, as the SDK's JSON transport writes it (keys in its order). */
+export function jsonRpcResult(id: string | number, result: CallToolResult): Response {
+  return jsonResponse(JSON.stringify({ result, jsonrpc: '2.0', id }), {
     status: 200,
     headers: { 'content-type': 'application/json' },
   });

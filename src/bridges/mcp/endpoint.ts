@@ -1,5 +1,5 @@
 // POST /mcp enters here. src/bridges/http-app.ts mounts `createMcpEndpoint` at MCP_PATH; one McpEndpoint (below)
-// holds what lives across requests (the SDK's modern handler, rendered texts of stored pages, the library notes, the
+// holds what lives across requests (the SDK's modern handler, the library notes, the
 // open listen streams). A request flows:
 //   1. admission.ts: Origin, method, body, the caller authenticated with its operations counted, batches, and the
 //      refusals edges.ts makes before the SDK (protocol version, cursors, params);
@@ -9,7 +9,6 @@
 //   3. every tool call, resource read and task runs its procedure through one call path (`McpEndpoint.call`): the
 //      tRPC caller with the request's context, so auth, credits, limits and errors are the procedure's; a tool's
 //      answer becomes its tool result in tool-result.ts;
-//   4. the output step writes a stored part's bytes into the answer (src/bridges/stored-output.ts).
 // What MCP shows of a procedure (tool, text, links, resource template, task behaviour) is its `meta.mcp`; no file
 // here names a tool.
 import {
@@ -33,15 +32,11 @@ import { MCP_PROMPTS } from '../../router/mcp-prompts.ts';
 import { redactInternalErrors } from './internal-errors.ts';
 import { createLibraryNotes, libraryEntries, registerResources, type LibraryNotes } from './resources.ts';
 import { MCP_REVISIONS } from './versions.ts';
-import { readStored, storedPartOf, type StoredPart } from '../../domain/stored-json.ts';
-import { createStoredToolTexts, type StoredToolTexts } from './stored-results.ts';
-import { writeStored } from '../stored-output.ts';
-import type { StoredPages } from '../stored-pages.ts';
 import { directToolCall, jsonRpcResult } from './direct-call.ts';
 import { resourceLinksFor, toolsFor, type ToolDef } from './tools.ts';
 import { registerViewer, viewerResource } from './app-resource.ts';
 import { answerTaskRequest, asTaskAnswer, declaresTasks, isTaskMethod, TASKS_EXTENSION } from './tasks.ts';
-import { errorResult, successResult, type Stored } from './tool-result.ts';
+import { errorResult, successResult } from './tool-result.ts';
 import { MCP_SCOPE } from '../../domain/oauth/authorization.ts';
 import { callByPath } from '../procedures.ts';
 import { rateLimitHeaders } from '../response-headers.ts';
@@ -55,9 +50,9 @@ interface ToolCall {
   tool: ToolDef;
   ctx: Context;
   args: unknown;
-  /** The request's one message: the output step writes its stored part (else the part is read as values). */
+  /** The request's one message: a stored part is written as its bytes (else it is read as values). */
   single: boolean;
-  /** Answered without the SDK (direct-call.ts): a plain read of a stored page is answered before tRPC. */
+  /** Answered without the SDK (direct-call.ts): a plain read of a stored answer is answered before tRPC. */
   direct?: boolean;
 }
 
@@ -94,13 +89,6 @@ async function serveLegacy(
   }
 }
 
-/** The SDK's answer with the stored part written in (the output step); an error answer is sent as it is. */
-async function withStoredPart(response: Response, part: StoredPart) {
-  const text = await response.text();
-  const body = text.includes('"result"') ? writeStored(text, [part]) : text;
-  return new Response(body, { status: response.status, headers: response.headers });
-}
-
 /** The tool a single tools/call names. */
 function toolCalled(single: McpMessage | undefined): string | undefined {
   // `"arguments": null` means no arguments; the SDK's request schema would refuse it as malformed.
@@ -126,21 +114,15 @@ function withWarningsLogged<T>(log: Logger, build: () => T): T {
 
 /** What one MCP endpoint keeps across requests, and the one path every request takes through it. */
 class McpEndpoint {
-  /** Rendered texts of stored pages' results. */
-  private readonly texts: StoredToolTexts;
-  /** The stored part each request's tool result carries, for the output step. */
-  private readonly parts = new WeakMap<Context, Stored>();
   private readonly notes: LibraryNotes = createLibraryNotes();
   private readonly listens = new ListenStreams();
   /** 2026-07-28 traffic (per-request `_meta`, `server/discover`): the SDK's own stateless handler, built once. */
   private readonly modern: ReturnType<typeof createMcpHandler>;
   private closing = false;
-  /** Plain reads of stored pages, answered before tRPC on the direct path. */
-  private readonly pages: StoredPages | undefined;
+  private readonly hooks: ToolCallHooks;
 
-  constructor(log: Logger, textBytes: number, pages?: StoredPages) {
-    this.pages = pages;
-    this.texts = createStoredToolTexts(textBytes);
+  constructor(log: Logger, hooks: ToolCallHooks) {
+    this.hooks = hooks;
     this.modern = withWarningsLogged(log, () =>
       createMcpHandler(({ authInfo }) => this.buildServer(passedBy(authInfo)), {
         legacy: 'reject',
@@ -152,12 +134,12 @@ class McpEndpoint {
 
   /**
    * The one call path of tool calls, resource reads and tasks: the procedure with the caller's context (a plain read
-   * of a stored page answered before tRPC when `direct`, src/bridges/stored-pages.ts), what it made noted in the
+   * answered before tRPC by the hooks when `direct`), what it made noted in the
    * account's resources/list. Throws what the procedure throws.
    */
   private async call(ctx: Context, tool: ToolDef, args: unknown, direct = false): Promise<unknown> {
     const output =
-      (direct ? await this.pages?.call(ctx, tool.entry.path, args) : undefined) ??
+      (direct ? await this.hooks.read(ctx, tool, args) : undefined) ??
       (await callByPath(createCaller(ctx), tool.entry.path, args));
     await this.notes(ctx, ctx.auth!.caller.accountId, libraryEntries(resourceLinksFor(tool, output)));
     return output;
@@ -166,14 +148,9 @@ class McpEndpoint {
   /** One tool call: its answer (or failure) as a tool result. */
   private async runTool({ tool, ctx, args, single, direct }: ToolCall): Promise<CallToolResult> {
     try {
-      let output = await this.call(ctx, tool, args ?? {}, direct);
-      const part = storedPartOf(output);
-      // One tool call per request: the output step writes its stored part. In a batch (one context for several
-      // calls) the part is read as values instead.
-      const stored = part && single ? { part } : undefined;
-      if (stored) this.parts.set(ctx, stored);
-      else if (part) output = readStored(output);
-      return successResult(tool, output, this.texts, stored);
+      const output = await this.call(ctx, tool, args ?? {}, direct);
+      // One tool call per request may be answered in a form of its own; in a batch or a task, as values.
+      return (single && this.hooks.result(ctx, tool, output)) || successResult(tool, this.hooks.values(output));
     } catch (err) {
       const f = failureOf(err, ctx.requestId);
       return errorResult(f.code, f.message);
@@ -205,8 +182,8 @@ class McpEndpoint {
       readContext: callCtx,
       accountId: ctx.auth!.caller.accountId,
       statics: [viewerResource()],
-      // A read renders the values: a stored part is parsed into place.
-      call: async (readCtx, tool, args) => readStored(await this.call(readCtx, tool, args)),
+      // A read renders the values.
+      call: async (readCtx, tool, args) => this.hooks.values(await this.call(readCtx, tool, args)),
     });
     for (const { name, config, answer } of MCP_PROMPTS) server.registerPrompt(name, config, answer);
     for (const tool of toolsFor(called)) {
@@ -236,7 +213,7 @@ class McpEndpoint {
     single: McpMessage | undefined,
     isModern: boolean,
   ): Promise<Response> {
-    const { context: toolCtx, called } = passed;
+    const { called } = passed;
     let response = isModern
       ? await withServedVersions(
           await this.modern.fetch(forward, { parsedBody: parsed, authInfo: authInfoFor(passed) }),
@@ -246,8 +223,6 @@ class McpEndpoint {
       const tool = toolsFor(called).find((t) => t.name === called);
       if (tool) response = await asTaskAnswer(response, tool);
     }
-    const stored = this.parts.get(toolCtx);
-    if (stored && response.ok) response = await withStoredPart(response, stored.part);
     return response;
   }
 
@@ -314,7 +289,6 @@ class McpEndpoint {
       ? jsonRpcResult(
           direct.id,
           await this.runTool({ tool: direct.tool, ctx: toolCtx, args: direct.arguments, single: true, direct: true }),
-          this.parts.get(toolCtx),
         )
       : await this.listenBounded(toolCtx, single, { answer, signal: request.signal }, () =>
           this.throughSdk(forward, parsed, passed, single, isModern),
@@ -336,9 +310,22 @@ class McpEndpoint {
   }
 }
 
-/** The MCP endpoint of one app, keeping the text of stored pages' results within `textBytes`. */
-export function createMcpEndpoint(log: Logger, textBytes: number, pages?: StoredPages) {
-  const endpoint = new McpEndpoint(log, textBytes, pages);
+/**
+ * What a step in front of the endpoint may do for its tool calls: answer a plain read before tRPC (the direct path),
+ * give a single call's output a result of its own, and turn an output into the plain values a batch, a task or a
+ * resource read renders. Each may decline (undefined) or pass the output as it is.
+ */
+export interface ToolCallHooks {
+  read(ctx: Context, tool: ToolDef, args: unknown): Promise<unknown>;
+  result(ctx: Context, tool: ToolDef, output: unknown): CallToolResult | undefined;
+  values(output: unknown): unknown;
+}
+
+const NO_HOOKS: ToolCallHooks = { read: async () => undefined, result: () => undefined, values: (o) => o };
+
+/** The MCP endpoint of one app. */
+export function createMcpEndpoint(log: Logger, hooks: ToolCallHooks = NO_HOOKS) {
+  const endpoint = new McpEndpoint(log, hooks);
   return Object.assign((request: Request, ctx: Context) => endpoint.serve(request, ctx), {
     close: () => endpoint.close(),
   });

@@ -17,7 +17,7 @@ import type { GetTranscriptRequest, Transcript, TranscriptPage } from './schemas
 import type { Chapter, Segment } from '../video/schemas.ts';
 import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
-import { parseStored, STORED, storedPage } from '../stored-json.ts';
+import { parseStored, storedPage, withStoredPart } from '../stored-json.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 import { transcriptJobKey } from './extract-job.ts';
 
@@ -79,7 +79,7 @@ export async function fetchTranscript(
 /**
  * The page fetchTranscript answers at once and free because the video and its transcript are stored, or null when
  * answering needs more (a video not stored or stale, a transcript to extract, a refusal): it only reads, never
- * charges, never asks YouTube. The stored-page fast path asks it before a procedure runs (src/bridges/stored-pages.ts).
+ * charges, never asks YouTube. A plain read answered before the procedure (its `meta.stored`) asks it first.
  */
 export async function readStoredTranscript(
   deps: Pick<TranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
@@ -321,5 +321,5 @@ export function presentPage(
     creditsCharged,
   };
   // Only the stored segments as they are travel as stored: a page with words or chapters is answered as values.
-  return views.changed ? { ...answer, segments: views.page() } : { ...answer, [STORED]: segments };
+  return views.changed ? { ...answer, segments: views.page() } : withStoredPart(answer, segments);
 }

@@ -44,7 +44,7 @@ export async function getTranscript(
 /**
  * What getTranscript answers at once and free because it is stored, or null when it has work to do (a media URL to
  * probe, speech-to-text, a transcript to extract, a refusal to explain). Reads only. getTranscript asks it first, and
- * so does the stored-page fast path before the procedure (src/bridges/stored-pages.ts): one rule for both.
+ * so does the plain read answered before the procedure (its `meta.stored`): one rule for both.
  */
 export async function storedTranscript(
   deps: Pick<GetTranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,

@@ -11,7 +11,7 @@ import { assertOwnsVideo } from '../video/media-owner.ts';
 import { normalizeLang, sameLang } from './normalize-lang.ts';
 import type { TranslateAnswer, TranslateInput, TranslatedTranscript } from './schemas.ts';
 import type { StoredTranslation } from './translation-store.ts';
-import { STORED, storedArray } from '../stored-json.ts';
+import { storedArray, withStoredPart } from '../stored-json.ts';
 
 export interface TranslationPorts extends LlmJobPorts, Pick<Stores, 'transcripts' | 'videos' | 'ledger'> {
   llm: Llm | null;
@@ -113,7 +113,7 @@ const SEGMENTS = ['translation', 'segments'];
 /** The answer with its translation, whose segments are the stored text (each answer names its own job: never kept). */
 function withTranslation(answer: Omit<TranslateAnswer, 'translation'>, t: StoredTranslation): TranslateAnswer {
   const { body, ...translation } = t;
-  return { ...answer, translation, [STORED]: storedArray(SEGMENTS, body, t.segmentCount, false) };
+  return withStoredPart({ ...answer, translation }, storedArray(SEGMENTS, body, t.segmentCount, false));
 }
 
 async function storedTranslationOf(deps: Pick<Stores, 'translations'>, job: JobRow): Promise<StoredTranslation> {

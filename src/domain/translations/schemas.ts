@@ -3,7 +3,7 @@ import { JobResource } from '../jobs/schemas.ts';
 import { LangCode } from '../transcripts/schemas.ts';
 import { Segment } from '../video/schemas.ts';
 import { PER_STARTED_HOUR } from '../pricing/prices.ts';
-import type { STORED, StoredPart } from '../stored-json.ts';
+import type { MayCarryStored } from '../stored-json.ts';
 
 export const TranslateInput = z.object({
   videoId: z.string().trim().max(64).describe('The 11-character YouTube video id whose transcript was fetched before'),
@@ -47,7 +47,5 @@ export const TranslateOutput = z.object({
 export type TranslateOutput = z.infer<typeof TranslateOutput>;
 
 /** What the domain answers: the translation's segments as a stored part (src/domain/stored-json.ts). */
-export type TranslateAnswer = Omit<TranslateOutput, 'translation'> & {
-  translation?: Omit<TranslatedTranscript, 'segments'>;
-  readonly [STORED]?: StoredPart;
-};
+export type TranslateAnswer = Omit<TranslateOutput, 'translation'> &
+  MayCarryStored & { translation?: Omit<TranslatedTranscript, 'segments'> };

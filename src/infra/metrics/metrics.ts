@@ -54,7 +54,7 @@ function requestInstruments(registry: Registry) {
       buckets: LATENCY_BUCKETS,
       registers: [registry],
     }),
-    /** Procedure calls answered before tRPC from stored bytes (src/bridges/stored-pages.ts); also in `requests`. */
+    /** Procedure calls answered before tRPC from stored bytes (a `meta.stored` read); also in `requests`. */
     storedReads: new Counter({
       name: 'subtext_stored_reads_total',
       help: 'Procedure calls answered from stored bytes before tRPC, by surface and procedure',

@@ -3,8 +3,7 @@ import type { z } from 'zod';
 import { callerRequest, type AuthedContext } from '../context.ts';
 import { GetTranscriptInput, MCP_PAGE_SEGMENTS, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
-import { storedOutput } from '../stored-output.ts';
-import { keyedProcedure } from '../trpc.ts';
+import { keyedProcedure, storedOutput } from '../trpc.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
 import { withCallback } from '../job-callback.ts';
 import { getTranscriptMeta } from './get.meta.ts';
@@ -21,7 +20,7 @@ export const getTranscriptProcedure = keyedProcedure
   .meta({
     ...getTranscriptMeta,
     // A stored transcript is answered before tRPC; a callbackUrl is checked by the procedure.
-    storedRead: (ctx: AuthedContext, input: z.infer<typeof Input>) =>
+    stored: (ctx: AuthedContext, input: z.infer<typeof Input>) =>
       input.callbackUrl
         ? Promise.resolve(null)
         : storedTranscript(ctx.deps, callerRequest(ctx), transcriptRequest(ctx, input)),

@@ -4,12 +4,11 @@ import { withCallback } from '../job-callback.ts';
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
 import { type TranslateAnswer, TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
-import { storedOutput } from '../stored-output.ts';
-import { keyedProcedure } from '../trpc.ts';
+import { keyedProcedure, storedOutput } from '../trpc.ts';
 import { translateTranscriptMeta } from './translate.meta.ts';
 
 export const translateTranscriptProcedure = keyedProcedure
-  .meta(translateTranscriptMeta)
+  .meta({ ...translateTranscriptMeta, stored: true })
   .input(TranslateInput.extend({ callbackUrl: CallbackUrl }))
   .output(storedOutput<typeof TranslateOutput, TranslateAnswer>(TranslateOutput))
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
