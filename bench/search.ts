@@ -97,7 +97,11 @@ export async function generate(sql: Sql, vocab: string[], first: number, last: n
     join pg_class c on c.relname = i.indexname join pg_index x on x.indexrelid = c.oid
     where i.tablename in ('articles', 'article_search') and not x.indisunique`;
   for (const i of indexes) await sql.unsafe(`drop index ${i.name}`);
+  const t0 = performance.now();
+  const phase = (name: string) =>
+    console.error(`[search] generate ${first}-${last}: ${name} at ${fmt((performance.now() - t0) / 1000, 0)} s`);
   await makePools(sql, vocab.length);
+  phase('pools');
   const chunks: [number, number][] = [];
   for (let from = first; from <= last; from += CHUNK) chunks.push([from, Math.min(last, from + CHUNK - 1)]);
   // Chunks and index builds run on WORKERS connections at once.
@@ -133,14 +137,17 @@ export async function generate(sql: Sql, vocab: string[], first: number, last: n
     });
   });
   await sql`drop table bench_words, bench_runs, bench_titles`;
-  // The GIN indexes first (the slowest builds), each on its own connection with room to sort in memory.
-  const gin = (d: string) => (/using gin/i.test(d) ? 0 : 1);
+  phase('rows');
+  // The slowest builds first (the phrase pairs, then the match index, then the other GIN indexes), each on its own
+  // connection with room to sort in memory: started last, the pairs index was the whole tail of a run.
+  const cost = (d: string) => (/\(pairs\)/.test(d) ? 0 : /match_idx/.test(d) ? 1 : /using gin/i.test(d) ? 2 : 3);
   await inParallel(
-    indexes.map((i) => i.def).sort((a, b) => gin(a) - gin(b)),
+    indexes.map((i) => i.def).sort((a, b) => cost(a) - cost(b)),
     (def) =>
       sql.begin(async (tx) => {
         await tx`set local maintenance_work_mem = '1GB'`;
         await tx.unsafe(def);
+        phase(def.slice(13, def.indexOf(' ON ')));
       }),
   );
 }

@@ -1,9 +1,13 @@
-import type { PendingQuery, Row as PgRow, TransactionSql } from 'postgres';
+import type { TransactionSql } from 'postgres';
 import type { Sql } from '../../../db/client.ts';
 import { searchConfigFor } from '../../domain/articles/search-config.ts';
 import type { ArticleHit, ArticleSearch } from '../../domain/articles/ports.ts';
 import { phraseFilter } from './pg-search-phrase.ts';
-import { COUNT_CAP, type Key, type Position, readPosition, writePosition } from './pg-search-position.ts';
+import { countMatches, newestByDate, type PgSearchTuning, RANGE_SHARE } from './pg-search-by-date.ts';
+import { COUNT_CAP, type Position, readPosition, writePosition } from './pg-search-position.ts';
+import { afterKey, type Dated, type Fragment, keyText, lastKey, type Scope, type Step } from './pg-search-scope.ts';
+
+export type { PgSearchTuning } from './pg-search-by-date.ts';
 
 /**
  * Title matches are ranked by cover density on the title among the newest this many; older title matches follow,
@@ -14,39 +18,6 @@ export const TITLE_RANKED = 500;
 const RANK_REST_UP_TO = 100;
 
 type Row = Omit<ArticleHit, 'createdAt' | 'videoId'> & { video_id: string; created_at: Date; snippet: string | null };
-/** A piece of SQL built with `sql` and spliced into another query. */
-type Fragment = PendingQuery<PgRow[]>;
-
-/** What every tier of one search reads: the snapshot, the query's fragments and the page asked for. */
-interface Scope {
-  sql: Sql;
-  tx: TransactionSql;
-  /** The query text (absent: the newest articles). */
-  q: string | null;
-  /** The query parsed in the chosen configuration and unstemmed. */
-  tq: Fragment;
-  /** The category and language filters, each an `and ...` clause. */
-  filters: Fragment;
-  /** What an article must hold to match (the vector, or the phrase pairs when they are the phrase match). */
-  matches: Fragment;
-  /** A title match (with the whole match checked when the query excludes a word, which may lie outside the title). */
-  inTitle: Fragment;
-  /** A match whose title does not match. */
-  inRest: Fragment;
-  narrowedByPhrase: boolean;
-  /** A category or language filter is given. */
-  filtered: boolean;
-  /** See PgSearchTuning. */
-  rangeShare: number;
-  /** Matches counted, up to COUNT_CAP + 1. */
-  n: number;
-}
-
-/** One tier's share of a page: its ids and where the walk goes on (null: the order ends here). */
-interface Step {
-  ids: string[];
-  next: Position | null;
-}
 
 /**
  * Full-text search over `article_search` (migration 0005), a narrow copy of each article's filters, date and vectors kept
@@ -156,69 +127,6 @@ async function scopeOf(
   return scope;
 }
 
-/** The share of matches among this many newest articles tells how far back more than COUNT_CAP of them lie. */
-const SAMPLED = 2_000;
-/** Looking among more than this share of the table's articles costs more than counting every match. */
-const RANGE_SHARE = 1 / 8;
-/** Tuning a test may change (a table of a million articles is out of its reach). */
-export interface PgSearchTuning {
-  /** Count among the newest articles only when that is at most this share of the table (default 1/8). */
-  rangeShare?: number;
-}
-/** Enough newest articles to hold COUNT_CAP + 1 matches with some room for a sample that was too dense. */
-const rangeFor = (share: number) => Math.ceil((1.3 * (COUNT_CAP + 1)) / share);
-
-/**
- * Matches counted up to COUNT_CAP + 1. Counting reads the posting lists of every word (a bitmap of them all: for a
- * common word, and more for an excluded one, most of the table), which grows with the table. In a large table, when
- * the newest SAMPLED articles show the matches are dense, more than COUNT_CAP of them found among the newest articles
- * (the match index holds the date) settles the count. Otherwise every match is counted: in a small table, with a
- * filter (its own date index may not be the one walked), for a phrase (found through its pairs' index, without the
- * date), or when the matches are too sparse among the newest.
- */
-async function countMatches(scope: Scope) {
-  const { sql, tx, q, matches, filters, narrowedByPhrase, filtered, rangeShare } = scope;
-  // Through the match index, never the date index with each vector read (the tiers after walk the date index).
-  const within = async (edge: string | null, cap: number) => {
-    if (edge !== null) await tx.unsafe('set local enable_indexscan = off');
-    const [c] = await tx<{ n: number }[]>`
-      select count(*)::int as n from (select 1 from article_search s where ${matches} ${filters}
-        ${edge === null ? sql`` : sql`and s.created_at >= ${edge}::timestamptz`} limit ${cap}) m`;
-    if (edge !== null) await tx.unsafe('set local enable_indexscan = on');
-    return c!.n;
-  };
-  if (q && !narrowedByPhrase && !filtered) {
-    const [t] = await tx<{ rows: number }[]>`
-      select reltuples::float8 as rows from pg_class where oid = 'article_search'::regclass`;
-    const most = t!.rows * rangeShare;
-    const sampleEdge = rangeFor(1) <= most ? await dateOfNth(scope, sql`true`, undefined, SAMPLED) : undefined;
-    if (sampleEdge) {
-      const share = (await within(sampleEdge, SAMPLED)) / SAMPLED;
-      const edge =
-        share > 0 && rangeFor(share) <= most
-          ? await dateOfNth(scope, sql`true`, undefined, rangeFor(share))
-          : undefined;
-      if (edge) {
-        const n = await within(edge, COUNT_CAP + 1);
-        if (n > COUNT_CAP) return n;
-      }
-    }
-  }
-  return within(null, COUNT_CAP + 1);
-}
-
-/** The date of the m-th newest row of `among` after `key`, as text (undefined when fewer). */
-async function dateOfNth({ sql, tx }: Scope, among: Fragment, key: Key | undefined, m: number) {
-  // The date index, stopping at the m-th: not every row read and sorted, as the planner chooses when m reaches
-  // about as many rows as it thinks the table has.
-  await tx.unsafe('set local enable_indexscan = on; set local enable_sort = off');
-  const [edge] = await tx<{ at: string }[]>`
-    select at::text from (select s.created_at as at from article_search s where ${among} ${afterKey(sql, key)}
-    order by s.created_at desc, s.id offset ${m - 1} limit 1) e`;
-  await tx.unsafe('set local enable_sort = on');
-  return edge?.at;
-}
-
 const TIERS: Record<Position['tier'], (scope: Scope, at: Position, want: number) => Promise<Step>> = {
   newest: newestTier,
   head: headTier,
@@ -242,29 +150,6 @@ async function walk(scope: Scope, from: Position, limit: number) {
   }
   return { ids, next: at };
 }
-
-/** After `key` in date order (newest first, then by id), as the date indexes run. */
-function afterKey(sql: Sql, key: Key | undefined) {
-  if (!key) return sql``;
-  const [at, id] = key;
-  // As text: postgres.js sends a timestamptz parameter through Date, which drops the microseconds.
-  return sql`and s.created_at <= ${at}::text::timestamptz and (s.created_at < ${at}::text::timestamptz or s.id > ${id})`;
-}
-
-/**
- * afterKey as a row comparison, which no index takes: in the match index, the date bound `<=` the key reads the date
- * entry of every older article (most of the table on a deep page) where `>=` an edge reads only the newer ones.
- */
-function afterKeyUnindexed(sql: Sql, key: Key | undefined) {
-  if (!key) return sql``;
-  const [at, id] = key;
-  return sql`and (${at}::text::timestamptz, s.id) > (s.created_at, ${id})`;
-}
-
-/** The key's date as text: UTC to the microsecond, as the cursor carries it. */
-const keyText = (sql: Sql) => sql`to_char(s.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-type Dated = { id: string; at: string };
-const lastKey = (rows: Dated[]): Key => [rows.at(-1)!.at, rows.at(-1)!.id];
 
 /** No query: every article that passes the filters, newest first. */
 async function newestTier({ sql, tx, filters }: Scope, at: Position, want: number): Promise<Step> {
@@ -348,55 +233,6 @@ async function datedRestTier(scope: Scope, at: Position, want: number): Promise<
   const rows = await newestByDate(scope, { among: sql`true ${filters}`, exact: inRest, share: 0.25 }, at, want);
   const ids = rows.map((r) => r.id);
   return { ids, next: rows.length === want ? { tier: 'dated', after: lastKey(rows), skip: 0 } : null };
-}
-
-/** Rows that hold `exact`, found by date among the rows of `among`, of which about `share` hold `exact`. */
-interface ByDate {
-  among: Fragment;
-  exact: Fragment;
-  share: number;
-}
-
-/**
- * A page of the rows that hold `exact`, newest first from the position, without reading or sorting them all (thousands
- * for a common word, and a check of each that may read its out-of-line vector). The page lies among the newest rows
- * of `among` (a superset of `exact` that the date indexes walk cheaply) after the position: look only at rows after
- * the date of the m-th of those (the match index holds the date), widening m by the share of them that held `exact`
- * until the page is full there. Everything outside is older than everything inside: the same page. When nothing older
- * is left, or the widening gives up, the page comes from every row that holds `exact`.
- */
-async function newestByDate(
-  scope: Scope,
-  { among, exact, share }: ByDate,
-  at: Position,
-  want: number,
-): Promise<Dated[]> {
-  const { sql, tx } = scope;
-  const after = afterKeyUnindexed(sql, at.after);
-  // The page among the rows since a date (all of them without one), after a first row that counts them (to widen by).
-  const since = async (edge: string | null) => {
-    await tx.unsafe('set local enable_indexscan = off');
-    const rows = await tx<{ id: string | null; at: string; n: number }[]>`
-      with r as materialized (
-        select s.id, s.created_at, ${keyText(sql)} as at from article_search s
-        where ${exact} ${after} ${edge === null ? sql`` : sql`and s.created_at >= ${edge}::timestamptz`})
-      select null as id, '' as at, count(*)::int as n from r
-      union all
-      (select id, at, 0 from r order by created_at desc, id limit ${want} offset ${at.skip})`;
-    // SQL does not promise the union's order: the count is the row without an id.
-    return {
-      count: rows.find((r) => r.id === null)!.n,
-      found: rows.filter((r): r is Dated & { n: number } => r.id !== null),
-    };
-  };
-  for (let m = Math.ceil((at.skip + want) / share), tries = 0; tries < 4; tries++) {
-    const edge = await dateOfNth(scope, among, at.after, m);
-    if (!edge) break;
-    const { count, found } = await since(edge);
-    if (found.length === want) return found;
-    m = count ? Math.ceil((m * 1.5 * (at.skip + want)) / count) : m * 4;
-  }
-  return (await since(null)).found;
 }
 
 /** The articles behind `ids`, in that order, with a snippet of the summary around the query's words. */
