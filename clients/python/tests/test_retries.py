@@ -77,14 +77,14 @@ def test_a_post_that_does_new_work_is_retried_only_when_asked(waits):
     transport, seen = scripted(*[httpx.Response(503, json=BUSY, headers={"retry-after": "1"})] * 4)
     client = Subtext("http://svc", "k", retries=1, http_client=httpx.Client(transport=transport))
     with pytest.raises(subtext.ServiceBusyError):
-        client.summarize("GJLlxj_dtq8")
+        client.summarize("GJLlxj_dtq8", "en")
     assert len(seen) == 1 and waits == []
     with pytest.raises(subtext.ServiceBusyError):
-        client.summarize("GJLlxj_dtq8", retry=True)
+        client.summarize("GJLlxj_dtq8", "en", retry=True)
     assert len(seen) == 3 and waits == [1.0]
     always = Subtext("http://svc", "k", retries=0, retry_non_idempotent=True, http_client=httpx.Client(transport=transport))
     with pytest.raises(subtext.ServiceBusyError):
-        always.summarize("GJLlxj_dtq8")
+        always.summarize("GJLlxj_dtq8", "en")
 
 
 def test_the_async_client_waits_the_same(waits):
