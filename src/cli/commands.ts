@@ -10,8 +10,6 @@ import { grantCredits } from '../domain/credits/credits.ts';
 import { createApiKey, ensureAccount, findAccount, listApiKeys, revokeApiKey } from '../domain/keys/manage-keys.ts';
 import { createArticleSearch } from '../infra/search/create-article-search.ts';
 import { formatTable } from './format-table.ts';
-import { checkYoutube, printYoutubeCheck } from './youtube-check.ts';
-import { printYoutubeStatus, readYoutubeStatus } from './youtube-status.ts';
 import { UsageError } from './usage-error.ts';
 import type { Io } from './io.ts';
 
@@ -208,7 +206,11 @@ export const PREPARE: Record<string, Prepare> = {
     const hours = values.hours === undefined ? 24 : Number(values.hours);
     if (!Number.isInteger(hours) || hours < 1 || hours > 24 * 14)
       throw new UsageError('--hours must be an integer from 1 to 336');
-    return async ({ sql }, io) => printYoutubeStatus(await readYoutubeStatus(sql, config, hours), hours, io);
+    return async ({ sql }, io) => {
+      // Loaded here: its proxy pool brings undici, about 110 modules, which the other commands never use.
+      const { printYoutubeStatus, readYoutubeStatus } = await import('./youtube-status.ts');
+      printYoutubeStatus(await readYoutubeStatus(sql, config, hours), hours, io);
+    };
   },
   'youtube check'(values, config) {
     const given = typeof values.videos === 'string' ? values.videos.split(',').filter(Boolean) : [];
@@ -216,6 +218,10 @@ export const PREPARE: Record<string, Prepare> = {
     if (ids.length === 0) throw new UsageError('Name a video with captions, or set YOUTUBE_CANARY_VIDEOS');
     const bad = ids.find((id) => !/^[\w-]{11}$/.test(id));
     if (bad) throw new UsageError(`Not a YouTube video id: ${JSON.stringify(bad)}`);
-    return async ({ sql }, io) => printYoutubeCheck(await checkYoutube(sql, config, ids), io);
+    return async ({ sql }, io) => {
+      // The canary builds a YouTube source: youtubei.js, about 670 modules, which no other command needs.
+      const { checkYoutube, printYoutubeCheck } = await import('./youtube-check.ts');
+      printYoutubeCheck(await checkYoutube(sql, config, ids), io);
+    };
   },
 };
