@@ -91,6 +91,8 @@ export class LookupAdmission {
   readonly #inFlight = new Map<string, number>();
   /** Shared fetches admitted and not ended, by key: how many. */
   readonly #fetching = new Map<string, number>();
+  /** Shared fetches being admitted, by key. */
+  readonly #admitting = new Map<string, Promise<AdmissionRelease>>();
   /** Requests open in this process (forRequest), by request id. */
   readonly #requests = new Map<string, OpenRequest>();
   readonly #counters: LookupCounters;
@@ -111,9 +113,21 @@ export class LookupAdmission {
    */
   async admit(accountId: string, opts: AdmitOptions, fetchKey?: string): Promise<AdmissionRelease> {
     if (fetchKey && this.#fetching.has(fetchKey)) return async () => {};
-    const release =
-      'payer' in opts ? await this.#admitPaying(accountId, opts.payer) : await this.#admit(accountId, opts);
-    if (!fetchKey) return release;
+    // A fetch still being admitted is joined too once admitted (its admission takes a few database round trips);
+    // if it is refused, this one is admitted on its own.
+    const admitting = fetchKey ? this.#admitting.get(fetchKey) : undefined;
+    if (admitting && (await admitting.then(() => true, () => false)) && this.#fetching.has(fetchKey!))
+      return async () => {};
+    const pending = 'payer' in opts ? this.#admitPaying(accountId, opts.payer) : this.#admit(accountId, opts);
+    if (!fetchKey) return pending;
+    if (!this.#admitting.has(fetchKey)) {
+      this.#admitting.set(fetchKey, pending);
+      void pending.then(
+        () => this.#admitting.get(fetchKey) === pending && this.#admitting.delete(fetchKey),
+        () => this.#admitting.get(fetchKey) === pending && this.#admitting.delete(fetchKey),
+      );
+    }
+    const release = await pending;
     this.#fetching.set(fetchKey, (this.#fetching.get(fetchKey) ?? 0) + 1);
     let ended = false;
     return async () => {
