@@ -116,7 +116,14 @@ export class LookupAdmission {
     // A fetch still being admitted is joined too once admitted (its admission takes a few database round trips);
     // if it is refused, this one is admitted on its own.
     const admitting = fetchKey ? this.#admitting.get(fetchKey) : undefined;
-    if (admitting && (await admitting.then(() => true, () => false)) && this.#fetching.has(fetchKey!))
+    if (
+      admitting &&
+      (await admitting.then(
+        () => true,
+        () => false,
+      )) &&
+      this.#fetching.has(fetchKey!)
+    )
       return async () => {};
     const pending = 'payer' in opts ? this.#admitPaying(accountId, opts.payer) : this.#admit(accountId, opts);
     if (!fetchKey) return pending;

@@ -21,8 +21,35 @@ interface Eld {
   info(): { Languages: Record<number, string> };
 }
 
-/** Bracketed sound annotations ([Music], (applause)), music notes and URLs say nothing about the language spoken. */
-const NOISE = /\[[^\][]{0,60}\]|\([^()]{0,60}\)|[♪♫]|https?:\/\/\S{1,200}/g;
+const CLOSING: Record<string, string> = { '[': ']', '(': ')' };
+/** How far a bracketed annotation may run. */
+const ANNOTATION_CHARS = 60;
+
+/**
+ * The text without what says nothing about the language spoken: bracketed sound annotations ([Music], (applause)),
+ * music notes and URLs. A scan, not a pattern: each bracket looks at most ANNOTATION_CHARS ahead.
+ */
+function withoutNoise(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    const close = CLOSING[ch];
+    if (close) {
+      const ahead = text.slice(i + 1, i + 2 + ANNOTATION_CHARS);
+      const end = ahead.indexOf(close);
+      if (end !== -1 && !ahead.slice(0, end).includes(ch)) {
+        out += ' ';
+        i += end + 1;
+        continue;
+      }
+    }
+    out += ch === '♪' || ch === '♫' ? ' ' : ch;
+  }
+  return out
+    .split(/\s+/)
+    .filter((w) => w && !w.startsWith('http://') && !w.startsWith('https://'))
+    .join(' ');
+}
 
 /**
  * Up to SAMPLE_CHARS of the texts, taken from evenly spaced segments across the whole transcript (an intro in another
@@ -34,7 +61,7 @@ export function sampleText(texts: readonly string[]): string {
   const stride = Math.max(1, Math.floor(total / SAMPLE_CHARS));
   let sample = '';
   for (let i = 0; i < texts.length && sample.length < SAMPLE_CHARS; i += stride) {
-    const clean = (texts[i] ?? '').replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
+    const clean = withoutNoise(texts[i] ?? '');
     if (clean) sample += `${clean} `;
   }
   return sample.slice(0, SAMPLE_CHARS);
