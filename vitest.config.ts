@@ -12,8 +12,10 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // 2 cores: a few files at a time, each with its own database.
-    maxWorkers: 3,
+    // 2 cores, but about half of a file's time is waiting (on PostgreSQL, child processes, pg-boss's heartbeats): 4
+    // files at a time keep both cores busy (3 left them half idle) and stay under PostgreSQL's 100 connections (77 at
+    // the peak of a whole run).
+    maxWorkers: 4,
     pool: 'forks',
     // Each file isolates itself by its own database schema, so a worker keeps the modules it imported for the next
     // file: about half the run was importing the same modules again.
