@@ -3,35 +3,20 @@
 // is called once, nobody goes below zero, nobody pays twice.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
-import { startFakeAnthropic, type FakeAnthropic } from '../support/fake-anthropic.ts';
-import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { useModelService } from '../support/model-service.ts';
 import { modelReply, seedVideo, spreadSegments } from '../llm/llm-fixtures.ts';
 
-let fake: FakeAnthropic;
-let s: TestServer;
-beforeAll(async () => {
-  fake = await startFakeAnthropic(modelReply);
-  s = await startTestServer({ ANTHROPIC_API_KEY: 'test', ANTHROPIC_BASE_URL: fake.url });
-});
-afterAll(async () => {
-  await s?.close();
-  await fake?.close();
-});
-
-const shortVideos = (n: number) =>
-  Promise.all(
-    Array.from({ length: n }, () => seedVideo(s.deps.sql, { duration: 120, segments: spreadSegments(120, 6) })),
-  );
+const h = useModelService();
 
 const account = async (accountId: string) =>
   (
-    await s.deps.sql<{ purchased_balance: number; held_credits: number }[]>`
+    await h.s.deps.sql<{ purchased_balance: number; held_credits: number }[]>`
       select purchased_balance, held_credits from accounts where id = ${accountId}`
   )[0];
 
 const charged = async (accountId: string) =>
   (
-    await s.deps.sql<{ n: number }[]>`
+    await h.s.deps.sql<{ n: number }[]>`
       select coalesce(-sum(delta), 0)::int as n from credit_ledger where account_id = ${accountId} and kind = 'charge'`
   )[0]!.n;
 
@@ -54,19 +39,19 @@ async function outcome(call: () => Promise<unknown>): Promise<string> {
 
 describe('paid model work across REST, tRPC and MCP', { timeout: 90_000 }, () => {
   it('12 translations and articles at once on three surfaces with 1 credit: one is done, the model called once', async () => {
-    const videos = await shortVideos(12);
-    const { key, accountId } = await s.newKey({ credits: 1 });
-    const trpc = trpcClient(s.url, key);
-    const mcp = await mcpClient(s.url, key);
-    const before = fake.requests.length;
+    const videos = await h.shortVideos(12);
+    const { key, accountId } = await h.s.newKey({ credits: 1 });
+    const trpc = trpcClient(h.s.url, key);
+    const mcp = await mcpClient(h.s.url, key);
+    const before = h.fake.requests.length;
     const calls = videos.map(({ videoId }, i) => {
       const t = { videoId, sourceLang: 'en', targetLang: 'fr' };
       const a = { videoId, lang: 'en' };
       return [
-        () => rest(s.url, 'POST', '/transcripts/translate', { key, body: t }),
+        () => rest(h.s.url, 'POST', '/transcripts/translate', { key, body: t }),
         () => trpc.transcripts.translate.mutate(t),
         () => mcp.callTool({ name: 'translate_transcript', arguments: t }),
-        () => rest(s.url, 'POST', '/summaries', { key, body: a }),
+        () => rest(h.s.url, 'POST', '/summaries', { key, body: a }),
         () => trpc.summaries.create.mutate(a),
         () => mcp.callTool({ name: 'summarize_video', arguments: a }),
       ][i % 6]!;
@@ -81,31 +66,31 @@ describe('paid model work across REST, tRPC and MCP', { timeout: 90_000 }, () =>
       outcomes.filter((o) => o !== 'ok').every((o) => o === 'INSUFFICIENT_CREDITS'),
       outcomes.join(','),
     ).toBe(true);
-    expect(fake.requests.length - before).toBe(1);
+    expect(h.fake.requests.length - before).toBe(1);
     expect(await account(accountId)).toEqual({ purchased_balance: 0, held_credits: 0 });
     expect(await charged(accountId)).toBe(1);
   });
 
   it('two accounts, 1 credit each, the same translation at once on every surface: the model called once, nobody charged twice', async () => {
-    const { videoId } = (await shortVideos(1))[0]!;
-    const a = await s.newKey({ credits: 1 });
-    const b = await s.newKey({ credits: 1 });
+    const { videoId } = (await h.shortVideos(1))[0]!;
+    const a = await h.s.newKey({ credits: 1 });
+    const b = await h.s.newKey({ credits: 1 });
     const t = { videoId, sourceLang: 'en', targetLang: 'es' };
     const clients = await Promise.all(
-      [a, b].map(async (k) => ({ k, trpc: trpcClient(s.url, k.key), mcp: await mcpClient(s.url, k.key) })),
+      [a, b].map(async (k) => ({ k, trpc: trpcClient(h.s.url, k.key), mcp: await mcpClient(h.s.url, k.key) })),
     );
-    const before = fake.requests.length;
+    const before = h.fake.requests.length;
     const outcomes = await Promise.all(
       clients.flatMap(({ k, trpc, mcp }) => [
-        outcome(() => rest(s.url, 'POST', '/transcripts/translate', { key: k.key, body: t })),
+        outcome(() => rest(h.s.url, 'POST', '/transcripts/translate', { key: k.key, body: t })),
         outcome(() => trpc.transcripts.translate.mutate(t)),
         outcome(() => mcp.callTool({ name: 'translate_transcript', arguments: t })),
-        outcome(() => rest(s.url, 'POST', '/transcripts/translate', { key: k.key, body: t })),
+        outcome(() => rest(h.s.url, 'POST', '/transcripts/translate', { key: k.key, body: t })),
       ]),
     );
     for (const c of clients) await c.mcp.close();
     expect(outcomes.filter((o) => o === 'ok').length, outcomes.join(',')).toBeGreaterThanOrEqual(1);
-    expect(fake.requests.length - before).toBe(1);
+    expect(h.fake.requests.length - before).toBe(1);
     for (const k of [a, b]) {
       const acc = await account(k.accountId);
       expect(acc!.held_credits).toBe(0);
