@@ -67,9 +67,11 @@ def test_readme_list_find_and_translate(url, key):
     # Into its own language: the track itself, as YouTube answers it (upstream's README loop does this), free.
     same = transcript.translate("en").fetch()
     assert same.to_raw_data() == transcript.fetch().to_raw_data() and same.language_code == "en"
-    # The service answers a language's manual track before its auto-generated one; is_generated says which came.
+    # Both kinds in one language: each transcript's fetch() answers its own track.
     generated = transcript_list.find_generated_transcript(["en"])
-    assert generated.is_generated is True and generated.fetch().is_generated is False
+    assert generated.is_generated is True and generated.fetch().is_generated is True
+    assert generated.translate("en").fetch().is_generated is True
+    assert transcript_list.find_manually_created_transcript(["en"]).fetch().is_generated is False
 
 
 def test_readme_formatters(url, key):

@@ -117,3 +117,21 @@ describe('chooseTranscriptTrack', () => {
     expect(chooseTranscriptTrack({ info: { isLive: false }, tracks }, undefined).matchedBy).toBe('default');
   });
 });
+
+describe('chooseTrack with a kind of track', () => {
+  const tracks = [t('en', { isDefault: true }), asr('en'), t('de'), asr('fr-CA')];
+  it('considers only tracks of that kind, by the same language rules', () => {
+    expect(chooseTrack(tracks, 'en', true)).toEqual({ track: tracks[1], matchedBy: 'exact' });
+    expect(chooseTrack(tracks, 'en', false)).toEqual({ track: tracks[0], matchedBy: 'exact' });
+    expect(chooseTrack(tracks, 'fr', true)).toEqual({ track: tracks[3], matchedBy: 'base' });
+    expect(chooseTrack(tracks, null, true)).toEqual({ track: tracks[1], matchedBy: 'default' });
+  });
+  it('none of that kind in the language is NO_SUBTITLES, listing every track', () => {
+    expect(noSubtitles(() => chooseTrack(tracks, 'de', true))).toBe(
+      'No auto-generated subtitles in "de" for this video. Available: en, en (auto-generated), de, fr-CA (auto-generated)',
+    );
+    expect(noSubtitles(() => chooseTrack([t('de')], null, true))).toBe(
+      'No auto-generated subtitles for this video. Available: de',
+    );
+  });
+});
