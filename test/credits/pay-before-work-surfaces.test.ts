@@ -1,10 +1,9 @@
 // Pay before work across surfaces: REST, tRPC and MCP requests for paid model work from one account at once share
 // one balance, and the model is called only for work that was paid. Two accounts asking for the same work: the model
 // is called once, nobody goes below zero, nobody pays twice.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
 import { useModelService } from '../support/model-service.ts';
-import { modelReply, seedVideo, spreadSegments } from '../llm/llm-fixtures.ts';
 
 const h = useModelService();
 

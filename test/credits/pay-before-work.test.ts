@@ -2,10 +2,10 @@
 // pay never makes the service call a model, an engine, ffmpeg or YouTube. Found by a review of 605af9c: an account
 // with 1 credit asking for 6 translations at once got 1 answer and 5 × 402, but the model was called 6 times (the
 // charge was settled after the model ran).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rest } from '../support/clients.ts';
 import { useModelService } from '../support/model-service.ts';
-import { modelReply, seedVideo, spreadSegments } from '../llm/llm-fixtures.ts';
+import { modelReply } from '../llm/llm-fixtures.ts';
 import { sweepStaleHolds } from '../../src/domain/credits/holds.ts';
 import { sweepStalledJobs } from '../../src/domain/jobs/sweep-stalled-jobs.ts';
 import { LLM_QUEUE } from '../../src/jobs/queues.ts';
