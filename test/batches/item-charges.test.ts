@@ -109,7 +109,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch item charges', { ti
     void runBatchItem(
       {
         batches: deps.batches,
-        lookups: deps.lookupAdmission,
+        lookupAdmission: deps.lookupAdmission,
         webhooks: deps.webhooks,
         enqueue: async () => {},
         jobs: deps.jobs,

@@ -178,7 +178,7 @@ describe.skipIf(!run)(
         await runBatchItem(
           {
             batches: deps.batches,
-            lookups: deps.lookupAdmission,
+            lookupAdmission: deps.lookupAdmission,
             webhooks: deps.webhooks,
             enqueue: async () => {},
             jobs: deps.jobs,

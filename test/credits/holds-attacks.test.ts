@@ -57,7 +57,7 @@ describe('a batch item that gives up its work', { timeout: 90_000 }, () => {
       await runBatchItem(
         {
           batches: deps.batches,
-          lookups: deps.lookupAdmission,
+          lookupAdmission: deps.lookupAdmission,
           webhooks: deps.webhooks,
           enqueue: async () => {},
           jobs: deps.jobs,

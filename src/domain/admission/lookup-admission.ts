@@ -185,10 +185,10 @@ export class LookupAdmission {
     await this.#checkUnpaid(accountId);
     const found = this.#requests.get(payer.requestId);
     const request = found?.accountId === accountId ? found : undefined;
-    // The request counted open before the balance is read, so concurrent requests each see the others (the map is
-    // updated in step); a request's second lookup is for the same operation, paid once.
+    // The request is counted open before the balance is read, so concurrent requests each see the others (each
+    // upsert answers the count including itself); a request's second lookup is for the same operation, paid once.
     const opened = !request?.open;
-    const openedIn = opened ? this.#openWindow() : (request?.openedIn ?? this.#openWindow());
+    const openedIn = (!opened && request?.openedIn) || this.#openWindow();
     if (request && opened) {
       request.open = true;
       request.openedIn = openedIn;

@@ -29,7 +29,7 @@ export const webhookPorts = (d: BatchSources): WebhookPorts => ({
 
 export const batchPorts = (d: BatchSources) => ({
   batches: d.batches,
-  lookups: d.lookupAdmission,
+  lookupAdmission: d.lookupAdmission,
   webhooks: d.webhooks,
   enqueue: webhookPorts(d).enqueue,
   enqueueItems: (batchId: string, positions: number[]) => d.workQueue.batchItems(batchId, positions),

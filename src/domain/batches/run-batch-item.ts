@@ -26,7 +26,7 @@ export interface BatchItemJob {
 export interface RunItemPorts extends Pick<WebhookPorts, 'webhooks' | 'enqueue'> {
   batches: BatchStore;
   /** A batch that ends having charged nothing counts its listing pages against the free allowance. */
-  lookups: Pick<LookupAdmission, 'countUnpaid'>;
+  lookupAdmission: Pick<LookupAdmission, 'countUnpaid'>;
   jobs: Pick<JobStore, 'failRequest'>;
   log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
@@ -115,12 +115,12 @@ function retryDelayMs(err: unknown, attempt: number): number | null {
  * pages as unpaid lookups when none of its videos paid (a batch cancelled before any ran).
  */
 export async function settleBatch(
-  deps: Pick<RunItemPorts, 'batches' | 'lookups' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'lookupAdmission' | 'webhooks' | 'enqueue'>,
   batchId: string,
 ): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
   if (!done) return;
-  if (done.unpaidListingPages > 0) await deps.lookups.countUnpaid(done.accountId, done.unpaidListingPages);
+  if (done.unpaidListingPages > 0) await deps.lookupAdmission.countUnpaid(done.accountId, done.unpaidListingPages);
   await queueBatchWebhook(deps, done);
 }
 
