@@ -34,6 +34,21 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('listing pages attacks', {
     expect(playlistPages() - before).toBeLessThanOrEqual(FREE);
   });
 
+  it('channel batches listing two pages each, sent in turn by a 2-credit account: at most the free allowance of pages', async () => {
+    const { key } = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
+    const before = playlistPages();
+    for (let i = 0; i < FREE; i++) {
+      const r = await rest(h.s.url, 'POST', '/batches', {
+        key,
+        body: { channel: BROWSE.channelVideos.id, operation: { type: 'transcript' }, maxVideos: 60 },
+      });
+      // 402 once listed (60 videos, credits for 1): the pages were fetched all the same.
+      if (r.status === 202) await rest(h.s.url, 'POST', `/batches/${r.json.id}/cancel`, { key });
+      else expect([402, 429], JSON.stringify(r.json)).toContain(r.status);
+    }
+    expect(playlistPages() - before).toBeLessThanOrEqual(FREE);
+  });
+
   it("another account's open and cancelled batches do not refuse this account's batches", async () => {
     const attacker = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
     const victim = await h.s.newKey({ credits: 2, rateLimit: 100_000 });
