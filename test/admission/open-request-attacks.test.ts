@@ -94,4 +94,21 @@ describe('open paying requests under attack', () => {
     // The request paid nothing: its covered lookup counts as unpaid.
     expect(total(c.unpaidCount)).toBeGreaterThanOrEqual(1);
   });
+  it('two paying lookups of one request at once, the first refused before the second is covered: both settle', async () => {
+    const c = counters();
+    const a = new LookupAdmission(c, limits);
+    let secondCovers!: (v: boolean) => void;
+    const second = new Promise<boolean>((r) => {
+      secondCovers = r;
+    });
+    await a.forRequest('acc', 'req_1', async () => {
+      const one = a.admit('acc', { payer: { requestId: 'req_1', covers: async () => false } });
+      const two = a.admit('acc', { payer: { requestId: 'req_1', covers: () => second } });
+      await one;
+      secondCovers(true);
+      await two;
+    });
+    expect(total(c.open)).toBe(0);
+    expect(total(c.unpaidCount)).toBeGreaterThanOrEqual(1);
+  });
 });
