@@ -195,7 +195,9 @@ export class LookupAdmission {
     }
     const undo = async () => {
       if (!opened) return;
-      if (request) request.open = request.lookups > 0;
+      // Another lookup of the request admitted meanwhile keeps it open and counted: its end takes the count back.
+      if (request?.lookups) return;
+      if (request) request.open = false;
       await this.#counters.openPaid(accountId, openedIn, -1).catch(() => 0);
     };
     let covered: boolean;
@@ -229,14 +231,16 @@ export class LookupAdmission {
   async #settle(requestId: string): Promise<void> {
     const request = this.#requests.get(requestId);
     this.#requests.delete(requestId);
-    if (!request?.open) return;
+    // A lookup admitted while another of the request was being undone has lookups but is not open: still settled.
+    if (!request || (!request.open && request.lookups === 0)) return;
     try {
       if (request.lookups > 0 && !(await this.#counters.requestPaid(request.accountId, requestId)))
         await this.#counters.unpaid(request.accountId, this.#windowStart(), request.lookups);
     } catch {
       // Settling must not replace the request's own answer with a database error.
     } finally {
-      if (request.openedIn) await this.#counters.openPaid(request.accountId, request.openedIn, -1).catch(() => 0);
+      if (request.open && request.openedIn)
+        await this.#counters.openPaid(request.accountId, request.openedIn, -1).catch(() => 0);
     }
   }
 

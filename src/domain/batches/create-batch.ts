@@ -93,8 +93,11 @@ async function listedVideoIds(
         }
       : { search: { query: input.search! } };
   const listed = await collectVideoIds(deps.listing, req.caller.accountId, source, max, req.signal);
-  if (listed.videoIds.length === 0)
+  if (listed.videoIds.length === 0) {
+    // No batch to pay for its pages: they were free lookups.
+    await deps.listing.lookupAdmission.countUnpaid(req.caller.accountId, listed.pages);
     throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
+  }
   return listed;
 }
 
@@ -110,7 +113,13 @@ export async function createBatch(deps: CreateBatchPorts, req: CallerRequest, in
       }
     : await listedVideoIds(deps, req, input, price);
 
-  await assertBalance(deps, req.caller.accountId, videoIds.length, price);
+  try {
+    await assertBalance(deps, req.caller.accountId, videoIds.length, price);
+  } catch (err) {
+    // Refused once listed: no video will pay for the pages, so they were free lookups.
+    await deps.listing.lookupAdmission.countUnpaid(req.caller.accountId, pages);
+    throw err;
+  }
 
   const batch = await deps.batches.create({
     accountId: req.caller.accountId,
