@@ -19,6 +19,7 @@ function counters(gate: Promise<void>): LookupCounters & { free: Map<string, num
     unpaid: async () => 0,
     requestPaid: async () => false,
     openBatchPages: async () => 0,
+    listingPages: async () => 0,
     openPaid: async () => 0,
   };
 }

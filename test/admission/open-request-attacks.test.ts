@@ -24,6 +24,7 @@ function counters(): LookupCounters & { open: Map<string, number>; unpaidCount: 
     unpaid: async (accountId, start, n) => add(unpaidCount, `${accountId}@${start.getTime()}`, n),
     requestPaid: async () => false,
     openBatchPages: async () => 0,
+    listingPages: async () => 0,
     openPaid: async (accountId, start, n) => {
       add(open, `${accountId}@${start.getTime()}`, n);
       const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;

@@ -23,6 +23,8 @@ import { allowanceSpent, FREE_LOOKUP_WINDOW_MS, takeFreeLookup } from './free-lo
 
 const EGRESS_WINDOW_MS = 60_000;
 const IN_FLIGHT_RETRY_SECONDS = 1;
+/** Listing pages pending (listings under way, batches not yet started) are short-lived: retry soon. */
+const PENDING_RETRY_SECONDS = 5;
 
 export interface LookupCounters {
   /** Counts one lookup for the account in the window starting at `windowStart`; the window's count including it. */
@@ -36,13 +38,18 @@ export interface LookupCounters {
   /** Listing pages of the account's batches still open with no video charged or running: unpaid so far. */
   openBatchPages(accountId: string): Promise<number>;
   /**
+   * Adds `delta` (0: reads) to the pages of the account's batch listings under way counted in the window starting at
+   * `windowStart`; the count of that window and the one before it.
+   */
+  listingPages(accountId: string, windowStart: Date, delta: number): Promise<number>;
+  /**
    * Adds `delta` (0: reads) to the account's open paying requests counted in the window starting at `windowStart`;
    * the count of that window and the one before it.
    */
   openPaid(accountId: string, windowStart: Date, delta: number): Promise<number>;
 }
 
-/** Open paying requests are counted in windows this long: a dead process's count is gone after two. */
+/** Open paying requests and listings under way are counted in windows this long: a dead process's count is gone after two. */
 export const OPEN_REQUEST_WINDOW_MS = 120_000;
 
 /** Ends an admitted fetch: frees its slot. */
@@ -65,15 +72,23 @@ export interface PaidLookup {
 /**
  * `free`: the fetch takes one of the account's free lookups (the caller is not known to pay for what follows).
  * `payer`: a paying caller's lookup, settled with its request (a free lookup when the balance does not cover it).
- * `batch`: a batch's listing pages, paid by the items they list (create-batch checks the balance covers them all, or
- * takes a free lookup). A page that fails counts as unpaid at once; the pages of a batch that ends with no video
- * charged (cancelled before any ran) count when it ends, and those of open batches none of whose videos has been
- * charged or started count meanwhile, so a batch created and cancelled, or left queued, buys no free pages.
+ * `batch`: a page (or handle) of a batch's listing, paid by the videos it lists (create-batch checks the balance
+ * covers one, or takes a free lookup). Each page counts as unpaid before it is fetched: while the listing runs (in
+ * Postgres, so a burst of listings sent at once sees every other's pages), then as the batch's own until one of its
+ * videos is charged or started; a listing that ends with no batch (refused, failed) and a batch that ends with no
+ * video charged (cancelled before any ran) count their pages as unpaid lookups. So no listing buys more free pages
+ * than the allowance, however many are sent at once, created and cancelled, or left queued.
  * `scheduled`: a fetch the service makes on its own schedule for the account (a watch's check), bounded by the
  * schedule's own limits (watches per account, pages per check, the shortest interval): it takes no free lookup, waits
  * while the account's unpaid lookups are spent, and takes the shared egress budget.
  */
-export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: true } | { scheduled: true };
+export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: BatchListing } | { scheduled: true };
+
+/** A batch's listing under way (openListing): the windows its admitted pages were counted in, one per page. */
+export interface BatchListing {
+  readonly accountId: string;
+  readonly counted: Date[];
+}
 type UnpaidOptions = Exclude<AdmitOptions, { payer: PaidLookup }>;
 
 /** A request's paying lookups, counted when it ends. */
@@ -148,9 +163,9 @@ export class LookupAdmission {
   }
 
   async #admit(accountId: string, opts: UnpaidOptions): Promise<AdmissionRelease> {
+    if ('batch' in opts) return this.#admitListingPage(accountId, opts.batch);
     const free = 'free' in opts;
     if (free) await this.takeFree(accountId);
-    else if ('batch' in opts) await this.#checkUnpaid(accountId, await this.#counters.openBatchPages(accountId));
     else await this.#checkUnpaid(accountId);
     const freeSlot = free ? this.#takeSlot(accountId) : () => {};
     try {
@@ -165,6 +180,44 @@ export class LookupAdmission {
       ended = true;
       freeSlot();
     };
+  }
+
+  /**
+   * A listing's page: counted among the listings' pages under way before the account's unpaid lookups are read, so
+   * concurrent listings each see the pages counted before theirs; taken back when refused.
+   */
+  async #admitListingPage(accountId: string, listing: BatchListing): Promise<AdmissionRelease> {
+    if (listing.accountId !== accountId) throw new Error('A batch listing admits pages for its own account only');
+    const window = this.#openWindow();
+    const listed = await this.#counters.listingPages(accountId, window, 1);
+    try {
+      await this.#checkUnpaid(accountId, (await this.#counters.openBatchPages(accountId)) + listed - 1);
+      await this.#takeEgress();
+    } catch (err) {
+      await this.#counters.listingPages(accountId, window, -1).catch(() => 0);
+      throw err;
+    }
+    listing.counted.push(window);
+    return async () => {};
+  }
+
+  /** Opens a batch's listing: pass it as `{ batch }` for each of its pages, then end it with endListing. */
+  openListing(accountId: string): BatchListing {
+    return { accountId, counted: [] };
+  }
+
+  /**
+   * Ends a listing: its pages are no longer under way. `held`: the batch created holds them (batches.listing_pages,
+   * stored before this is called); otherwise they count as unpaid lookups first (the safe order: counted twice for a
+   * moment, never not at all).
+   */
+  async endListing(listing: BatchListing, held: boolean): Promise<void> {
+    const windows = listing.counted.splice(0);
+    if (!held) await this.countUnpaid(listing.accountId, windows.length).catch(() => {});
+    const byWindow = new Map<number, number>();
+    for (const w of windows) byWindow.set(w.getTime(), (byWindow.get(w.getTime()) ?? 0) + 1);
+    for (const [at, n] of byWindow)
+      await this.#counters.listingPages(listing.accountId, new Date(at), -n).catch(() => 0);
   }
 
   /**
@@ -254,14 +307,11 @@ export class LookupAdmission {
     return takeFreeLookup((at) => this.#counters.account(accountId, at), this.#limits.freePer10Min, this.#now());
   }
 
-  /** Runs `fetch` once admitted, freeing its slot when it ends; a batch's page that fails counts as unpaid. */
+  /** Runs `fetch` once admitted, freeing its slot when it ends. */
   async run<T>(accountId: string, opts: AdmitOptions, fetch: () => Promise<T>): Promise<T> {
     const release = await this.admit(accountId, opts);
     try {
       return await fetch();
-    } catch (err) {
-      if ('batch' in opts) await this.#counters.unpaid(accountId, this.#windowStart(), 1).catch(() => 0);
-      throw err;
     } finally {
       await release();
     }
@@ -283,9 +333,16 @@ export class LookupAdmission {
    * its lookups has ended unpaid.
    */
   async #checkUnpaid(accountId: string, pending = 0): Promise<void> {
-    const used = (await this.#counters.unpaid(accountId, this.#windowStart(), 0)) + pending;
-    if (used < Math.max(1, this.#limits.freePer10Min)) return;
-    throw allowanceSpent(this.#limits.freePer10Min, this.#now());
+    const unpaid = await this.#counters.unpaid(accountId, this.#windowStart(), 0);
+    const limit = Math.max(1, this.#limits.freePer10Min);
+    if (unpaid + pending < limit) return;
+    if (unpaid >= limit) throw allowanceSpent(this.#limits.freePer10Min, this.#now());
+    // Spent only with pages still pending: they stop counting once their batches' videos start (or their listings end).
+    throw new ServiceError(
+      'RATE_LIMITED',
+      `This account's ${this.#limits.freePer10Min} free lookups for these 10 minutes are taken by ${unpaid} unpaid lookups and ${pending} listing pages of batches being listed or not yet started; they are released when those batches start. Retry in ${PENDING_RETRY_SECONDS} s`,
+      PENDING_RETRY_SECONDS,
+    );
   }
 
   #takeSlot(accountId: string): () => void {

@@ -6,6 +6,7 @@
 import { ServiceError } from '../errors.ts';
 import { batchVideoPrice } from '../pricing/prices.ts';
 import type { CallerRequest } from '../keys/caller.ts';
+import type { BatchListing } from '../admission/lookup-admission.ts';
 import { collectVideoIds, type ListingPorts } from '../listing/list-videos.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { checkCallbackUrl } from '../webhooks/callback-url.ts';
@@ -69,7 +70,8 @@ async function listedVideoIds(
   req: CallerRequest,
   input: CreateBatchInput,
   price: VideoPrice,
-): Promise<{ videoIds: string[]; pages: number }> {
+  listing: BatchListing,
+): Promise<string[]> {
   // Listing pages spend the cluster's shared YouTube budget: a caller who cannot pay for one video spends none.
   const balance = await deps.balance(req.caller.accountId);
   if (balance < price.perVideo)
@@ -92,35 +94,53 @@ async function listedVideoIds(
           },
         }
       : { search: { query: input.search! } };
-  const listed = await collectVideoIds(deps.listing, req.caller.accountId, source, max, req.signal);
-  if (listed.videoIds.length === 0) {
-    // No batch to pay for its pages: they were free lookups.
-    await deps.listing.lookupAdmission.countUnpaid(req.caller.accountId, listed.pages);
+  const videoIds = await collectVideoIds(deps.listing, listing, source, max, req.signal);
+  if (videoIds.length === 0)
     throw new ServiceError('INVALID_REQUEST', 'That playlist, channel or search lists no videos');
-  }
-  return listed;
+  return videoIds;
 }
 
 export async function createBatch(deps: CreateBatchPorts, req: CallerRequest, input: CreateBatchInput): Promise<Batch> {
   const { callbackUrl, operation } = await checkedBatchInput(deps, input);
   const price = batchVideoPrice(operation, deps.speechConfigured);
-  const { videoIds, pages } = input.videos
-    ? {
-        videoIds: [
-          ...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v }))),
-        ],
-        pages: 0,
-      }
-    : await listedVideoIds(deps, req, input, price);
-
-  try {
-    await assertBalance(deps, req.caller.accountId, videoIds.length, price);
-  } catch (err) {
-    // Refused once listed: no video will pay for the pages, so they were free lookups.
-    await deps.listing.lookupAdmission.countUnpaid(req.caller.accountId, pages);
-    throw err;
+  if (input.videos) {
+    const videoIds = [
+      ...new Set(input.videos.map((v) => parseVideoRef(/^[\w-]{11}$/.test(v) ? { videoId: v } : { url: v }))),
+    ];
+    return storedBatch(deps, req, input, { callbackUrl, operation, price, videoIds, pages: 0 });
   }
+  // The listing's pages count as unpaid until the batch holds them; a listing that ends with no batch (refused, no
+  // videos, failed) leaves them unpaid lookups.
+  const listing = deps.listing.lookupAdmission.openListing(req.caller.accountId);
+  let held = false;
+  try {
+    const videoIds = await listedVideoIds(deps, req, input, price, listing);
+    const pages = listing.counted.length;
+    const batch = await storedBatch(deps, req, input, { callbackUrl, operation, price, videoIds, pages }, () => {
+      held = true;
+    });
+    return batch;
+  } finally {
+    await deps.listing.lookupAdmission.endListing(listing, held);
+  }
+}
 
+/** 402 unless the balance covers every video, else the batch stored (`onStored` once it holds its pages) and queued. */
+async function storedBatch(
+  deps: CreateBatchPorts,
+  req: CallerRequest,
+  input: CreateBatchInput,
+  b: {
+    callbackUrl: string | null;
+    operation: Batch['operation'];
+    price: VideoPrice;
+    videoIds: string[];
+    pages: number;
+  },
+  onStored: () => void = () => {},
+): Promise<Batch> {
+  const { callbackUrl, operation, price, videoIds, pages } = b;
+  await assertBalance(deps, req.caller.accountId, videoIds.length, price);
   const batch = await deps.batches.create({
     accountId: req.caller.accountId,
     requestId: req.requestId,
@@ -138,6 +158,7 @@ export async function createBatch(deps: CreateBatchPorts, req: CallerRequest, in
     videoIds,
     listingPages: pages,
   });
+  onStored();
   await deps.enqueueItems(
     batch.id,
     videoIds.map((_, i) => i),

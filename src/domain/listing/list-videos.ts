@@ -1,6 +1,6 @@
 // Playlist, channel and search listings: one YouTube page per call, behind an opaque cursor, cached briefly.
 // A page fetched from YouTube costs LISTING_PAGE_PRICE, charged once it has been fetched; a cached page is free.
-import type { AdmitOptions, LookupAdmission } from '../admission/lookup-admission.ts';
+import type { AdmitOptions, BatchListing, LookupAdmission } from '../admission/lookup-admission.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { chargeCredits } from '../credits/credits.ts';
 import { coversPrice } from '../admission/covers-price.ts';
@@ -155,38 +155,37 @@ export async function searchVideos(
 
 /**
  * Up to `max` videos of a playlist, channel tab or search, walking pages (for batches; not charged as listing
- * pages: the batch pays per video), and how many pages were fetched. Duplicates (a video listed twice) are kept once.
+ * pages: the batch pays per video), each page admitted as one of `listing`'s. Duplicates (a video listed twice) are kept once.
  */
 export async function collectVideoIds(
   deps: Pick<ListingPorts, 'lister' | 'listingCache' | 'lookupAdmission'>,
-  accountId: string,
+  listing: BatchListing,
   source: { playlist?: ListPlaylistInput; channel?: ListChannelInput; search?: SearchVideosInput },
   max: number,
   signal?: AbortSignal,
-): Promise<{ videoIds: string[]; pages: number }> {
+): Promise<string[]> {
+  const { accountId } = listing;
   let load: (c: string | undefined) => Promise<SourcePage<unknown>>;
   if (source.playlist) {
     const id = parsePlaylistRef(source.playlist);
     load = (c) => deps.lister.playlist(id, c, signal);
   } else if (source.channel) {
     // The batch has taken a free lookup already when its balance may not cover the listing.
-    const id = await channelIdOf(deps, accountId, source.channel, { admit: { batch: true }, signal });
+    const id = await channelIdOf(deps, accountId, source.channel, { admit: { batch: listing }, signal });
     const tab = source.channel.tab ?? 'videos';
     load = (c) => deps.lister.channel(id, tab, c, signal);
   } else if (source.search) {
     const q = source.search.query;
     load = (c) => deps.lister.search(q, c, signal);
   } else {
-    return { videoIds: [], pages: 0 };
+    return [];
   }
   const ids = new Set<string>();
   let continuation: string | undefined;
-  let pages = 0;
   // Bounded: a page holds at least one video, and we stop at `max` or after 50 pages.
-  while (pages < 50 && ids.size < max) {
+  for (let pages = 0; pages < 50 && ids.size < max; pages++) {
     const c = continuation;
-    const page = await deps.lookupAdmission.run(accountId, { batch: true }, () => load(c));
-    pages++;
+    const page = await deps.lookupAdmission.run(accountId, { batch: listing }, () => load(c));
     for (const item of page.items) {
       if (ids.size >= max) break;
       ids.add(item.videoId);
@@ -194,5 +193,5 @@ export async function collectVideoIds(
     if (!page.continuation || page.items.length === 0) break;
     continuation = page.continuation;
   }
-  return { videoIds: [...ids], pages };
+  return [...ids];
 }

@@ -1,6 +1,7 @@
 // Counters of lookups that reach upstream, in the rate-limit counter table under their own keys (`lookup:<account
 // id>` per account, `lookup-unpaid:<account id>` for a paying caller's lookups whose request paid nothing,
-// `lookup-open:<account id>` for its paying requests under way,
+// `lookup-open:<account id>` for its paying requests under way, `lookup-listing:<account id>` for the pages of its
+// batches' listings under way,
 // `lookup-egress` for the cluster), so the existing clean-up drops old windows. One statement each: concurrent
 // lookups on any instance cannot both see the last place.
 import type { Sql } from '../../../db/client.ts';
@@ -20,21 +21,23 @@ export function createLookupCounters(sql: Sql): LookupCounters {
       select count from rate_counters where key_id = ${key} and window_start = ${windowStart.toISOString()}::timestamptz`;
     return row?.count ?? 0;
   };
+  /** Things under way, counted in short windows: this window's count as the upsert left it, plus the last window's. */
+  const underWay = async (key: string, windowStart: Date, delta: number) => {
+    // Concurrent callers each see the ones counted before them (the upsert answers the count including itself).
+    const previous = new Date(windowStart.getTime() - OPEN_REQUEST_WINDOW_MS);
+    const [now, before] = await Promise.all([
+      delta !== 0 ? count(key, windowStart, delta) : read(key, windowStart),
+      read(key, previous),
+    ]);
+    return Math.max(0, now + before);
+  };
   return {
     unpaid: (accountId, windowStart, add) =>
       add > 0 ? count(`lookup-unpaid:${accountId}`, windowStart, add) : read(`lookup-unpaid:${accountId}`, windowStart),
     account: (accountId, windowStart) => count(`lookup:${accountId}`, windowStart),
     cluster: (windowStart) => count('lookup-egress', windowStart),
-    async openPaid(accountId, windowStart, delta) {
-      // This window's count as the upsert left it (concurrent requests each see the ones before them), plus the last.
-      const key = `lookup-open:${accountId}`;
-      const previous = new Date(windowStart.getTime() - OPEN_REQUEST_WINDOW_MS);
-      const [now, before] = await Promise.all([
-        delta !== 0 ? count(key, windowStart, delta) : read(key, windowStart),
-        read(key, previous),
-      ]);
-      return Math.max(0, now + before);
-    },
+    openPaid: (accountId, windowStart, delta) => underWay(`lookup-open:${accountId}`, windowStart, delta),
+    listingPages: (accountId, windowStart, delta) => underWay(`lookup-listing:${accountId}`, windowStart, delta),
     async openBatchPages(accountId) {
       const [row] = await sql<{ pages: number }[]>`
         select coalesce(sum(b.listing_pages), 0)::int as pages from batches b

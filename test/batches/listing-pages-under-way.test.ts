@@ -1,0 +1,114 @@
+// A batch's listing pages count as unpaid from before each is fetched until the batch holds them (issue 32: a burst of
+// creates each checked before any batch row existed, and a listing's own pages went uncounted while it ran). Counted
+// in PostgreSQL, so two instances of one database share the count; taken back when each listing ends.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rest } from '../support/clients.ts';
+import { createTestDatabase } from '../support/databases.ts';
+import { sharedAvailable } from '../support/fixture-files.ts';
+import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
+import { startTestServer, type TestServer } from '../support/test-server.ts';
+import { BROWSE, browseAvailable, replayBrowse } from '../support/youtube-browse-replay.ts';
+import { recordedRoutes } from '../transcripts/recorded-youtube.ts';
+
+const FREE = 3;
+const BURST = 10;
+let yt: LoopbackYoutube;
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let s1: TestServer;
+let s2: TestServer;
+beforeAll(async () => {
+  if (!sharedAvailable || !browseAvailable) return;
+  yt = await startLoopbackYoutube({
+    ...recordedRoutes(),
+    other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: 'no route' },
+  });
+  db = await createTestDatabase();
+  const env = { YOUTUBE_BASE_URL: yt.origin, FREE_LOOKUPS_PER_10_MIN: String(FREE), MODE: 'api' };
+  const shared = { database: { url: db.url, drop: async () => {} } };
+  s1 = await startTestServer(env, {}, shared);
+  s2 = await startTestServer(env, {}, shared);
+  // One allowance window for the whole file, whatever the wall clock does meanwhile.
+  const pinned = Math.floor(Date.now() / 600_000) * 600_000 + 1_000;
+  s1.deps.clock.now = () => pinned;
+  s2.deps.clock.now = () => pinned;
+});
+afterAll(async () => {
+  await s1?.close();
+  await s2?.close();
+  await db?.drop();
+  await yt?.close();
+});
+
+/** Listing pages and handle resolutions served by YouTube. */
+const listingRequests = () => yt.requests.filter((r) => r.kind !== 'player' && r.kind !== 'timedtext').length;
+const underWay = async (accountId: string) => {
+  const [row] = await s1.deps.sql<{ n: number }[]>`
+    select coalesce(sum(count), 0)::int as n from rate_counters where key_id = ${`lookup-listing:${accountId}`}`;
+  return row!.n;
+};
+
+describe.skipIf(!sharedAvailable || !browseAvailable)('listing pages under way', { timeout: 90_000 }, () => {
+  it('a burst of playlist batches split over two instances by a 2-credit account: at most the allowance of pages, none left counted', async () => {
+    const { key, accountId } = await s1.newKey({ credits: 2, rateLimit: 100_000 });
+    const before = listingRequests();
+    const results = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        rest((i % 2 ? s2 : s1).url, 'POST', '/batches', {
+          key,
+          body: { playlist: BROWSE.playlist.id, operation: { type: 'transcript' }, maxVideos: 1 },
+        }),
+      ),
+    );
+    for (const r of results) expect([202, 429], JSON.stringify(r.json)).toContain(r.status);
+    expect(results.filter((r) => r.status === 202).length).toBeGreaterThan(0);
+    expect(listingRequests() - before).toBeLessThanOrEqual(FREE);
+    expect(await underWay(accountId)).toBe(0);
+  });
+
+  it('a burst of channel batches by a /user/ URL: the handle resolutions count as pages too', async () => {
+    const { key, accountId } = await s1.newKey({ credits: 2, rateLimit: 100_000 });
+    const before = listingRequests();
+    const results = await Promise.all(
+      Array.from({ length: BURST }, (_, i) =>
+        rest((i % 2 ? s2 : s1).url, 'POST', '/batches', {
+          key,
+          body: { channel: BROWSE.channelVideos.user, operation: { type: 'transcript' }, maxVideos: 1 },
+        }),
+      ),
+    );
+    for (const r of results) expect([202, 429], JSON.stringify(r.json)).toContain(r.status);
+    expect(listingRequests() - before).toBeLessThanOrEqual(FREE);
+    expect(await underWay(accountId)).toBe(0);
+  });
+
+  it('refused only for pages of batches not yet started: told to retry in seconds, not at the window end', async () => {
+    const { key } = await s1.newKey({ credits: 5, rateLimit: 100_000 });
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof rest>> | undefined;
+    for (let i = 0; i < FREE + 1; i++) {
+      const r = await rest(s1.url, 'POST', '/batches', {
+        key,
+        body: { playlist: BROWSE.playlist.id, operation: { type: 'transcript' }, maxVideos: 1 },
+      });
+      statuses.push(r.status);
+      if (r.status === 429) refused = r;
+    }
+    expect(statuses).toEqual([202, 202, 202, 429]);
+    expect(refused!.json.error.code).toBe('RATE_LIMITED');
+    expect(refused!.json.error.message).toMatch(/not yet started/);
+    expect(Number(refused!.headers.get('retry-after'))).toBe(5);
+  });
+
+  it('a listing refused after it listed (402) leaves its pages unpaid and none under way', async () => {
+    const { key, accountId } = await s1.newKey({ credits: 2, rateLimit: 100_000 });
+    const r = await rest(s2.url, 'POST', '/batches', {
+      key,
+      body: { channel: BROWSE.channelVideos.id, operation: { type: 'transcript' }, maxVideos: 60 },
+    });
+    expect(r.status, JSON.stringify(r.json)).toBe(402);
+    expect(await underWay(accountId)).toBe(0);
+    const [row] = await s1.deps.sql<{ n: number }[]>`
+      select coalesce(sum(count), 0)::int as n from rate_counters where key_id = ${`lookup-unpaid:${accountId}`}`;
+    expect(row!.n).toBe(2);
+  });
+});
