@@ -15,6 +15,7 @@ function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidC
   const free = new Map<string, number>();
   const unpaidCount = new Map<string, number>();
   const open = new Map<string, number>();
+  const listing = new Map<string, number>();
   let cluster = 0;
   const add = (m: Map<string, number>, key: string, n: number) => {
     m.set(key, (m.get(key) ?? 0) + n);
@@ -28,7 +29,11 @@ function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidC
     unpaid: async (accountId, start, n) => add(unpaidCount, `${accountId}@${start.getTime()}`, n),
     requestPaid: async () => false,
     openBatchPages: async () => 0,
-    listingPages: async () => 0,
+    listingPages: async (accountId, start, n) => {
+      add(listing, `${accountId}@${start.getTime()}`, n);
+      const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;
+      return (listing.get(`${accountId}@${start.getTime()}`) ?? 0) + (listing.get(`${accountId}@${previous}`) ?? 0);
+    },
     openPaid: async (accountId, start, n) => {
       add(open, `${accountId}@${start.getTime()}`, n);
       const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;
@@ -121,5 +126,29 @@ describe('lookup admission rules', () => {
       now += 2;
     });
     await expect(a.admit('acc', { payer: oneCredit('req_2') })).rejects.toMatchObject({ code: 'RATE_LIMITED' });
+  });
+
+  it("a batch listing's own pages: a covered one is not refused by them; an uncovered one counts them unpaid, refused until the window ends", async () => {
+    const now = 5 * FREE_LOOKUP_WINDOW_MS + 1_000;
+    const a = new LookupAdmission(sharedCounters(), limits(2), () => now);
+    const covered = a.openListing('acc');
+    covered.covered = true;
+    for (let i = 0; i < 4; i++) await a.admit('acc', { batch: covered });
+    // Its pages under way refuse another listing, which may retry in seconds (they clear as the batch starts).
+    const other = a.openListing('acc');
+    await expect(a.admit('acc', { batch: other })).rejects.toMatchObject({ code: 'RATE_LIMITED', retryAfter: 5 });
+    await a.endListing(covered, true);
+    const uncovered = a.openListing('acc');
+    await a.admit('acc', { batch: uncovered });
+    await a.admit('acc', { batch: uncovered });
+    await expect(a.admit('acc', { batch: uncovered })).rejects.toMatchObject({
+      code: 'RATE_LIMITED',
+      retryAfter: (FREE_LOOKUP_WINDOW_MS - 1_000) / 1000,
+    });
+    await a.endListing(uncovered, false);
+    // Ended unpaid, its 2 pages spend the allowance for the window.
+    await expect(a.admit('acc', { batch: a.openListing('acc') })).rejects.toMatchObject({
+      retryAfter: (FREE_LOOKUP_WINDOW_MS - 1_000) / 1000,
+    });
   });
 });

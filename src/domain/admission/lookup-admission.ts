@@ -88,6 +88,12 @@ export type AdmitOptions = { free: true } | { payer: PaidLookup } | { batch: Bat
 export interface BatchListing {
   readonly accountId: string;
   readonly counted: Date[];
+  /**
+   * Whether the balance covers every video the listing may list (set before its first page): its own pages are then
+   * expected to be paid and do not refuse it (other listings' and open batches' still do). An uncovered listing's own
+   * pages count as unpaid lookups, since a refusal leaves them so.
+   */
+  covered: boolean;
 }
 type UnpaidOptions = Exclude<AdmitOptions, { payer: PaidLookup }>;
 
@@ -190,8 +196,13 @@ export class LookupAdmission {
     if (listing.accountId !== accountId) throw new Error('A batch listing admits pages for its own account only');
     const window = this.#openWindow();
     const listed = await this.#counters.listingPages(accountId, window, 1);
+    // The count read is of this window and the last: the listing's own pages among it are those counted in them.
+    const since = window.getTime() - OPEN_REQUEST_WINDOW_MS;
+    const own = listing.counted.filter((w) => w.getTime() >= since).length;
+    const others = Math.max(0, listed - 1 - own);
     try {
-      await this.#checkUnpaid(accountId, (await this.#counters.openBatchPages(accountId)) + listed - 1);
+      const pending = others + (await this.#counters.openBatchPages(accountId));
+      await this.#checkUnpaid(accountId, pending, listing.covered ? 0 : own);
       await this.#takeEgress();
     } catch (err) {
       await this.#counters.listingPages(accountId, window, -1).catch(() => 0);
@@ -203,7 +214,7 @@ export class LookupAdmission {
 
   /** Opens a batch's listing: pass it as `{ batch }` for each of its pages, then end it with endListing. */
   openListing(accountId: string): BatchListing {
-    return { accountId, counted: [] };
+    return { accountId, counted: [], covered: false };
   }
 
   /**
@@ -328,12 +339,13 @@ export class LookupAdmission {
   }
 
   /**
-   * A paying caller whose lookups have spent the allowance unpaid (`pending` more are unpaid so far: open batches'
-   * pages) is refused until its window ends. With no free lookups (0) a paying caller is still admitted until one of
-   * its lookups has ended unpaid.
+   * A paying caller whose lookups have spent the allowance unpaid (`unpaidToo` more will be if refused: an uncovered
+   * listing's own pages) is refused until its window ends; one spent only with `pending` pages (other listings under
+   * way, open batches not yet started) is told to retry in seconds. With no free lookups (0) a paying caller is still
+   * admitted until one of its lookups has ended unpaid.
    */
-  async #checkUnpaid(accountId: string, pending = 0): Promise<void> {
-    const unpaid = await this.#counters.unpaid(accountId, this.#windowStart(), 0);
+  async #checkUnpaid(accountId: string, pending = 0, unpaidToo = 0): Promise<void> {
+    const unpaid = (await this.#counters.unpaid(accountId, this.#windowStart(), 0)) + unpaidToo;
     const limit = Math.max(1, this.#limits.freePer10Min);
     if (unpaid + pending < limit) return;
     if (unpaid >= limit) throw allowanceSpent(this.#limits.freePer10Min, this.#now());

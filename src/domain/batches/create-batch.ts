@@ -83,7 +83,8 @@ async function listedVideoIds(
   // sent again at once. A listing the balance may not cover in full (maxVideos videos) takes one of the account's
   // free lookups, so that loop is bounded; a caller who can pay for every video it may list takes none.
   const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
-  if (balance < max * price.perVideo) await deps.takeFreeLookup(req.caller.accountId);
+  listing.covered = balance >= max * price.perVideo;
+  if (!listing.covered) await deps.takeFreeLookup(req.caller.accountId);
   const source = input.playlist
     ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
     : input.channel
