@@ -39,11 +39,22 @@ export function withStoredPart<T extends object>(answer: object, part: StoredPar
   return out as T;
 }
 
-function withGetterAt(value: object, path: readonly string[], get: () => unknown): object {
+/**
+ * How the object holding a stored field reads its value: a slot no copy, key list or comparison sees, so that the
+ * field's getter is one function for every answer (a getter made per answer gives each its own shape: several times
+ * slower to make, copy and validate).
+ */
+const READ = Symbol('stored value');
+function storedValue(this: { [READ]: () => unknown }) {
+  return this[READ]();
+}
+const FIELD: PropertyDescriptor = { get: storedValue, enumerable: true, configurable: true };
+
+function withGetterAt(value: object, path: readonly string[], read: () => unknown): object {
   const [first, ...more] = path;
   const copy: Record<string, unknown> = { ...value };
-  if (more.length > 0) copy[first!] = withGetterAt((copy[first!] ?? {}) as object, more, get);
-  else Object.defineProperty(copy, first!, { get, enumerable: true, configurable: true });
+  if (more.length > 0) copy[first!] = withGetterAt((copy[first!] ?? {}) as object, more, read);
+  else Object.defineProperty(Object.defineProperty(copy, READ, { value: read }), first!, FIELD);
   return copy;
 }
 
