@@ -61,6 +61,19 @@ function withGetterAt(value: object, path: readonly string[], read: () => unknow
 export const storedPartOf = (answer: unknown): StoredPart | undefined =>
   answer !== null && typeof answer === 'object' ? (answer as { [STORED]?: StoredPart })[STORED] : undefined;
 
+/**
+ * The part a domain answer carries while its field is still the stored one: a copy whose field was set anew (or read
+ * into place by a spread) answers its own values.
+ */
+export function carriedPart(answer: unknown): StoredPart | undefined {
+  const part = storedPartOf(answer);
+  if (!part) return undefined;
+  let holder = answer as Record<string, unknown> | undefined;
+  for (const k of part.path.slice(0, -1)) holder = holder?.[k] as Record<string, unknown> | undefined;
+  const field = holder && Object.getOwnPropertyDescriptor(holder, part.path[part.path.length - 1]!);
+  return field?.get === storedValue ? part : undefined;
+}
+
 const OPEN = Uint8Array.of(0x5b); // [
 const CLOSE = Uint8Array.of(0x5d); // ]
 const fromUtf8 = new TextDecoder();

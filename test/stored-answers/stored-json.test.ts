@@ -4,6 +4,7 @@ import {
   parseStored,
   readStored,
   STORED,
+  carriedPart,
   storedPage,
   storedPartOf,
   withStoredPart,
@@ -73,6 +74,20 @@ describe('stored JSON arrays', () => {
     );
     expect(answer.translation).toEqual({ targetLang: 'fr', segments: items });
     expect(made).toEqual({ status: 'succeeded', translation: { targetLang: 'fr' } });
+  });
+
+  it('carry the part only while the field is the stored one: a copy that sets it anew answers its own values', () => {
+    const json = utf8(JSON.stringify(items));
+    const part = storedPage(['segments'], json, arrayItemBounds(json), 0, 3);
+    const answer = withStoredPart<{ videoId: string; segments: unknown[] }>({ videoId: 'abc' }, part);
+    expect(carriedPart(answer)).toBe(part);
+    expect(carriedPart({ ...answer, videoId: 'def' })).toBeUndefined(); // the spread read the field into place
+    const replaced = { ...answer, segments: [items[0]] };
+    expect(storedPartOf(replaced)).toBe(part);
+    expect(carriedPart(replaced)).toBeUndefined();
+    const nested = withStoredPart<{ t: { segments: unknown[] } }>({ t: {} }, { ...part, path: ['t', 'segments'] });
+    expect(carriedPart(nested)).toBeDefined();
+    expect(carriedPart({ ...nested, t: { segments: [] } })).toBeUndefined();
   });
 
   it('read a validated answer carrying a part back as plain values', () => {

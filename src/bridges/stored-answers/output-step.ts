@@ -7,10 +7,10 @@
 // plain values.
 import { TRPCError, type AnyRouter } from '@trpc/server';
 import type { z } from 'zod';
-import { placeStoredPart, STORED, storedPartOf, withValueAt } from '../../domain/stored-json.ts';
+import { carriedPart, placeStoredPart, STORED, withValueAt } from '../../domain/stored-json.ts';
 
 function validated(schema: z.ZodType, out: object, value: unknown): unknown {
-  const part = storedPartOf(value);
+  const part = carriedPart(value);
   const placeholder = part && placeStoredPart(out, part);
   if (!part || placeholder === undefined) return schema.parse(value);
   const answer = schema.parse(withValueAt(value as object, part.path, [])) as Record<PropertyKey, unknown>;
