@@ -163,7 +163,7 @@ function mountFileRoutes(app: Hono<Env>, deps: Deps, makeContext: MakeContext) {
 }
 
 /** The router's three projections: REST, tRPC and MCP, behind the one step that writes stored answers. */
-function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeContext, storedPages = true) {
+function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeContext, earlyReads = true) {
   // A quarter of the cache budget holds written answers, half of it REST and tRPC answers, half the text of MCP tool
   // results showing stored pages (an MCP answer carries the call's id: never the same twice); the transcripts
   // themselves take the rest (src/build-deps.ts).
@@ -173,8 +173,8 @@ function mountProcedureSurfaces(app: Hono<Env>, deps: Deps, makeContext: MakeCon
     if (surface === 'trpc') ctx.clientIp ??= clientIp(c, deps.config.TRUST_PROXY);
     return ctx;
   };
-  // `storedPages: false` leaves every call to the frameworks (the equivalence test compares both).
-  const answers = createStoredAnswers(appRouter, contextOf, { early: storedPages, cacheBytes: renderedBytes });
+  // `earlyReads: false` leaves every call to the frameworks (the equivalence test compares both).
+  const answers = createStoredAnswers(appRouter, contextOf, { early: earlyReads, cacheBytes: renderedBytes });
   app.use(answers.step);
   const handleMcp = createMcpEndpoint(deps.log, answers.tools);
   streamClosers.set(app, handleMcp.close);
@@ -198,7 +198,7 @@ function handleLeftovers(app: Hono<Env>, deps: Deps) {
 }
 
 /** All HTTP surfaces of one router: REST, tRPC, MCP, docs and health. */
-export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, options: { storedPages?: boolean } = {}) {
+export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, options: { earlyReads?: boolean } = {}) {
   const app = new Hono<Env>();
   // One context per request and surface: a step before the surface (stored answers) and the surface share it.
   const contexts = new WeakMap<Request, Context>();
@@ -226,7 +226,7 @@ export function createHttpApp(deps: Deps, extra?: (app: Hono<Env>) => void, opti
   mountDocuments(app, deps);
   extra?.(app);
   mountFileRoutes(app, deps, makeContext);
-  mountProcedureSurfaces(app, deps, makeContext, options.storedPages !== false);
+  mountProcedureSurfaces(app, deps, makeContext, options.earlyReads !== false);
   mountOAuth(app, deps);
   mountWebsite(app, deps);
   handleLeftovers(app, deps);

@@ -1,9 +1,10 @@
 // A large part of an answer (a transcript's segments) kept as the JSON text it was stored as, validated once then.
-// Domain code makes such an answer here (`storedPage`, `storedArray`, `withStoredPart`) and reads its values here
-// (`readStored`); nothing else of it is the domain's. The answer carries the part as one typed handle under the
-// STORED symbol, which neither the output schema nor JSON.stringify sees. A stored procedure's output step
-// (src/router/trpc.ts) puts a placeholder in the part's place and the part in its request's list; the bridges' one
-// step (src/bridges/stored-answers/step.ts) writes the bytes where the serialized answer holds the placeholder.
+// An answer carrying one (`withStoredPart`) is a value of its full type: the field at the part's path reads the text
+// parsed, once, on first use (what a reader in the process, a file rendering or a schema parse sees), and the part
+// itself travels under the STORED symbol. Transcript code makes such answers in src/domain/transcripts/stored-segments.ts.
+// A stored procedure's output step (src/bridges/stored-answers/output-step.ts) puts a placeholder in the part's place,
+// never reading the field, and the part in its request's list; the bridges' one step (step.ts beside it) writes the
+// bytes where the serialized answer holds the placeholder.
 
 export const STORED = Symbol('stored part');
 
@@ -25,17 +26,53 @@ export interface StoredPart {
   readonly to: number;
 }
 
-/** An answer whose `K` is a stored part: the value is not in the object, only its handle. */
-export type Stored<T, K extends keyof T & string> = Omit<T, K> & { readonly [STORED]: StoredPart };
+/**
+ * `answer` carrying `part`: the field at the part's path (absent from `answer`) is its stored text, parsed on first
+ * read (`values`, when the caller has the page's values already), and the part is under STORED. Copied along the
+ * path, never changed in place.
+ */
+export function withStoredPart<T extends object>(answer: object, part: StoredPart, values?: () => unknown): T {
+  let parsed: { v: unknown } | undefined;
+  const read = values ?? (() => (parsed ??= { v: parseStored(part) }).v);
+  const out = withGetterAt(answer, part.path, read) as Record<PropertyKey, unknown>;
+  out[STORED] = part; // set, not spread: a spread would read the field
+  return out as T;
+}
 
-/** `answer` carrying `part`: the value at the part's path is its stored text. */
-export const withStoredPart = <T extends object>(answer: T, part: StoredPart) => ({ ...answer, [STORED]: part });
+/**
+ * How the object holding a stored field reads its value: a slot no copy, key list or comparison sees, so that the
+ * field's getter is one function for every answer (a getter made per answer gives each its own shape: several times
+ * slower to make, copy and validate).
+ */
+const READ = Symbol('stored value');
+function storedValue(this: { [READ]: () => unknown }) {
+  return this[READ]();
+}
+const FIELD: PropertyDescriptor = { get: storedValue, enumerable: true, configurable: true };
 
-/** An answer type that may carry a stored part (its value absent from the object then). */
-export type MayCarryStored = { readonly [STORED]?: StoredPart };
+function withGetterAt(value: object, path: readonly string[], read: () => unknown): object {
+  const [first, ...more] = path;
+  const copy: Record<string, unknown> = { ...value };
+  if (more.length > 0) copy[first!] = withGetterAt((copy[first!] ?? {}) as object, more, read);
+  else Object.defineProperty(Object.defineProperty(copy, READ, { value: read }), first!, FIELD);
+  return copy;
+}
 
 export const storedPartOf = (answer: unknown): StoredPart | undefined =>
   answer !== null && typeof answer === 'object' ? (answer as { [STORED]?: StoredPart })[STORED] : undefined;
+
+/**
+ * The part a domain answer carries while its field is still the stored one: a copy whose field was set anew (or read
+ * into place by a spread) answers its own values.
+ */
+export function carriedPart(answer: unknown): StoredPart | undefined {
+  const part = storedPartOf(answer);
+  if (!part) return undefined;
+  let holder = answer as Record<string, unknown> | undefined;
+  for (const k of part.path.slice(0, -1)) holder = holder?.[k] as Record<string, unknown> | undefined;
+  const field = holder && Object.getOwnPropertyDescriptor(holder, part.path[part.path.length - 1]!);
+  return field?.get === storedValue ? part : undefined;
+}
 
 const OPEN = Uint8Array.of(0x5b); // [
 const CLOSE = Uint8Array.of(0x5d); // ]
@@ -56,18 +93,27 @@ export function parseStored<V>(part: StoredPart): V {
   return JSON.parse(fromUtf8.decode(bytes)) as V;
 }
 
-/** The answer with its stored part parsed into place: a plain value for code that reads it (as it is without one). */
-export function readStored<T, K extends keyof T & string>(answer: Stored<T, K> | T): T {
-  if (!storedPartOf(answer)) return answer as T;
-  const { [STORED]: part, ...rest } = answer as Stored<T, K>;
-  return withValueAt(rest, part.path, parseStored(part)) as T;
+/**
+ * A validated answer (its part's place holding a placeholder) with the part parsed into place: plain values, for a
+ * surface that reads them (an MCP batch, a task, a resource read).
+ */
+export function readStored(answer: unknown): unknown {
+  if (!storedPartOf(answer)) return answer;
+  const { [STORED]: part, ...rest } = answer as Record<PropertyKey, unknown> & { [STORED]: StoredPart };
+  return withValueAt(rest, part.path, parseStored(part));
 }
 
-/** `value` with `v` at `path`: copied along the path, never changed in place. */
+/**
+ * `value` with `v` at `path`: copied along the path, never changed in place, the value it had there never read (a
+ * stored part's field parses its text when read).
+ */
 export function withValueAt(value: object, path: readonly string[], v: unknown): Record<PropertyKey, unknown> {
   const [first, ...more] = path;
-  const o = value as Record<PropertyKey, unknown>;
-  return { ...o, [first!]: more.length === 0 ? v : withValueAt((o[first!] ?? {}) as object, more, v) };
+  const o = value as Record<string, unknown>;
+  const copy: Record<PropertyKey, unknown> = {};
+  for (const k of Object.keys(o)) if (k !== first) copy[k] = o[k];
+  copy[first!] = more.length === 0 ? v : withValueAt((o[first!] ?? {}) as object, more, v);
+  return copy;
 }
 
 /**

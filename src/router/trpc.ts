@@ -1,4 +1,4 @@
-import { initTRPC, TRPCError, type AnyRouter } from '@trpc/server';
+import { initTRPC, TRPCError } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { isServiceError, ServiceError, type ErrorCode } from '../domain/errors.ts';
@@ -8,7 +8,6 @@ import { isDatabaseDown, isUnstorableText } from '../../db/database-errors.ts';
 import { ERROR_TABLE } from './error-table.ts';
 import { authenticateRequest, rateLimited, spendCall } from './authenticate-request.ts';
 import type { McpLink, McpResource, McpTask } from './mcp-projection.ts';
-import { placeStoredPart, readStored, STORED, storedPartOf, withValueAt, type Stored } from '../domain/stored-json.ts';
 
 interface McpMeta {
   /** The MCP tool name (snake_case, the spec's). */
@@ -46,10 +45,10 @@ interface McpMeta {
 /** `acceptedAsJob`: may answer 202 with a job to poll (documented in OpenAPI). */
 /** `accepted`: always answers 202 Accepted, having created work that goes on in the background (batches). */
 /**
- * `stored`: the answer may carry a stored part (src/domain/stored-json.ts), written as its stored bytes
- * (the output step below). A function is besides the answer to a plain read of a stored answer, free, from the
- * same domain rule the procedure follows (null when the procedure must run): such calls are answered before tRPC
- * (src/bridges/stored-answers/), once the caller is authenticated and counted as the procedure would.
+ * `stored`: the answer may carry stored segments, written as the bytes stored (src/bridges/stored-answers/). A
+ * function is besides the answer to a plain read of a stored answer, free, from the same domain rule the procedure
+ * follows (null when the procedure must run): such calls are answered before tRPC, once the caller is authenticated
+ * and counted as the procedure would.
  */
 export type Meta = OpenApiMeta & {
   mcp?: McpMeta;
@@ -108,8 +107,7 @@ const t = initTRPC
     },
   });
 
-/** A router whose stored procedures (`meta.stored`) have their output step (below). */
-export const router = ((record) => withStoredAnswers(t.router(record))) as typeof t.router;
+export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 export const UNSTORABLE_TEXT = 'The request contains text that cannot be processed (a NUL character or invalid UTF-8)';
@@ -189,67 +187,3 @@ export const keyedProcedure = publicProcedure.use(async ({ ctx, next }) => {
     next({ ctx: { ...ctx, caller: auth.caller } as AuthedContext }),
   );
 });
-
-// The output step of a stored procedure (`meta.stored`), replacing tRPC's `.output()` validation once, for every
-// surface and every caller in the process. The rest of the answer is validated as usual, the part's key as an empty
-// array (its values were validated when stored). When a bridge writes the request's answer (its step opened a list
-// for it), the key holds a placeholder naming the part's place in that list and the answer keeps the part;
-// otherwise (a streamed batch, a file route, a caller in the process) the part is parsed into place: plain values.
-
-function validated(schema: z.ZodType, out: object, value: unknown): unknown {
-  const part = storedPartOf(value);
-  if (!part) return schema.parse(value);
-  const placeholder = placeStoredPart(out, part);
-  if (placeholder === undefined) return schema.parse(readStored(value as Stored<object, never>));
-  const answer = schema.parse(withValueAt(value as object, part.path, [])) as Record<PropertyKey, unknown>;
-  // The validated answer is a new object throughout: the placeholder is set in place.
-  let at = answer;
-  for (const k of part.path.slice(0, -1)) at = at[k] as Record<PropertyKey, unknown>;
-  at[part.path[part.path.length - 1]!] = placeholder;
-  answer[STORED] = part;
-  return answer;
-}
-
-/** The output step of a stored procedure, in place of tRPC's own (same failure: an internal output error). */
-function storedOutputStep(schema: z.ZodType) {
-  const step = async ({
-    ctx,
-    next,
-  }: {
-    ctx: { out: object };
-    next: () => Promise<{ ok: boolean; data?: unknown }>;
-  }) => {
-    const result = await next();
-    if (!result.ok) return result;
-    try {
-      return { ...result, data: validated(schema, ctx.out, result.data) };
-    } catch (cause) {
-      throw new TRPCError({ message: 'Output validation failed', code: 'INTERNAL_SERVER_ERROR', cause });
-    }
-  };
-  return Object.assign(step, { _type: 'output', stored: true });
-}
-
-/** Replaces the output step of each procedure that opts in (`meta.stored`); a router already seen is left as it is. */
-function withStoredAnswers<R extends AnyRouter>(router: R): R {
-  type Def = { meta?: { stored?: unknown }; output?: z.ZodType; middlewares: { _type?: string; stored?: boolean }[] };
-  for (const procedure of Object.values(router._def.procedures as Record<string, { _def: Def }>)) {
-    const def = procedure._def;
-    if (!def.meta?.stored || !def.output) continue;
-    const at = def.middlewares.findIndex((m) => m._type === 'output');
-    if (at >= 0 && !def.middlewares[at]!.stored) def.middlewares[at] = storedOutputStep(def.output) as never;
-  }
-  return router;
-}
-
-/** An answer with one of its arrays as a stored part, for each member of a union. */
-type WithStoredPart<T> = T extends object
-  ? { [K in keyof T & string]: T[K] extends readonly unknown[] ? Stored<T, K> : never }[keyof T & string]
-  : never;
-
-/**
- * The output schema typed for the answers a stored procedure returns (the schema itself: documents and MCP tool
- * schemas are its own). `Answer` is the domain's answer type when its part is nested.
- */
-export const storedOutput = <S extends z.ZodType, Answer = WithStoredPart<z.input<S>>>(schema: S) =>
-  schema as unknown as z.ZodType<z.output<S>, z.input<S> | Answer>;

@@ -28,8 +28,8 @@ let counter = 0;
 export async function startTestServer(
   env: Record<string, string> = {},
   overrides: Partial<Deps> = {},
-  /** `storedPages: false`: every call goes to its procedure (src/bridges/stored-pages.ts is left out). */
-  opts: { database?: { url: string; drop(): Promise<void> }; storedPages?: boolean } = {},
+  /** `earlyReads: false`: every call goes to its procedure (no plain stored read is answered before it). */
+  opts: { database?: { url: string; drop(): Promise<void> }; earlyReads?: boolean } = {},
 ): Promise<TestServer> {
   const database = opts.database ?? (await createTestDatabase());
   // Speech-to-text is off unless a test turns it on (STT_ENGINE, STT_BASE_URL): Debian's pocketsphinx on this
@@ -45,7 +45,7 @@ export async function startTestServer(
   const log = createLogger(config.LOG_LEVEL);
   const runtime = await buildDeps(config, log, overrides);
   await startWorkers(runtime.deps, { work: config.MODE !== 'api' });
-  const app = createHttpApp(runtime.deps, undefined, { storedPages: opts.storedPages });
+  const app = createHttpApp(runtime.deps, undefined, { earlyReads: opts.earlyReads });
   const server = serveHttp(app, { port: 0, hostname: '127.0.0.1' });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const port = (server.address() as AddressInfo).port;

@@ -1,6 +1,6 @@
 // Stored answers (src/domain/stored-json.ts) in one step, registered once in front of REST, tRPC and MCP: for a
 // request one of the surfaces takes (envelopes.ts), it opens the list the procedures' output steps place their parts
-// in (src/router/trpc.ts), answers a plain stored read itself when the surface has one, and otherwise lets the
+// in (output-step.ts, set on the router here), answers a plain stored read itself when the surface has one, and otherwise lets the
 // surface answer, then writes the parts' stored bytes where the answer holds their placeholders (write.ts). A request
 // no row takes, or whose answer cannot be written, gets its parts as values.
 //
@@ -21,13 +21,14 @@ import { responseText } from '../json-response.ts';
 import type { ToolCallHooks } from '../mcp/endpoint.ts';
 import { listProcedures } from '../procedures.ts';
 import { createStoredToolTexts, ENVELOPES, type Envelope } from './envelopes.ts';
+import { useStoredOutputSteps } from './output-step.ts';
 import { createWrittenAnswers, writeStored } from './write.ts';
 
 interface StoredRead {
   path: string;
   read: Exclude<NonNullable<Meta['stored']>, true>;
   input: z.ZodType;
-  /** The procedure's output step (the stored one, src/router/trpc.ts), run on the read's answer. */
+  /** The procedure's output step (the stored one, output-step.ts), run on the read's answer. */
   output: (ctx: Context, answer: object) => Promise<object>;
 }
 
@@ -127,6 +128,7 @@ export function createStoredAnswers(
   contextOf: ContextOf,
   options: { early: boolean; cacheBytes: number },
 ) {
+  useStoredOutputSteps(router);
   const reads = options.early ? createStoredReads(router) : undefined;
   const written = createWrittenAnswers(options.cacheBytes);
   const texts = createStoredToolTexts(options.cacheBytes);

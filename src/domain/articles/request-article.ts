@@ -4,7 +4,6 @@ import { ServiceError } from '../errors.ts';
 import type { Llm, Log, SourceVideo } from '../ports.ts';
 import { hourlyPrice, PER_STARTED_HOUR, pricedDuration, TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import type { Stores, Transaction } from '../stores.ts';
-import { readStored } from '../stored-json.ts';
 import { fetchTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
 import { originOf } from '../transcripts/transcript-store.ts';
 import { remainingWait, runLlmJob, jobError, type LlmJobPorts } from '../jobs/llm-jobs.ts';
@@ -19,7 +18,6 @@ import { extractiveArticle } from './extractive-summary.ts';
 import type { Article } from './schemas.ts';
 import type { ArticleSearch } from './ports.ts';
 import type { RequestArticleInput, RequestArticleOutput } from './request-article-schemas.ts';
-import type { Transcript } from '../transcripts/schemas.ts';
 
 export interface RequestArticlePorts extends TranscriptPorts, LlmJobPorts, IndexPorts {
   llm: Llm | null;
@@ -218,7 +216,7 @@ async function sourceTranscript(
   const t = await fetchTranscript(deps, req, { videoId, lang: track.lang });
   return {
     lang: t.lang,
-    segments: readStored<Transcript, 'segments'>(t).segments,
+    segments: t.segments,
     duration: t.duration,
     charged: t.creditsCharged,
   };

@@ -11,7 +11,7 @@ import { presentJob, type JobRow } from './job-store.ts';
 import { Transcript } from '../transcripts/schemas.ts';
 import { presentPage } from '../transcripts/fetch-transcript.ts';
 import type { Stores } from '../stores.ts';
-import { arrayItemBounds, readStored } from '../stored-json.ts';
+import { cachedSegments } from '../transcripts/stored-segments.ts';
 
 export const GetJobInput = z.object({
   id: z
@@ -58,17 +58,13 @@ async function transcriptOf(deps: Pick<Stores, 'transcripts'>, job: JobRow): Pro
     throw new ServiceError('INTERNAL_ERROR', `Job ${job.id} succeeded but its transcript is missing`);
   const requested = (job.input as { lang?: string | null }).lang ?? null;
   const { body, words: _words, ...meta } = stored;
-  const segmentsJson = new TextEncoder().encode(body);
   const t = {
     ...meta,
-    segmentsJson,
-    bounds: arrayItemBounds(segmentsJson),
+    ...cachedSegments(body),
     // The job's result is the plain transcript: word timings are asked for with `words` on the transcript call.
     hasWords: false,
     words: () => null,
   };
-  // Nested in the job's answer: read as values (a job is polled, not served again and again).
-  return readStored(
-    presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, job.creditsCharged, {}),
-  );
+  // Nested in the job's answer: its segments are read as values (a job is polled, not served again and again).
+  return presentPage(ref.videoId, requested, requested ? 'exact' : 'default', t, false, job.creditsCharged, {});
 }

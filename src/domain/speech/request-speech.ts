@@ -9,7 +9,7 @@ import type { Settings } from '../settings.ts';
 import type { Stores } from '../stores.ts';
 import { presentPage } from '../transcripts/fetch-transcript.ts';
 import type { HotCache } from '../transcripts/hot-cache.ts';
-import type { GetTranscriptRequest, TranscriptPageAnswer } from '../transcripts/schemas.ts';
+import type { GetTranscriptRequest, TranscriptAnswer } from '../transcripts/schemas.ts';
 import { runJob, jobError, type LlmJobPorts } from '../jobs/llm-jobs.ts';
 import { presentJob } from '../jobs/job-store.ts';
 import { loadVideoForPayer, type PaidLoadPorts } from '../video/paid-load.ts';
@@ -78,7 +78,7 @@ export async function requestSpeech(
   req: CallerRequest,
   input: GetTranscriptRequest & { videoId: string },
   refusal?: ServiceError,
-): Promise<TranscriptPageAnswer> {
+): Promise<TranscriptAnswer> {
   const { videoId } = input;
   const lang = input.lang ?? null;
   const stored = await presentStored(deps, input, 0);

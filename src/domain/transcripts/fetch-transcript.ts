@@ -13,11 +13,11 @@ import type { ExtractJob } from '../work-queue.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo, ownsVideo } from '../video/media-owner.ts';
 import { renderTranscript } from './formats.ts';
-import type { GetTranscriptRequest, Transcript, TranscriptPage } from './schemas.ts';
-import type { Chapter, Segment } from '../video/schemas.ts';
+import type { GetTranscriptRequest, Transcript } from './schemas.ts';
+import type { Chapter } from '../video/schemas.ts';
 import { pageViews } from './transcript-views.ts';
 import type { CachedTranscript } from './hot-cache.ts';
-import { parseStored, storedPage, withStoredPart } from '../stored-json.ts';
+import { segmentsPage } from './stored-segments.ts';
 import { originOf, type Origin } from './transcript-store.ts';
 import { transcriptJobKey } from './extract-job.ts';
 
@@ -34,7 +34,7 @@ export async function fetchTranscript(
   deps: TranscriptPorts,
   req: CallerRequest,
   input: GetTranscriptRequest,
-): Promise<TranscriptPage> {
+): Promise<Transcript> {
   const videoId = parseVideoRef(input);
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
   const video = await loadVideoForPayer(
@@ -43,7 +43,7 @@ export async function fetchTranscript(
     videoId,
     TRANSCRIPT_PRICE,
   );
-  const found = await storedPageOf(deps, videoId, video, input);
+  const found = await cachedPageOf(deps, videoId, video, input);
   if ('page' in found) return found.page;
 
   const { track, matchedBy, facts, undetected } = found.choice;
@@ -52,7 +52,7 @@ export async function fetchTranscript(
   if (undetected) {
     // The default auto-generated track's language is now known: a manual track in the language it turned out to be
     // in answers instead when the job stored it too (same charge). If it could not, the auto-generated one answers.
-    const again = await storedPageOf(deps, videoId, video, input, { cached: charged === 0, creditsCharged: charged });
+    const again = await cachedPageOf(deps, videoId, video, input, { cached: charged === 0, creditsCharged: charged });
     if ('page' in again) return again.page;
     // We joined another request's extraction (asked with that lang, so without the manual track): not charged for
     // it, so the manual track is extracted and charged as any other.
@@ -81,17 +81,17 @@ export async function fetchTranscript(
  * answering needs more (a video not stored or stale, a transcript to extract, a refusal): it only reads, never
  * charges, never asks YouTube. A plain read answered before the procedure (its `meta.stored`) asks it first.
  */
-export async function readStoredTranscript(
+export async function storedTranscriptPage(
   deps: Pick<TranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
   req: CallerRequest,
   input: GetTranscriptRequest,
-): Promise<TranscriptPage | null> {
+): Promise<Transcript | null> {
   try {
     const videoId = parseVideoRef(input);
     if (!(await ownsVideo(deps.videos, req.caller.accountId, videoId))) return null;
     const video = await storedVideo(deps, videoId);
     if (!video) return null;
-    const found = await storedPageOf(deps, videoId, video, input);
+    const found = await cachedPageOf(deps, videoId, video, input);
     return 'page' in found ? found.page : null;
   } catch (err) {
     // A refusal (no such track, a live stream) is fetchTranscript's to explain.
@@ -104,13 +104,13 @@ export async function readStoredTranscript(
  * A stored page of the transcript a request names (free: answered as stored, nothing charged), or the track that must
  * be extracted first.
  */
-async function storedPageOf(
+async function cachedPageOf(
   deps: Pick<TranscriptPorts, 'hotCache' | 'transcripts'>,
   videoId: string,
   video: SourceVideo,
   input: GetTranscriptRequest,
   answered = { cached: true, creditsCharged: 0 },
-): Promise<{ page: TranscriptPage } | { choice: SpokenChoice }> {
+): Promise<{ page: Transcript } | { choice: SpokenChoice }> {
   const requestedLang = input.lang ?? null;
   const present = (matchedBy: MatchedBy | 'translation', t: CachedTranscript, facts?: LanguageFacts) => ({
     page: presentPage(
@@ -272,8 +272,6 @@ async function readCached(
   return stored && deps.hotCache.setTranscript(videoId, stored);
 }
 
-const SEGMENTS = ['segments'];
-
 const SOURCE_OF = {
   manual: 'manual',
   asr: 'auto-captions',
@@ -295,16 +293,14 @@ export function presentPage(
   view: Pick<GetTranscriptRequest, 'format' | 'offset' | 'limit' | 'words' | 'chapters'>,
   video?: { chapters: readonly Chapter[]; duration: number } | null,
   facts: LanguageFacts = {},
-): TranscriptPage {
+): Transcript {
   const format = view.format ?? 'json';
   const offset = view.offset ?? 0;
   const end = view.limit === undefined ? t.segmentCount : Math.min(t.segmentCount, offset + view.limit);
-  const segments = storedPage(SEGMENTS, t.segmentsJson, t.bounds, Math.min(offset, end), end);
-  let parsed: Segment[] | undefined;
-  // The page's values, read only when this answer needs them (a file rendering, a view): not the JSON hot path.
-  const plain = () => (parsed ??= parseStored<Segment[]>(segments));
+  const segments = segmentsPage(t, Math.min(offset, end), end);
+  // The page's values are read only when this answer needs them (a file rendering, a view): not the JSON hot path.
   // `words` and `chapters` are views (transcript-views.ts).
-  const views = pageViews(t, view, offset, plain, video);
+  const views = pageViews(t, view, offset, segments.values, video);
   const answer: Omit<Transcript, 'segments'> = {
     status: 'succeeded',
     videoId,
@@ -329,5 +325,5 @@ export function presentPage(
     creditsCharged,
   };
   // Only the stored segments as they are travel as stored: a page with words or chapters is answered as values.
-  return views.changed ? { ...answer, segments: views.page() } : withStoredPart(answer, segments);
+  return views.changed ? { ...answer, segments: views.page() } : segments.answer<Transcript>(answer);
 }

@@ -6,9 +6,9 @@ import { requestSpeech, type SpeechRequestPorts } from '../speech/request-speech
 import { loadVideoForPayer } from '../video/paid-load.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
 import { resolveVideoRef, type ResolveMediaPorts } from '../video/resolve-media.ts';
-import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from './fetch-transcript.ts';
+import { fetchTranscript, storedTranscriptPage, type TranscriptPorts } from './fetch-transcript.ts';
 import { parseVideoOrMediaRef } from '../video/video-ref.ts';
-import { DEFAULT_TRANSCRIPT_MODE, type GetTranscriptRequest, type TranscriptPageAnswer } from './schemas.ts';
+import { DEFAULT_TRANSCRIPT_MODE, type GetTranscriptRequest, type TranscriptAnswer } from './schemas.ts';
 
 export type GetTranscriptPorts = TranscriptPorts & SpeechRequestPorts & ResolveMediaPorts;
 
@@ -16,7 +16,7 @@ export async function getTranscript(
   deps: GetTranscriptPorts,
   req: CallerRequest,
   input: GetTranscriptRequest,
-): Promise<TranscriptPageAnswer> {
+): Promise<TranscriptAnswer> {
   const stored = await storedTranscript(deps, req, input);
   if (stored) return stored;
   const mode = input.mode ?? DEFAULT_TRANSCRIPT_MODE;
@@ -50,7 +50,7 @@ export async function storedTranscript(
   deps: Pick<GetTranscriptPorts, 'videos' | 'hotCache' | 'transcripts'>,
   req: CallerRequest,
   input: GetTranscriptRequest,
-): Promise<TranscriptPageAnswer | null> {
+): Promise<TranscriptAnswer | null> {
   if (input.mode === 'generate') return null;
   let ref;
   try {
@@ -60,5 +60,5 @@ export async function storedTranscript(
     throw err;
   }
   if (ref.mediaUrl) return null;
-  return readStoredTranscript(deps, req, { ...input, url: undefined, videoId: ref.videoId });
+  return storedTranscriptPage(deps, req, { ...input, url: undefined, videoId: ref.videoId });
 }

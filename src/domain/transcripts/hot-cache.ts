@@ -1,18 +1,15 @@
 import { createLruCache } from '../lru-cache.ts';
 import type { SourceVideo } from '../ports.ts';
-import { arrayItemBounds } from '../stored-json.ts';
+import { cachedSegments, type CachedSegments } from './stored-segments.ts';
 import type { StoredTranscript } from './transcript-store.ts';
 import type { Word } from './words.ts';
 
-export interface CachedTranscript extends Omit<StoredTranscript, 'body' | 'words'> {
-  /**
-   * The stored JSON text of the segments as UTF-8 bytes, never parsed here: answers carry it (or a page of it) as
-   * it is. Kept as bytes, not as the string read from PostgreSQL, so that V8's heap does not grow (and stay grown)
-   * with every transcript cached: the string dies young, the bytes live outside the heap and are freed with the entry.
-   */
-  segmentsJson: Uint8Array;
-  /** Where each segment lies in `segmentsJson` (see arrayItemBounds): a page is a slice of the bytes. */
-  bounds: Uint32Array;
+/**
+ * The segments' stored text is kept as bytes (stored-segments.ts), not as the string read from PostgreSQL, so that
+ * V8's heap does not grow (and stay grown) with every transcript cached: the string dies young, the bytes live
+ * outside the heap and are freed with the entry.
+ */
+export interface CachedTranscript extends Omit<StoredTranscript, 'body' | 'words'>, CachedSegments {
   /** Whether the source timed its words (stored beside the segments). */
   hasWords: boolean;
   /** The words of each segment (null where it has none), parsed on first use; null when the source has none. */
@@ -39,15 +36,14 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
       transcripts.get(`${videoId}\u0000${lang}\u0000${origin}`),
     setTranscript(videoId: string, t: StoredTranscript): CachedTranscript {
       const { body, words: wordsText, ...meta } = t;
-      const segmentsJson = utf8.encode(body);
+      const segments = cachedSegments(body);
       // Word timings are read only by answers that ask for them: kept as bytes, parsed then.
       const wordsJson = wordsText ? utf8.encode(wordsText) : null;
       let parsedWords: (Word[] | null)[] | undefined;
       // Counted as the stored texts: the bounds (8 bytes a segment) ride along uncounted.
       const value: CachedTranscript = {
         ...meta,
-        segmentsJson,
-        bounds: arrayItemBounds(segmentsJson),
+        ...segments,
         hasWords: wordsJson !== null,
         words() {
           if (!wordsJson) return null;
@@ -58,7 +54,7 @@ export function createHotCache(maxBytes = DEFAULT_CACHE_BYTES) {
       transcripts.set(
         `${videoId}\u0000${t.lang}\u0000${t.origin}`,
         value,
-        segmentsJson.length + (wordsJson?.length ?? 0),
+        segments.segmentsJson.length + (wordsJson?.length ?? 0),
         t.origin === 'translation' ? TRANSLATION_TTL_MS : TRANSCRIPT_TTL_MS,
       );
       return value;

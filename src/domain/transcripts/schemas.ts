@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { JobResource } from '../jobs/schemas.ts';
 import { TRANSCRIPT_FORMATS } from './formats.ts';
-import type { Stored } from '../stored-json.ts';
 import { TranscriptChapter } from './transcript-chapters.ts';
 import { TranscriptSegment, WordTiming } from './words.ts';
 import { LanguageFields } from '../video/schemas.ts';
@@ -202,14 +201,5 @@ const PendingTranscript = z.object({
   creditsCharged: z.literal(0),
   job: JobResource,
 });
-type PendingTranscript = z.infer<typeof PendingTranscript>;
-
 export const TranscriptAnswer = z.discriminatedUnion('status', [Transcript, PendingTranscript]);
 export type TranscriptAnswer = z.infer<typeof TranscriptAnswer>;
-
-/**
- * A page of a stored transcript as the domain answers it: its segments are the stored text (src/domain/stored-json.ts),
- * or values when a view (`words`, `chapters`) changed them.
- */
-export type TranscriptPage = Stored<Transcript, 'segments'> | Transcript;
-export type TranscriptPageAnswer = TranscriptPage | PendingTranscript;

@@ -9,9 +9,9 @@ import { presentJob, type JobRow } from '../jobs/job-store.ts';
 import { parseVideoRef } from '../video/video-ref.ts';
 import { assertOwnsVideo } from '../video/media-owner.ts';
 import { normalizeLang, sameLang } from './normalize-lang.ts';
-import type { TranslateAnswer, TranslateInput, TranslatedTranscript } from './schemas.ts';
+import type { TranslateOutput, TranslateInput, TranslatedTranscript } from './schemas.ts';
 import type { StoredTranslation } from './translation-store.ts';
-import { storedArray, withStoredPart } from '../stored-json.ts';
+import { withTranslationSegments } from '../transcripts/stored-segments.ts';
 
 export interface TranslationPorts extends LlmJobPorts, Pick<Stores, 'transcripts' | 'videos' | 'ledger'> {
   llm: Llm | null;
@@ -52,7 +52,7 @@ export async function requestTranslation(
   deps: TranslationPorts,
   req: CallerRequest,
   input: TranslateInput,
-): Promise<TranslateAnswer> {
+): Promise<TranslateOutput> {
   const startedAt = Date.now();
   const videoId = parseVideoRef({ videoId: input.videoId });
   await assertOwnsVideo(deps.videos, req.caller.accountId, videoId);
@@ -100,7 +100,7 @@ export async function requestTranslation(
   return presentTranslationJob(deps, job);
 }
 
-async function presentTranslationJob(deps: Pick<Stores, 'translations'>, row: JobRow): Promise<TranslateAnswer> {
+async function presentTranslationJob(deps: Pick<Stores, 'translations'>, row: JobRow): Promise<TranslateOutput> {
   if (row.status === 'failed') throw jobError(row);
   const job = presentJob(row);
   if (row.status !== 'succeeded') return { status: row.status, cached: false, creditsCharged: 0, job };
@@ -108,12 +108,10 @@ async function presentTranslationJob(deps: Pick<Stores, 'translations'>, row: Jo
   return withTranslation({ status: 'succeeded', cached: false, creditsCharged: row.creditsCharged, job }, stored);
 }
 
-const SEGMENTS = ['translation', 'segments'];
-
 /** The answer with its translation, whose segments are the stored text (each answer names its own job: never kept). */
-function withTranslation(answer: Omit<TranslateAnswer, 'translation'>, t: StoredTranslation): TranslateAnswer {
+function withTranslation(answer: Omit<TranslateOutput, 'translation'>, t: StoredTranslation): TranslateOutput {
   const { body, ...translation } = t;
-  return withStoredPart({ ...answer, translation }, storedArray(SEGMENTS, body, t.segmentCount, false));
+  return withTranslationSegments<TranslateOutput>(answer, translation, body);
 }
 
 async function storedTranslationOf(deps: Pick<Stores, 'translations'>, job: JobRow): Promise<StoredTranslation> {

@@ -3,7 +3,6 @@ import { JobResource } from '../jobs/schemas.ts';
 import { LangCode } from '../transcripts/schemas.ts';
 import { Segment } from '../video/schemas.ts';
 import { PER_STARTED_HOUR } from '../pricing/prices.ts';
-import type { MayCarryStored } from '../stored-json.ts';
 
 export const TranslateInput = z.object({
   videoId: z.string().trim().max(64).describe('The 11-character YouTube video id whose transcript was fetched before'),
@@ -45,7 +44,3 @@ export const TranslateOutput = z.object({
   translation: TranslatedTranscript.optional().describe('Present when status is succeeded'),
 });
 export type TranslateOutput = z.infer<typeof TranslateOutput>;
-
-/** What the domain answers: the translation's segments as a stored part (src/domain/stored-json.ts). */
-export type TranslateAnswer = Omit<TranslateOutput, 'translation'> &
-  MayCarryStored & { translation?: Omit<TranslatedTranscript, 'segments'> };

@@ -8,7 +8,7 @@ import { newId } from '../ids.ts';
 import { parseChannelRef, parsePlaylistRef } from '../listing/collection-ref.ts';
 import type { ListedVideo } from '../listing/schemas.ts';
 import type { SourcePage, VideoLister } from '../listing/ports.ts';
-import { fetchTranscript, readStoredTranscript, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
+import { fetchTranscript, storedTranscriptPage, type TranscriptPorts } from '../transcripts/fetch-transcript.ts';
 import { eventBody, type WebhookPorts } from '../webhooks/deliver-webhook.ts';
 import { assertAffordable } from '../credits/charged-operation.ts';
 import { TRANSCRIPT_PRICE } from '../pricing/prices.ts';
@@ -101,7 +101,7 @@ async function fetchForWatch(deps: CheckWatchPorts, w: WatchRow, videoId: string
   const req = { caller: { accountId: w.accountId, keyId: 'watch', rateLimit: null }, requestId: newId('req') };
   const input = { videoId, ...(w.lang ? { lang: w.lang } : {}), limit: 1 };
   return deps.lookupAdmission.forRequest(w.accountId, req.requestId, async () => {
-    const stored = await readStoredTranscript(deps, req, input);
+    const stored = await storedTranscriptPage(deps, req, input);
     if (stored) return stored;
     await assertAffordable(deps, w.accountId, TRANSCRIPT_PRICE, deps.config.DAILY_FREE_CREDITS);
     return fetchTranscript(deps, req, input);

@@ -3,7 +3,7 @@
 // This file: transcripts and translations; the other files here, one area each.
 import { clock, toCiteLines } from '../../domain/transcripts/formats.ts';
 import type { Transcript, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
-import type { TranslateAnswer } from '../../domain/translations/schemas.ts';
+import type { TranslateOutput } from '../../domain/translations/schemas.ts';
 import { chargedText, languageNoteText, plural, pollText } from './shared.ts';
 
 function kindOf(t: Transcript): string {
@@ -52,7 +52,7 @@ export function transcriptText(t: Transcript): string {
 }
 
 /** translate_transcript: one line before the JSON, or the job to poll. */
-export const translationSummary = (o: TranslateAnswer) =>
+export const translationSummary = (o: TranslateOutput) =>
   o.translation
     ? `${o.translation.segmentCount} segments translated ${o.translation.sourceLang} -> ${o.translation.targetLang}; ${chargedText(o.creditsCharged, o.cached && 'stored')}.`
     : pollText('Translation', o.status, o.job);

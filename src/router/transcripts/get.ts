@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { callerRequest, type AuthedContext } from '../context.ts';
 import { GetTranscriptInput, MCP_PAGE_SEGMENTS, TranscriptAnswer } from '../../domain/transcripts/schemas.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
-import { keyedProcedure, storedOutput } from '../trpc.ts';
+import { keyedProcedure } from '../trpc.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
 import { withCallback } from '../job-callback.ts';
 import { getTranscriptMeta } from './get.meta.ts';
@@ -26,7 +26,7 @@ export const getTranscriptProcedure = keyedProcedure
         : storedTranscript(ctx.deps, callerRequest(ctx), transcriptRequest(ctx, input)),
   })
   .input(Input)
-  .output(storedOutput(TranscriptAnswer))
+  .output(TranscriptAnswer)
   .mutation(async ({ ctx, input }) => {
     const out = await withCallback(ctx, input.callbackUrl, () =>
       getTranscript(ctx.deps, callerRequest(ctx), transcriptRequest(ctx, input)),

@@ -2,15 +2,15 @@ import { callerRequest } from '../context.ts';
 import { CallbackUrl } from '../../domain/webhooks/schemas.ts';
 import { withCallback } from '../job-callback.ts';
 import { requestTranslation } from '../../domain/translations/request-translation.ts';
-import { type TranslateAnswer, TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
+import { TranslateInput, TranslateOutput } from '../../domain/translations/schemas.ts';
 import { acceptedUnlessDone } from '../accepted-job.ts';
-import { keyedProcedure, storedOutput } from '../trpc.ts';
+import { keyedProcedure } from '../trpc.ts';
 import { translateTranscriptMeta } from './translate.meta.ts';
 
 export const translateTranscriptProcedure = keyedProcedure
   .meta({ ...translateTranscriptMeta, stored: true })
   .input(TranslateInput.extend({ callbackUrl: CallbackUrl }))
-  .output(storedOutput<typeof TranslateOutput, TranslateAnswer>(TranslateOutput))
+  .output(TranslateOutput)
   .mutation(async ({ ctx, input: { callbackUrl, ...input } }) =>
     acceptedUnlessDone(
       ctx,

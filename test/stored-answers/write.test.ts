@@ -5,8 +5,8 @@ import {
   placeStoredPart,
   STORED_PLACEHOLDER,
   storedPage,
-} from '../../domain/stored-json.ts';
-import { writeStored } from './write.ts';
+} from '../../src/domain/stored-json.ts';
+import { writeStored } from '../../src/bridges/stored-answers/write.ts';
 
 const segments = [
   { start: 0, end: 1, text: `looks like a placeholder: "${STORED_PLACEHOLDER.slice(1)}0" and "segments":[]` },
