@@ -16,10 +16,17 @@ function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidC
   const unpaidCount = new Map<string, number>();
   const open = new Map<string, number>();
   const listing = new Map<string, number>();
+  const claims = new Map<string, number>();
   let cluster = 0;
   const add = (m: Map<string, number>, key: string, n: number) => {
     m.set(key, (m.get(key) ?? 0) + n);
     return m.get(key)!;
+  };
+  /** Under way: this window's count after adding `n`, plus the last window's. */
+  const underWay = (m: Map<string, number>, accountId: string, start: Date, n: number) => {
+    add(m, `${accountId}@${start.getTime()}`, n);
+    const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;
+    return (m.get(`${accountId}@${start.getTime()}`) ?? 0) + (m.get(`${accountId}@${previous}`) ?? 0);
   };
   return {
     free,
@@ -29,16 +36,9 @@ function sharedCounters(): LookupCounters & { free: Map<string, number>; unpaidC
     unpaid: async (accountId, start, n) => add(unpaidCount, `${accountId}@${start.getTime()}`, n),
     requestPaid: async () => false,
     openBatchPages: async () => 0,
-    listingPages: async (accountId, start, n) => {
-      add(listing, `${accountId}@${start.getTime()}`, n);
-      const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;
-      return (listing.get(`${accountId}@${start.getTime()}`) ?? 0) + (listing.get(`${accountId}@${previous}`) ?? 0);
-    },
-    openPaid: async (accountId, start, n) => {
-      add(open, `${accountId}@${start.getTime()}`, n);
-      const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;
-      return (open.get(`${accountId}@${start.getTime()}`) ?? 0) + (open.get(`${accountId}@${previous}`) ?? 0);
-    },
+    listingPages: async (accountId, start, n) => underWay(listing, accountId, start, n),
+    listingClaims: async (accountId, start, n) => underWay(claims, accountId, start, n),
+    openPaid: async (accountId, start, n) => underWay(open, accountId, start, n),
   };
 }
 
@@ -132,7 +132,7 @@ describe('lookup admission rules', () => {
     const now = 5 * FREE_LOOKUP_WINDOW_MS + 1_000;
     const a = new LookupAdmission(sharedCounters(), limits(2), () => now);
     const covered = a.openListing('acc');
-    covered.covered = true;
+    expect(await a.claimListing(covered, 10, 10)).toBe(true);
     for (let i = 0; i < 4; i++) await a.admit('acc', { batch: covered });
     // Its pages under way refuse another listing, which may retry in seconds (they clear as the batch starts).
     const other = a.openListing('acc');
@@ -150,5 +150,20 @@ describe('lookup admission rules', () => {
     await expect(a.admit('acc', { batch: a.openListing('acc') })).rejects.toMatchObject({
       retryAfter: (FREE_LOOKUP_WINDOW_MS - 1_000) / 1000,
     });
+  });
+
+  it('covered listings claim the balance together: a burst on one balance covers only as many as it pays for, each claim back when its listing ends', async () => {
+    const now = 5 * FREE_LOOKUP_WINDOW_MS + 1_000;
+    const counters = sharedCounters();
+    // Two instances on one database, a balance of 2, listings of 1 video at 1 credit each.
+    const [a, b] = [
+      new LookupAdmission(counters, limits(3), () => now),
+      new LookupAdmission(counters, limits(3), () => now),
+    ];
+    const listings = Array.from({ length: 6 }, () => a.openListing('acc'));
+    const covered = await Promise.all(listings.map((l, i) => (i % 2 ? b : a).claimListing(l, 1, 2)));
+    expect(covered.filter(Boolean)).toHaveLength(2);
+    for (const [i, l] of listings.entries()) await (i % 2 ? b : a).endListing(l, false);
+    expect(await a.claimListing(a.openListing('acc'), 2, 2)).toBe(true);
   });
 });

@@ -20,6 +20,7 @@ function counters(gate: Promise<void>): LookupCounters & { free: Map<string, num
     requestPaid: async () => false,
     openBatchPages: async () => 0,
     listingPages: async () => 0,
+    listingClaims: async () => 0,
     openPaid: async () => 0,
   };
 }

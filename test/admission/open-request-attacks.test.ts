@@ -25,6 +25,7 @@ function counters(): LookupCounters & { open: Map<string, number>; unpaidCount: 
     requestPaid: async () => false,
     openBatchPages: async () => 0,
     listingPages: async () => 0,
+    listingClaims: async () => 0,
     openPaid: async (accountId, start, n) => {
       add(open, `${accountId}@${start.getTime()}`, n);
       const previous = start.getTime() - OPEN_REQUEST_WINDOW_MS;

@@ -90,3 +90,27 @@ describe('callbackUrl', () => {
     }
   });
 });
+
+describe('a blank listing source', () => {
+  // A playlist or channel of only spaces once passed as given, then matched no source: a 502 after a free lookup.
+  it.each([{ playlist: '' }, { playlist: '   ' }, { channel: '' }, { channel: ' \t ' }])(
+    '%o is refused with 400 INVALID_REQUEST on REST, tRPC and MCP, nothing listed or created',
+    async (source) => {
+      const { key, accountId } = await s.newKey({ credits: 10 });
+      const r = await rest(s.url, 'POST', '/batches', { key, body: { ...source, maxVideos: 1 } });
+      expect([r.status, r.json.error.code]).toEqual([400, 'INVALID_REQUEST']);
+      await expect(trpcClient(s.url, key).batches.create.mutate({ ...source, maxVideos: 1 })).rejects.toMatchObject({
+        data: { code: 'INVALID_REQUEST', httpStatus: 400 },
+      });
+      const client = await mcpClient(s.url, key);
+      expect(
+        mcpError(await client.callTool({ name: 'create_batch', arguments: { ...source, maxVideos: 1 } }))?.code,
+      ).toBe('INVALID_REQUEST');
+      await client.close();
+      const [row] = await s.deps.sql<
+        { n: number }[]
+      >`select count(*)::int as n from batches where account_id = ${accountId}`;
+      expect(row!.n).toBe(0);
+    },
+  );
+});

@@ -23,7 +23,7 @@ import { allowanceSpent, FREE_LOOKUP_WINDOW_MS, takeFreeLookup } from './free-lo
 
 const EGRESS_WINDOW_MS = 60_000;
 const IN_FLIGHT_RETRY_SECONDS = 1;
-/** Listing pages pending (listings under way, batches not yet started) are short-lived: retry soon. */
+/** Listing pages pending (listings under way, batches not yet charged) are short-lived: retry soon. */
 const PENDING_RETRY_SECONDS = 5;
 
 export interface LookupCounters {
@@ -35,13 +35,18 @@ export interface LookupCounters {
   unpaid(accountId: string, windowStart: Date, add: number): Promise<number>;
   /** Whether the request has paid: charged net of refunds, or credits still held for its work. */
   requestPaid(accountId: string, requestId: string): Promise<boolean>;
-  /** Listing pages of the account's batches still open with no video charged or running: unpaid so far. */
+  /** Listing pages of the account's batches still open with no video charged (a video running may yet fail): unpaid so far. */
   openBatchPages(accountId: string): Promise<number>;
   /**
    * Adds `delta` (0: reads) to the pages of the account's batch listings under way counted in the window starting at
    * `windowStart`; the count of that window and the one before it.
    */
   listingPages(accountId: string, windowStart: Date, delta: number): Promise<number>;
+  /**
+   * Adds `delta` (0: reads) to the credits claimed by the account's covered listings under way, counted in the window
+   * starting at `windowStart`; the claims of that window and the one before it.
+   */
+  listingClaims(accountId: string, windowStart: Date, delta: number): Promise<number>;
   /**
    * Adds `delta` (0: reads) to the account's open paying requests counted in the window starting at `windowStart`;
    * the count of that window and the one before it.
@@ -75,7 +80,7 @@ export interface PaidLookup {
  * `batch`: a page (or handle) of a batch's listing, paid by the videos it lists (create-batch checks the balance
  * covers one, or takes a free lookup). Each page counts as unpaid before it is fetched: while the listing runs (in
  * Postgres, so a burst of listings sent at once sees every other's pages), then as the batch's own until one of its
- * videos is charged or started; a listing that ends with no batch (refused, failed) and a batch that ends with no
+ * videos is charged (one running may still fail uncharged); a listing that ends with no batch (refused, failed) and a batch that ends with no
  * video charged (cancelled before any ran) count their pages as unpaid lookups. So no listing buys more free pages
  * than the allowance, however many are sent at once, created and cancelled, or left queued.
  * `scheduled`: a fetch the service makes on its own schedule for the account (a watch's check), bounded by the
@@ -89,11 +94,14 @@ export interface BatchListing {
   readonly accountId: string;
   readonly counted: Date[];
   /**
-   * Whether the balance covers every video the listing may list (set before its first page): its own pages are then
-   * expected to be paid and do not refuse it (other listings' and open batches' still do). An uncovered listing's own
-   * pages count as unpaid lookups, since a refusal leaves them so.
+   * Whether the balance covers every video the listing may list, together with every other covered listing of the
+   * account under way (claimListing, before its first page): its pages are then expected to be paid, and neither they
+   * nor other listings' under way refuse it (open batches' not yet charged still do). An uncovered listing counts every
+   * listing's pages under way, its own as unpaid lookups, since a refusal leaves them so.
    */
   covered: boolean;
+  /** The credits claimed for a covered listing, and the window they were counted in. */
+  claim?: { credits: number; window: Date };
 }
 type UnpaidOptions = Exclude<AdmitOptions, { payer: PaidLookup }>;
 
@@ -201,7 +209,9 @@ export class LookupAdmission {
     const own = listing.counted.filter((w) => w.getTime() >= since).length;
     const others = Math.max(0, listed - 1 - own);
     try {
-      const pending = others + (await this.#counters.openBatchPages(accountId));
+      // A covered listing's pages and those of the other covered ones are paid (their claims fit the balance); an
+      // uncovered one's would be refused: count them all for an uncovered listing, only open batches' for a covered one.
+      const pending = (listing.covered ? 0 : others) + (await this.#counters.openBatchPages(accountId));
       await this.#checkUnpaid(accountId, pending, listing.covered ? 0 : own);
       await this.#takeEgress();
     } catch (err) {
@@ -218,12 +228,29 @@ export class LookupAdmission {
   }
 
   /**
+   * Claims `credits` of `balance` for a listing (every video it may list): covered if the balance covers them on top of
+   * the claims of the account's other covered listings under way, counted in Postgres first so that a burst of
+   * listings sent at once to any instance sees every claim before its own. An uncovered listing claims nothing.
+   */
+  async claimListing(listing: BatchListing, credits: number, balance: number): Promise<boolean> {
+    const window = this.#openWindow();
+    const claimed = await this.#counters.listingClaims(listing.accountId, window, credits);
+    listing.covered = claimed <= balance;
+    if (listing.covered) listing.claim = { credits, window };
+    else await this.#counters.listingClaims(listing.accountId, window, -credits).catch(() => 0);
+    return listing.covered;
+  }
+
+  /**
    * Ends a listing: its pages are no longer under way. `held`: the batch created holds them (batches.listing_pages,
    * stored before this is called); otherwise they count as unpaid lookups first (the safe order: counted twice for a
    * moment, never not at all).
    */
   async endListing(listing: BatchListing, held: boolean): Promise<void> {
     const windows = listing.counted.splice(0);
+    const claim = listing.claim;
+    listing.claim = undefined;
+    if (claim) await this.#counters.listingClaims(listing.accountId, claim.window, -claim.credits).catch(() => 0);
     if (!held) await this.countUnpaid(listing.accountId, windows.length).catch(() => {});
     const byWindow = new Map<number, number>();
     for (const w of windows) byWindow.set(w.getTime(), (byWindow.get(w.getTime()) ?? 0) + 1);
@@ -341,7 +368,7 @@ export class LookupAdmission {
   /**
    * A paying caller whose lookups have spent the allowance unpaid (`unpaidToo` more will be if refused: an uncovered
    * listing's own pages) is refused until its window ends; one spent only with `pending` pages (other listings under
-   * way, open batches not yet started) is told to retry in seconds. With no free lookups (0) a paying caller is still
+   * way, open batches not yet charged) is told to retry in seconds. With no free lookups (0) a paying caller is still
    * admitted until one of its lookups has ended unpaid.
    */
   async #checkUnpaid(accountId: string, pending = 0, unpaidToo = 0): Promise<void> {
@@ -349,10 +376,10 @@ export class LookupAdmission {
     const limit = Math.max(1, this.#limits.freePer10Min);
     if (unpaid + pending < limit) return;
     if (unpaid >= limit) throw allowanceSpent(this.#limits.freePer10Min, this.#now());
-    // Spent only with pages still pending: they stop counting once their batches' videos start (or their listings end).
+    // Spent only with pages still pending: they stop counting once their batches' videos are charged (or listings end).
     throw new ServiceError(
       'RATE_LIMITED',
-      `This account's ${this.#limits.freePer10Min} free lookups for these 10 minutes are taken by ${unpaid} unpaid lookups and ${pending} listing pages of batches being listed or not yet started; they are released when those batches start. Retry in ${PENDING_RETRY_SECONDS} s`,
+      `This account's ${this.#limits.freePer10Min} free lookups for these 10 minutes are taken by ${unpaid} unpaid lookups and ${pending} listing pages of batches being listed or not yet charged; they are released when those batches charge their first video. Retry in ${PENDING_RETRY_SECONDS} s`,
       PENDING_RETRY_SECONDS,
     );
   }

@@ -81,10 +81,11 @@ async function listedVideoIds(
     );
   // Checking one video's credits is not enough: the listing may then be refused (402) for the rest, uncharged, and
   // sent again at once. A listing the balance may not cover in full (maxVideos videos) takes one of the account's
-  // free lookups, so that loop is bounded; a caller who can pay for every video it may list takes none.
+  // free lookups, so that loop is bounded; a caller who can pay for every video it may list (on top of its other
+  // listings under way) takes none.
   const max = input.maxVideos ?? DEFAULT_COLLECTION_VIDEOS;
-  listing.covered = balance >= max * price.perVideo;
-  if (!listing.covered) await deps.takeFreeLookup(req.caller.accountId);
+  const covered = await deps.listing.lookupAdmission.claimListing(listing, max * price.perVideo, balance);
+  if (!covered) await deps.takeFreeLookup(req.caller.accountId);
   const source = input.playlist
     ? { playlist: /[/?=]/.test(input.playlist) ? { url: input.playlist } : { playlistId: input.playlist } }
     : input.channel

@@ -67,10 +67,11 @@ export const CreateBatchInput = z.object({
     .max(BATCH_MAX_VIDEOS)
     .optional()
     .describe(`Video ids or YouTube URLs (up to ${BATCH_MAX_VIDEOS}); or give playlist, channel or search instead`),
-  playlist: z.string().trim().max(2048).optional().describe('A playlist URL or id: its first maxVideos videos'),
+  playlist: z.string().trim().min(1).max(2048).optional().describe('A playlist URL or id: its first maxVideos videos'),
   channel: z
     .string()
     .trim()
+    .min(1)
     .max(2048)
     .optional()
     .describe('A channel URL, UC... id or @handle: its newest maxVideos videos of channelTab'),

@@ -57,10 +57,11 @@ export const ListPlaylistInput = z.object({
   url: z
     .string()
     .trim()
+    .min(1)
     .max(2048)
     .optional()
     .describe('A playlist URL (/playlist?list=..., or a watch URL with list=)'),
-  playlistId: z.string().trim().max(64).optional().describe('A playlist id (PL..., UU..., OL...)'),
+  playlistId: z.string().trim().min(1).max(64).optional().describe('A playlist id (PL..., UU..., OL...)'),
   cursor: Cursor,
 });
 export type ListPlaylistInput = z.infer<typeof ListPlaylistInput>;
@@ -71,10 +72,11 @@ export const ListChannelInput = z.object({
   url: z
     .string()
     .trim()
+    .min(1)
     .max(2048)
     .optional()
     .describe('A channel URL: /@handle, /channel/UC..., /c/name or /user/name'),
-  channelId: z.string().trim().max(64).optional().describe('A UC... channel id, or an @handle'),
+  channelId: z.string().trim().min(1).max(64).optional().describe('A UC... channel id, or an @handle'),
   tab: ChannelTab.optional(),
   cursor: Cursor,
 });

@@ -1,7 +1,7 @@
 // Counters of lookups that reach upstream, in the rate-limit counter table under their own keys (`lookup:<account
 // id>` per account, `lookup-unpaid:<account id>` for a paying caller's lookups whose request paid nothing,
 // `lookup-open:<account id>` for its paying requests under way, `lookup-listing:<account id>` for the pages of its
-// batches' listings under way,
+// batches' listings under way, `lookup-claim:<account id>` for the credits its covered listings under way claim,
 // `lookup-egress` for the cluster), so the existing clean-up drops old windows. One statement each: concurrent
 // lookups on any instance cannot both see the last place.
 import type { Sql } from '../../../db/client.ts';
@@ -38,13 +38,14 @@ export function createLookupCounters(sql: Sql): LookupCounters {
     cluster: (windowStart) => count('lookup-egress', windowStart),
     openPaid: (accountId, windowStart, delta) => underWay(`lookup-open:${accountId}`, windowStart, delta),
     listingPages: (accountId, windowStart, delta) => underWay(`lookup-listing:${accountId}`, windowStart, delta),
+    listingClaims: (accountId, windowStart, delta) => underWay(`lookup-claim:${accountId}`, windowStart, delta),
     async openBatchPages(accountId) {
       const [row] = await sql<{ pages: number }[]>`
         select coalesce(sum(b.listing_pages), 0)::int as pages from batches b
         where b.account_id = ${accountId} and b.status = 'running' and b.listing_pages > 0
           and not exists (
             select 1 from batch_items i
-            where i.batch_id = b.id and (i.credits_charged > 0 or i.status in ('running', 'succeeded')))`;
+            where i.batch_id = b.id and i.credits_charged > 0)`;
       return row?.pages ?? 0;
     },
     async requestPaid(accountId, requestId) {
