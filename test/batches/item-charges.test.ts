@@ -110,6 +110,7 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('batch item charges', { ti
       {
         batches: deps.batches,
         lookupAdmission: deps.lookupAdmission,
+        listingCharges: { ledger: deps.ledger, dailyAllowance: deps.config.DAILY_FREE_CREDITS },
         webhooks: deps.webhooks,
         enqueue: async () => {},
         jobs: deps.jobs,

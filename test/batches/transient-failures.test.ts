@@ -179,6 +179,7 @@ describe.skipIf(!run)(
           {
             batches: deps.batches,
             lookupAdmission: deps.lookupAdmission,
+            listingCharges: { ledger: deps.ledger, dailyAllowance: deps.config.DAILY_FREE_CREDITS },
             webhooks: deps.webhooks,
             enqueue: async () => {},
             jobs: deps.jobs,

@@ -58,6 +58,7 @@ describe('a batch item that gives up its work', { timeout: 90_000 }, () => {
         {
           batches: deps.batches,
           lookupAdmission: deps.lookupAdmission,
+          listingCharges: { ledger: deps.ledger, dailyAllowance: deps.config.DAILY_FREE_CREDITS },
           webhooks: deps.webhooks,
           enqueue: async () => {},
           jobs: deps.jobs,

@@ -16,7 +16,7 @@ export interface BatchSources extends LlmJobPorts {
   lookupAdmission: Pick<LookupAdmission, 'countUnpaid'>;
   webhooks: WebhookStore;
   webhookTransport: WebhookTransport;
-  config: { WEBHOOK_RETRY_BASE_MS: number };
+  config: { WEBHOOK_RETRY_BASE_MS: number; DAILY_FREE_CREDITS: number };
 }
 
 export const webhookPorts = (d: BatchSources): WebhookPorts => ({
@@ -30,6 +30,7 @@ export const webhookPorts = (d: BatchSources): WebhookPorts => ({
 export const batchPorts = (d: BatchSources) => ({
   batches: d.batches,
   lookupAdmission: d.lookupAdmission,
+  listingCharges: { ledger: d.ledger, dailyAllowance: d.config.DAILY_FREE_CREDITS },
   webhooks: d.webhooks,
   enqueue: webhookPorts(d).enqueue,
   enqueueItems: (batchId: string, positions: number[]) => d.workQueue.batchItems(batchId, positions),

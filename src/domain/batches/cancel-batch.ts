@@ -5,7 +5,7 @@ import type { Batch } from './schemas.ts';
 
 /** Videos not started yet are cancelled (never charged); running ones finish. Cancelling twice is harmless. */
 export async function cancelBatch(
-  deps: Pick<RunItemPorts, 'batches' | 'lookupAdmission' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'lookupAdmission' | 'listingCharges' | 'webhooks' | 'enqueue'>,
   accountId: string,
   id: string,
 ): Promise<Batch> {

@@ -13,8 +13,11 @@ export interface BatchRow {
 
 /** A batch that has just ended. */
 interface SettledBatch extends BatchRow {
-  /** Its listing pages when no video of it was charged: free lookups after all. */
+  /** Its listing pages when no video of it was charged: paid by no video. */
   unpaidListingPages: number;
+  /** What it listed (null: a list of videos), and the request that created it. */
+  listingKind: 'playlist' | 'channel' | 'search' | null;
+  requestId: string;
 }
 
 export interface ClaimedItem {

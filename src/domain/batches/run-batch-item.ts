@@ -15,6 +15,7 @@ import { queueWebhook, type WebhookPorts } from '../webhooks/deliver-webhook.ts'
 import type { BatchRow, BatchStore, ClaimedItem } from './ports.ts';
 import { getBatch } from './get-batch.ts';
 import type { ItemOutcome } from './run-operation.ts';
+import { chargeCancelledListing, type ListingChargePorts } from './cancelled-listing.ts';
 
 export interface BatchItemJob {
   batchId: string;
@@ -27,6 +28,8 @@ export interface RunItemPorts extends Pick<WebhookPorts, 'webhooks' | 'enqueue'>
   batches: BatchStore;
   /** A batch that ends having charged nothing counts its listing pages against the free allowance. */
   lookupAdmission: Pick<LookupAdmission, 'countUnpaid'>;
+  /** A cancelled one pays them first, as far as it can. */
+  listingCharges: ListingChargePorts;
   jobs: Pick<JobStore, 'failRequest'>;
   log: Log;
   /** Does the batch's operation for one video, charging the item's request as it goes. Throws ServiceError on failure. */
@@ -111,16 +114,18 @@ function retryDelayMs(err: unknown, attempt: number): number | null {
 }
 
 /**
- * Ends the batch if nothing is left to run; the one caller that ends it queues the webhook, and counts its listing
- * pages as unpaid lookups when none of its videos paid (a batch cancelled before any ran).
+ * Ends the batch if nothing is left to run; the one caller that ends it queues the webhook, and settles its listing
+ * pages when none of its videos paid: a cancelled batch pays them (chargeCancelledListing), and what it cannot pay,
+ * or a batch whose videos all failed uncharged, counts as unpaid lookups.
  */
 export async function settleBatch(
-  deps: Pick<RunItemPorts, 'batches' | 'lookupAdmission' | 'webhooks' | 'enqueue'>,
+  deps: Pick<RunItemPorts, 'batches' | 'lookupAdmission' | 'listingCharges' | 'webhooks' | 'enqueue'>,
   batchId: string,
 ): Promise<void> {
   const done = await deps.batches.settleIfDone(batchId);
   if (!done) return;
-  if (done.unpaidListingPages > 0) await deps.lookupAdmission.countUnpaid(done.accountId, done.unpaidListingPages);
+  const unpaid = await chargeCancelledListing(deps.listingCharges, done).catch(() => done.unpaidListingPages);
+  if (unpaid > 0) await deps.lookupAdmission.countUnpaid(done.accountId, unpaid);
   await queueBatchWebhook(deps, done);
 }
 

@@ -11,7 +11,10 @@ import type { JobError } from '../jobs/schemas.ts';
 import { queueBatchWebhook, settleBatch, type RunItemPorts } from './run-batch-item.ts';
 
 export interface SweepItemsPorts
-  extends Pick<RunItemPorts, 'batches' | 'lookupAdmission' | 'webhooks' | 'enqueue' | 'jobs' | 'ledger' | 'log'> {
+  extends Pick<
+    RunItemPorts,
+    'batches' | 'lookupAdmission' | 'listingCharges' | 'webhooks' | 'enqueue' | 'jobs' | 'ledger' | 'log'
+  > {
   /** The batch-item queue's name, whose live jobs keep an item out of the sweep. */
   queue: string;
   /** The webhook queue's name, whose live jobs keep a pending delivery out of the sweep. */

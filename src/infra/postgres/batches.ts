@@ -188,7 +188,9 @@ function settling(sql: Sql): Pick<BatchStore, 'settleIfDone'> {
     async settleIfDone(batchId) {
       // One statement: the status moves once, for whoever sees the last item finish. Every item has finished, so
       // each one's credits_charged is final.
-      const [row] = await sql<(Row & { unpaid_listing_pages: number })[]>`
+      const [row] = await sql<
+        (Row & { unpaid_listing_pages: number; listing_kind: string | null; request_id: string })[]
+      >`
         update batches b set
           status = case
             when exists (select 1 from batch_items where batch_id = b.id and status = 'cancelled') then 'cancelled'
@@ -198,8 +200,12 @@ function settling(sql: Sql): Pick<BatchStore, 'settleIfDone'> {
         where b.id = ${batchId} and b.status = 'running'
           and not exists (select 1 from batch_items where batch_id = b.id and status in ('queued', 'running'))
         returning *, case when exists (select 1 from batch_items where batch_id = b.id and credits_charged > 0)
-          then 0 else b.listing_pages end as unpaid_listing_pages`;
-      return row ? { ...fromRow(row), unpaidListingPages: row.unpaid_listing_pages } : null;
+          then 0 else b.listing_pages end as unpaid_listing_pages,
+          case when b.source->>'playlist' is not null then 'playlist' when b.source->>'channel' is not null then 'channel'
+            when b.source->>'search' is not null then 'search' end as listing_kind`;
+      if (!row) return null;
+      const listingKind = row.listing_kind as 'playlist' | 'channel' | 'search' | null;
+      return { ...fromRow(row), unpaidListingPages: row.unpaid_listing_pages, listingKind, requestId: row.request_id };
     },
   };
 }
