@@ -209,4 +209,22 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('covered listing claims', 
     expect(await counter('lookup-unpaid', accountId)).toEqual([fetched]);
     expect(fetched).toBeLessThanOrEqual(FREE);
   });
+
+  // Hole: create-batch's balance port is documented as spendable credits, but it is the balance with held credits
+  // included: credits all reserved by other work (a job waiting) still cover a listing in full, so an account that
+  // can spend nothing has its listing fetched, exempt from its own pages, and even gets a batch it cannot pay for.
+  it.fails('a balance held in full by other work covers no listing: refused before any page is fetched', async () => {
+    const { key, accountId } = await s1.newKey({ credits: 60 * PRICE, rateLimit: 100_000 });
+    const held = await s1.deps.ledger.hold(
+      { accountId, amount: 60 * PRICE, operation: 'translation', requestId: `held-${accountId}` },
+      0,
+      new Date(),
+    );
+    expect(held).not.toBeNull();
+    const before = listingRequests();
+    const r = await rest(s2.url, 'POST', '/batches', { key, body: channel60 });
+    if (r.status === 202) await cancelAll(key, [r.json.id]);
+    expect(r.status, JSON.stringify(r.json).slice(0, 200)).toBe(402);
+    expect(listingRequests() - before).toBe(0);
+  });
 });
