@@ -210,10 +210,10 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('covered listing claims', 
     expect(fetched).toBeLessThanOrEqual(FREE);
   });
 
-  // Hole: create-batch's balance port is documented as spendable credits, but it is the balance with held credits
-  // included: credits all reserved by other work (a job waiting) still cover a listing in full, so an account that
-  // can spend nothing has its listing fetched, exempt from its own pages, and even gets a batch it cannot pay for.
-  it.fails('a balance held in full by other work covers no listing: refused before any page is fetched', async () => {
+  // create-batch's balance port, documented as spendable credits, was the balance with held credits included: credits
+  // all reserved by other work (a job waiting) covered a listing in full, so an account that could spend nothing had
+  // its listing fetched, exempt from its own pages, and got a batch it could not pay for.
+  it('a balance held in full by other work covers no listing: refused before any page is fetched', async () => {
     const { key, accountId } = await s1.newKey({ credits: 60 * PRICE, rateLimit: 100_000 });
     const held = await s1.deps.ledger.hold(
       { accountId, amount: 60 * PRICE, operation: 'translation', requestId: `held-${accountId}` },
