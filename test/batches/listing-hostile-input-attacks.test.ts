@@ -2,7 +2,7 @@
 // the pages fetched, and the listing counters (`lookup-listing:`, `lookup-claim:`) end at 0, never negative.
 // No worker runs (MODE=api).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rest } from '../support/clients.ts';
+import { mcpClient, mcpError, rest, trpcClient } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
 import { BROWSE, browseAvailable } from '../support/youtube-browse-replay.ts';
 import { startBatchHarness, type BatchHarness } from './batch-harness.ts';
@@ -80,6 +80,42 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('hostile listing input', {
     expect(
       answers.filter((a) => a.startsWith('5')),
       answers.join('\n'),
+    ).toEqual([]);
+    expect((await listingCounters(accountId)).every((n) => n === 0)).toBe(true);
+  });
+
+  it('hostile sources over tRPC and MCP: refused as invalid, never an internal error', async () => {
+    const { key, accountId } = await h.s.newKey({ credits: 100 * PRICE, rateLimit: 100_000 });
+    const trpc = trpcClient(h.s.url, key);
+    const mcp = await mcpClient(h.s.url, key);
+    const sources: Record<string, unknown>[] = [
+      { playlist: ' \t ' },
+      { playlist: '\ud800' },
+      { channel: '@\udfff' },
+      { channel: 'https://www.youtube.com/user/%ZZ' },
+      { search: '\u200b\u200b' },
+      { playlist: BROWSE.playlist.id, maxVideos: 0 },
+      { playlist: BROWSE.playlist.id, maxVideos: 2 ** 53 },
+      { playlist: BROWSE.playlist.id, channel: ' ' },
+    ];
+    const seen: string[] = [];
+    for (const source of sources) {
+      const input = { ...source, operation: transcript };
+      const t = await trpc.batches.create.mutate(input as never).then(
+        () => 'ok',
+        (e: any) => `${e.data?.httpStatus ?? e.message}`,
+      );
+      // A lone surrogate is refused at the transport (400, before any tool runs): the client throws it.
+      const code = await mcp.callTool({ name: 'create_batch', arguments: input }).then(
+        (m: any) => (m.isError ? (mcpError(m)?.code ?? m.content?.[0]?.text) : 'ok'),
+        (e: Error) => /"httpStatus":(\d+)/.exec(e.message)?.[1] ?? e.message,
+      );
+      seen.push(`${JSON.stringify(source).slice(0, 50)} trpc=${t} mcp=${code}`);
+    }
+    await mcp.close();
+    expect(
+      seen.filter((l) => /trpc=5|mcp=5|INTERNAL/.test(l)),
+      seen.join('\n'),
     ).toEqual([]);
     expect((await listingCounters(accountId)).every((n) => n === 0)).toBe(true);
   });
