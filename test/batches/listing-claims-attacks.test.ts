@@ -227,4 +227,28 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('covered listing claims', 
     expect(r.status, JSON.stringify(r.json).slice(0, 200)).toBe(402);
     expect(listingRequests() - before).toBe(0);
   });
+
+  // An instance that dies mid-listing cannot take its counts back: they are left above 0 (here 1 page and a claim of
+  // 120), read for two 2-minute windows, then ignored, the rows dropped after 10 minutes: the documented safe side.
+  // Meanwhile they refuse only the account's own listings (or leave them uncovered), telling them to retry in 5 s.
+  it.fails('an instance stopped mid-listing leaves no listing count or claim above 0', async () => {
+    const { key, accountId } = await s1.newKey({ credits: 60 * PRICE, rateLimit: 100_000 });
+    const s3 = await startTestServer(
+      { YOUTUBE_BASE_URL: yt.origin, FREE_LOOKUPS_PER_10_MIN: String(FREE), MODE: 'api' },
+      {},
+      { database: { url: db.url, drop: async () => {} } },
+    );
+    s3.deps.clock.now = s1.deps.clock.now;
+    const hold = yt.hold((r) => isListing(r) && r.url.pathname.endsWith('/browse'));
+    const sent = rest(s3.url, 'POST', '/batches', {
+      key,
+      body: { ...channel60, channel: BROWSE.channelVideos.id },
+    }).catch(() => undefined);
+    await hold.caughtAtLeast(1);
+    await s3.close();
+    hold.release();
+    await sent;
+    const left = [...(await counter('lookup-listing', accountId)), ...(await counter('lookup-claim', accountId))];
+    expect(left.filter((n) => n !== 0)).toEqual([]);
+  });
 });
