@@ -166,24 +166,25 @@ describe.skipIf(!sharedAvailable || !browseAvailable)('covered listing claims', 
     }
   });
 
-  // Before other listings' pages counted for covered ones, a covered listing counted after the uncovered ones had
-  // read the count went unseen by them: 4 pages for 3 in some runs.
-  it('a burst mixing covered and uncovered one-page listings over two instances, then cancelled: at most the allowance of unpaid pages', async () => {
-    // 4 credits: 2 listings of 1 video covered at once, the other 8 not (each takes a free lookup).
-    const { key, accountId } = await s1.newKey({ credits: 2 * PRICE, rateLimit: 100_000 });
-    slow = true;
+  // Hole: an uncovered listing counts every listing's pages under way, but a covered one counts none of theirs. Three
+  // uncovered searches (2 credits, 60 videos) each admit their first page while the others' are under way (0, 1, 2 of
+  // 3), then a covered one-video playlist (2 credits cover it) is admitted beside them: 4 pages for an allowance of 3
+  // once its batch is cancelled. (A burst of the same creates at once shows it in some runs only.)
+  it.fails('uncovered listings under way, then a covered one beside them, then cancelled: at most the allowance of unpaid pages', async () => {
+    const { key, accountId } = await s1.newKey({ credits: PRICE, rateLimit: 100_000 });
     const before = listingRequests();
-    const made = await Promise.all(
-      Array.from({ length: BURST }, (_, i) =>
-        rest((i % 2 ? s2 : s1).url, 'POST', '/batches', { key, body: playlist1 }),
-      ),
+    const hold = yt.hold((r) => r.url.pathname.endsWith('/search'));
+    const search60 = { search: BROWSE.search.query, operation: { type: 'transcript' }, maxVideos: 60 };
+    const uncovered = Array.from({ length: FREE }, (_, i) =>
+      rest((i % 2 ? s2 : s1).url, 'POST', '/batches', { key, body: search60 }),
     );
-    slow = false;
-    for (const r of made) expect([202, 429], JSON.stringify(r.json)).toContain(r.status);
-    await cancelAll(
-      key,
-      made.filter((r) => r.status === 202).map((r) => r.json.id),
-    );
+    await hold.caughtAtLeast(FREE);
+    const covered = await rest(s2.url, 'POST', '/batches', { key, body: playlist1 });
+    hold.release();
+    const ended = await Promise.all(uncovered);
+    for (const r of ended) expect([402, 429], JSON.stringify(r.json)).toContain(r.status);
+    expect(covered.status, JSON.stringify(covered.json)).toBe(202);
+    await cancelAll(key, [covered.json.id]);
     const fetched = listingRequests() - before;
     expect(await counter('lookup-unpaid', accountId)).toEqual([fetched]);
     expect(fetched).toBeLessThanOrEqual(FREE);
