@@ -133,6 +133,6 @@ export const OPERATION_COSTS: Record<string, string> = {
     `per video that succeeds, as its single-video operation (transcript ${TRANSCRIPT_PRICE} for captions or ` +
     `${SPEECH_PRICE_PER_MINUTE} per started minute of audio for speech-to-text, article or translation ` +
     `${PER_STARTED_HOUR} per started hour + ${TRANSCRIPT_PRICE} for an extracted transcript; 0 when stored); failures free`,
-  'batches.cancel': 'free (cancelled videos are never charged)',
+  'batches.cancel': `free (cancelled videos are never charged); a listing batch that ends with no video charged pays its listing pages, ${LISTING_PAGE_PRICE} per page`,
   'watches.create': `free; each new video's transcript (transcripts: true) ${TRANSCRIPT_PRICE} as POST /subtitles`,
 };

@@ -351,7 +351,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a batch
-         * @description Videos not started yet are cancelled and never charged; videos already running finish (and are charged if they succeed). The batch ends as cancelled once nothing runs. Cancelling again changes nothing. Free.
+         * @description Videos not started yet are cancelled and never charged; videos already running finish (and are charged if they succeed). The batch ends as cancelled once nothing runs; cancelling again changes nothing. A batch over a playlist, channel or search that ends so with no video charged pays the listing pages it fetched, as the listing operations do.
          */
         post: operations["batches-cancel"];
         delete?: never;
