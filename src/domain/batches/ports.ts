@@ -79,7 +79,7 @@ export interface BatchStore {
    * last item died (or lost the database) before it ended the batch, and no later run will.
    */
   doneButRunning(graceSeconds: number): Promise<string[]>;
-  /** Every queued item becomes cancelled; returns how many. */
+  /** Every queued item becomes cancelled, with what the ledger took for its request (an earlier attempt); how many. */
   cancelQueued(batchId: string, accountId: string): Promise<number>;
   /**
    * Ends the batch when no item is queued or running any more: one caller wins (the status moves once) and gets

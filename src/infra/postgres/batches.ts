@@ -125,8 +125,13 @@ function itemRuns(sql: Sql): Pick<BatchStore, 'claimItem' | 'requeueItem' | 'fin
     },
 
     async cancelQueued(batchId, accountId) {
+      // A queued video may have been charged already (an attempt that stored a transcript, then failed for now): it
+      // reports what the ledger took, as a failed one does, and its batch counts as having charged a video.
       const rows = await sql`
-        update batch_items i set status = 'cancelled', updated_at = now()
+        update batch_items i set status = 'cancelled', updated_at = now(),
+          credits_charged = (
+            select coalesce(-sum(l.delta), 0)::int from credit_ledger l
+            where l.account_id = b.account_id and l.request_id = i.request_id and l.kind in ('charge', 'refund'))
         from batches b
         where i.batch_id = ${batchId} and b.id = i.batch_id and b.account_id = ${accountId} and i.status = 'queued'
         returning i.position`;
