@@ -13,25 +13,30 @@ export interface ListingChargePorts extends Pick<Stores, 'ledger'> {
   dailyAllowance: number;
 }
 
+/** Reads of the balance before the pages left count unpaid: each read after the first follows a charge refused. */
+const CHARGE_TRIES = 3;
+
 /** Charges a cancelled batch's unpaid listing pages (as many as the account can pay); the pages left unpaid. */
 export async function chargeCancelledListing(ports: ListingChargePorts, done: SettledBatch): Promise<number> {
   const pages = done.unpaidListingPages;
   if (pages <= 0 || done.status !== 'cancelled' || !done.listingKind) return pages;
-  const { available } = await getCredits(ports, done.accountId, ports.dailyAllowance);
-  const paid = Math.min(pages, Math.floor(Math.max(0, available) / LISTING_PAGE_PRICE));
-  if (paid === 0) return pages;
-  const charge = {
-    accountId: done.accountId,
-    amount: paid * LISTING_PAGE_PRICE,
-    operation: `listing.${done.listingKind}`,
-    requestId: done.requestId,
-  };
-  try {
-    await chargeCredits(ports, charge, ports.dailyAllowance);
-    return pages - paid;
-  } catch (err) {
-    // Spent meanwhile: the pages count as unpaid lookups instead.
-    if (isServiceError(err) && err.code === 'INSUFFICIENT_CREDITS') return pages;
-    throw err;
+  for (let tries = 0; tries < CHARGE_TRIES; tries++) {
+    const { available } = await getCredits(ports, done.accountId, ports.dailyAllowance);
+    const paid = Math.min(pages, Math.floor(Math.max(0, available) / LISTING_PAGE_PRICE));
+    if (paid === 0) return pages;
+    const charge = {
+      accountId: done.accountId,
+      amount: paid * LISTING_PAGE_PRICE,
+      operation: `listing.${done.listingKind}`,
+      requestId: done.requestId,
+    };
+    try {
+      await chargeCredits(ports, charge, ports.dailyAllowance);
+      return pages - paid;
+    } catch (err) {
+      // Spent meanwhile: sized again from the balance now.
+      if (!isServiceError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
+    }
   }
+  return pages;
 }
