@@ -363,5 +363,30 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
       const after = { paid: (await paid(accountId)).n, unpaid: (await unpaid(accountId)) - before };
       expect(after.paid + after.unpaid, JSON.stringify(after)).toBe(pages);
     });
+
+    // A hole: settleBatch counts every page unpaid whatever the charge threw, so a charge that committed but whose
+    // answer was lost (the connection dropped after the commit: "Connection terminated unexpectedly") leaves the pages
+    // both paid and counted unpaid. Figures: 2 pages, 2 paid and 2 counted.
+    it.fails('a charge committed whose answer is lost: the pages are paid or counted, not both', async () => {
+      const { key, accountId } = await s1.newKey({ credits: 60 * PRICE, rateLimit: 100_000 });
+      const b = await created(key, channel60);
+      const pages = (await batchRow(b.id)).listing_pages;
+      const ledger = s1.deps.ledger;
+      const charge = ledger.charge;
+      ledger.charge = async (req, ...more) => {
+        const id = await charge.call(ledger, req, ...more);
+        if (req.accountId === accountId && req.operation.startsWith('listing.'))
+          throw new Error('Connection terminated unexpectedly');
+        return id;
+      };
+      const before = await unpaid(accountId);
+      try {
+        expect((await rest(s1.url, 'POST', `/batches/${b.id}/cancel`, { key })).status).toBe(200);
+      } finally {
+        ledger.charge = charge;
+      }
+      const after = { paid: (await paid(accountId)).n, unpaid: (await unpaid(accountId)) - before };
+      expect(after.paid + after.unpaid, JSON.stringify(after)).toBe(pages);
+    });
   },
 );
