@@ -86,6 +86,8 @@ function mcpRefusal(raw: Buffer): string | undefined {
   return JSON.stringify({ jsonrpc: '2.0', id, error });
 }
 
+const KEEP_ALIVE_MS = 65_000;
+
 /** The HTTP listener for an app (the service and the tests use the same one). */
 export function serveHttp(
   app: Hono<HttpEnv>,
@@ -97,5 +99,9 @@ export function serveHttp(
     onListen,
   ) as Server;
   server.on('clientError', answerClientError);
+  // Idle keep-alive connections outlive a client's (fetch keeps them 4 s, proxies 60 s): a server that closes first
+  // races a request sent on the closing socket, which the client sees as ECONNRESET.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   return server;
 }

@@ -364,10 +364,10 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
       expect(after.paid + after.unpaid, JSON.stringify(after)).toBe(pages);
     });
 
-    // A hole: settleBatch counts every page unpaid whatever the charge threw, so a charge that committed but whose
+    // Was a hole (fixed: the ledger is read after such an error): settleBatch counted every page unpaid whatever the charge threw, so a charge that committed but whose
     // answer was lost (the connection dropped after the commit: "Connection terminated unexpectedly") leaves the pages
     // both paid and counted unpaid. Figures: 2 pages, 2 paid and 2 counted.
-    it.fails('a charge committed whose answer is lost: the pages are paid or counted, not both', async () => {
+    it('a charge committed whose answer is lost: the pages are paid or counted, not both', async () => {
       const { key, accountId } = await s1.newKey({ credits: 60 * PRICE, rateLimit: 100_000 });
       const b = await created(key, channel60);
       const pages = (await batchRow(b.id)).listing_pages;

@@ -35,7 +35,8 @@ describe.skipIf(!sharedAvailable)('a frame captured after its requester stopped 
         },
       },
     });
-    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, REQUEST_WAIT_MS: '2000' });
+    // Long enough for the free capture on a loaded machine; the held one outlasts it whatever the wait.
+    s = await startTestServer({ YOUTUBE_BASE_URL: yt.origin, REQUEST_WAIT_MS: '6000' });
   }, 120_000);
   afterAll(async () => {
     release();

@@ -35,7 +35,11 @@ export async function chargeCancelledListing(ports: ListingChargePorts, done: Se
       return pages - paid;
     } catch (err) {
       // Spent meanwhile: sized again from the balance now.
-      if (!isServiceError(err) || err.code !== 'INSUFFICIENT_CREDITS') throw err;
+      if (isServiceError(err) && err.code === 'INSUFFICIENT_CREDITS') continue;
+      // The charge may have committed with its answer lost: the ledger says what the batch's own request (its items
+      // have theirs) was charged. Should that read fail too, settleBatch counts every page unpaid, the safe side.
+      const charged = await ports.ledger.chargedFor(done.accountId, done.requestId);
+      return pages - Math.min(pages, Math.floor(charged / LISTING_PAGE_PRICE));
     }
   }
   return pages;
