@@ -5,13 +5,13 @@
 // batch (1 credit a page) or unpaid.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpClient, rest, trpcClient } from '../support/clients.ts';
-import { createTestDatabase } from '../support/databases.ts';
+import type { createTestDatabase } from '../support/databases.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
-import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
+import { startListingInstances, type ListingInstances } from './listing-instances.ts';
+import type { LoopbackYoutube } from '../support/loopback-youtube.ts';
 import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { BROWSE, browseAvailable, replayBrowse } from '../support/youtube-browse-replay.ts';
+import { BROWSE, browseAvailable } from '../support/youtube-browse-replay.ts';
 import { chargeCredits } from '../../src/domain/credits/credits.ts';
-import { recordedRoutes } from '../transcripts/recorded-youtube.ts';
 
 const FREE = 3;
 const PRICE = 2;
@@ -20,30 +20,16 @@ let yt: LoopbackYoutube;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let s1: TestServer;
 let s2: TestServer;
+let instances: ListingInstances | undefined;
 /** A slow YouTube while set: every listing of a burst is admitted before any batch is stored (real latencies). */
 let slow = false;
 beforeAll(async () => {
   if (!sharedAvailable || !browseAvailable) return;
-  yt = await startLoopbackYoutube({
-    ...recordedRoutes(),
-    other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: 'no route' },
-  });
+  instances = await startListingInstances(FREE);
+  ({ yt, db, s1, s2 } = instances);
   yt.delay((r) => slow && isListing(r), 300);
-  db = await createTestDatabase();
-  const env = { YOUTUBE_BASE_URL: yt.origin, FREE_LOOKUPS_PER_10_MIN: String(FREE), MODE: 'api' };
-  const shared = { database: { url: db.url, drop: async () => {} } };
-  s1 = await startTestServer(env, {}, shared);
-  s2 = await startTestServer(env, {}, shared);
-  const pinned = Math.floor(Date.now() / 600_000) * 600_000 + 1_000;
-  s1.deps.clock.now = () => pinned;
-  s2.deps.clock.now = () => pinned;
 });
-afterAll(async () => {
-  await s1?.close();
-  await s2?.close();
-  await db?.drop();
-  await yt?.close();
-});
+afterAll(() => instances?.close());
 
 const isListing = (r: { kind: string }) => r.kind !== 'player' && r.kind !== 'timedtext';
 const listingRequests = () => yt.requests.filter(isListing).length;

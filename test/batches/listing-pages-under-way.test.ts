@@ -3,41 +3,24 @@
 // in PostgreSQL, so two instances of one database share the count; taken back when each listing ends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rest } from '../support/clients.ts';
-import { createTestDatabase } from '../support/databases.ts';
 import { sharedAvailable } from '../support/fixture-files.ts';
-import { startLoopbackYoutube, type LoopbackYoutube } from '../support/loopback-youtube.ts';
-import { startTestServer, type TestServer } from '../support/test-server.ts';
-import { BROWSE, browseAvailable, replayBrowse } from '../support/youtube-browse-replay.ts';
-import { recordedRoutes } from '../transcripts/recorded-youtube.ts';
+import { startListingInstances, type ListingInstances } from './listing-instances.ts';
+import type { LoopbackYoutube } from '../support/loopback-youtube.ts';
+import type { TestServer } from '../support/test-server.ts';
+import { BROWSE, browseAvailable } from '../support/youtube-browse-replay.ts';
 
 const FREE = 3;
 const BURST = 10;
 let yt: LoopbackYoutube;
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let s1: TestServer;
 let s2: TestServer;
+let instances: ListingInstances | undefined;
 beforeAll(async () => {
   if (!sharedAvailable || !browseAvailable) return;
-  yt = await startLoopbackYoutube({
-    ...recordedRoutes(),
-    other: (url, body) => replayBrowse(url, body) ?? { status: 404, body: 'no route' },
-  });
-  db = await createTestDatabase();
-  const env = { YOUTUBE_BASE_URL: yt.origin, FREE_LOOKUPS_PER_10_MIN: String(FREE), MODE: 'api' };
-  const shared = { database: { url: db.url, drop: async () => {} } };
-  s1 = await startTestServer(env, {}, shared);
-  s2 = await startTestServer(env, {}, shared);
-  // One allowance window for the whole file, whatever the wall clock does meanwhile.
-  const pinned = Math.floor(Date.now() / 600_000) * 600_000 + 1_000;
-  s1.deps.clock.now = () => pinned;
-  s2.deps.clock.now = () => pinned;
+  instances = await startListingInstances(FREE);
+  ({ yt, s1, s2 } = instances);
 });
-afterAll(async () => {
-  await s1?.close();
-  await s2?.close();
-  await db?.drop();
-  await yt?.close();
-});
+afterAll(() => instances?.close());
 
 /** Listing pages and handle resolutions served by YouTube. */
 const listingRequests = () => yt.requests.filter((r) => r.kind !== 'player' && r.kind !== 'timedtext').length;
