@@ -147,6 +147,8 @@ describe.skipIf(!sharedAvailable || !browseAvailable)(
         ['cancelled', 0],
       ]);
       expect(view.status).toBe('cancelled');
+      // The worker that ended the batch settles its pages just after: the status moves first.
+      await pollUntil(async () => (await ledger(accountId)).length > 0, 'the listing pages charged', 20_000);
       expect(await ledger(accountId)).toEqual([{ operation: 'listing.playlist', delta: -PAGES }]);
       // The one unpaid lookup is the failed video's own (its player page), not a listing page.
       expect(await unpaid(accountId)).toBe(1);
